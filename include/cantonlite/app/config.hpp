@@ -1,0 +1,65 @@
+#pragma once
+// Config: the daemon's settings, from the config file, then CANTONLITE_* variables, then flags.
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace cantonlite::app {
+
+// A setting is missing or wrong. what() is one line naming where: "<file>: <pointer>: <problem>",
+// "CANTONLITE_PORT: <problem>" or "--port: <problem>".
+class ConfigError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+enum class LogFormat { text, json };
+
+struct ServerConfig {
+    std::string address = "127.0.0.1";
+    std::uint16_t port = 7575;
+    int io_threads = 0;  // 0: one per core
+    std::int64_t read_timeout_ms = 30'000;
+    std::int64_t idle_timeout_ms = 60'000;
+    std::uint32_t max_header_bytes = 16 * 1024;
+    std::uint64_t max_body_bytes = 8 * 1024 * 1024;
+    std::int64_t shutdown_grace_ms = 5'000;
+};
+
+struct LogConfig {
+    std::string level = "info";  // trace, debug, info, warn, error, off
+    LogFormat format = LogFormat::text;
+};
+
+struct Config {
+    std::filesystem::path file;  // where it was loaded from
+    ServerConfig server;
+    LogConfig log;
+    std::filesystem::path seed;  // absolute, or relative to the working directory
+};
+
+// Loads a config file (docs in README "Configuration"). Relative seed paths are taken from the
+// file's folder. Unknown keys are errors. Throws ConfigError.
+[[nodiscard]] Config load_config(const std::filesystem::path& file);
+
+// Sets one overridable setting from text: key is address, port, io_threads, log_level, log_format
+// or seed. `source` names the flag or variable in errors. Throws ConfigError.
+void apply_setting(Config& config, std::string_view key, std::string_view value,
+                   std::string_view source);
+
+// Reads the environment through `getenv` (injected for tests): CANTONLITE_ADDRESS,
+// CANTONLITE_PORT, CANTONLITE_IO_THREADS, CANTONLITE_LOG_LEVEL, CANTONLITE_LOG_FORMAT,
+// CANTONLITE_SEED. Empty variables are ignored. Throws ConfigError.
+void apply_environment(Config& config, const std::function<const char*(const char*)>& getenv);
+
+// The config file to use when none is given: $CANTONLITE_CONFIG, else the shipped
+// config/cantonlite.json beside the executable's folder (build/.., /opt/cantonlite), else the one
+// under the working directory.
+[[nodiscard]] std::filesystem::path default_config_path(
+    const std::function<const char*(const char*)>& getenv);
+
+}  // namespace cantonlite::app

@@ -1,0 +1,33 @@
+#pragma once
+// JsCantonError: the body of every non-decode error of the Canton JSON Ledger API v2.
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "cantonlite/http/api_error.hpp"
+
+namespace cantonlite::areas::ledger {
+
+// A Canton error category: its number, its gRPC status code, whether its details are redacted on
+// the wire, and its retry hint (docs/reference/canton-ledger-behavior.md §5.3).
+struct ErrorCategory {
+    int id;
+    int grpc_code;
+    bool redacted;
+    bool retryable;
+};
+
+// The category a handler's error kind stands for.
+[[nodiscard]] ErrorCategory category_of(http::ErrorKind kind);
+
+// The JsCantonError object, all ten keys, as a Canton 3.5 participant writes it for an error that
+// came back from its gRPC layer (canton-ledger-behavior.md §5.1 A). Redacted categories become the
+// "security-sensitive" form with code NA. `trace_id` is the request's 32-hex trace id.
+[[nodiscard]] nlohmann::ordered_json js_canton_error(const http::ApiError& error, std::string_view trace_id);
+
+// A fresh random 32-hex-digit trace id.
+[[nodiscard]] std::string new_trace_id();
+
+}  // namespace cantonlite::areas::ledger

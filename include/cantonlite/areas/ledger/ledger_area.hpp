@@ -1,0 +1,23 @@
+#pragma once
+// LedgerArea: the Canton JSON Ledger API v2 under /v2/ (routes arrive with issue #6).
+
+#include "cantonlite/http/area.hpp"
+#include "cantonlite/store/ledger_store.hpp"
+
+namespace cantonlite::areas::ledger {
+
+// The ledger area. Its errors are Canton's: a decode failure is 400 text/plain, every other error
+// a JsCantonError with the status of its category (docs/reference/canton-ledger-behavior.md §5).
+class LedgerArea : public http::Area {
+public:
+    explicit LedgerArea(const store::LedgerStore& store);
+
+protected:
+    [[nodiscard]] http::Response render_error(const http::ApiError& error) const override;
+    [[nodiscard]] http::Response render_decode_error(const http::DecodeError& error) const override;
+
+private:
+    const store::LedgerStore& store_;
+};
+
+}  // namespace cantonlite::areas::ledger

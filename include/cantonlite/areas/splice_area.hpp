@@ -1,0 +1,29 @@
+#pragma once
+// SpliceArea: the error family shared by the Splice apps (scan, validator): {"error": "..."}.
+
+#include <string>
+
+#include "cantonlite/http/area.hpp"
+
+namespace cantonlite::areas {
+
+// Base of the scan and validator areas. Renders every handler error as application/json
+// {"error": "<message>"} with the kind's status, as Splice's HttpErrorHandler does
+// (docs/reference/splice-behavior.md §0.2).
+class SpliceArea : public http::Area {
+public:
+    using http::Area::Area;
+
+protected:
+    [[nodiscard]] http::Response render_error(const http::ApiError& error) const override;
+    [[nodiscard]] http::Response render_decode_error(const http::DecodeError& error) const override;
+};
+
+// GET /livez (common-external.yaml isLive), shared by both Splice apps: always 200 with an empty
+// body, even while the app is starting (docs/reference/splice-behavior.md op 13).
+[[nodiscard]] http::Response is_live(const http::RequestContext& ctx);
+
+// The body {"error": message}, serialized.
+[[nodiscard]] std::string splice_error_body(const std::string& message);
+
+}  // namespace cantonlite::areas

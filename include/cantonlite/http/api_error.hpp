@@ -1,0 +1,62 @@
+#pragma once
+// The two exceptions a handler throws; each area turns them into its own error body.
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cantonlite::http {
+
+// Why a request understood by the server cannot be served. Each kind has one HTTP status (and,
+// for the ledger area, one Canton error category and gRPC code).
+enum class ErrorKind {
+    invalid_argument,     // 400
+    failed_precondition,  // 400
+    out_of_range,         // 400
+    unauthenticated,      // 401
+    permission_denied,    // 403
+    not_found,            // 404
+    already_exists,       // 409
+    too_many_requests,    // 429
+    internal,             // 500
+    unimplemented,        // 501
+    unavailable,          // 503
+};
+
+// The HTTP status of a kind, as the real services map it (Splice ErrorHandler, Canton
+// GrpcHttpErrorCodes).
+[[nodiscard]] int http_status(ErrorKind kind);
+
+using KeyValues = std::vector<std::pair<std::string, std::string>>;
+
+// The request is understood but cannot be served.
+//   throw ApiError{ErrorKind::not_found, "UPDATE_NOT_FOUND", "Update not found, or not visible."};
+// `code` is the real service's error code where it has one (Canton), else empty. `context` and
+// `resources` carry the extra details of a Canton error; the Splice areas ignore them.
+class ApiError : public std::runtime_error {
+public:
+    ApiError(ErrorKind kind, std::string code, const std::string& message, KeyValues context = {},
+             KeyValues resources = {});
+
+    ErrorKind kind() const { return kind_; }
+    const std::string& code() const { return code_; }
+    const KeyValues& context() const { return context_; }
+    const KeyValues& resources() const { return resources_; }
+
+private:
+    ErrorKind kind_;
+    std::string code_;
+    KeyValues context_;
+    KeyValues resources_;
+};
+
+// The request cannot be decoded: malformed JSON, a missing or mistyped field, a bad parameter.
+// what() is the complete text the area puts in its 400 body.
+//   throw DecodeError{"Invalid value for: body (Long at 'offset')"};
+class DecodeError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+}  // namespace cantonlite::http

@@ -1,0 +1,56 @@
+#pragma once
+// Area: one API family (ledger, scan, validator) with its route table and its error body shape.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cantonlite/http/api_error.hpp"
+#include "cantonlite/http/request.hpp"
+#include "cantonlite/http/response.hpp"
+#include "cantonlite/http/route_table.hpp"
+
+namespace cantonlite::http {
+
+// The base of the three areas. A subclass adds its routes in its constructor and says how its
+// errors look; handle() is the one place where the area's handler errors are caught and rendered.
+// Built at start-up, then only read: thread-safe for concurrent handle() calls.
+class Area {
+public:
+    // `prefix`: the path prefix the router sends here ("/api/scan/"). `base`: the server URL path of
+    // the area's spec, prepended to every route pattern ("/api/scan"; "" for the ledger API).
+    Area(std::string prefix, std::string base);
+    virtual ~Area() = default;
+    Area(const Area&) = delete;
+    Area& operator=(const Area&) = delete;
+
+    [[nodiscard]] const std::string& prefix() const { return prefix_; }
+    [[nodiscard]] const RouteTable& routes() const { return routes_; }
+
+    // Answers a request whose path starts with prefix(); `segments` is its decoded path.
+    // Never throws.
+    [[nodiscard]] Response handle(const Request& request,
+                                  const std::vector<std::string>& segments) const;
+
+protected:
+    // Adds `method base+path` (path as in the area's spec: "/v0/lsu").
+    void add_route(std::string method, std::string_view path, Handler handler);
+
+    // The area's body for a handler's ApiError, and for a DecodeError.
+    [[nodiscard]] virtual Response render_error(const ApiError& error) const = 0;
+    [[nodiscard]] virtual Response render_decode_error(const DecodeError& error) const = 0;
+
+private:
+    std::string prefix_;
+    std::string base_;
+    RouteTable routes_;
+};
+
+// 404 {"error":"The requested resource could not be found: <uri>"}, the real services' answer to
+// a path no route matches; <uri> is the effective request URI ("http://<Host><target>").
+[[nodiscard]] Response not_found_response(const Request& request);
+
+// 405 text/plain "HTTP method not allowed, supported methods: GET" with an Allow header.
+[[nodiscard]] Response method_not_allowed_response(const std::vector<std::string>& allowed);
+
+}  // namespace cantonlite::http

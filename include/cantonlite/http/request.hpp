@@ -1,0 +1,34 @@
+#pragma once
+// Request: an HTTP request as the areas see it, free of any socket or Beast type.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace cantonlite::http {
+
+struct Header {
+    std::string name;  // as sent; compare case-insensitively
+    std::string value;
+};
+
+// One parsed HTTP request. Plain data; the session fills it, handlers read it.
+struct Request {
+    std::string method;  // "GET", "POST", ... as sent
+    std::string target;  // origin-form request target: path plus optional "?query"
+    std::vector<Header> headers;
+    std::string body;
+
+    // The target without its query string.
+    [[nodiscard]] std::string_view path() const;
+
+    // The value of the first header named `name` (case-insensitive), if any.
+    [[nodiscard]] std::optional<std::string_view> header(std::string_view name) const;
+};
+
+// ASCII case-insensitive equality, for header names and tokens.
+[[nodiscard]] bool iequals(std::string_view a, std::string_view b);
+
+}  // namespace cantonlite::http

@@ -1,0 +1,31 @@
+#pragma once
+// Router: sends each request to the area whose path prefix it carries.
+
+#include <memory>
+#include <vector>
+
+#include "cantonlite/http/area.hpp"
+#include "cantonlite/http/request.hpp"
+#include "cantonlite/http/response.hpp"
+
+namespace cantonlite::http {
+
+// The areas of one server, by path prefix ("/v2/", "/api/scan/", "/api/validator/").
+// Built at start-up, then only read: handle() is safe from any number of threads.
+class Router {
+public:
+    // Adds an area. REQUIRES: start-up (before the first handle()); no other area has its prefix.
+    void mount(std::unique_ptr<Area> area);
+
+    // Answers any request; never throws. An undecodable path is a 400 text/plain; a path under no
+    // area's prefix is the real services' 404 JSON. A `traceparent` request header is echoed, as
+    // the Splice apps do.
+    [[nodiscard]] Response handle(const Request& request) const;
+
+    [[nodiscard]] const std::vector<std::unique_ptr<Area>>& areas() const { return areas_; }
+
+private:
+    std::vector<std::unique_ptr<Area>> areas_;
+};
+
+}  // namespace cantonlite::http

@@ -1,0 +1,36 @@
+#pragma once
+// Timestamp: a UTC instant with microsecond precision, and the three text forms the real services print.
+
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace cantonlite::model {
+
+// A point in time, in microseconds since 1970-01-01T00:00:00Z (Daml's Timestamp precision).
+struct Timestamp {
+    std::int64_t micros = 0;
+
+    auto operator<=>(const Timestamp&) const = default;
+};
+
+// Parses an RFC 3339 date-time ("2024-05-01T10:00:00Z", "2024-05-01T12:00:00.5+02:00").
+// Returns nullopt for anything else: a missing 'T', missing seconds, a missing offset, an
+// impossible calendar date, or a fraction finer than microseconds that is not zero.
+[[nodiscard]] std::optional<Timestamp> parse_timestamp(std::string_view text);
+
+// Java's ISO_OFFSET_DATE_TIME at UTC, as circe prints OffsetDateTime fields of the Splice HTTP
+// layer: seconds always present, the fewest fraction digits, 'Z'. "2024-05-01T10:00:00.12Z".
+[[nodiscard]] std::string format_offset_date_time(Timestamp t);
+
+// Java's Instant.toString (ISO_INSTANT), as Daml prints Timestamps: the fraction in groups of
+// 0, 3 or 6 digits. "2024-09-11T10:28:09.304591Z", "2024-09-11T10:28:09.300Z".
+[[nodiscard]] std::string format_instant(Timestamp t);
+
+// A fixed six-digit fraction, as Scan prints update-history record times.
+// "2024-05-01T10:00:00.000000Z".
+[[nodiscard]] std::string format_micros(Timestamp t);
+
+}  // namespace cantonlite::model

@@ -1,0 +1,115 @@
+#include "cantonlite/app/application.hpp"
+
+#include <cstdlib>
+#include <iostream>
+#include <system_error>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include "cantonlite/app/cli.hpp"
+#include "cantonlite/app/config.hpp"
+#include "cantonlite/app/logging.hpp"
+#include "cantonlite/areas/ledger/ledger_area.hpp"
+#include "cantonlite/areas/scan/scan_area.hpp"
+#include "cantonlite/areas/validator/validator_area.hpp"
+#include "cantonlite/net/server.hpp"
+#include "cantonlite/seed/seed_loader.hpp"
+
+namespace cantonlite::app {
+namespace {
+
+constexpr int exit_ok = 0;
+constexpr int exit_start_failed = 1;
+constexpr int exit_usage = 2;
+
+// The config a `serve` runs with: file, then environment, then flags. Throws ConfigError.
+Config resolve_config(const CommandLine& cli) {
+    const auto env = [](const char* name) { return std::getenv(name); };
+    Config config = load_config(cli.config ? std::filesystem::path(*cli.config) : default_config_path(env));
+    apply_environment(config, env);
+    for (std::size_t i = 0; i < cli.settings.size(); ++i) {
+        apply_setting(config, cli.settings[i].first, cli.settings[i].second, cli.setting_flags[i]);
+    }
+    return config;
+}
+
+net::ServerOptions server_options(const Config& config) {
+    const ServerConfig& s = config.server;
+    const int cores = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+    return net::ServerOptions{
+        .address = s.address,
+        .port = s.port,
+        .io_threads = s.io_threads == 0 ? cores : s.io_threads,
+        .read_timeout = std::chrono::milliseconds(s.read_timeout_ms),
+        .idle_timeout = std::chrono::milliseconds(s.idle_timeout_ms),
+        .max_header_bytes = s.max_header_bytes,
+        .max_body_bytes = s.max_body_bytes,
+        .shutdown_grace = std::chrono::milliseconds(s.shutdown_grace_ms),
+        .server_header = std::string("cantonlite/") + CANTONLITE_VERSION,
+        .access_log = make_access_log(config.log.format),
+    };
+}
+
+int serve(const CommandLine& cli) {
+    Config config;
+    std::unique_ptr<store::LedgerStore> store;
+    try {
+        config = resolve_config(cli);
+        store = seed::load_seed_file(config.seed);
+    } catch (const ConfigError& e) {
+        std::cerr << "cantonlite: " << e.what() << '\n';
+        return exit_usage;
+    } catch (const seed::SeedError& e) {
+        std::cerr << "cantonlite: " << e.what() << '\n';
+        return exit_usage;
+    }
+    configure_logging(config.log);
+    const auto router = make_router(*store);
+    net::Server server(server_options(config), *router);
+    try {
+        server.start();
+    } catch (const std::system_error& e) {
+        std::cerr << "cantonlite: " << e.what() << '\n';
+        return exit_start_failed;
+    }
+    server.stop_on_signals();
+    spdlog::info("cantonlite {} serving on {}:{} (config {}, seed {})", CANTONLITE_VERSION,
+                 config.server.address, server.port(), config.file.string(), config.seed.string());
+    server.wait();
+    spdlog::info("stopped");
+    return exit_ok;
+}
+
+}  // namespace
+
+std::unique_ptr<http::Router> make_router(const store::LedgerStore& store) {
+    auto router = std::make_unique<http::Router>();
+    router->mount(std::make_unique<areas::ledger::LedgerArea>(store));
+    router->mount(std::make_unique<areas::scan::ScanArea>(store));
+    router->mount(std::make_unique<areas::validator::ValidatorArea>(store));
+    return router;
+}
+
+int run(const std::vector<std::string>& args) {
+    CommandLine cli;
+    try {
+        cli = parse_command_line(args);
+    } catch (const UsageError& e) {
+        std::cerr << "cantonlite: " << e.what() << '\n';
+        return exit_usage;
+    }
+    switch (cli.command) {
+        case Command::help:
+            std::cout << usage_text();
+            return exit_ok;
+        case Command::version:
+            std::cout << "cantonlite " << CANTONLITE_VERSION << '\n';
+            return exit_ok;
+        case Command::serve:
+            return serve(cli);
+    }
+    return exit_usage;
+}
+
+}  // namespace cantonlite::app

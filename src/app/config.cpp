@@ -1,0 +1,159 @@
+#include "cantonlite/app/config.hpp"
+
+#include <array>
+#include <charconv>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cantonlite/model/json_fields.hpp"
+
+namespace cantonlite::app {
+namespace {
+
+using model::JsonObject;
+
+constexpr std::array<std::string_view, 6> log_levels{"trace", "debug", "info", "warn", "error", "off"};
+
+bool is_log_level(std::string_view level) {
+    for (const std::string_view l : log_levels) {
+        if (l == level) return true;
+    }
+    return false;
+}
+
+LogFormat parse_log_format(std::string_view text, const std::string& where) {
+    if (text == "text") return LogFormat::text;
+    if (text == "json") return LogFormat::json;
+    throw ConfigError(where + ": must be \"text\" or \"json\", got \"" + std::string(text) + "\"");
+}
+
+std::string check_log_level(std::string_view text, const std::string& where) {
+    if (!is_log_level(text)) {
+        throw ConfigError(where + ": must be one of trace, debug, info, warn, error, off, got \"" +
+                          std::string(text) + "\"");
+    }
+    return std::string(text);
+}
+
+std::int64_t parse_integer(std::string_view text, std::int64_t min, std::int64_t max,
+                           const std::string& where) {
+    std::int64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || value < min || value > max) {
+        throw ConfigError(where + ": must be an integer from " + std::to_string(min) + " to " +
+                          std::to_string(max) + ", got \"" + std::string(text) + "\"");
+    }
+    return value;
+}
+
+void read_server(const JsonObject& o, ServerConfig& s) {
+    o.reject_unknown_keys({"address", "port", "io_threads", "read_timeout_ms", "idle_timeout_ms",
+                           "max_header_bytes", "max_body_bytes", "shutdown_grace_ms"});
+    constexpr std::int64_t day_ms = 86'400'000;
+    if (auto v = o.optional_string("address")) s.address = *v;
+    if (auto v = o.optional_integer("port", 0, 65535)) s.port = static_cast<std::uint16_t>(*v);
+    if (auto v = o.optional_integer("io_threads", 0, 256)) s.io_threads = static_cast<int>(*v);
+    if (auto v = o.optional_integer("read_timeout_ms", 1, day_ms)) s.read_timeout_ms = *v;
+    if (auto v = o.optional_integer("idle_timeout_ms", 1, day_ms)) s.idle_timeout_ms = *v;
+    if (auto v = o.optional_integer("max_header_bytes", 1024, 1 << 20)) {
+        s.max_header_bytes = static_cast<std::uint32_t>(*v);
+    }
+    if (auto v = o.optional_integer("max_body_bytes", 0, std::int64_t{1} << 32)) {
+        s.max_body_bytes = static_cast<std::uint64_t>(*v);
+    }
+    if (auto v = o.optional_integer("shutdown_grace_ms", 0, day_ms)) s.shutdown_grace_ms = *v;
+}
+
+void read_log(const JsonObject& o, LogConfig& l) {
+    o.reject_unknown_keys({"level", "format"});
+    if (auto v = o.optional_string("level")) l.level = check_log_level(*v, o.pointer_of("level"));
+    if (auto v = o.optional_string("format")) l.format = parse_log_format(*v, o.pointer_of("format"));
+}
+
+nlohmann::json read_json(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    if (!in) throw ConfigError(file.string() + ": cannot be read");
+    std::stringstream text;
+    text << in.rdbuf();
+    try {
+        return nlohmann::json::parse(text.str());
+    } catch (const nlohmann::json::parse_error& e) {
+        throw ConfigError(file.string() + ": is not valid JSON: " + e.what());
+    }
+}
+
+}  // namespace
+
+Config load_config(const std::filesystem::path& file) {
+    const nlohmann::json document = read_json(file);
+    Config config{.file = file};
+    try {
+        const JsonObject root(document, "");
+        root.reject_unknown_keys({"server", "log", "seed"});
+        if (auto server = root.optional_object("server")) read_server(*server, config.server);
+        if (auto log = root.optional_object("log")) read_log(*log, config.log);
+        config.seed = file.parent_path() / root.string("seed");
+    } catch (const model::JsonFieldError& e) {
+        throw ConfigError(file.string() + ": " + e.what());
+    } catch (const ConfigError& e) {
+        throw ConfigError(file.string() + ": " + e.what());
+    }
+    return config;
+}
+
+void apply_setting(Config& config, std::string_view key, std::string_view value,
+                   std::string_view source) {
+    const std::string where(source);
+    ServerConfig& s = config.server;
+    if (key == "address") {
+        if (value.empty()) throw ConfigError(where + ": must not be empty");
+        s.address = std::string(value);
+    } else if (key == "port") {
+        s.port = static_cast<std::uint16_t>(parse_integer(value, 0, 65535, where));
+    } else if (key == "io_threads") {
+        s.io_threads = static_cast<int>(parse_integer(value, 0, 256, where));
+    } else if (key == "log_level") {
+        config.log.level = check_log_level(value, where);
+    } else if (key == "log_format") {
+        config.log.format = parse_log_format(value, where);
+    } else if (key == "seed") {
+        if (value.empty()) throw ConfigError(where + ": must not be empty");
+        config.seed = std::filesystem::path(value);
+    } else {
+        throw ConfigError(where + ": unknown setting");
+    }
+}
+
+void apply_environment(Config& config, const std::function<const char*(const char*)>& getenv) {
+    static constexpr std::array<std::pair<const char*, std::string_view>, 6> variables{{
+        {"CANTONLITE_ADDRESS", "address"},
+        {"CANTONLITE_PORT", "port"},
+        {"CANTONLITE_IO_THREADS", "io_threads"},
+        {"CANTONLITE_LOG_LEVEL", "log_level"},
+        {"CANTONLITE_LOG_FORMAT", "log_format"},
+        {"CANTONLITE_SEED", "seed"},
+    }};
+    for (const auto& [name, key] : variables) {
+        const char* value = getenv(name);
+        if (value != nullptr && *value != '\0') apply_setting(config, key, value, name);
+    }
+}
+
+std::filesystem::path default_config_path(const std::function<const char*(const char*)>& getenv) {
+    if (const char* explicit_path = getenv("CANTONLITE_CONFIG");
+        explicit_path != nullptr && *explicit_path != '\0') {
+        return explicit_path;
+    }
+    std::error_code ec;
+    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const auto shipped = exe.parent_path().parent_path() / "config" / "cantonlite.json";
+        if (std::filesystem::exists(shipped, ec)) return shipped;
+    }
+    return std::filesystem::path("config") / "cantonlite.json";
+}
+
+}  // namespace cantonlite::app

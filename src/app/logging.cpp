@@ -1,0 +1,78 @@
+#include "cantonlite/app/logging.hpp"
+
+#include <memory>
+
+#include <nlohmann/json.hpp>
+#include <spdlog/pattern_formatter.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+namespace cantonlite::app {
+namespace {
+
+// %* in a pattern: the message as the inside of a JSON string.
+class JsonEscapedMessage : public spdlog::custom_flag_formatter {
+public:
+    void format(const spdlog::details::log_msg& msg, const std::tm&,
+                spdlog::memory_buf_t& dest) override {
+        const std::string quoted =
+            nlohmann::json(std::string(msg.payload.begin(), msg.payload.end()))
+                .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        dest.append(quoted.data() + 1, quoted.data() + quoted.size() - 1);
+    }
+    std::unique_ptr<custom_flag_formatter> clone() const override {
+        return std::make_unique<JsonEscapedMessage>();
+    }
+};
+
+std::unique_ptr<spdlog::formatter> make_formatter(LogFormat format, bool raw_fields) {
+    auto formatter = std::make_unique<spdlog::pattern_formatter>(spdlog::pattern_time_type::utc);
+    if (format == LogFormat::text) {
+        formatter->set_pattern("%Y-%m-%dT%H:%M:%S.%fZ %-5l %n %v");
+    } else if (raw_fields) {
+        formatter->set_pattern(R"({"time":"%Y-%m-%dT%H:%M:%S.%fZ","level":"%l","logger":"%n",%v})");
+    } else {
+        formatter->add_flag<JsonEscapedMessage>('*').set_pattern(
+            R"({"time":"%Y-%m-%dT%H:%M:%S.%fZ","level":"%l","logger":"%n","msg":"%*"})");
+    }
+    return formatter;
+}
+
+std::shared_ptr<spdlog::logger> make_logger(const std::string& name, const LogConfig& config,
+                                            bool raw_fields) {
+    auto logger = std::make_shared<spdlog::logger>(name, std::make_shared<spdlog::sinks::stdout_sink_mt>());
+    logger->set_formatter(make_formatter(config.format, raw_fields));
+    logger->set_level(spdlog::level::from_str(config.level));
+    logger->flush_on(spdlog::level::trace);
+    return logger;
+}
+
+std::shared_ptr<spdlog::logger> access_logger;
+
+}  // namespace
+
+void configure_logging(const LogConfig& config) {
+    spdlog::set_default_logger(make_logger("cantonlite", config, false));
+    access_logger = make_logger("access", config, config.format == LogFormat::json);
+}
+
+std::function<void(const net::AccessRecord&)> make_access_log(LogFormat format) {
+    std::shared_ptr<spdlog::logger> logger = access_logger;
+    if (!logger) return {};
+    if (format == LogFormat::text) {
+        return [logger](const net::AccessRecord& r) {
+            logger->info("{} {} {} {}B {}us {}", r.method, r.target, r.status, r.bytes, r.micros,
+                         r.remote);
+        };
+    }
+    return [logger](const net::AccessRecord& r) {
+        const auto quote = [](std::string_view s) {
+            return nlohmann::json(std::string(s)).dump(-1, ' ', false,
+                                                        nlohmann::json::error_handler_t::replace);
+        };
+        logger->info(R"("method":{},"target":{},"status":{},"bytes":{},"micros":{},"remote":{})",
+                     quote(r.method), quote(r.target), r.status, r.bytes, r.micros, quote(r.remote));
+    };
+}
+
+}  // namespace cantonlite::app

@@ -1,0 +1,82 @@
+#include "cantonlite/areas/ledger/js_canton_error.hpp"
+
+#include <array>
+#include <random>
+
+namespace cantonlite::areas::ledger {
+
+using http::ErrorKind;
+
+ErrorCategory category_of(ErrorKind kind) {
+    switch (kind) {
+        case ErrorKind::invalid_argument:
+            return {.id = 8, .grpc_code = 3, .redacted = false, .retryable = false};
+        case ErrorKind::failed_precondition:
+            return {.id = 9, .grpc_code = 9, .redacted = false, .retryable = false};
+        case ErrorKind::out_of_range:
+            return {.id = 12, .grpc_code = 11, .redacted = false, .retryable = true};
+        case ErrorKind::unauthenticated:
+            return {.id = 6, .grpc_code = 16, .redacted = true, .retryable = false};
+        case ErrorKind::permission_denied:
+            return {.id = 7, .grpc_code = 7, .redacted = true, .retryable = false};
+        case ErrorKind::not_found:
+            return {.id = 11, .grpc_code = 5, .redacted = false, .retryable = false};
+        case ErrorKind::already_exists:
+            return {.id = 10, .grpc_code = 6, .redacted = false, .retryable = false};
+        case ErrorKind::too_many_requests:
+            return {.id = 2, .grpc_code = 10, .redacted = false, .retryable = true};
+        case ErrorKind::unimplemented:
+            return {.id = 14, .grpc_code = 12, .redacted = true, .retryable = false};
+        case ErrorKind::unavailable:
+            return {.id = 1, .grpc_code = 14, .redacted = false, .retryable = true};
+        case ErrorKind::internal:
+            break;
+    }
+    return {.id = 4, .grpc_code = 13, .redacted = true, .retryable = false};
+}
+
+nlohmann::ordered_json js_canton_error(const http::ApiError& error, std::string_view trace_id) {
+    const ErrorCategory category = category_of(error.kind());
+    const std::string tid(trace_id);
+    nlohmann::ordered_json context = nlohmann::ordered_json::object();
+    nlohmann::ordered_json resources = nlohmann::ordered_json::array();
+    if (!category.redacted) {
+        for (const auto& [key, value] : error.context()) context[key] = value;
+        context["category"] = std::to_string(category.id);
+        context["definite_answer"] = "false";
+        context["tid"] = tid;
+        for (const auto& [key, value] : error.resources()) {
+            resources.push_back({"ErrorResource(" + key + ")", value});
+        }
+    }
+    // Keys in the order circe's derived codec writes them.
+    nlohmann::ordered_json body;
+    body["code"] = category.redacted ? std::string("NA") : error.code();
+    body["cause"] = category.redacted ? std::string("A security-sensitive error has been received")
+                                      : std::string(error.what());
+    body["correlationId"] = category.redacted ? nlohmann::ordered_json(tid) : nlohmann::ordered_json(nullptr);
+    body["traceId"] = tid;
+    body["context"] = context;
+    body["resources"] = resources;
+    body["errorCategory"] = category.redacted ? -1 : category.id;
+    body["grpcCodeValue"] = category.grpc_code;
+    body["retryInfo"] = category.retryable ? nlohmann::ordered_json("1 second") : nlohmann::ordered_json(nullptr);
+    body["definiteAnswer"] = nullptr;
+    return body;
+}
+
+std::string new_trace_id() {
+    thread_local std::mt19937_64 engine{std::random_device{}()};
+    static constexpr std::array<char, 16> digits{'0', '1', '2', '3', '4', '5', '6', '7',
+                                                 '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
+    std::string id(32, '0');
+    std::uint64_t bits = 0;
+    for (std::size_t i = 0; i < id.size(); ++i) {
+        if (i % 16 == 0) bits = engine();
+        id[i] = digits[bits & 0xF];
+        bits >>= 4;
+    }
+    return id;
+}
+
+}  // namespace cantonlite::areas::ledger

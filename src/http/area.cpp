@@ -1,0 +1,62 @@
+#include "cantonlite/http/area.hpp"
+
+#include <exception>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+namespace cantonlite::http {
+namespace {
+
+std::string join(const std::vector<std::string>& items, std::string_view separator) {
+    std::string out;
+    for (const std::string& item : items) {
+        if (!out.empty()) out += separator;
+        out += item;
+    }
+    return out;
+}
+
+}  // namespace
+
+Response not_found_response(const Request& request) {
+    const auto host = request.header("Host");
+    const std::string uri = host ? "http://" + std::string(*host) + request.target : request.target;
+    nlohmann::json body = {{"error", "The requested resource could not be found: " + uri}};
+    return Response::json(404, body.dump());
+}
+
+Response method_not_allowed_response(const std::vector<std::string>& allowed) {
+    Response response =
+        Response::text(405, "HTTP method not allowed, supported methods: " + join(allowed, ", "));
+    response.headers.push_back({"Allow", join(allowed, ", ")});
+    return response;
+}
+
+Area::Area(std::string prefix, std::string base) : prefix_(std::move(prefix)), base_(std::move(base)) {}
+
+void Area::add_route(std::string method, std::string_view path, Handler handler) {
+    routes_.add(std::move(method), base_ + std::string(path), std::move(handler));
+}
+
+Response Area::handle(const Request& request, const std::vector<std::string>& segments) const {
+    const RouteTable::Match match = routes_.match(request.method, segments);
+    if (match.handler == nullptr) {
+        return match.allowed.empty() ? not_found_response(request)
+                                     : method_not_allowed_response(match.allowed);
+    }
+    try {
+        return (*match.handler)(RequestContext{.request = request, .params = match.params});
+    } catch (const ApiError& e) {
+        if (http_status(e.kind()) >= 500) spdlog::error("{} {}: {}", request.method, request.target, e.what());
+        return render_error(e);
+    } catch (const DecodeError& e) {
+        return render_decode_error(e);
+    } catch (const std::exception& e) {
+        spdlog::error("{} {}: unexpected error: {}", request.method, request.target, e.what());
+        return render_error(ApiError(ErrorKind::internal, "", "An unexpected error occurred."));
+    }
+}
+
+}  // namespace cantonlite::http

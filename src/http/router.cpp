@@ -1,0 +1,43 @@
+#include "cantonlite/http/router.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+#include "cantonlite/http/path.hpp"
+
+namespace cantonlite::http {
+namespace {
+
+Response route(const std::vector<std::unique_ptr<Area>>& areas, const Request& request) {
+    const std::string_view path = request.path();
+    const auto segments = split_path(path);
+    if (!segments) {
+        return Response::text(400, "Illegal request-target: invalid percent-encoding in path");
+    }
+    const Area* best = nullptr;
+    for (const auto& area : areas) {
+        if (path.starts_with(area->prefix()) &&
+            (best == nullptr || area->prefix().size() > best->prefix().size())) {
+            best = area.get();
+        }
+    }
+    return best == nullptr ? not_found_response(request) : best->handle(request, *segments);
+}
+
+}  // namespace
+
+void Router::mount(std::unique_ptr<Area> area) {
+    assert(std::none_of(areas_.begin(), areas_.end(),
+                        [&](const auto& a) { return a->prefix() == area->prefix(); }));
+    areas_.push_back(std::move(area));
+}
+
+Response Router::handle(const Request& request) const {
+    Response response = route(areas_, request);
+    if (const auto traceparent = request.header("traceparent")) {
+        response.headers.push_back({"traceparent", std::string(*traceparent)});
+    }
+    return response;
+}
+
+}  // namespace cantonlite::http

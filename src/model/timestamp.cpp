@@ -1,0 +1,197 @@
+#include "cantonlite/model/timestamp.hpp"
+
+#include <array>
+#include <cstdio>
+
+namespace cantonlite::model {
+namespace {
+
+constexpr std::int64_t micros_per_second = 1'000'000;
+constexpr std::int64_t seconds_per_day = 86'400;
+
+// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
+std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
+    y -= m <= 2;
+    const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const auto yoe = static_cast<unsigned>(y - era * 400);
+    const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+}
+
+struct Civil {
+    std::int64_t year;
+    unsigned month;
+    unsigned day;
+};
+
+Civil civil_from_days(std::int64_t z) {
+    z += 719468;
+    const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    const auto doe = static_cast<unsigned>(z - era * 146097);
+    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const unsigned mp = (5 * doy + 2) / 153;
+    const unsigned d = doy - (153 * mp + 2) / 5 + 1;
+    const unsigned m = mp < 10 ? mp + 3 : mp - 9;
+    return {static_cast<std::int64_t>(yoe) + era * 400 + (m <= 2), m, d};
+}
+
+bool is_leap(std::int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+
+unsigned days_in_month(std::int64_t y, unsigned m) {
+    static constexpr std::array<unsigned, 12> days{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    return m == 2 && is_leap(y) ? 29 : days[m - 1];
+}
+
+// Reads exactly `n` digits at `pos`, advancing it; nullopt when they are not all digits.
+std::optional<unsigned> read_digits(std::string_view s, std::size_t& pos, std::size_t n) {
+    if (pos + n > s.size()) return std::nullopt;
+    unsigned value = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const char c = s[pos + i];
+        if (c < '0' || c > '9') return std::nullopt;
+        value = value * 10 + static_cast<unsigned>(c - '0');
+    }
+    pos += n;
+    return value;
+}
+
+bool expect(std::string_view s, std::size_t& pos, char c) {
+    if (pos >= s.size() || s[pos] != c) return false;
+    ++pos;
+    return true;
+}
+
+// Reads ".ddd…" at pos; returns micros, or nullopt when a non-zero digit is finer than 1us.
+std::optional<std::int64_t> read_fraction(std::string_view s, std::size_t& pos) {
+    if (pos >= s.size() || s[pos] != '.') return 0;
+    ++pos;
+    const std::size_t start = pos;
+    std::int64_t micros = 0;
+    while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9') {
+        const std::size_t index = pos - start;
+        if (index < 6) {
+            micros = micros * 10 + (s[pos] - '0');
+        } else if (s[pos] != '0') {
+            return std::nullopt;
+        }
+        ++pos;
+    }
+    const std::size_t digits = pos - start;
+    if (digits == 0) return std::nullopt;
+    for (std::size_t i = digits; i < 6; ++i) micros *= 10;
+    return micros;
+}
+
+// Reads "Z" or "±hh:mm"; returns the offset in seconds east of UTC.
+std::optional<std::int64_t> read_offset(std::string_view s, std::size_t& pos) {
+    if (pos < s.size() && (s[pos] == 'Z' || s[pos] == 'z')) {
+        ++pos;
+        return 0;
+    }
+    if (pos >= s.size() || (s[pos] != '+' && s[pos] != '-')) return std::nullopt;
+    const int sign = s[pos] == '-' ? -1 : 1;
+    ++pos;
+    const auto hh = read_digits(s, pos, 2);
+    if (!hh || !expect(s, pos, ':')) return std::nullopt;
+    const auto mm = read_digits(s, pos, 2);
+    if (!mm || *hh > 23 || *mm > 59) return std::nullopt;
+    return sign * static_cast<std::int64_t>(*hh * 3600 + *mm * 60);
+}
+
+// "YYYY-MM-DDTHH:MM:SS" of the UTC instant t, and the micros within its second.
+std::string format_seconds(Timestamp t, std::int64_t& micros_of_second) {
+    std::int64_t seconds = t.micros / micros_per_second;
+    micros_of_second = t.micros % micros_per_second;
+    if (micros_of_second < 0) {
+        micros_of_second += micros_per_second;
+        --seconds;
+    }
+    std::int64_t days = seconds / seconds_per_day;
+    std::int64_t second_of_day = seconds % seconds_per_day;
+    if (second_of_day < 0) {
+        second_of_day += seconds_per_day;
+        --days;
+    }
+    const Civil c = civil_from_days(days);
+    std::array<char, 48> buf{};
+    std::snprintf(buf.data(), buf.size(), "%04lld-%02u-%02uT%02lld:%02lld:%02lld",
+                  static_cast<long long>(c.year), c.month, c.day,
+                  static_cast<long long>(second_of_day / 3600),
+                  static_cast<long long>(second_of_day / 60 % 60),
+                  static_cast<long long>(second_of_day % 60));
+    return buf.data();
+}
+
+std::string six_digits(std::int64_t micros) {
+    std::array<char, 8> buf{};
+    std::snprintf(buf.data(), buf.size(), "%06lld", static_cast<long long>(micros));
+    return buf.data();
+}
+
+}  // namespace
+
+std::optional<Timestamp> parse_timestamp(std::string_view s) {
+    std::size_t pos = 0;
+    const auto year = read_digits(s, pos, 4);
+    if (!year || !expect(s, pos, '-')) return std::nullopt;
+    const auto month = read_digits(s, pos, 2);
+    if (!month || !expect(s, pos, '-')) return std::nullopt;
+    const auto day = read_digits(s, pos, 2);
+    if (!day || pos >= s.size() || (s[pos] != 'T' && s[pos] != 't')) return std::nullopt;
+    ++pos;
+    const auto hour = read_digits(s, pos, 2);
+    if (!hour || !expect(s, pos, ':')) return std::nullopt;
+    const auto minute = read_digits(s, pos, 2);
+    if (!minute || !expect(s, pos, ':')) return std::nullopt;
+    const auto second = read_digits(s, pos, 2);
+    if (!second) return std::nullopt;
+    const auto fraction = read_fraction(s, pos);
+    const auto offset = fraction ? read_offset(s, pos) : std::nullopt;
+    if (!offset || pos != s.size()) return std::nullopt;
+    if (*month < 1 || *month > 12 || *day < 1 || *day > days_in_month(*year, *month) ||
+        *hour > 23 || *minute > 59 || *second > 59) {
+        return std::nullopt;
+    }
+    const std::int64_t days = days_from_civil(*year, *month, *day);
+    const std::int64_t seconds =
+        days * seconds_per_day + *hour * 3600 + *minute * 60 + *second - *offset;
+    return Timestamp{seconds * micros_per_second + *fraction};
+}
+
+std::string format_offset_date_time(Timestamp t) {
+    std::int64_t micros = 0;
+    std::string out = format_seconds(t, micros);
+    if (micros != 0) {
+        std::string fraction = six_digits(micros);
+        while (fraction.back() == '0') fraction.pop_back();
+        out += '.';
+        out += fraction;
+    }
+    out += 'Z';
+    return out;
+}
+
+std::string format_instant(Timestamp t) {
+    std::int64_t micros = 0;
+    std::string out = format_seconds(t, micros);
+    if (micros != 0) {
+        const std::string fraction = six_digits(micros);
+        out += '.';
+        out += micros % 1000 == 0 ? fraction.substr(0, 3) : fraction;
+    }
+    out += 'Z';
+    return out;
+}
+
+std::string format_micros(Timestamp t) {
+    std::int64_t micros = 0;
+    std::string out = format_seconds(t, micros);
+    out += '.';
+    out += six_digits(micros);
+    out += 'Z';
+    return out;
+}
+
+}  // namespace cantonlite::model

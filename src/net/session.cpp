@@ -1,0 +1,231 @@
+#include "session.hpp"
+
+#include <ctime>
+#include <utility>
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/beast/http/empty_body.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/write.hpp>
+#include <spdlog/spdlog.h>
+
+namespace cantonlite::net {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = beast::http;
+using tcp = asio::ip::tcp;
+
+namespace {
+
+// An HTTP-date for the Date header ("Sun, 06 Nov 1994 08:49:37 GMT").
+std::string http_date() {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char buf[64];
+    const std::size_t n = std::strftime(buf, sizeof buf, "%a, %d %b %Y %H:%M:%S GMT", &utc);
+    return std::string(buf, n);
+}
+
+std::string endpoint_text(const tcp::socket& socket) {
+    beast::error_code ec;
+    const tcp::endpoint ep = socket.remote_endpoint(ec);
+    if (ec) return "-";
+    return ep.address().to_string() + ":" + std::to_string(ep.port());
+}
+
+http::Request to_request(bhttp::request<bhttp::string_body>&& req) {
+    http::Request out{.method = std::string(req.method_string()),
+                      .target = std::string(req.target())};
+    for (const auto& field : req) {
+        out.headers.push_back({std::string(field.name_string()), std::string(field.value())});
+    }
+    out.body = std::move(req.body());
+    return out;
+}
+
+// Errors that end a connection without an answer: the peer left, or the timer fired.
+bool is_quiet_close(beast::error_code ec) {
+    return ec == bhttp::error::end_of_stream || ec == bhttp::error::partial_message ||
+           ec == beast::error::timeout || ec == asio::error::operation_aborted ||
+           ec == asio::error::connection_reset || ec == asio::error::eof;
+}
+
+}  // namespace
+
+SessionHub::SessionHub(const http::Router& router, const ServerOptions& options)
+    : router_(router), options_(options) {}
+
+bool SessionHub::add(const std::shared_ptr<Session>& session) {
+    const std::lock_guard lock(mutex_);
+    if (stopping_) return false;
+    sessions_.emplace(session.get(), session);
+    return true;
+}
+
+void SessionHub::remove(const Session* session) {
+    std::function<void()> drained;
+    {
+        const std::lock_guard lock(mutex_);
+        sessions_.erase(session);
+        if (stopping_ && sessions_.empty()) drained = std::exchange(on_drained_, nullptr);
+    }
+    if (drained) drained();
+}
+
+void SessionHub::begin_stop(std::function<void()> on_drained) {
+    std::vector<std::shared_ptr<Session>> live;
+    std::function<void()> drained;
+    {
+        const std::lock_guard lock(mutex_);
+        stopping_ = true;
+        for (const auto& [_, weak] : sessions_) {
+            if (auto s = weak.lock()) live.push_back(std::move(s));
+        }
+        if (sessions_.empty()) {
+            drained = std::move(on_drained);
+        } else {
+            on_drained_ = std::move(on_drained);
+        }
+    }
+    for (const auto& s : live) s->close_if_idle();
+    if (drained) drained();
+}
+
+Session::Session(tcp::socket&& socket, std::shared_ptr<SessionHub> hub)
+    : stream_(std::move(socket)), hub_(std::move(hub)), remote_(endpoint_text(stream_.socket())) {}
+
+Session::~Session() { hub_->remove(this); }
+
+void Session::start() {
+    if (!hub_->add(shared_from_this())) return;  // stopping: the socket closes with this session
+    asio::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read_header(); });
+}
+
+void Session::close_if_idle() {
+    asio::post(stream_.get_executor(), [self = shared_from_this()] {
+        if (!self->busy_) self->stream_.cancel();
+    });
+}
+
+void Session::read_header() {
+    if (hub_->stopping()) return shut_down();
+    const ServerOptions& options = hub_->options();
+    parser_.emplace();
+    parser_->header_limit(options.max_header_bytes);
+    parser_->body_limit(options.max_body_bytes);
+    method_ = target_ = "-";
+    stream_.expires_after(buffer_.size() > 0 ? options.read_timeout : options.idle_timeout);
+    bhttp::async_read_header(stream_, buffer_, *parser_,
+                             [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                                 self->on_header(ec);
+                             });
+}
+
+void Session::on_header(beast::error_code ec) {
+    started_ = std::chrono::steady_clock::now();
+    if (ec) return is_quiet_close(ec) ? shut_down() : reject(ec);
+    busy_ = true;
+    const auto& req = parser_->get();
+    method_ = std::string(req.method_string());
+    target_ = std::string(req.target());
+    if (http::iequals(req[bhttp::field::expect], "100-continue")) return send_continue();
+    read_body();
+}
+
+void Session::send_continue() {
+    auto cont = std::make_shared<bhttp::response<bhttp::empty_body>>(bhttp::status::continue_, 11);
+    bhttp::async_write(stream_, *cont,
+                       [self = shared_from_this(), cont](beast::error_code ec, std::size_t) {
+                           if (ec) return self->shut_down();
+                           self->read_body();
+                       });
+}
+
+void Session::read_body() {
+    stream_.expires_after(hub_->options().read_timeout);
+    bhttp::async_read(stream_, buffer_, *parser_,
+                      [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                          self->on_body(ec);
+                      });
+}
+
+void Session::on_body(beast::error_code ec) {
+    if (ec) return is_quiet_close(ec) ? shut_down() : reject(ec);
+    auto req = parser_->release();
+    const bool keep_alive = req.keep_alive() && !hub_->stopping();
+    const bool head = req.method() == bhttp::verb::head;
+    http::Request request = to_request(std::move(req));
+    if (head) request.method = "GET";  // transparent HEAD: answered as GET, without the body
+    http::Response response;
+    try {
+        response = hub_->router().handle(request);
+    } catch (const std::exception& e) {
+        spdlog::error("{} {}: {}", method_, target_, e.what());
+        response = http::Response::text(500, "There was an internal server error.");
+    }
+    respond(std::move(response), keep_alive, head);
+}
+
+void Session::respond(http::Response response, bool keep_alive, bool head) {
+    auto res = std::make_shared<bhttp::response<bhttp::string_body>>(
+        static_cast<bhttp::status>(response.status), 11);
+    res->set(bhttp::field::server, hub_->options().server_header);
+    res->set(bhttp::field::date, http_date());
+    if (!response.content_type.empty()) res->set(bhttp::field::content_type, response.content_type);
+    for (const auto& h : response.headers) res->insert(h.name, h.value);
+    status_ = response.status;
+    bytes_ = response.body.size();
+    res->keep_alive(keep_alive);
+    if (head) {
+        res->content_length(response.body.size());
+    } else {
+        res->body() = std::move(response.body);
+        res->prepare_payload();
+    }
+    stream_.expires_after(hub_->options().read_timeout);
+    bhttp::async_write(stream_, *res,
+                       [self = shared_from_this(), res, keep_alive](beast::error_code ec, std::size_t) {
+                           self->on_written(ec, keep_alive);
+                       });
+}
+
+void Session::on_written(beast::error_code ec, bool keep_alive) {
+    busy_ = false;
+    if (const auto& log = hub_->options().access_log) {
+        const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                                std::chrono::steady_clock::now() - started_)
+                                .count();
+        log(AccessRecord{.method = method_, .target = target_, .status = status_, .bytes = bytes_,
+                         .micros = micros, .remote = remote_});
+    }
+    if (ec || !keep_alive) return shut_down();
+    read_header();
+}
+
+void Session::reject(beast::error_code ec) {
+    busy_ = true;
+    if (ec == bhttp::error::body_limit) {
+        return respond(http::Response::text(413, "Request Content-Length exceeds the configured limit of " +
+                                                     std::to_string(hub_->options().max_body_bytes) +
+                                                     " bytes"),
+                       false);
+    }
+    if (ec == bhttp::error::header_limit) {
+        return respond(http::Response::text(431, "HTTP header section exceeds the configured limit of " +
+                                                     std::to_string(hub_->options().max_header_bytes) +
+                                                     " bytes"),
+                       false);
+    }
+    respond(http::Response::text(400, "Illegal request: " + ec.message()), false);
+}
+
+void Session::shut_down() {
+    beast::error_code ignored;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    stream_.close();
+}
+
+}  // namespace cantonlite::net

@@ -1,0 +1,93 @@
+#pragma once
+// Session: one HTTP/1.1 connection; SessionHub: what all sessions of a server share.
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/string_body.hpp>
+
+#include "cantonlite/http/router.hpp"
+#include "cantonlite/net/server.hpp"
+
+namespace cantonlite::net {
+
+class Session;
+
+// The router, the options and the live sessions of one server. Thread-safe.
+class SessionHub {
+public:
+    SessionHub(const http::Router& router, const ServerOptions& options);
+
+    const http::Router& router() const { return router_; }
+    const ServerOptions& options() const { return options_; }
+    bool stopping() const { return stopping_.load(); }
+
+    // Registers a session; returns false (and registers nothing) once stopping.
+    bool add(const std::shared_ptr<Session>& session);
+    void remove(const Session* session);
+
+    // Marks the hub stopping and asks every idle session to close. `on_drained` runs once, on the
+    // thread that removes the last session (or here, if none is left).
+    void begin_stop(std::function<void()> on_drained);
+
+private:
+    const http::Router& router_;
+    const ServerOptions options_;
+    std::atomic<bool> stopping_{false};
+    std::mutex mutex_;
+    std::unordered_map<const Session*, std::weak_ptr<Session>> sessions_;  // guarded by mutex_
+    std::function<void()> on_drained_;                                     // guarded by mutex_
+};
+
+// One accepted connection: reads requests one after another, answers each through the router in
+// the order they came, and closes on error, timeout, Connection: close or server stop.
+// Owned by its pending asynchronous operations (shared_ptr); runs on its own strand.
+class Session : public std::enable_shared_from_this<Session> {
+public:
+    Session(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<SessionHub> hub);
+    ~Session();
+
+    // Registers with the hub and starts reading. Closes at once when the server is stopping.
+    void start();
+
+    // Closes the connection unless a request is being handled. Safe from any thread.
+    void close_if_idle();
+
+private:
+    using Parser = boost::beast::http::request_parser<boost::beast::http::string_body>;
+
+    void read_header();
+    void on_header(boost::beast::error_code ec);
+    void send_continue();
+    void read_body();
+    void on_body(boost::beast::error_code ec);
+    // Writes the response; a HEAD response keeps its Content-Length but drops its body.
+    void respond(http::Response response, bool keep_alive, bool head = false);
+    void on_written(boost::beast::error_code ec, bool keep_alive);
+    void reject(boost::beast::error_code ec);  // answers an unreadable request, then closes
+    void shut_down();
+
+    boost::beast::tcp_stream stream_;
+    boost::beast::flat_buffer buffer_;
+    std::optional<Parser> parser_;
+    std::shared_ptr<SessionHub> hub_;
+    std::string remote_;
+    bool busy_ = false;  // a request is between its header and its written response
+    std::chrono::steady_clock::time_point started_;
+    std::string method_ = "-";
+    std::string target_ = "-";
+    int status_ = 0;
+    std::size_t bytes_ = 0;
+};
+
+}  // namespace cantonlite::net
