@@ -26,7 +26,8 @@ constexpr int exit_usage = 2;
 // The config a `serve` runs with: file, then environment, then flags. Throws ConfigError.
 Config resolve_config(const CommandLine& cli) {
     const auto env = [](const char* name) { return std::getenv(name); };
-    Config config = load_config(cli.config ? std::filesystem::path(*cli.config) : default_config_path(env));
+    Config config =
+        load_config(cli.config ? std::filesystem::path(*cli.config) : default_config_path(env));
     apply_environment(config, env);
     for (std::size_t i = 0; i < cli.settings.size(); ++i) {
         apply_setting(config, cli.settings[i].first, cli.settings[i].second, cli.setting_flags[i]);

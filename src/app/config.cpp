@@ -15,7 +15,8 @@ namespace {
 
 using model::JsonObject;
 
-constexpr std::array<std::string_view, 6> log_levels{"trace", "debug", "info", "warn", "error", "off"};
+constexpr std::array<std::string_view, 6> log_levels{"trace", "debug", "info",
+                                                     "warn",  "error", "off"};
 
 bool is_log_level(std::string_view level) {
     for (const std::string_view l : log_levels) {
@@ -70,7 +71,8 @@ void read_server(const JsonObject& o, ServerConfig& s) {
 void read_log(const JsonObject& o, LogConfig& l) {
     o.reject_unknown_keys({"level", "format"});
     if (auto v = o.optional_string("level")) l.level = check_log_level(*v, o.pointer_of("level"));
-    if (auto v = o.optional_string("format")) l.format = parse_log_format(*v, o.pointer_of("format"));
+    if (auto v = o.optional_string("format"))
+        l.format = parse_log_format(*v, o.pointer_of("format"));
 }
 
 nlohmann::json read_json(const std::filesystem::path& file) {

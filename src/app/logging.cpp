@@ -2,17 +2,17 @@
 
 #include <memory>
 
-#include <nlohmann/json.hpp>
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
 
 namespace cantonlite::app {
 namespace {
 
 // %* in a pattern: the message as the inside of a JSON string.
 class JsonEscapedMessage : public spdlog::custom_flag_formatter {
-public:
+  public:
     void format(const spdlog::details::log_msg& msg, const std::tm&,
                 spdlog::memory_buf_t& dest) override {
         const std::string quoted =
@@ -40,7 +40,8 @@ std::unique_ptr<spdlog::formatter> make_formatter(LogFormat format, bool raw_fie
 
 std::shared_ptr<spdlog::logger> make_logger(const std::string& name, const LogConfig& config,
                                             bool raw_fields) {
-    auto logger = std::make_shared<spdlog::logger>(name, std::make_shared<spdlog::sinks::stdout_sink_mt>());
+    auto logger =
+        std::make_shared<spdlog::logger>(name, std::make_shared<spdlog::sinks::stdout_sink_mt>());
     logger->set_formatter(make_formatter(config.format, raw_fields));
     logger->set_level(spdlog::level::from_str(config.level));
     logger->flush_on(spdlog::level::trace);
@@ -67,11 +68,12 @@ std::function<void(const net::AccessRecord&)> make_access_log(LogFormat format) 
     }
     return [logger](const net::AccessRecord& r) {
         const auto quote = [](std::string_view s) {
-            return nlohmann::json(std::string(s)).dump(-1, ' ', false,
-                                                        nlohmann::json::error_handler_t::replace);
+            return nlohmann::json(std::string(s))
+                .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         };
         logger->info(R"("method":{},"target":{},"status":{},"bytes":{},"micros":{},"remote":{})",
-                     quote(r.method), quote(r.target), r.status, r.bytes, r.micros, quote(r.remote));
+                     quote(r.method), quote(r.target), r.status, r.bytes, r.micros,
+                     quote(r.remote));
     };
 }
 

@@ -4,7 +4,9 @@
 
 namespace cantonlite::areas {
 
-http::Response is_live(const http::RequestContext& /*ctx*/) { return http::Response::empty(200); }
+http::Response is_live(const http::RequestContext& /*ctx*/) {
+    return http::Response::empty(200);
+}
 
 std::string splice_error_body(const std::string& message) {
     return nlohmann::json{{"error", message}}.dump();

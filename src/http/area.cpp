@@ -3,8 +3,8 @@
 #include <exception>
 #include <utility>
 
-#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
 
 namespace cantonlite::http {
 namespace {
@@ -34,7 +34,8 @@ Response method_not_allowed_response(const std::vector<std::string>& allowed) {
     return response;
 }
 
-Area::Area(std::string prefix, std::string base) : prefix_(std::move(prefix)), base_(std::move(base)) {}
+Area::Area(std::string prefix, std::string base)
+    : prefix_(std::move(prefix)), base_(std::move(base)) {}
 
 void Area::add_route(std::string method, std::string_view path, Handler handler) {
     routes_.add(std::move(method), base_ + std::string(path), std::move(handler));
@@ -49,7 +50,8 @@ Response Area::handle(const Request& request, const std::vector<std::string>& se
     try {
         return (*match.handler)(RequestContext{.request = request, .params = match.params});
     } catch (const ApiError& e) {
-        if (http_status(e.kind()) >= 500) spdlog::error("{} {}: {}", request.method, request.target, e.what());
+        if (http_status(e.kind()) >= 500)
+            spdlog::error("{} {}: {}", request.method, request.target, e.what());
         return render_error(e);
     } catch (const DecodeError& e) {
         return render_decode_error(e);

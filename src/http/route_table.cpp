@@ -47,8 +47,9 @@ void RouteTable::add(std::string method, std::string pattern, Handler handler) {
     auto segments = split_path(pattern);
     if (!segments || segments->empty()) throw std::invalid_argument("bad route pattern " + pattern);
     for (const std::string& s : *segments) {
-        const bool malformed = s.empty() || (!is_parameter(s) && (s.find('{') != std::string::npos ||
-                                                                  s.find('}') != std::string::npos));
+        const bool malformed =
+            s.empty() || (!is_parameter(s) &&
+                          (s.find('{') != std::string::npos || s.find('}') != std::string::npos));
         if (malformed) throw std::invalid_argument("bad route pattern " + pattern);
     }
     for (const Route& r : routes_) {

@@ -66,7 +66,8 @@ std::optional<JsonObject> JsonObject::optional_object(std::string_view key) cons
 std::string JsonObject::string(std::string_view key) const {
     const nlohmann::json& v = required(key);
     if (!v.is_string() || v.get_ref<const std::string&>().empty()) {
-        throw JsonFieldError(pointer_of(key), "must be a non-empty string, got " + describe_json(v));
+        throw JsonFieldError(pointer_of(key),
+                             "must be a non-empty string, got " + describe_json(v));
     }
     return v.get<std::string>();
 }
@@ -99,9 +100,10 @@ Timestamp JsonObject::timestamp(std::string_view key) const {
     const nlohmann::json& v = required(key);
     const auto t = v.is_string() ? parse_timestamp(v.get_ref<const std::string&>()) : std::nullopt;
     if (!t) {
-        throw JsonFieldError(pointer_of(key),
-                             "must be an RFC 3339 date-time such as \"2024-05-01T10:00:00Z\", got " +
-                                 describe_json(v));
+        throw JsonFieldError(
+            pointer_of(key),
+            "must be an RFC 3339 date-time such as \"2024-05-01T10:00:00Z\", got " +
+                describe_json(v));
     }
     return *t;
 }

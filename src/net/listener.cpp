@@ -1,8 +1,8 @@
 #include "listener.hpp"
 
+#include <spdlog/spdlog.h>
 #include <boost/asio/post.hpp>
 #include <boost/asio/strand.hpp>
-#include <spdlog/spdlog.h>
 
 namespace cantonlite::net {
 
@@ -19,7 +19,9 @@ Listener::Listener(asio::io_context& ioc, const tcp::endpoint& endpoint,
     port_ = acceptor_.local_endpoint().port();
 }
 
-void Listener::run() { accept(); }
+void Listener::run() {
+    accept();
+}
 
 void Listener::close() {
     asio::post(acceptor_.get_executor(), [self = shared_from_this()] {
@@ -29,17 +31,18 @@ void Listener::close() {
 }
 
 void Listener::accept() {
-    acceptor_.async_accept(asio::make_strand(ioc_), [self = shared_from_this()](
-                                                        boost::system::error_code ec, tcp::socket socket) {
-        if (ec == asio::error::operation_aborted || !self->acceptor_.is_open()) return;
-        if (ec) {
-            // Out of descriptors and the like: the listener itself is fine, keep accepting.
-            spdlog::warn("accept failed: {}", ec.message());
-        } else if (!self->hub_->stopping()) {
-            std::make_shared<Session>(std::move(socket), self->hub_)->start();
-        }
-        self->accept();
-    });
+    acceptor_.async_accept(
+        asio::make_strand(ioc_),
+        [self = shared_from_this()](boost::system::error_code ec, tcp::socket socket) {
+            if (ec == asio::error::operation_aborted || !self->acceptor_.is_open()) return;
+            if (ec) {
+                // Out of descriptors and the like: the listener itself is fine, keep accepting.
+                spdlog::warn("accept failed: {}", ec.message());
+            } else if (!self->hub_->stopping()) {
+                std::make_shared<Session>(std::move(socket), self->hub_)->start();
+            }
+            self->accept();
+        });
 }
 
 }  // namespace cantonlite::net

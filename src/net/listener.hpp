@@ -14,7 +14,7 @@ namespace cantonlite::net {
 // Accepts connections until closed. Each connection gets its own strand. Owned by its pending
 // accept (shared_ptr) and by the Server.
 class Listener : public std::enable_shared_from_this<Listener> {
-public:
+  public:
     // Opens, binds and listens. Throws boost::system::system_error on failure.
     Listener(boost::asio::io_context& ioc, const boost::asio::ip::tcp::endpoint& endpoint,
              std::shared_ptr<SessionHub> hub);
@@ -24,7 +24,7 @@ public:
 
     [[nodiscard]] std::uint16_t port() const { return port_; }
 
-private:
+  private:
     void accept();
 
     boost::asio::io_context& ioc_;

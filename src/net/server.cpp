@@ -6,12 +6,12 @@
 #include <thread>
 #include <vector>
 
+#include <spdlog/spdlog.h>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <spdlog/spdlog.h>
 
 #include "listener.hpp"
 #include "session.hpp"
@@ -38,8 +38,8 @@ struct Server::Impl {
     std::vector<std::thread> threads;
     std::atomic<bool> stop_requested{false};
 
-    // Runs on an io thread: closes the acceptor, lets the sessions drain, and ends the io_context
-    // when the last one is gone or the grace period is over, whichever comes first.
+    // Runs on an io thread: closes the acceptor and lets the sessions drain; when the grace period
+    // is over first, closes the ones left. The io threads end when no work remains.
     void begin_stop() {
         boost::system::error_code ignored;
         signals.cancel(ignored);
@@ -49,7 +49,7 @@ struct Server::Impl {
             if (ec) return;  // cancelled: every session finished in time
             spdlog::warn("shutdown grace of {} ms over; closing the remaining connections",
                          options.shutdown_grace.count());
-            ioc.stop();
+            hub->close_all();
         });
         hub->begin_stop([this] { asio::post(ioc, [this] { grace.cancel(); }); });
     }
@@ -84,7 +84,9 @@ void Server::start() {
     for (int i = 0; i < n; ++i) impl_->threads.emplace_back([this] { impl_->ioc.run(); });
 }
 
-std::uint16_t Server::port() const { return impl_->listener->port(); }
+std::uint16_t Server::port() const {
+    return impl_->listener->port();
+}
 
 void Server::stop() {
     if (!impl_->listener || impl_->stop_requested.exchange(true)) return;

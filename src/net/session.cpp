@@ -3,12 +3,12 @@
 #include <ctime>
 #include <utility>
 
+#include <spdlog/spdlog.h>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
-#include <spdlog/spdlog.h>
 
 namespace cantonlite::net {
 
@@ -75,15 +75,30 @@ void SessionHub::remove(const Session* session) {
     if (drained) drained();
 }
 
+std::vector<std::shared_ptr<Session>> SessionHub::live_sessions() {
+    std::vector<std::shared_ptr<Session>> live;
+    for (const auto& [_, weak] : sessions_) {
+        if (auto s = weak.lock()) live.push_back(std::move(s));
+    }
+    return live;
+}
+
+void SessionHub::close_all() {
+    std::vector<std::shared_ptr<Session>> live;
+    {
+        const std::lock_guard lock(mutex_);
+        live = live_sessions();
+    }
+    for (const auto& s : live) s->close_now();
+}
+
 void SessionHub::begin_stop(std::function<void()> on_drained) {
     std::vector<std::shared_ptr<Session>> live;
     std::function<void()> drained;
     {
         const std::lock_guard lock(mutex_);
         stopping_ = true;
-        for (const auto& [_, weak] : sessions_) {
-            if (auto s = weak.lock()) live.push_back(std::move(s));
-        }
+        live = live_sessions();
         if (sessions_.empty()) {
             drained = std::move(on_drained);
         } else {
@@ -97,7 +112,9 @@ void SessionHub::begin_stop(std::function<void()> on_drained) {
 Session::Session(tcp::socket&& socket, std::shared_ptr<SessionHub> hub)
     : stream_(std::move(socket)), hub_(std::move(hub)), remote_(endpoint_text(stream_.socket())) {}
 
-Session::~Session() { hub_->remove(this); }
+Session::~Session() {
+    hub_->remove(this);
+}
 
 void Session::start() {
     if (!hub_->add(shared_from_this())) return;  // stopping: the socket closes with this session
@@ -110,6 +127,10 @@ void Session::close_if_idle() {
     });
 }
 
+void Session::close_now() {
+    asio::post(stream_.get_executor(), [self = shared_from_this()] { self->stream_.close(); });
+}
+
 void Session::read_header() {
     if (hub_->stopping()) return shut_down();
     const ServerOptions& options = hub_->options();
@@ -118,10 +139,9 @@ void Session::read_header() {
     parser_->body_limit(options.max_body_bytes);
     method_ = target_ = "-";
     stream_.expires_after(buffer_.size() > 0 ? options.read_timeout : options.idle_timeout);
-    bhttp::async_read_header(stream_, buffer_, *parser_,
-                             [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                                 self->on_header(ec);
-                             });
+    bhttp::async_read_header(
+        stream_, buffer_, *parser_,
+        [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_header(ec); });
 }
 
 void Session::on_header(beast::error_code ec) {
@@ -146,10 +166,9 @@ void Session::send_continue() {
 
 void Session::read_body() {
     stream_.expires_after(hub_->options().read_timeout);
-    bhttp::async_read(stream_, buffer_, *parser_,
-                      [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                          self->on_body(ec);
-                      });
+    bhttp::async_read(
+        stream_, buffer_, *parser_,
+        [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_body(ec); });
 }
 
 void Session::on_body(beast::error_code ec) {
@@ -186,10 +205,11 @@ void Session::respond(http::Response response, bool keep_alive, bool head) {
         res->prepare_payload();
     }
     stream_.expires_after(hub_->options().read_timeout);
-    bhttp::async_write(stream_, *res,
-                       [self = shared_from_this(), res, keep_alive](beast::error_code ec, std::size_t) {
-                           self->on_written(ec, keep_alive);
-                       });
+    bhttp::async_write(
+        stream_, *res,
+        [self = shared_from_this(), res, keep_alive](beast::error_code ec, std::size_t) {
+            self->on_written(ec, keep_alive);
+        });
 }
 
 void Session::on_written(beast::error_code ec, bool keep_alive) {
@@ -198,8 +218,12 @@ void Session::on_written(beast::error_code ec, bool keep_alive) {
         const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
                                 std::chrono::steady_clock::now() - started_)
                                 .count();
-        log(AccessRecord{.method = method_, .target = target_, .status = status_, .bytes = bytes_,
-                         .micros = micros, .remote = remote_});
+        log(AccessRecord{.method = method_,
+                         .target = target_,
+                         .status = status_,
+                         .bytes = bytes_,
+                         .micros = micros,
+                         .remote = remote_});
     }
     if (ec || !keep_alive) return shut_down();
     read_header();
@@ -208,15 +232,15 @@ void Session::on_written(beast::error_code ec, bool keep_alive) {
 void Session::reject(beast::error_code ec) {
     busy_ = true;
     if (ec == bhttp::error::body_limit) {
-        return respond(http::Response::text(413, "Request Content-Length exceeds the configured limit of " +
-                                                     std::to_string(hub_->options().max_body_bytes) +
-                                                     " bytes"),
+        return respond(http::Response::text(
+                           413, "Request Content-Length exceeds the configured limit of " +
+                                    std::to_string(hub_->options().max_body_bytes) + " bytes"),
                        false);
     }
     if (ec == bhttp::error::header_limit) {
-        return respond(http::Response::text(431, "HTTP header section exceeds the configured limit of " +
-                                                     std::to_string(hub_->options().max_header_bytes) +
-                                                     " bytes"),
+        return respond(http::Response::text(
+                           431, "HTTP header section exceeds the configured limit of " +
+                                    std::to_string(hub_->options().max_header_bytes) + " bytes"),
                        false);
     }
     respond(http::Response::text(400, "Illegal request: " + ec.message()), false);

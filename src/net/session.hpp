@@ -25,7 +25,7 @@ class Session;
 
 // The router, the options and the live sessions of one server. Thread-safe.
 class SessionHub {
-public:
+  public:
     SessionHub(const http::Router& router, const ServerOptions& options);
 
     const http::Router& router() const { return router_; }
@@ -36,11 +36,16 @@ public:
     bool add(const std::shared_ptr<Session>& session);
     void remove(const Session* session);
 
+    // Closes every session now, busy or not (the grace period is over).
+    void close_all();
+
     // Marks the hub stopping and asks every idle session to close. `on_drained` runs once, on the
     // thread that removes the last session (or here, if none is left).
     void begin_stop(std::function<void()> on_drained);
 
-private:
+  private:
+    std::vector<std::shared_ptr<Session>> live_sessions();  // REQUIRES: mutex_ held
+
     const http::Router& router_;
     const ServerOptions options_;
     std::atomic<bool> stopping_{false};
@@ -53,7 +58,7 @@ private:
 // the order they came, and closes on error, timeout, Connection: close or server stop.
 // Owned by its pending asynchronous operations (shared_ptr); runs on its own strand.
 class Session : public std::enable_shared_from_this<Session> {
-public:
+  public:
     Session(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<SessionHub> hub);
     ~Session();
 
@@ -63,7 +68,10 @@ public:
     // Closes the connection unless a request is being handled. Safe from any thread.
     void close_if_idle();
 
-private:
+    // Closes the connection, abandoning any request in flight. Safe from any thread.
+    void close_now();
+
+  private:
     using Parser = boost::beast::http::request_parser<boost::beast::http::string_body>;
 
     void read_header();

@@ -11,7 +11,7 @@ namespace cantonlite::app {
 
 // The command line is wrong. what() is one line naming the flag and the problem.
 class UsageError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 

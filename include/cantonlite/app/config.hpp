@@ -13,7 +13,7 @@ namespace cantonlite::app {
 // A setting is missing or wrong. what() is one line naming where: "<file>: <pointer>: <problem>",
 // "CANTONLITE_PORT: <problem>" or "--port: <problem>".
 class ConfigError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 

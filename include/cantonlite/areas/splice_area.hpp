@@ -11,10 +11,10 @@ namespace cantonlite::areas {
 // {"error": "<message>"} with the kind's status, as Splice's HttpErrorHandler does
 // (docs/reference/splice-behavior.md §0.2).
 class SpliceArea : public http::Area {
-public:
+  public:
     using http::Area::Area;
 
-protected:
+  protected:
     [[nodiscard]] http::Response render_error(const http::ApiError& error) const override;
     [[nodiscard]] http::Response render_decode_error(const http::DecodeError& error) const override;
 };

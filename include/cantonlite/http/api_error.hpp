@@ -35,7 +35,7 @@ using KeyValues = std::vector<std::pair<std::string, std::string>>;
 // `code` is the real service's error code where it has one (Canton), else empty. `context` and
 // `resources` carry the extra details of a Canton error; the Splice areas ignore them.
 class ApiError : public std::runtime_error {
-public:
+  public:
     ApiError(ErrorKind kind, std::string code, const std::string& message, KeyValues context = {},
              KeyValues resources = {});
 
@@ -44,7 +44,7 @@ public:
     const KeyValues& context() const { return context_; }
     const KeyValues& resources() const { return resources_; }
 
-private:
+  private:
     ErrorKind kind_;
     std::string code_;
     KeyValues context_;
@@ -55,7 +55,7 @@ private:
 // what() is the complete text the area puts in its 400 body.
 //   throw DecodeError{"Invalid value for: body (Long at 'offset')"};
 class DecodeError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 

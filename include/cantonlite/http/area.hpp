@@ -16,9 +16,9 @@ namespace cantonlite::http {
 // errors look; handle() is the one place where the area's handler errors are caught and rendered.
 // Built at start-up, then only read: thread-safe for concurrent handle() calls.
 class Area {
-public:
-    // `prefix`: the path prefix the router sends here ("/api/scan/"). `base`: the server URL path of
-    // the area's spec, prepended to every route pattern ("/api/scan"; "" for the ledger API).
+  public:
+    // `prefix`: the path prefix the router sends here ("/api/scan/"). `base`: the server URL path
+    // of the area's spec, prepended to every route pattern ("/api/scan"; "" for the ledger API).
     Area(std::string prefix, std::string base);
     virtual ~Area() = default;
     Area(const Area&) = delete;
@@ -32,7 +32,7 @@ public:
     [[nodiscard]] Response handle(const Request& request,
                                   const std::vector<std::string>& segments) const;
 
-protected:
+  protected:
     // Adds `method base+path` (path as in the area's spec: "/v0/lsu").
     void add_route(std::string method, std::string_view path, Handler handler);
 
@@ -40,7 +40,7 @@ protected:
     [[nodiscard]] virtual Response render_error(const ApiError& error) const = 0;
     [[nodiscard]] virtual Response render_decode_error(const DecodeError& error) const = 0;
 
-private:
+  private:
     std::string prefix_;
     std::string base_;
     RouteTable routes_;

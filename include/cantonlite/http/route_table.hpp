@@ -14,13 +14,13 @@ namespace cantonlite::http {
 
 // The decoded values of a route's {param} segments.
 class PathParams {
-public:
+  public:
     void add(std::string name, std::string value);
 
     // The value of parameter `name`. REQUIRES: the matched route declares {name}.
     [[nodiscard]] const std::string& get(std::string_view name) const;
 
-private:
+  private:
     std::vector<std::pair<std::string, std::string>> values_;
 };
 
@@ -36,7 +36,7 @@ using Handler = std::function<Response(const RequestContext&)>;
 // "{name}" parameters: "/api/scan/v0/voterequests/{vote_request_contract_id}". Built at start-up,
 // then only read: concurrent match() calls are safe.
 class RouteTable {
-public:
+  public:
     struct Route {
         std::string method;
         std::string pattern;
@@ -58,11 +58,12 @@ public:
 
     // Looks up decoded path segments. Where several patterns match, the most specific wins: the one
     // with a literal at the first segment where they differ.
-    [[nodiscard]] Match match(std::string_view method, const std::vector<std::string>& segments) const;
+    [[nodiscard]] Match match(std::string_view method,
+                              const std::vector<std::string>& segments) const;
 
     [[nodiscard]] const std::vector<Route>& routes() const { return routes_; }
 
-private:
+  private:
     std::vector<Route> routes_;
 };
 

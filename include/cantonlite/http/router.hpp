@@ -13,7 +13,7 @@ namespace cantonlite::http {
 // The areas of one server, by path prefix ("/v2/", "/api/scan/", "/api/validator/").
 // Built at start-up, then only read: handle() is safe from any number of threads.
 class Router {
-public:
+  public:
     // Adds an area. REQUIRES: start-up (before the first handle()); no other area has its prefix.
     void mount(std::unique_ptr<Area> area);
 
@@ -24,7 +24,7 @@ public:
 
     [[nodiscard]] const std::vector<std::unique_ptr<Area>>& areas() const { return areas_; }
 
-private:
+  private:
     std::vector<std::unique_ptr<Area>> areas_;
 };
 

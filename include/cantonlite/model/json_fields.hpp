@@ -17,13 +17,13 @@ namespace cantonlite::model {
 
 // A value of a loaded document is missing or wrong. what() is "<pointer>: <problem>".
 class JsonFieldError : public std::runtime_error {
-public:
+  public:
     JsonFieldError(std::string pointer, std::string problem);
 
     const std::string& pointer() const { return pointer_; }
     const std::string& problem() const { return problem_; }
 
-private:
+  private:
     std::string pointer_;
     std::string problem_;
 };
@@ -31,7 +31,7 @@ private:
 // A JSON object being read, with the JSON pointer it sits at ("" for the document root).
 // Cheap to copy; refers to the document, which must outlive it.
 class JsonObject {
-public:
+  public:
     // REQUIRES: nothing. Throws JsonFieldError when `value` is not an object.
     JsonObject(const nlohmann::json& value, std::string pointer);
 
@@ -55,13 +55,14 @@ public:
 
     [[nodiscard]] Timestamp timestamp(std::string_view key) const;  // required RFC 3339
 
-    // Throws for the first member whose key is not in `known` (catches typos in hand-written files).
+    // Throws for the first member whose key is not in `known` (catches typos in hand-written
+    // files).
     void reject_unknown_keys(std::initializer_list<std::string_view> known) const;
 
     const nlohmann::json& value() const { return *value_; }
     const std::string& pointer() const { return pointer_; }
 
-private:
+  private:
     const nlohmann::json& required(std::string_view key) const;
 
     const nlohmann::json* value_;

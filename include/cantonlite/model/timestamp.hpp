@@ -1,5 +1,6 @@
 #pragma once
-// Timestamp: a UTC instant with microsecond precision, and the three text forms the real services print.
+// Timestamp: a UTC instant with microsecond precision, and the three text forms the real services
+// print.
 
 #include <compare>
 #include <cstdint>

@@ -17,21 +17,21 @@ struct AccessRecord {
     std::string_view method;  // "-" when the request could not be parsed
     std::string_view target;  // "-" likewise
     int status = 0;
-    std::size_t bytes = 0;        // response body bytes
-    std::int64_t micros = 0;      // from the request's header being read to its response written
-    std::string_view remote;      // "127.0.0.1:50312"
+    std::size_t bytes = 0;    // response body bytes
+    std::int64_t micros = 0;  // from the request's header being read to its response written
+    std::string_view remote;  // "127.0.0.1:50312"
 };
 
 struct ServerOptions {
-    std::string address = "127.0.0.1";  // interface to listen on
-    std::uint16_t port = 7575;          // 0: any free port (see Server::port())
-    int io_threads = 1;                 // threads running the io_context
-    std::chrono::milliseconds read_timeout{30'000};    // to receive one request, once it started
-    std::chrono::milliseconds idle_timeout{60'000};    // between requests on a kept-alive connection
-    std::uint32_t max_header_bytes = 16 * 1024;        // request line and headers; over: 431
-    std::uint64_t max_body_bytes = 8 * 1024 * 1024;    // over: 413
-    std::chrono::milliseconds shutdown_grace{5'000};   // in-flight requests get this long on stop()
-    std::string server_header = "cantonlite";          // value of the Server response header
+    std::string address = "127.0.0.1";                // interface to listen on
+    std::uint16_t port = 7575;                        // 0: any free port (see Server::port())
+    int io_threads = 1;                               // threads running the io_context
+    std::chrono::milliseconds read_timeout{30'000};   // to receive one request, once it started
+    std::chrono::milliseconds idle_timeout{60'000};   // between requests on a kept-alive connection
+    std::uint32_t max_header_bytes = 16 * 1024;       // request line and headers; over: 431
+    std::uint64_t max_body_bytes = 8 * 1024 * 1024;   // over: 413
+    std::chrono::milliseconds shutdown_grace{5'000};  // in-flight requests get this long on stop()
+    std::string server_header = "cantonlite";         // value of the Server response header
     std::function<void(const AccessRecord&)> access_log;  // called once per response; may be empty
 };
 
@@ -39,7 +39,7 @@ struct ServerOptions {
 // answered in order, Expect: 100-continue, read and idle timeouts, header and body limits.
 // Owns its io_context and threads. start(), stop() and port() are thread-safe.
 class Server {
-public:
+  public:
     // `router` must outlive the server.
     Server(ServerOptions options, const http::Router& router);
     ~Server();  // stops (without grace) and joins
@@ -63,7 +63,7 @@ public:
     // Blocks until the io threads have finished (after stop()).
     void wait();
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

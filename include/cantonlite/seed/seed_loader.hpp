@@ -14,7 +14,7 @@ namespace cantonlite::seed {
 
 // The seed cannot be loaded. what() is one line: "<file>: <JSON pointer>: <problem>".
 class SeedError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 

@@ -8,7 +8,7 @@ namespace cantonlite::store {
 // The ledger of one emulated network. Built once from a seed; the network facts never change
 // after construction, so reading them needs no lock. Thread-safe for concurrent readers.
 class LedgerStore {
-public:
+  public:
     explicit LedgerStore(model::Network network);
     LedgerStore(const LedgerStore&) = delete;
     LedgerStore& operator=(const LedgerStore&) = delete;
@@ -16,7 +16,7 @@ public:
     // The network facts: DSO party, LSU announcement.
     [[nodiscard]] const model::Network& network() const { return network_; }
 
-private:
+  private:
     const model::Network network_;
 };
 

@@ -54,13 +54,15 @@ nlohmann::ordered_json js_canton_error(const http::ApiError& error, std::string_
     body["code"] = category.redacted ? std::string("NA") : error.code();
     body["cause"] = category.redacted ? std::string("A security-sensitive error has been received")
                                       : std::string(error.what());
-    body["correlationId"] = category.redacted ? nlohmann::ordered_json(tid) : nlohmann::ordered_json(nullptr);
+    body["correlationId"] =
+        category.redacted ? nlohmann::ordered_json(tid) : nlohmann::ordered_json(nullptr);
     body["traceId"] = tid;
     body["context"] = context;
     body["resources"] = resources;
     body["errorCategory"] = category.redacted ? -1 : category.id;
     body["grpcCodeValue"] = category.grpc_code;
-    body["retryInfo"] = category.retryable ? nlohmann::ordered_json("1 second") : nlohmann::ordered_json(nullptr);
+    body["retryInfo"] =
+        category.retryable ? nlohmann::ordered_json("1 second") : nlohmann::ordered_json(nullptr);
     body["definiteAnswer"] = nullptr;
     return body;
 }

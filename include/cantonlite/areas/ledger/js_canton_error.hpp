@@ -25,7 +25,8 @@ struct ErrorCategory {
 // The JsCantonError object, all ten keys, as a Canton 3.5 participant writes it for an error that
 // came back from its gRPC layer (canton-ledger-behavior.md §5.1 A). Redacted categories become the
 // "security-sensitive" form with code NA. `trace_id` is the request's 32-hex trace id.
-[[nodiscard]] nlohmann::ordered_json js_canton_error(const http::ApiError& error, std::string_view trace_id);
+[[nodiscard]] nlohmann::ordered_json js_canton_error(const http::ApiError& error,
+                                                     std::string_view trace_id);
 
 // A fresh random 32-hex-digit trace id.
 [[nodiscard]] std::string new_trace_id();

@@ -9,14 +9,14 @@ namespace cantonlite::areas::ledger {
 // The ledger area. Its errors are Canton's: a decode failure is 400 text/plain, every other error
 // a JsCantonError with the status of its category (docs/reference/canton-ledger-behavior.md §5).
 class LedgerArea : public http::Area {
-public:
+  public:
     explicit LedgerArea(const store::LedgerStore& store);
 
-protected:
+  protected:
     [[nodiscard]] http::Response render_error(const http::ApiError& error) const override;
     [[nodiscard]] http::Response render_decode_error(const http::DecodeError& error) const override;
 
-private:
+  private:
     const store::LedgerStore& store_;
 };
 

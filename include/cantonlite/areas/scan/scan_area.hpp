@@ -9,7 +9,7 @@ namespace cantonlite::areas::scan {
 // The scan area: its route table, read top-down against scan.yaml. Needs no token; a bearer
 // token that a client sends anyway is ignored, as the real Scan ignores it.
 class ScanArea : public SpliceArea {
-public:
+  public:
     explicit ScanArea(const store::LedgerStore& store);
 };
 

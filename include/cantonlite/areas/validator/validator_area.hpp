@@ -9,10 +9,10 @@ namespace cantonlite::areas::validator {
 // The validator area: its route table, read top-down against validator-internal.yaml,
 // wallet-external.yaml and scan-proxy.yaml.
 class ValidatorArea : public SpliceArea {
-public:
+  public:
     explicit ValidatorArea(const store::LedgerStore& store);
 
-private:
+  private:
     const store::LedgerStore& store_;
 };
 

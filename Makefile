@@ -1,0 +1,40 @@
+# cantonlite: the README's two commands (`make run`, `make test`) and a few helpers.
+# Each installs missing Debian packages first (scripts/install-deps.sh).
+
+BUILD_DIR  ?= build
+BUILD_TYPE ?= RelWithDebInfo
+JOBS       ?= $(shell nproc)
+CMAKE_ARGS ?= -DCANTONLITE_WERROR=ON
+ARGS       ?=
+
+.PHONY: all deps configure build run test docker-smoke format clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+configure: deps
+	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_ARGS) >/dev/null
+
+build: configure
+	cmake --build $(BUILD_DIR) -j$(JOBS)
+
+# Builds the daemon and serves the shipped default network on 127.0.0.1:7575 (Ctrl-C stops it).
+run: configure
+	cmake --build $(BUILD_DIR) --target cantonlite -j$(JOBS)
+	$(BUILD_DIR)/cantonlite serve $(ARGS)
+
+# Builds everything and runs the whole suite; ends on ctest's summary.
+test: build
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
+
+# Builds docker/Dockerfile with podman and checks the container from the host.
+docker-smoke:
+	docker/smoke.sh
+
+format:
+	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
+
+clean:
+	rm -rf $(BUILD_DIR)

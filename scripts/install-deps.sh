@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages cantonlite needs to build and test, when any is missing.
+# Uses sudo when not run as root. Prints nothing when everything is there.
+set -euo pipefail
+packages=(g++ make cmake ninja-build ccache libboost1.81-dev nlohmann-json3-dev libspdlog-dev
+          libgtest-dev libssl-dev curl)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" = 0 ] || sudo=sudo
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,59 @@
+#include "test_server.hpp"
+
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include "cantonlite/app/application.hpp"
+#include "cantonlite/seed/seed_loader.hpp"
+
+namespace cantonlite::testing {
+
+struct TestServer::Log {
+    mutable std::mutex mutex;
+    std::vector<std::string> lines;
+};
+
+nlohmann::json small_seed() {
+    return {{"network",
+             {{"dso_party", "DSO::1220ca19"},
+              {"lsu",
+               {{"topology_freeze_time", "2030-01-15T12:00:00Z"},
+                {"upgrade_time", "2030-01-15T14:00:00.5Z"},
+                {"successor_physical_synchronizer_id", "global-domain::1220ab::34-1"}}}}}};
+}
+
+TestServer::TestServer(net::ServerOptions options, const nlohmann::json& seed)
+    : store_(seed::load_seed(seed, "test seed")),
+      router_(app::make_router(*store_)),
+      log_(std::make_shared<Log>()) {
+    options.address = "127.0.0.1";
+    options.port = 0;
+    options.access_log = [log = log_](const net::AccessRecord& r) {
+        const std::lock_guard lock(log->mutex);
+        log->lines.push_back(std::string(r.method) + " " + std::string(r.target) + " " +
+                             std::to_string(r.status) + " " + std::to_string(r.bytes));
+    };
+    server_ = std::make_unique<net::Server>(options, *router_);
+    server_->start();
+}
+
+TestServer::~TestServer() {
+    server_->stop();
+    server_->wait();
+}
+
+std::vector<std::string> TestServer::access_lines(std::size_t count) const {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (std::chrono::steady_clock::now() < deadline) {
+        {
+            const std::lock_guard lock(log_->mutex);
+            if (log_->lines.size() >= count) return log_->lines;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    const std::lock_guard lock(log_->mutex);
+    return log_->lines;
+}
+
+}  // namespace cantonlite::testing
