@@ -1,10 +1,13 @@
 #include "cantonlite/http/area.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <utility>
 
 #include <spdlog/spdlog.h>
+
 #include <nlohmann/json.hpp>
+#include "cantonlite/http/path.hpp"
 
 namespace cantonlite::http {
 namespace {
@@ -35,7 +38,17 @@ Response method_not_allowed_response(const std::vector<std::string>& allowed) {
 }
 
 Area::Area(std::string prefix, std::string base)
-    : prefix_(std::move(prefix)), base_(std::move(base)) {}
+    : prefix_(std::move(prefix)),
+      prefix_segments_(split_path(prefix_).value_or(std::vector<std::string>{})),
+      base_(std::move(base)) {
+    // A prefix names whole segments and ends with '/': "/api/scan/" -> {"api", "scan"}.
+    if (!prefix_segments_.empty() && prefix_segments_.back().empty()) prefix_segments_.pop_back();
+}
+
+bool Area::serves(const std::vector<std::string>& segments) const {
+    return segments.size() > prefix_segments_.size() &&
+           std::equal(prefix_segments_.begin(), prefix_segments_.end(), segments.begin());
+}
 
 void Area::add_route(std::string method, std::string_view path, Handler handler) {
     routes_.add(std::move(method), base_ + std::string(path), std::move(handler));

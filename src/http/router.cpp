@@ -9,15 +9,14 @@ namespace cantonlite::http {
 namespace {
 
 Response route(const std::vector<std::unique_ptr<Area>>& areas, const Request& request) {
-    const std::string_view path = request.path();
-    const auto segments = split_path(path);
+    const auto segments = split_path(request.path());
     if (!segments) {
         return Response::text(400, "Illegal request-target: invalid percent-encoding in path");
     }
     const Area* best = nullptr;
     for (const auto& area : areas) {
-        if (path.starts_with(area->prefix()) &&
-            (best == nullptr || area->prefix().size() > best->prefix().size())) {
+        if (area->serves(*segments) &&
+            (best == nullptr || area->prefix_length() > best->prefix_length())) {
             best = area.get();
         }
     }

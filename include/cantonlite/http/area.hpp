@@ -25,6 +25,12 @@ class Area {
     Area& operator=(const Area&) = delete;
 
     [[nodiscard]] const std::string& prefix() const { return prefix_; }
+
+    // True when decoded path `segments` start with this area's prefix ("/api/sc%61n/…" does too).
+    [[nodiscard]] bool serves(const std::vector<std::string>& segments) const;
+
+    // The number of path segments of the prefix: the longest match wins.
+    [[nodiscard]] std::size_t prefix_length() const { return prefix_segments_.size(); }
     [[nodiscard]] const RouteTable& routes() const { return routes_; }
 
     // Answers a request whose path starts with prefix(); `segments` is its decoded path.
@@ -42,6 +48,7 @@ class Area {
 
   private:
     std::string prefix_;
+    std::vector<std::string> prefix_segments_;
     std::string base_;
     RouteTable routes_;
 };

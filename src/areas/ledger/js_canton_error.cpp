@@ -7,6 +7,36 @@ namespace cantonlite::areas::ledger {
 
 using http::ErrorKind;
 
+int http_status_of_grpc(int grpc_code) {
+    switch (grpc_code) {
+        case 3:   // INVALID_ARGUMENT
+        case 9:   // FAILED_PRECONDITION
+        case 11:  // OUT_OF_RANGE
+            return 400;
+        case 16:  // UNAUTHENTICATED
+            return 401;
+        case 7:  // PERMISSION_DENIED
+            return 403;
+        case 5:  // NOT_FOUND
+            return 404;
+        case 6:   // ALREADY_EXISTS
+        case 10:  // ABORTED
+            return 409;
+        case 8:  // RESOURCE_EXHAUSTED
+            return 429;
+        case 1:  // CANCELLED
+            return 499;
+        case 12:  // UNIMPLEMENTED
+            return 501;
+        case 14:  // UNAVAILABLE
+            return 503;
+        case 4:  // DEADLINE_EXCEEDED
+            return 504;
+        default:  // UNKNOWN, INTERNAL, DATA_LOSS
+            return 500;
+    }
+}
+
 ErrorCategory category_of(ErrorKind kind) {
     switch (kind) {
         case ErrorKind::invalid_argument:

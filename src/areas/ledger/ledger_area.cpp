@@ -7,7 +7,8 @@ namespace cantonlite::areas::ledger {
 LedgerArea::LedgerArea(const store::LedgerStore& store) : http::Area("/v2/", ""), store_(store) {}
 
 http::Response LedgerArea::render_error(const http::ApiError& error) const {
-    return http::Response::json(http::http_status(error.kind()),
+    // The status follows the category's gRPC code, as the JSON API maps it; not the Splice table.
+    return http::Response::json(http_status_of_grpc(category_of(error.kind()).grpc_code),
                                 js_canton_error(error, new_trace_id()).dump());
 }
 

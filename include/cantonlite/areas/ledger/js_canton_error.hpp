@@ -19,6 +19,9 @@ struct ErrorCategory {
     bool retryable;
 };
 
+// The HTTP status the JSON API gives a gRPC status code (Canton GrpcHttpErrorCodes, §5.3).
+[[nodiscard]] int http_status_of_grpc(int grpc_code);
+
 // The category a handler's error kind stands for.
 [[nodiscard]] ErrorCategory category_of(http::ErrorKind kind);
 

@@ -1,0 +1,130 @@
+#include "cantonlite/areas/splice_area.hpp"
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cantonlite/http/path.hpp"
+#include "http/error_kind_name.hpp"
+
+namespace cantonlite::areas {
+namespace {
+
+using http::ApiError;
+using http::DecodeError;
+using http::ErrorKind;
+using http::Request;
+using http::RequestContext;
+using http::Response;
+
+// A Splice area whose only route throws whatever the test hands it.
+class ThrowingSpliceArea : public SpliceArea {
+  public:
+    explicit ThrowingSpliceArea(std::function<Response()> action)
+        : SpliceArea("/api/test/", "/api/test") {
+        add_route("GET", "/v0/thing",
+                  [action = std::move(action)](const RequestContext&) { return action(); });
+        add_route("GET", "/livez", is_live);
+    }
+
+    Response get(const std::string& target) const {
+        const Request request{.method = "GET", .target = target};
+        return handle(request, *http::split_path(request.path()));
+    }
+};
+
+struct KindCase {
+    ErrorKind kind;
+    int status;
+};
+
+class SpliceAreaRendersApiError : public testing::TestWithParam<KindCase> {};
+
+TEST_P(SpliceAreaRendersApiError, AsErrorJsonWithTheKindsStatus) {
+    const KindCase& c = GetParam();
+    const ThrowingSpliceArea area([&]() -> Response {
+        throw ApiError(c.kind, "IGNORED_CODE", "No VoteRequest found contract: 00ab",
+                       {{"ignored", "context"}}, {{"IGNORED", "resource"}});
+    });
+
+    const Response response = area.get("/api/test/v0/thing");
+
+    EXPECT_EQ(response.status, c.status);
+    EXPECT_EQ(response.content_type, "application/json");
+    EXPECT_EQ(nlohmann::json::parse(response.body),
+              (nlohmann::json{{"error", "No VoteRequest found contract: 00ab"}}));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Kinds, SpliceAreaRendersApiError,
+    testing::Values(KindCase{ErrorKind::invalid_argument, 400},
+                    KindCase{ErrorKind::failed_precondition, 400},
+                    KindCase{ErrorKind::out_of_range, 400},
+                    KindCase{ErrorKind::unauthenticated, 401},
+                    KindCase{ErrorKind::permission_denied, 403},
+                    KindCase{ErrorKind::not_found, 404}, KindCase{ErrorKind::already_exists, 409},
+                    KindCase{ErrorKind::too_many_requests, 429}, KindCase{ErrorKind::internal, 500},
+                    KindCase{ErrorKind::unimplemented, 501}, KindCase{ErrorKind::unavailable, 503}),
+    http::KindParamName{});
+
+TEST(SpliceArea, ErrorBodyHasOnlyTheErrorKey) {
+    const ThrowingSpliceArea area([]() -> Response {
+        throw ApiError(ErrorKind::invalid_argument, "", "Limit must be at least 1.");
+    });
+
+    const Response response = area.get("/api/test/v0/thing");
+
+    EXPECT_EQ(response.body, R"({"error":"Limit must be at least 1."})");
+}
+
+TEST(SpliceArea, RendersADecodeErrorAsBadRequestErrorJson) {
+    const ThrowingSpliceArea area(
+        []() -> Response { throw DecodeError("Invalid value for: query parameter parties"); });
+
+    const Response response = area.get("/api/test/v0/thing");
+
+    EXPECT_EQ(response.status, 400);
+    EXPECT_EQ(response.content_type, "application/json");
+    EXPECT_EQ(nlohmann::json::parse(response.body),
+              (nlohmann::json{{"error", "Invalid value for: query parameter parties"}}));
+}
+
+TEST(SpliceArea, RendersAnUnexpectedExceptionAsTheGeneric500) {
+    const ThrowingSpliceArea area([]() -> Response { throw std::out_of_range("vector::at"); });
+
+    const Response response = area.get("/api/test/v0/thing");
+
+    EXPECT_EQ(response.status, 500);
+    EXPECT_EQ(response.content_type, "application/json");
+    EXPECT_EQ(nlohmann::json::parse(response.body),
+              (nlohmann::json{{"error", "An unexpected error occurred."}}));
+}
+
+TEST(SpliceArea, LivezIsOkWithEmptyBodyAndNoContentType) {
+    const ThrowingSpliceArea area([] { return Response::empty(204); });
+
+    const Response response = area.get("/api/test/livez");
+
+    EXPECT_EQ(response.status, 200);
+    EXPECT_EQ(response.content_type, "");
+    EXPECT_EQ(response.body, "");
+    EXPECT_TRUE(response.headers.empty());
+}
+
+TEST(SpliceErrorBody, EscapesTheMessageAsAJsonString) {
+    const std::string body = splice_error_body("Invalid unique identifier `\"x\\y` with\nnewline");
+
+    EXPECT_EQ(nlohmann::json::parse(body),
+              (nlohmann::json{{"error", "Invalid unique identifier `\"x\\y` with\nnewline"}}));
+}
+
+TEST(SpliceErrorBody, IsCompactJson) {
+    EXPECT_EQ(splice_error_body("Summary not found for given parameters"),
+              R"({"error":"Summary not found for given parameters"})");
+}
+
+}  // namespace
+}  // namespace cantonlite::areas

@@ -1,0 +1,168 @@
+#include "cantonlite/http/router.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace cantonlite::http {
+namespace {
+
+// An area whose handlers answer with the area's name, so a test can tell where a request went.
+class NamedArea : public Area {
+  public:
+    NamedArea(std::string name, std::string prefix, std::string base)
+        : Area(std::move(prefix), std::move(base)), name_(std::move(name)) {}
+
+    void add(std::string method, std::string_view path) {
+        add_route(std::move(method), path,
+                  [name = name_](const RequestContext&) { return Response::text(200, name); });
+    }
+
+  protected:
+    Response render_error(const ApiError& error) const override {
+        return Response::text(http_status(error.kind()), error.what());
+    }
+    Response render_decode_error(const DecodeError& error) const override {
+        return Response::text(400, error.what());
+    }
+
+  private:
+    std::string name_;
+};
+
+class RouterTest : public testing::Test {
+  protected:
+    RouterTest() {
+        auto scan = std::make_unique<NamedArea>("scan", "/api/scan/", "/api/scan");
+        scan->add("GET", "/v0/lsu");
+        scan->add("GET", "/livez");
+        auto api = std::make_unique<NamedArea>("api", "/api/", "/api");
+        api->add("GET", "/scan-like");
+        api->add("GET", "/scan/v0/lsu");
+        router_.mount(std::move(api));
+        router_.mount(std::move(scan));
+    }
+
+    Response get(std::string target, std::vector<Header> headers = {}) const {
+        return router_.handle(
+            Request{.method = "GET", .target = std::move(target), .headers = std::move(headers)});
+    }
+
+    Router router_;
+};
+
+TEST_F(RouterTest, SendsARequestToTheAreaOfItsPrefix) {
+    const Response response = get("/api/scan-like");
+
+    EXPECT_EQ(response.status, 200);
+    EXPECT_EQ(response.body, "api");
+}
+
+TEST_F(RouterTest, LongestPrefixWinsWhateverTheOrderOfMounting) {
+    const Response response = get("/api/scan/v0/lsu");
+
+    EXPECT_EQ(response.status, 200);
+    EXPECT_EQ(response.body, "scan");
+}
+
+TEST_F(RouterTest, IgnoresTheQueryStringWhenRouting) {
+    const Response response = get("/api/scan/v0/lsu?page=2&x=%zz");
+
+    EXPECT_EQ(response.status, 200);
+    EXPECT_EQ(response.body, "scan");
+}
+
+TEST_F(RouterTest, DecodesPercentEncodedSegmentsBeforeMatching) {
+    const Response response = get("/api/scan/v0/ls%75");
+
+    EXPECT_EQ(response.status, 200);
+    EXPECT_EQ(response.body, "scan");
+}
+
+// Pekko matches routes against the decoded path, so "/api/sc%61n/..." is a Scan request there.
+TEST_F(RouterTest, DecodesPercentEncodedSegmentsOfTheAreaPrefix) {
+    const Response response = get("/api/sc%61n/livez");
+
+    EXPECT_EQ(response.status, 200);
+    EXPECT_EQ(response.body, "scan");
+}
+
+TEST_F(RouterTest, PathUnderNoPrefixIsTheNotFoundJson) {
+    const Response response = get("/other/thing?q=1", {{"Host", "localhost:7575"}});
+
+    EXPECT_EQ(response.status, 404);
+    EXPECT_EQ(response.content_type, "application/json");
+    EXPECT_EQ(nlohmann::json::parse(response.body),
+              (nlohmann::json{{"error",
+                               "The requested resource could not be found: "
+                               "http://localhost:7575/other/thing?q=1"}}));
+}
+
+TEST_F(RouterTest, PrefixWithoutItsTrailingSlashIsNotFound) {
+    const Response response = get("/api", {{"Host", "h"}});
+
+    EXPECT_EQ(response.status, 404);
+    EXPECT_EQ(
+        nlohmann::json::parse(response.body),
+        (nlohmann::json{{"error", "The requested resource could not be found: http://h/api"}}));
+}
+
+TEST_F(RouterTest, MalformedPercentEncodingIsBadRequestText) {
+    const Response response = get("/api/scan/v0/l%zzsu");
+
+    EXPECT_EQ(response.status, 400);
+    EXPECT_EQ(response.content_type, "text/plain; charset=UTF-8");
+    EXPECT_EQ(response.body, "Illegal request-target: invalid percent-encoding in path");
+}
+
+TEST_F(RouterTest, EchoesTraceparentInLowerCase) {
+    const std::string traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+
+    const Response response = get("/api/scan/livez", {{"TraceParent", traceparent}});
+
+    ASSERT_EQ(response.headers.size(), 1U);
+    EXPECT_EQ(response.headers[0].name, "traceparent");
+    EXPECT_EQ(response.headers[0].value, traceparent);
+}
+
+TEST_F(RouterTest, EchoesTraceparentOnErrorResponses) {
+    const Response response = get("/nowhere", {{"traceparent", "00-abc-def-01"}});
+
+    EXPECT_EQ(response.status, 404);
+    EXPECT_EQ(response.header("traceparent"), "00-abc-def-01");
+}
+
+TEST_F(RouterTest, AddsNoTraceparentWhenNoneWasSent) {
+    const Response response = get("/api/scan/livez");
+
+    EXPECT_FALSE(response.header("traceparent").has_value());
+}
+
+TEST(Router, WithoutAreasAnswersNotFound) {
+    const Router router;
+
+    const Response response = router.handle(
+        Request{.method = "GET", .target = "/api/scan/livez", .headers = {{"host", "x:1"}}});
+
+    EXPECT_EQ(response.status, 404);
+    EXPECT_EQ(
+        nlohmann::json::parse(response.body),
+        (nlohmann::json{
+            {"error", "The requested resource could not be found: http://x:1/api/scan/livez"}}));
+}
+
+TEST(Router, ListsMountedAreasInOrder) {
+    Router router;
+    router.mount(std::make_unique<NamedArea>("b", "/b/", "/b"));
+    router.mount(std::make_unique<NamedArea>("a", "/a/", "/a"));
+
+    ASSERT_EQ(router.areas().size(), 2U);
+    EXPECT_EQ(router.areas()[0]->prefix(), "/b/");
+    EXPECT_EQ(router.areas()[1]->prefix(), "/a/");
+}
+
+}  // namespace
+}  // namespace cantonlite::http

@@ -1,0 +1,205 @@
+#include "cantonlite/seed/seed_loader.hpp"
+
+#include <unistd.h>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace cantonlite::seed {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::int64_t second = 1'000'000;
+
+// The what() of the SeedError that loading `document` throws, or "" when it loads.
+std::string load_error(const json& document) {
+    try {
+        (void)load_seed(document, "seed.json");
+    } catch (const SeedError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+json lsu_json() {
+    return {{"topology_freeze_time", "2030-01-15T12:00:00Z"},
+            {"upgrade_time", "2030-01-15T14:00:00.5+01:00"},
+            {"successor_physical_synchronizer_id", "global-domain::1220b1::34-1"}};
+}
+
+TEST(LoadSeed, ReadsTheDsoParty) {
+    const json document = {{"network", {{"dso_party", "DSO::1220fb89"}}}};
+
+    const auto store = load_seed(document, "seed.json");
+
+    EXPECT_EQ(store->network().dso_party, "DSO::1220fb89");
+}
+
+TEST(LoadSeed, NetworkWithoutLsuHasNone) {
+    const json document = {{"network", {{"dso_party", "DSO::1220fb89"}}}};
+
+    const auto store = load_seed(document, "seed.json");
+
+    EXPECT_FALSE(store->network().lsu.has_value());
+}
+
+TEST(LoadSeed, NullLsuMeansNone) {
+    const json document = {{"network", {{"dso_party", "DSO::1220fb89"}, {"lsu", nullptr}}}};
+
+    const auto store = load_seed(document, "seed.json");
+
+    EXPECT_FALSE(store->network().lsu.has_value());
+}
+
+TEST(LoadSeed, ReadsTheLsuAnnouncement) {
+    const json document = {{"network", {{"dso_party", "DSO::1220fb89"}, {"lsu", lsu_json()}}}};
+
+    const auto store = load_seed(document, "seed.json");
+
+    ASSERT_TRUE(store->network().lsu.has_value());
+    const model::Lsu& lsu = *store->network().lsu;
+    EXPECT_EQ(lsu.topology_freeze_time.micros, 1'894'708'800 * second);
+    EXPECT_EQ(lsu.upgrade_time.micros, 1'894'712'400 * second + 500'000);
+    EXPECT_EQ(lsu.successor_physical_synchronizer_id, "global-domain::1220b1::34-1");
+}
+
+struct ErrorCase {
+    std::string name;
+    json document;
+    std::string error;
+};
+
+class LoadSeedRejects : public testing::TestWithParam<ErrorCase> {};
+
+TEST_P(LoadSeedRejects, NamingTheSourceThePointerAndTheProblem) {
+    const ErrorCase& c = GetParam();
+
+    EXPECT_EQ(load_error(c.document), c.error);
+}
+
+json with_lsu_field(const std::string& key, const json& value) {
+    json lsu = lsu_json();
+    lsu[key] = value;
+    return {{"network", {{"dso_party", "DSO::1"}, {"lsu", lsu}}}};
+}
+
+json without_lsu_field(const std::string& key) {
+    json lsu = lsu_json();
+    lsu.erase(key);
+    return {{"network", {{"dso_party", "DSO::1"}, {"lsu", lsu}}}};
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Documents, LoadSeedRejects,
+    testing::Values(
+        ErrorCase{"RootNotAnObject", json::array(), "seed.json: /: must be an object, got []"},
+        ErrorCase{"MissingNetwork", json::object(), "seed.json: /network: is required"},
+        ErrorCase{"NetworkNotAnObject", json{{"network", "main"}},
+                  "seed.json: /network: must be an object, got \"main\""},
+        ErrorCase{"UnknownRootKey", json{{"network", {{"dso_party", "DSO::1"}}}, {"contracts", 1}},
+                  "seed.json: /contracts: unknown key"},
+        ErrorCase{"MissingDsoParty", json{{"network", json::object()}},
+                  "seed.json: /network/dso_party: is required"},
+        ErrorCase{"EmptyDsoParty", json{{"network", {{"dso_party", ""}}}},
+                  "seed.json: /network/dso_party: must be a non-empty string, got \"\""},
+        ErrorCase{"UnknownNetworkKey", json{{"network", {{"dso_party", "DSO::1"}, {"dso", "x"}}}},
+                  "seed.json: /network/dso: unknown key"},
+        ErrorCase{"LsuNotAnObject", json{{"network", {{"dso_party", "DSO::1"}, {"lsu", true}}}},
+                  "seed.json: /network/lsu: must be an object, got true"},
+        ErrorCase{"MissingUpgradeTime", without_lsu_field("upgrade_time"),
+                  "seed.json: /network/lsu/upgrade_time: is required"},
+        ErrorCase{"MissingFreezeTime", without_lsu_field("topology_freeze_time"),
+                  "seed.json: /network/lsu/topology_freeze_time: is required"},
+        ErrorCase{"MissingSuccessor", without_lsu_field("successor_physical_synchronizer_id"),
+                  "seed.json: /network/lsu/successor_physical_synchronizer_id: is required"},
+        ErrorCase{"UpgradeTimeWithoutOffset", with_lsu_field("upgrade_time", "2030-01-15T14:00:00"),
+                  "seed.json: /network/lsu/upgrade_time: must be an RFC 3339 date-time such as "
+                  "\"2024-05-01T10:00:00Z\", got \"2030-01-15T14:00:00\""},
+        ErrorCase{
+            "ImpossibleFreezeTime", with_lsu_field("topology_freeze_time", "2030-02-30T00:00:00Z"),
+            "seed.json: /network/lsu/topology_freeze_time: must be an RFC 3339 date-time such "
+            "as \"2024-05-01T10:00:00Z\", got \"2030-02-30T00:00:00Z\""},
+        ErrorCase{"UnknownLsuKey", with_lsu_field("upgradeTime", "2030-01-15T14:00:00Z"),
+                  "seed.json: /network/lsu/upgradeTime: unknown key"}),
+    [](const testing::TestParamInfo<ErrorCase>& info) { return info.param.name; });
+
+class LoadSeedFileTest : public testing::Test {
+  protected:
+    LoadSeedFileTest()
+        : dir_(std::filesystem::temp_directory_path() /
+               ("cantonlite-seed-test-" + std::to_string(::getpid()) + "-" +
+                testing::UnitTest::GetInstance()->current_test_info()->name())) {
+        std::filesystem::create_directories(dir_);
+    }
+    ~LoadSeedFileTest() override { std::filesystem::remove_all(dir_); }
+
+    std::filesystem::path write(const std::string& name, const std::string& text) const {
+        const std::filesystem::path path = dir_ / name;
+        std::ofstream(path) << text;
+        return path;
+    }
+
+    std::filesystem::path dir_;
+};
+
+TEST_F(LoadSeedFileTest, LoadsAFile) {
+    const auto path = write("seed.json", R"({"network": {"dso_party": "DSO::1220ab"}})");
+
+    const auto store = load_seed_file(path);
+
+    EXPECT_EQ(store->network().dso_party, "DSO::1220ab");
+}
+
+TEST_F(LoadSeedFileTest, MissingFileNamesThePath) {
+    const auto path = dir_ / "absent.json";
+
+    try {
+        (void)load_seed_file(path);
+        FAIL() << "no SeedError";
+    } catch (const SeedError& e) {
+        EXPECT_EQ(std::string(e.what()), path.string() + ": cannot be read");
+    }
+}
+
+TEST_F(LoadSeedFileTest, InvalidJsonNamesThePath) {
+    const auto path = write("seed.json", R"({"network": )");
+
+    try {
+        (void)load_seed_file(path);
+        FAIL() << "no SeedError";
+    } catch (const SeedError& e) {
+        EXPECT_EQ(std::string(e.what()), path.string() + ": is not valid JSON");
+    }
+}
+
+TEST_F(LoadSeedFileTest, FieldErrorsNameThePathAndThePointer) {
+    const auto path = write("seed.json", R"({"network": {"dso_party": 7}})");
+
+    try {
+        (void)load_seed_file(path);
+        FAIL() << "no SeedError";
+    } catch (const SeedError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  path.string() + ": /network/dso_party: must be a non-empty string, got 7");
+    }
+}
+
+TEST(LoadSeedFile, LoadsTheShippedDefaultNetwork) {
+    const auto store = load_seed_file(std::filesystem::path(CANTONLITE_SOURCE_DIR) / "config" /
+                                      "default-network.json");
+
+    EXPECT_EQ(store->network().dso_party,
+              "DSO::1220fb89d62774bd5b3fd8a11c1b22c8c5453e8286c3cf7add515c98d7bca192ef18");
+    ASSERT_TRUE(store->network().lsu.has_value());
+    EXPECT_EQ(store->network().lsu->successor_physical_synchronizer_id,
+              "global-domain::1220b1431ef217342db44d516bb9befde802be7d8899637d290895fa58880f19accc:"
+              ":34-1");
+}
+
+}  // namespace
+}  // namespace cantonlite::seed
