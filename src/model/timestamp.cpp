@@ -196,4 +196,26 @@ std::string format_micros(Timestamp t) {
     return out;
 }
 
+std::string format_date(std::int64_t days_since_epoch) {
+    const Civil c = civil_from_days(days_since_epoch);
+    std::array<char, 32> buf{};
+    std::snprintf(buf.data(), buf.size(), "%04lld-%02u-%02u", static_cast<long long>(c.year),
+                  c.month, c.day);
+    return buf.data();
+}
+
+std::optional<std::int64_t> parse_date(std::string_view s) {
+    std::size_t pos = 0;
+    const auto year = read_digits(s, pos, 4);
+    if (!year || !expect(s, pos, '-')) return std::nullopt;
+    const auto month = read_digits(s, pos, 2);
+    if (!month || !expect(s, pos, '-')) return std::nullopt;
+    const auto day = read_digits(s, pos, 2);
+    if (!day || pos != s.size()) return std::nullopt;
+    if (*month < 1 || *month > 12 || *day < 1 || *day > days_in_month(*year, *month)) {
+        return std::nullopt;
+    }
+    return days_from_civil(*year, *month, *day);
+}
+
 }  // namespace cantonlite::model

@@ -1,14 +1,58 @@
 #include "cantonlite/seed/seed_loader.hpp"
 
 #include <fstream>
+#include <set>
 #include <sstream>
 
+#include "cantonlite/model/ids.hpp"
 #include "cantonlite/model/json_fields.hpp"
+#include "party_directory.hpp"
+#include "seed_context.hpp"
+#include "steps.hpp"
 
 namespace cantonlite::seed {
 namespace {
 
+using model::JsonFieldError;
 using model::JsonObject;
+
+constexpr std::string_view default_start_time = "2025-01-01T00:00:00Z";
+constexpr std::string_view default_audience = "https://canton.network.global";
+constexpr std::string_view default_hs256_secret = "unsafe";
+
+std::string read_text(const std::filesystem::path& path, const std::string& pointer) {
+    std::ifstream in(path);
+    if (!in) throw JsonFieldError(pointer, path.string() + " cannot be read");
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// A party id: "<hint>::<fingerprint>", both non-empty.
+std::string party_id(const JsonObject& o, std::string_view key) {
+    const std::string p = o.string(key);
+    const std::size_t sep = p.find("::");
+    if (sep == std::string::npos || sep == 0 || sep + 2 == p.size()) {
+        throw JsonFieldError(o.pointer_of(key),
+                             "must be a party id such as \"alice::1220ab…\", got \"" + p + "\"");
+    }
+    return p;
+}
+
+std::vector<std::string> string_list(const JsonObject& o, std::string_view key) {
+    std::vector<std::string> out;
+    if (!o.has(key)) return out;
+    const nlohmann::json& list = o.value().at(std::string(key));
+    for (std::size_t i = 0; i < (list.is_array() ? list.size() : 0); ++i) {
+        if (!list[i].is_string() || list[i].get_ref<const std::string&>().empty()) {
+            throw JsonFieldError(o.pointer_of(key) + "/" + std::to_string(i),
+                                 "must be a non-empty string");
+        }
+        out.push_back(list[i].get<std::string>());
+    }
+    if (!list.is_array()) throw JsonFieldError(o.pointer_of(key), "must be an array of strings");
+    return out;
+}
 
 model::Lsu parse_lsu(const JsonObject& o) {
     o.reject_unknown_keys(
@@ -20,24 +64,180 @@ model::Lsu parse_lsu(const JsonObject& o) {
     };
 }
 
-model::Network parse_network(const JsonObject& o) {
-    o.reject_unknown_keys({"dso_party", "lsu"});
-    model::Network network{.dso_party = o.string("dso_party")};
-    if (const auto lsu = o.optional_object("lsu")) network.lsu = parse_lsu(*lsu);
-    return network;
+struct NetworkSeed {
+    model::Network network;
+    model::Timestamp start_time;
+    std::optional<std::int64_t> snapshot_interval_seconds;
+};
+
+NetworkSeed parse_network(const JsonObject& o) {
+    o.reject_unknown_keys({"dso_party", "svs", "synchronizer_id", "other_synchronizers",
+                           "ans_acronym", "participant_id", "validator_party", "parties",
+                           "packages", "lsu", "start_time", "id_namespace",
+                           "snapshot_interval_seconds"});
+    NetworkSeed seed;
+    model::Network& n = seed.network;
+    n.dso_party = party_id(o, "dso_party");
+    n.id_namespace = o.optional_string("id_namespace").value_or("cantonlite");
+    const std::string tag = model::sha256_hex(n.id_namespace);
+    n.synchronizer_id = o.optional_string("synchronizer_id").value_or("global-domain::1220" + tag);
+    n.other_synchronizers = string_list(o, "other_synchronizers");
+    n.ans_acronym = o.optional_string("ans_acronym").value_or("ans");
+    n.participant_id = o.optional_string("participant_id").value_or("PAR::participant::1220" + tag);
+    n.validator_party =
+        o.has("validator_party") ? party_id(o, "validator_party") : "validator::1220" + tag;
+    if (o.has("svs")) {
+        const nlohmann::json& svs = o.value().at("svs");
+        if (!svs.is_array()) throw JsonFieldError(o.pointer_of("svs"), "must be an array");
+        for (std::size_t i = 0; i < svs.size(); ++i) {
+            const JsonObject sv(svs[i], o.pointer_of("svs") + "/" + std::to_string(i));
+            sv.reject_unknown_keys({"name", "party"});
+            n.svs.push_back(
+                model::SuperValidator{.name = sv.string("name"), .party = party_id(sv, "party")});
+        }
+    }
+    if (const auto parties = o.optional_object("parties")) {
+        for (const auto& [alias, _] : parties->value().items())
+            n.parties[alias] = party_id(*parties, alias);
+    }
+    n.package_ids = model::default_package_ids();
+    if (const auto packages = o.optional_object("packages")) {
+        for (const auto& [name, _] : packages->value().items())
+            n.package_ids[name] = packages->string(name);
+    }
+    if (const auto lsu = o.optional_object("lsu")) n.lsu = parse_lsu(*lsu);
+    seed.start_time = o.has("start_time") ? o.timestamp("start_time")
+                                          : *model::parse_timestamp(default_start_time);
+    seed.snapshot_interval_seconds =
+        o.optional_integer("snapshot_interval_seconds", 1, std::int64_t{1} << 40);
+    return seed;
+}
+
+void parse_users(const JsonObject& root, model::Network& n) {
+    if (!root.has("users")) return;
+    const nlohmann::json& users = root.value().at("users");
+    if (!users.is_array()) throw JsonFieldError(root.pointer_of("users"), "must be an array");
+    std::set<std::string> ids;
+    for (std::size_t i = 0; i < users.size(); ++i) {
+        const JsonObject u(users[i], root.pointer_of("users") + "/" + std::to_string(i));
+        u.reject_unknown_keys({"id", "party", "wallet", "rights"});
+        model::User user{.id = u.string("id"), .party = party_id(u, "party")};
+        if (!ids.insert(user.id).second)
+            throw JsonFieldError(u.pointer_of("id"), "user '" + user.id + "' appears twice");
+        if (u.has("wallet")) user.wallet = bool_field(u, "wallet");
+        n.users.push_back(std::move(user));
+    }
+    // Rights name parties by reference, users included: resolve once every user is known.
+    const PartyDirectory directory(n);
+    for (std::size_t i = 0; i < users.size(); ++i) {
+        const JsonObject u(users[i], root.pointer_of("users") + "/" + std::to_string(i));
+        model::User& user = n.users[i];
+        const auto rights = u.optional_object("rights");
+        if (!rights) {
+            user.rights.can_act_as = {user.party};
+            continue;
+        }
+        rights->reject_unknown_keys({"can_act_as", "can_read_as", "can_read_as_any_party"});
+        const auto resolve = [&](std::string_view key) {
+            std::vector<std::string> out;
+            const auto refs = string_list(*rights, key);
+            for (std::size_t k = 0; k < refs.size(); ++k) {
+                out.push_back(
+                    directory.resolve(refs[k], rights->pointer_of(key) + "/" + std::to_string(k)));
+            }
+            return out;
+        };
+        user.rights.can_act_as = resolve("can_act_as");
+        user.rights.can_read_as = resolve("can_read_as");
+        if (rights->has("can_read_as_any_party")) {
+            user.rights.can_read_as_any_party = bool_field(*rights, "can_read_as_any_party");
+        }
+    }
+}
+
+model::AuthSettings parse_auth(const JsonObject& root, const std::filesystem::path& base_dir) {
+    model::AuthSettings auth{.audience = std::string(default_audience)};
+    const auto o = root.optional_object("auth");
+    if (!o) {
+        auth.hs256_secret = std::string(default_hs256_secret);
+        return auth;
+    }
+    o->reject_unknown_keys({"hs256", "rs256", "audience", "ledger_auth"});
+    if (const auto hs = o->optional_object("hs256")) {
+        hs->reject_unknown_keys({"secret"});
+        auth.hs256_secret = hs->string("secret");
+    }
+    if (const auto rs = o->optional_object("rs256")) {
+        rs->reject_unknown_keys({"public_keys", "jwks_file"});
+        if (rs->has("public_keys")) {
+            const nlohmann::json& keys = rs->value().at("public_keys");
+            if (!keys.is_array())
+                throw JsonFieldError(rs->pointer_of("public_keys"), "must be an array");
+            for (std::size_t i = 0; i < keys.size(); ++i) {
+                const JsonObject k(keys[i],
+                                   rs->pointer_of("public_keys") + "/" + std::to_string(i));
+                k.reject_unknown_keys({"kid", "pem"});
+                auth.rs256_keys.push_back(model::RsaKey{
+                    .kid = k.optional_string("kid").value_or(""), .pem = k.string("pem")});
+            }
+        }
+        if (const auto file = rs->optional_string("jwks_file")) {
+            auth.jwks_json = read_text(base_dir / *file, rs->pointer_of("jwks_file"));
+        }
+    }
+    if (!auth.hs256_secret && auth.rs256_keys.empty() && auth.jwks_json.empty()) {
+        throw JsonFieldError(o->pointer(), "needs hs256 or rs256");
+    }
+    if (const auto audience = o->optional_string("audience")) auth.audience = *audience;
+    if (o->has("ledger_auth")) auth.ledger_auth = bool_field(*o, "ledger_auth");
+    return auth;
+}
+
+void run_steps(SeedContext& ctx, const JsonObject& root, const std::string& source) {
+    if (!root.has("steps")) return;
+    const nlohmann::json& steps = root.value().at("steps");
+    if (!steps.is_array()) throw JsonFieldError(root.pointer_of("steps"), "must be an array");
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const std::string pointer = root.pointer_of("steps") + "/" + std::to_string(i);
+        const std::string kind =
+            steps[i].is_object() && steps[i].contains("step") && steps[i]["step"].is_string()
+                ? steps[i]["step"].get<std::string>()
+                : "?";
+        const std::string where = source + ": step " + std::to_string(i) + " (" + kind + "): ";
+        try {
+            run_step(ctx, JsonObject(steps[i], pointer));
+        } catch (const JsonFieldError& e) {
+            throw SeedError(where + e.what());
+        } catch (const store::AppendError& e) {
+            throw SeedError(where + pointer + ": " + e.what());
+        }
+    }
 }
 
 }  // namespace
 
 std::unique_ptr<store::LedgerStore> load_seed(const nlohmann::json& document,
-                                              const std::string& source) {
+                                              const std::string& source,
+                                              const std::filesystem::path& base_dir) {
+    std::unique_ptr<store::LedgerStore> store;
+    std::optional<SeedContext> ctx;
     try {
         const JsonObject root(document, "");
-        root.reject_unknown_keys({"network"});
-        return std::make_unique<store::LedgerStore>(parse_network(root.object("network")));
-    } catch (const model::JsonFieldError& e) {
+        root.reject_unknown_keys({"network", "users", "auth", "steps"});
+        NetworkSeed seed = parse_network(root.object("network"));
+        parse_users(root, seed.network);
+        seed.network.auth = parse_auth(root, base_dir);
+        store = std::make_unique<store::LedgerStore>(std::move(seed.network), seed.start_time);
+        ctx.emplace(*store, seed.snapshot_interval_seconds);
+        bootstrap(*ctx);
+        run_steps(*ctx, root, source);
+        ctx->snapshots_until(store->now(), true);
+    } catch (const JsonFieldError& e) {
+        throw SeedError(source + ": " + e.what());
+    } catch (const store::AppendError& e) {
         throw SeedError(source + ": " + e.what());
     }
+    return store;
 }
 
 std::unique_ptr<store::LedgerStore> load_seed_file(const std::filesystem::path& path) {
@@ -45,9 +245,13 @@ std::unique_ptr<store::LedgerStore> load_seed_file(const std::filesystem::path& 
     if (!in) throw SeedError(path.string() + ": cannot be read");
     std::stringstream text;
     text << in.rdbuf();
-    const nlohmann::json document = nlohmann::json::parse(text.str(), nullptr, false);
-    if (document.is_discarded()) throw SeedError(path.string() + ": is not valid JSON");
-    return load_seed(document, path.string());
+    nlohmann::json document;
+    try {
+        document = nlohmann::json::parse(text.str());
+    } catch (const nlohmann::json::parse_error& e) {
+        throw SeedError(path.string() + ": is not valid JSON: " + e.what());
+    }
+    return load_seed(document, path.string(), path.parent_path());
 }
 
 }  // namespace cantonlite::seed

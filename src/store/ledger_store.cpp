@@ -1,9 +1,440 @@
 #include "cantonlite/store/ledger_store.hpp"
 
-#include <utility>
+#include <algorithm>
+#include <mutex>
+#include <unordered_set>
+
+#include "cantonlite/model/ids.hpp"
+#include "cantonlite/model/value_json.hpp"
+#include "splice_views.hpp"
 
 namespace cantonlite::store {
+namespace {
 
-LedgerStore::LedgerStore(model::Network network) : network_(std::move(network)) {}
+using model::Timestamp;
+
+std::vector<Party> sorted_union(std::vector<Party> a, const std::vector<Party>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    std::sort(a.begin(), a.end());
+    a.erase(std::unique(a.begin(), a.end()), a.end());
+    return a;
+}
+
+// True when `parent` may be the parent of the node following `previous` in pre-order: a root,
+// the previous node itself, or one of its ancestors.
+bool in_pre_order(const std::vector<NodeDraft>& nodes, int previous, int parent) {
+    for (int n = previous; n >= 0; n = nodes[static_cast<std::size_t>(n)].parent) {
+        if (n == parent) return true;
+    }
+    return parent == -1;
+}
+
+// A contract a draft exercises: committed before, or created earlier in the same draft.
+struct Known {
+    model::ContractPtr contract;
+    bool consumed = false;
+};
+
+}  // namespace
+
+Offset offset_of(const Update& u) {
+    return std::visit([](const auto& x) { return x.offset; }, u);
+}
+
+const std::string& update_id_of(const Update& u) {
+    return std::visit([](const auto& x) -> const std::string& { return x.update_id; }, u);
+}
+
+Timestamp record_time_of(const Update& u) {
+    return std::visit([](const auto& x) { return x.record_time; }, u);
+}
+
+LedgerStore::LedgerStore(model::Network network, Timestamp genesis_time)
+    : network_(std::move(network)), now_(genesis_time), views_(std::make_unique<SpliceViews>()) {}
+
+LedgerStore::~LedgerStore() = default;
+
+Offset LedgerStore::next_offset() const {
+    const std::shared_lock lock(mutex_);
+    return static_cast<Offset>(history_.size()) + 1;
+}
+
+std::string LedgerStore::update_id_for(Offset offset) const {
+    return model::make_update_id(network_.id_namespace, offset);
+}
+
+void LedgerStore::check_time(Timestamp t) const {
+    if (t < now_) {
+        throw AppendError("time goes backwards: " + model::format_instant(t) +
+                          " is before the ledger time " + model::format_instant(now_));
+    }
+}
+
+void LedgerStore::push(Update update) {
+    now_ = std::max(now_, record_time_of(update));
+    history_.push_back(std::make_shared<const Update>(std::move(update)));
+}
+
+ContractState& LedgerStore::active_state(const std::string& contract_id) {
+    const auto it = contracts_.find(contract_id);
+    if (it == contracts_.end()) throw AppendError("unknown contract " + contract_id);
+    if (it->second.archived_offset) throw AppendError("contract " + contract_id + " is archived");
+    return it->second;
+}
+
+void LedgerStore::archive(const std::string& contract_id, Offset offset) {
+    ContractState& state = contracts_.at(contract_id);
+    state.archived_offset = offset;
+    active_.erase(sequence_of_.at(contract_id));
+    views_->on_archived(*state.contract);
+}
+
+void LedgerStore::append_transaction(const TransactionDraft& draft) {
+    const std::unique_lock lock(mutex_);
+    const Offset expected = static_cast<Offset>(history_.size()) + 1;
+    if (draft.offset != expected || draft.update_id != update_id_for(draft.offset)) {
+        throw AppendError("the draft is for offset " + std::to_string(draft.offset) +
+                          " but the next offset is " + std::to_string(expected));
+    }
+    check_time(draft.record_time);
+    if (draft.nodes.empty()) throw AppendError("a transaction needs at least one node");
+
+    // Validate everything and build the nodes before changing anything.
+    std::unordered_map<std::string, Known> known;
+    std::vector<Fact> facts(draft.nodes.size());
+    Transaction tx{.offset = draft.offset,
+                   .update_id = draft.update_id,
+                   .command_id = draft.command_id,
+                   .workflow_id = draft.workflow_id,
+                   .submitters = draft.submitters,
+                   .effective_at = draft.effective_at,
+                   .record_time = draft.record_time,
+                   .synchronizer_id = draft.synchronizer_id,
+                   .migration_id = migration_id_,
+                   .paid_traffic_cost = draft.paid_traffic_cost};
+    for (std::size_t i = 0; i < draft.nodes.size(); ++i) {
+        const NodeDraft& nd = draft.nodes[i];
+        const int id = static_cast<int>(i);
+        if (nd.parent >= id || !in_pre_order(draft.nodes, id - 1, nd.parent) ||
+            (nd.parent >= 0 && !std::holds_alternative<ExerciseDraft>(
+                                   draft.nodes[static_cast<std::size_t>(nd.parent)].event))) {
+            throw AppendError("node " + std::to_string(id) +
+                              " is not in pre-order under an exercise");
+        }
+        std::vector<Party> informees;
+        if (const auto* c = std::get_if<CreateDraft>(&nd.event)) {
+            if (c->signatories.empty())
+                throw AppendError("a contract needs at least one signatory");
+            const std::string cid = draft.contract_id_of(id);
+            if (contracts_.contains(cid)) throw AppendError("contract " + cid + " exists already");
+            facts[i] = SpliceViews::extract(c->template_id, c->argument);
+            auto contract = model::make_contract(cid, c->template_id, c->argument, c->signatories,
+                                                 c->observers, draft.effective_at);
+            informees = contract->stakeholders;
+            known[cid] = Known{.contract = contract};
+            tx.nodes.push_back(Node{.node_id = id, .event = CreatedNode{contract}});
+        } else {
+            const auto& e = std::get<ExerciseDraft>(nd.event);
+            if (e.acting_parties.empty()) throw AppendError("an exercise needs acting parties");
+            auto it = known.find(e.contract_id);
+            if (it == known.end()) {
+                const ContractState& state = active_state(e.contract_id);
+                if (state.synchronizer_id.empty()) {
+                    throw AppendError("contract " + e.contract_id + " is unassigned (in flight)");
+                }
+                it = known.emplace(e.contract_id, Known{.contract = state.contract}).first;
+            }
+            if (it->second.consumed) {
+                throw AppendError("contract " + e.contract_id +
+                                  " was consumed earlier in this transaction");
+            }
+            const model::Contract& target = *it->second.contract;
+            if (!e.interface_id && !target.template_id.same_template(e.template_id)) {
+                throw AppendError("contract " + e.contract_id + " is a " +
+                                  target.template_id.qualified_name() + ", not a " +
+                                  e.template_id.qualified_name());
+            }
+            it->second.consumed = e.consuming;
+            informees = sorted_union(e.consuming ? target.stakeholders : target.signatories,
+                                     e.acting_parties);
+            tx.nodes.push_back(Node{
+                .node_id = id,
+                .event =
+                    ExercisedNode{.contract_id = e.contract_id,
+                                  .template_id = e.template_id,
+                                  .interface_id = e.interface_id,
+                                  .choice = e.choice,
+                                  .choice_argument_json = model::to_ledger_json(e.argument).dump(),
+                                  .consuming = e.consuming,
+                                  .acting_parties = sorted_union(e.acting_parties, {}),
+                                  .exercise_result_json = model::to_ledger_json(e.result).dump(),
+                                  .contract_signatories = target.signatories,
+                                  .contract_stakeholders = target.stakeholders,
+                                  .last_descendant = id}});
+        }
+        Node& node = tx.nodes.back();
+        node.witnesses =
+            nd.parent < 0
+                ? informees
+                : sorted_union(informees, tx.nodes[static_cast<std::size_t>(nd.parent)].witnesses);
+        if (nd.parent < 0) {
+            tx.roots.push_back(id);
+        } else {
+            std::get<ExercisedNode>(tx.nodes[static_cast<std::size_t>(nd.parent)].event)
+                .children.push_back(id);
+        }
+    }
+    for (std::size_t i = draft.nodes.size(); i-- > 0;) {
+        const int parent = draft.nodes[i].parent;
+        if (parent < 0) continue;
+        auto& up = std::get<ExercisedNode>(tx.nodes[static_cast<std::size_t>(parent)].event);
+        const int last = std::visit(
+            [&](const auto& ev) -> int {
+                if constexpr (std::is_same_v<std::decay_t<decltype(ev)>, ExercisedNode>) {
+                    return ev.last_descendant;
+                } else {
+                    return static_cast<int>(i);
+                }
+            },
+            tx.nodes[i].event);
+        up.last_descendant = std::max(up.last_descendant, last);
+    }
+
+    // Apply, in node order (a contract created and consumed in the same transaction works).
+    for (std::size_t i = 0; i < draft.nodes.size(); ++i) {
+        if (const auto* created = std::get_if<CreatedNode>(&tx.nodes[i].event)) {
+            const model::ContractPtr& c = created->contract;
+            const std::uint64_t sequence = next_sequence_++;
+            contracts_[c->contract_id] = ContractState{.contract = c,
+                                                       .created_offset = draft.offset,
+                                                       .synchronizer_id = draft.synchronizer_id};
+            active_[sequence] = c;
+            sequence_of_[c->contract_id] = sequence;
+            views_->on_created(c, facts[i], sequence, draft.update_id, draft.offset);
+        } else {
+            const auto& e = std::get<ExerciseDraft>(draft.nodes[i].event);
+            views_->on_exercised(e, draft.update_id, draft.offset);
+            if (e.consuming) archive(e.contract_id, draft.offset);
+        }
+    }
+    push(std::move(tx));
+}
+
+void LedgerStore::unassign(const std::string& contract_id, const std::string& target,
+                           const Party& submitter, Timestamp record_time) {
+    const std::unique_lock lock(mutex_);
+    check_time(record_time);
+    ContractState& state = active_state(contract_id);
+    if (state.synchronizer_id.empty())
+        throw AppendError("contract " + contract_id + " is already in flight");
+    const auto& others = network_.other_synchronizers;
+    if (target != network_.synchronizer_id &&
+        std::find(others.begin(), others.end(), target) == others.end()) {
+        throw AppendError("unknown synchronizer " + target);
+    }
+    if (target == state.synchronizer_id)
+        throw AppendError("contract " + contract_id + " is on " + target + " already");
+    const Offset offset = static_cast<Offset>(history_.size()) + 1;
+    Reassignment r{.offset = offset,
+                   .update_id = update_id_for(offset),
+                   .kind = Reassignment::Kind::unassign,
+                   .contract = state.contract,
+                   .submitter = submitter,
+                   .source_synchronizer = state.synchronizer_id,
+                   .target_synchronizer = target,
+                   .unassign_id = model::sha256_hex("unassign/" + update_id_for(offset)),
+                   .reassignment_counter = state.reassignment_counter + 1,
+                   .migration_id = migration_id_,
+                   .record_time = record_time};
+    state.synchronizer_id.clear();
+    state.reassignment_counter = r.reassignment_counter;
+    in_flight_[contract_id] = r;
+    push(std::move(r));
+}
+
+void LedgerStore::assign(const std::string& contract_id, const Party& submitter,
+                         Timestamp record_time) {
+    const std::unique_lock lock(mutex_);
+    check_time(record_time);
+    ContractState& state = active_state(contract_id);
+    const auto pending = in_flight_.find(contract_id);
+    if (pending == in_flight_.end())
+        throw AppendError("contract " + contract_id + " is not in flight");
+    const Offset offset = static_cast<Offset>(history_.size()) + 1;
+    Reassignment r = pending->second;
+    r.offset = offset;
+    r.update_id = update_id_for(offset);
+    r.kind = Reassignment::Kind::assign;
+    r.submitter = submitter;
+    r.record_time = record_time;
+    state.synchronizer_id = r.target_synchronizer;
+    in_flight_.erase(pending);
+    push(std::move(r));
+}
+
+void LedgerStore::migrate(Timestamp record_time) {
+    const std::unique_lock lock(mutex_);
+    check_time(record_time);
+    ++migration_id_;
+    auto& imports = imports_[migration_id_];
+    for (const auto& [_, contract] : active_) {
+        const ContractState& state = contracts_.at(contract->contract_id);
+        imports[contract->contract_id] =
+            ImportUpdate{.contract = contract,
+                         .migration_id = migration_id_,
+                         .synchronizer_id = state.synchronizer_id.empty() ? network_.synchronizer_id
+                                                                          : state.synchronizer_id};
+    }
+    const Offset offset = static_cast<Offset>(history_.size()) + 1;
+    push(Migration{.offset = offset,
+                   .update_id = update_id_for(offset),
+                   .migration_id = migration_id_,
+                   .record_time = record_time,
+                   .imported_contracts = imports.size()});
+}
+
+void LedgerStore::take_snapshot(Timestamp record_time) {
+    const std::unique_lock lock(mutex_);
+    check_time(record_time);
+    auto& of_migration = snapshots_[migration_id_];
+    if (of_migration.contains(record_time)) {
+        throw AppendError("a snapshot of migration " + std::to_string(migration_id_) + " at " +
+                          model::format_instant(record_time) + " exists already");
+    }
+    auto snapshot = std::make_shared<Snapshot>();
+    snapshot->migration_id = migration_id_;
+    snapshot->record_time = record_time;
+    snapshot->rows = views_->holdings();
+    for (std::size_t i = 0; i < snapshot->rows.size(); ++i) {
+        HoldingRow& row = snapshot->rows[i];
+        row.row_id = next_row_id_++;
+        for (const Party& p : row.contract->stakeholders) {
+            snapshot->rows_by_stakeholder[p].push_back(static_cast<std::uint32_t>(i));
+        }
+    }
+    of_migration[record_time] = std::move(snapshot);
+    now_ = std::max(now_, record_time);
+}
+
+void LedgerStore::advance_time(Timestamp t) {
+    const std::unique_lock lock(mutex_);
+    check_time(t);
+    now_ = t;
+}
+
+Offset LedgerStore::ledger_end() const {
+    const std::shared_lock lock(mutex_);
+    return static_cast<Offset>(history_.size());
+}
+
+Timestamp LedgerStore::now() const {
+    const std::shared_lock lock(mutex_);
+    return now_;
+}
+
+std::int64_t LedgerStore::migration_id() const {
+    const std::shared_lock lock(mutex_);
+    return migration_id_;
+}
+
+UpdatePtr LedgerStore::update_at(Offset offset) const {
+    const std::shared_lock lock(mutex_);
+    if (offset < 1 || offset > static_cast<Offset>(history_.size())) return nullptr;
+    return history_[static_cast<std::size_t>(offset - 1)];
+}
+
+std::optional<ContractState> LedgerStore::contract(std::string_view contract_id) const {
+    const std::shared_lock lock(mutex_);
+    const auto it = contracts_.find(std::string(contract_id));
+    if (it == contracts_.end()) return std::nullopt;
+    return it->second;
+}
+
+std::vector<model::ContractPtr> LedgerStore::active_contracts() const {
+    const std::shared_lock lock(mutex_);
+    std::vector<model::ContractPtr> out;
+    out.reserve(active_.size());
+    for (const auto& [_, c] : active_) out.push_back(c);
+    return out;
+}
+
+std::map<std::string, std::size_t> LedgerStore::active_counts() const {
+    const std::shared_lock lock(mutex_);
+    std::map<std::string, std::size_t> counts;
+    for (const auto& [_, c] : active_) {
+        ++counts[c->template_id.package_name + ":" + c->template_id.qualified_name()];
+    }
+    return counts;
+}
+
+std::vector<ImportUpdate> LedgerStore::import_updates(std::int64_t migration_id,
+                                                      std::string_view after,
+                                                      std::size_t limit) const {
+    const std::shared_lock lock(mutex_);
+    std::vector<ImportUpdate> out;
+    const auto m = imports_.find(migration_id);
+    if (m == imports_.end()) return out;
+    for (auto it = m->second.upper_bound(after); it != m->second.end() && out.size() < limit;
+         ++it) {
+        out.push_back(it->second);
+    }
+    return out;
+}
+
+SnapshotPtr LedgerStore::snapshot(std::int64_t migration_id, Timestamp t, bool at_or_before) const {
+    const std::shared_lock lock(mutex_);
+    const auto m = snapshots_.find(migration_id);
+    if (m == snapshots_.end()) return nullptr;
+    if (!at_or_before) {
+        const auto it = m->second.find(t);
+        return it == m->second.end() ? nullptr : it->second;
+    }
+    auto it = m->second.upper_bound(t);
+    if (it == m->second.begin()) return nullptr;
+    return std::prev(it)->second;
+}
+
+std::vector<std::pair<std::int64_t, Timestamp>> LedgerStore::snapshot_times() const {
+    const std::shared_lock lock(mutex_);
+    std::vector<std::pair<std::int64_t, Timestamp>> out;
+    for (const auto& [migration, times] : snapshots_) {
+        for (const auto& [t, _] : times) out.emplace_back(migration, t);
+    }
+    return out;
+}
+
+std::vector<model::ContractPtr> LedgerStore::active_vote_requests() const {
+    const std::shared_lock lock(mutex_);
+    return views_->active_vote_requests();
+}
+
+model::ContractPtr LedgerStore::vote_request_by_tracking_cid(std::string_view cid) const {
+    const std::shared_lock lock(mutex_);
+    return views_->vote_request_by_tracking_cid(cid);
+}
+
+std::vector<model::ContractPtr> LedgerStore::transfer_offers_of(std::string_view party) const {
+    const std::shared_lock lock(mutex_);
+    return views_->transfer_offers_of(party);
+}
+
+std::optional<ContractState> LedgerStore::transfer_command_counter_of(
+    std::string_view sender) const {
+    const std::shared_lock lock(mutex_);
+    const auto cid = views_->transfer_command_counter_of(sender);
+    if (!cid) return std::nullopt;
+    return contracts_.at(*cid);
+}
+
+std::optional<AnsEntryFact> LedgerStore::ans_entry(std::string_view name, Timestamp at) const {
+    const std::shared_lock lock(mutex_);
+    return views_->ans_entry(name, at);
+}
+
+std::optional<BuyTrafficEvent> LedgerStore::latest_buy_traffic_event(
+    std::string_view party, std::string_view tracking_id) const {
+    const std::shared_lock lock(mutex_);
+    return views_->latest_buy_traffic_event(party, tracking_id);
+}
 
 }  // namespace cantonlite::store

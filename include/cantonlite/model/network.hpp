@@ -1,9 +1,12 @@
 #pragma once
-// Network: the fixed facts of the emulated Canton network (DSO party, LSU announcement, ...).
+// Network: the fixed facts of the emulated Canton network and its participant's users.
 
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "cantonlite/model/template_id.hpp"
 #include "cantonlite/model/timestamp.hpp"
 
 namespace cantonlite::model {
@@ -15,10 +18,65 @@ struct Lsu {
     std::string successor_physical_synchronizer_id;  // "<synchronizer id>::<pv>-<serial>"
 };
 
+struct SuperValidator {
+    std::string name;   // "Digital-Asset-2"
+    std::string party;  // "digital-asset-2::1220…"
+};
+
+// A participant user's ledger rights (Canton user management).
+struct LedgerRights {
+    std::vector<std::string> can_act_as;
+    std::vector<std::string> can_read_as;
+    bool can_read_as_any_party = false;
+};
+
+struct RsaKey {
+    std::string kid;
+    std::string pem;  // SubjectPublicKeyInfo PEM
+};
+
+// How tokens are verified (validator and ledger areas).
+struct AuthSettings {
+    std::optional<std::string> hs256_secret;
+    std::vector<RsaKey> rs256_keys;
+    std::string jwks_json;    // the JWKS document, when the seed names a jwks_file
+    std::string audience;     // must be among a token's aud
+    bool ledger_auth = true;  // false: the ledger API behaves as an unauthenticated participant
+};
+
+struct User {
+    std::string id;       // ledger API user id, the token's subject
+    std::string party;    // primary party
+    bool wallet = false;  // onboarded in the validator's wallet
+    LedgerRights rights;
+};
+
 // What a seed says about the network itself, as opposed to its history.
 struct Network {
-    std::string dso_party;   // "DSO::1220…"
-    std::optional<Lsu> lsu;  // none: no upgrade announced
+    std::string dso_party;  // "DSO::1220…"
+    std::vector<SuperValidator> svs;
+    std::string synchronizer_id;  // the global synchronizer
+    std::vector<std::string> other_synchronizers;
+    std::string ans_acronym = "ans";
+    std::string participant_id;                      // "PAR::participant1::1220…"
+    std::string validator_party;                     // the validator operator, host of the wallets
+    std::map<std::string, std::string> parties;      // more parties, by alias
+    std::map<std::string, std::string> package_ids;  // package name -> package id
+    std::optional<Lsu> lsu;                          // none: no upgrade announced
+    std::vector<User> users;
+    AuthSettings auth;
+    std::string id_namespace = "cantonlite";  // salt of the deterministic ids
+
+    // The template `module:entity` of package `package_name`, with that package's id.
+    // REQUIRES: package_ids has the package.
+    [[nodiscard]] TemplateId template_id(const std::string& package_name, std::string module_name,
+                                         std::string entity_name) const;
+
+    [[nodiscard]] const User* find_user(std::string_view id) const;
 };
+
+// Package ids of the Splice packages at the version the reference was written against
+// (../shared/docs/reference/splice-behavior.md §4.2), by package name.
+[[nodiscard]] std::map<std::string, std::string> default_package_ids();
 
 }  // namespace cantonlite::model

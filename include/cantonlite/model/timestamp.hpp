@@ -34,4 +34,12 @@ struct Timestamp {
 // "2024-05-01T10:00:00.000000Z".
 [[nodiscard]] std::string format_micros(Timestamp t);
 
+// A Daml Date as Java's LocalDate.toString (ISO_LOCAL_DATE) prints it for years 1..9999:
+// "2024-05-01". `days_since_epoch` counts from 1970-01-01.
+[[nodiscard]] std::string format_date(std::int64_t days_since_epoch);
+
+// Parses "yyyy-mm-dd" (four-digit year, proleptic Gregorian) into days since 1970-01-01.
+// Returns nullopt for anything else, including an impossible calendar date.
+[[nodiscard]] std::optional<std::int64_t> parse_date(std::string_view text);
+
 }  // namespace cantonlite::model

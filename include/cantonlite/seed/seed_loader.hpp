@@ -1,5 +1,5 @@
 #pragma once
-// Loading a seed file (the network and its history, docs/seed-format.md) into a LedgerStore.
+// Loading a seed (the network and its history, docs/seed-format.md) into a LedgerStore.
 
 #include <filesystem>
 #include <memory>
@@ -12,16 +12,20 @@
 
 namespace cantonlite::seed {
 
-// The seed cannot be loaded. what() is one line: "<file>: <JSON pointer>: <problem>".
+// The seed cannot be loaded. what() is one line: "<file>: <JSON pointer>: <problem>", with
+// "step <n> (<kind>)" before the pointer when a step is at fault.
 class SeedError : public std::runtime_error {
   public:
     using std::runtime_error::runtime_error;
 };
 
-// Builds the store described by a parsed seed document. `source` names the document in errors.
-// Throws SeedError; no store exists when it throws.
-[[nodiscard]] std::unique_ptr<store::LedgerStore> load_seed(const nlohmann::json& document,
-                                                            const std::string& source);
+// Builds the store described by a parsed seed document: the network, users and auth settings,
+// the bootstrap transaction, then every step in order. `source` names the document in errors;
+// files the seed names (jwks_file) are read relative to `base_dir`. Throws SeedError; no store
+// exists when it throws.
+[[nodiscard]] std::unique_ptr<store::LedgerStore> load_seed(
+    const nlohmann::json& document, const std::string& source,
+    const std::filesystem::path& base_dir = {});
 
 // Reads, parses and loads the seed file at `path`. Throws SeedError.
 [[nodiscard]] std::unique_ptr<store::LedgerStore> load_seed_file(const std::filesystem::path& path);

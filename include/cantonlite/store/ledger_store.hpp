@@ -1,23 +1,193 @@
 #pragma once
 // LedgerStore: the one in-memory ledger from which every area answers.
 
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <shared_mutex>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "cantonlite/model/decimal.hpp"
 #include "cantonlite/model/network.hpp"
+#include "cantonlite/store/transaction_draft.hpp"
+#include "cantonlite/store/update.hpp"
 
 namespace cantonlite::store {
 
-// The ledger of one emulated network. Built once from a seed; the network facts never change
-// after construction, so reading them needs no lock. Thread-safe for concurrent readers.
+// An append was refused; nothing was changed. what() says what is wrong ("contract 00ab… is
+// archived"); the caller adds where it came from.
+class AppendError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+// Where a contract is and whether it is still active.
+struct ContractState {
+    model::ContractPtr contract;
+    Offset created_offset = 0;  // 0 for a contract that only exists as created in a draft
+    std::optional<Offset> archived_offset;
+    std::string synchronizer_id;  // "" while unassigned (in flight between synchronizers)
+    std::int64_t reassignment_counter = 0;
+};
+
+// One Amulet or LockedAmulet of a Scan ACS snapshot.
+struct HoldingRow {
+    std::int64_t row_id = 0;
+    model::ContractPtr contract;
+    Party owner;            // Amulet.owner, LockedAmulet.amulet.owner
+    model::Decimal amount;  // amount.initialAmount
+    bool locked = false;
+};
+
+// The holdings of one migration's ACS at one record time, as Scan materialises them: rows in
+// (created_at, contract_id) order with consecutive row ids. Immutable; shared with readers.
+struct Snapshot {
+    std::int64_t migration_id = 0;
+    model::Timestamp record_time;
+    std::vector<HoldingRow> rows;
+    std::unordered_map<Party, std::vector<std::uint32_t>> rows_by_stakeholder;  // row indexes
+
+    [[nodiscard]] std::int64_t first_row_id() const {
+        return rows.empty() ? 0 : rows.front().row_id;
+    }
+    [[nodiscard]] std::int64_t last_row_id() const { return rows.empty() ? 0 : rows.back().row_id; }
+};
+using SnapshotPtr = std::shared_ptr<const Snapshot>;
+
+struct AnsEntryFact {
+    model::ContractPtr contract;
+    Party user;
+    std::string name;
+    std::string url;
+    std::string description;
+    model::Timestamp expires_at;
+};
+
+enum class BuyTrafficStatus { created, completed, rejected, expired };
+
+// One state change of a buy-traffic request in its end user's history.
+struct BuyTrafficEvent {
+    BuyTrafficStatus status = BuyTrafficStatus::created;
+    std::string update_id;  // of the transaction that caused it
+    std::string reason;     // rejected: the cancel reason
+    Offset offset = 0;
+};
+
+class SpliceViews;
+
+// The ledger of one emulated network: an append-only history of updates with dense offsets from
+// 1, the contracts they created, and indexes kept up to date on every append, so that no query
+// reads the whole history. Thread-safe: any number of readers with one writer; a reader sees an
+// update wholly or not at all. Returned contracts, updates and snapshots are immutable and stay
+// valid after the call.
 class LedgerStore {
   public:
-    explicit LedgerStore(model::Network network);
+    // A store with no history whose clock starts at `genesis_time`.
+    LedgerStore(model::Network network, model::Timestamp genesis_time);
+    ~LedgerStore();
     LedgerStore(const LedgerStore&) = delete;
     LedgerStore& operator=(const LedgerStore&) = delete;
 
-    // The network facts: DSO party, LSU announcement.
+    // The network facts: DSO party, SVs, users, LSU announcement. Never change.
     [[nodiscard]] const model::Network& network() const { return network_; }
+
+    // ---- writing (one writer at a time) ----
+
+    [[nodiscard]] Offset next_offset() const;
+    [[nodiscard]] std::string update_id_for(Offset offset) const;
+
+    // Commits a transaction. REQUIRES: draft.offset == next_offset(), draft.update_id ==
+    // update_id_for(draft.offset). Throws AppendError when an exercised contract is unknown,
+    // archived, consumed twice or in flight, when time goes backwards, or when the nodes are not
+    // in pre-order; the store is then unchanged.
+    void append_transaction(const TransactionDraft& draft);
+
+    // Unassigns an active contract from its synchronizer towards `target`: the contract is in
+    // flight until assign(). Throws AppendError.
+    void unassign(const std::string& contract_id, const std::string& target_synchronizer,
+                  const Party& submitter, model::Timestamp record_time);
+
+    // Assigns an in-flight contract to the target of its unassignment. Throws AppendError.
+    void assign(const std::string& contract_id, const Party& submitter,
+                model::Timestamp record_time);
+
+    // Starts the next migration id: every active contract is re-imported into it (import updates).
+    void migrate(model::Timestamp record_time);
+
+    // Materialises the holdings of the current migration's ACS at `record_time`.
+    // Throws AppendError when a snapshot of this migration at that time exists or time goes back.
+    void take_snapshot(model::Timestamp record_time);
+
+    // Moves the ledger clock forward. Throws AppendError when `t` is before now().
+    void advance_time(model::Timestamp t);
+
+    // ---- reading ----
+
+    [[nodiscard]] Offset ledger_end() const;  // 0 when empty
+    [[nodiscard]] model::Timestamp now()
+        const;  // the ledger clock: the latest record time or advance
+    [[nodiscard]] std::int64_t migration_id() const;
+
+    [[nodiscard]] UpdatePtr update_at(Offset offset) const;  // nullptr outside 1..ledger_end()
+    [[nodiscard]] std::optional<ContractState> contract(std::string_view contract_id) const;
+
+    // The active contracts, in creation order.
+    [[nodiscard]] std::vector<model::ContractPtr> active_contracts() const;
+    // Active contracts per template ("<package name>:<Module>:<Entity>").
+    [[nodiscard]] std::map<std::string, std::size_t> active_counts() const;
+
+    // Scan: import updates of `migration_id` with contract id > after, at most `limit`, by id.
+    [[nodiscard]] std::vector<ImportUpdate> import_updates(std::int64_t migration_id,
+                                                           std::string_view after,
+                                                           std::size_t limit) const;
+    // Scan: the snapshot of `migration_id` at exactly `t`, or the latest at or before it.
+    [[nodiscard]] SnapshotPtr snapshot(std::int64_t migration_id, model::Timestamp t,
+                                       bool at_or_before) const;
+    // Every snapshot's (migration id, record time), in order.
+    [[nodiscard]] std::vector<std::pair<std::int64_t, model::Timestamp>> snapshot_times() const;
+
+    // Scan: active VoteRequests in ingestion order; the current one tracked by `tracking_cid`.
+    [[nodiscard]] std::vector<model::ContractPtr> active_vote_requests() const;
+    [[nodiscard]] model::ContractPtr vote_request_by_tracking_cid(std::string_view cid) const;
+
+    // Validator: active TransferOffers whose sender or receiver is `party`, in creation order.
+    [[nodiscard]] std::vector<model::ContractPtr> transfer_offers_of(std::string_view party) const;
+    // The active TransferCommandCounter of `sender`.
+    [[nodiscard]] std::optional<ContractState> transfer_command_counter_of(
+        std::string_view sender) const;
+    // The active AnsEntry named `name` that expires at or after `at`.
+    [[nodiscard]] std::optional<AnsEntryFact> ans_entry(std::string_view name,
+                                                        model::Timestamp at) const;
+    // The latest buy-traffic event of `party`'s request `tracking_id`.
+    [[nodiscard]] std::optional<BuyTrafficEvent> latest_buy_traffic_event(
+        std::string_view party, std::string_view tracking_id) const;
 
   private:
     const model::Network network_;
+    mutable std::shared_mutex mutex_;
+    std::vector<UpdatePtr> history_;                              // guarded by mutex_
+    std::unordered_map<std::string, ContractState> contracts_;    // guarded by mutex_
+    std::map<std::uint64_t, model::ContractPtr> active_;          // by creation sequence; guarded
+    std::unordered_map<std::string, std::uint64_t> sequence_of_;  // contract id -> sequence
+    std::uint64_t next_sequence_ = 0;                             // guarded by mutex_
+    model::Timestamp now_;                                        // guarded by mutex_
+    std::int64_t migration_id_ = 0;                               // guarded by mutex_
+    std::map<std::int64_t, std::map<std::string, ImportUpdate, std::less<>>> imports_;  // guarded
+    std::map<std::int64_t, std::map<model::Timestamp, SnapshotPtr>> snapshots_;         // guarded
+    std::int64_t next_row_id_ = 1;                             // guarded by mutex_
+    std::unordered_map<std::string, Reassignment> in_flight_;  // unassigned, by contract id
+    std::unique_ptr<SpliceViews> views_;                       // guarded by mutex_
+
+    // REQUIRES (all four): mutex_ held exclusively.
+    void push(Update update);
+    void check_time(model::Timestamp t) const;
+    void archive(const std::string& contract_id, Offset offset);
+    ContractState& active_state(const std::string& contract_id);
 };
 
 }  // namespace cantonlite::store

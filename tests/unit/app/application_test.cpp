@@ -32,7 +32,7 @@ Outcome run_captured(const std::vector<std::string>& args) {
 }
 
 TEST(MakeRouter, MountsLedgerScanAndValidator) {
-    const store::LedgerStore store(model::Network{.dso_party = "DSO::1220ab"});
+    const store::LedgerStore store(model::Network{.dso_party = "DSO::1220ab"}, model::Timestamp{});
 
     const auto router = make_router(store);
 

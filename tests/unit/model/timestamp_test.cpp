@@ -219,5 +219,44 @@ TEST(Timestamp, OrdersByInstantNotByText) {
     EXPECT_LT(*earlier, *later);
 }
 
+struct DateCase {
+    std::string text;
+    std::int64_t days;
+};
+
+class TimestampDates : public testing::TestWithParam<DateCase> {};
+
+TEST_P(TimestampDates, FormatAsIsoLocalDate) {
+    const DateCase& c = GetParam();
+
+    EXPECT_EQ(format_date(c.days), c.text);
+}
+
+TEST_P(TimestampDates, ParseToDaysSinceTheEpoch) {
+    const DateCase& c = GetParam();
+
+    EXPECT_EQ(parse_date(c.text), c.days);
+}
+
+INSTANTIATE_TEST_SUITE_P(Days, TimestampDates,
+                         testing::Values(DateCase{"1970-01-01", 0}, DateCase{"2024-06-01", 19'875},
+                                         DateCase{"2024-02-29", 19'782}, DateCase{"1969-12-31", -1},
+                                         DateCase{"0001-01-01", -719'162},
+                                         DateCase{"9999-12-31", 2'932'896}));
+
+class TimestampRejectsDate : public testing::TestWithParam<std::string> {};
+
+TEST_P(TimestampRejectsDate, AsNotYearMonthDay) {
+    const std::string& text = GetParam();
+
+    EXPECT_FALSE(parse_date(text).has_value()) << text;
+}
+
+INSTANTIATE_TEST_SUITE_P(Malformed, TimestampRejectsDate,
+                         testing::Values("", "2024-06", "2024-6-01", "24-06-01", "2024/06/01",
+                                         "2024-06-01T00:00:00Z", "2024-06-01 ", " 2024-06-01",
+                                         "+2024-06-01", "2023-02-29", "2024-13-01", "2024-00-01",
+                                         "2024-04-31", "2024-01-00"));
+
 }  // namespace
 }  // namespace cantonlite::model

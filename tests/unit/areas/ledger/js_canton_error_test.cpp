@@ -238,7 +238,7 @@ class TestLedgerArea : public LedgerArea {
 
 class LedgerAreaErrorTest : public testing::Test {
   protected:
-    store::LedgerStore store_{model::Network{.dso_party = "DSO::1220ab"}};
+    store::LedgerStore store_{model::Network{.dso_party = "DSO::1220ab"}, model::Timestamp{}};
 };
 
 TEST_F(LedgerAreaErrorTest, RendersApiErrorAsJsCantonErrorJson) {
@@ -280,7 +280,7 @@ class LedgerAreaStatus : public testing::TestWithParam<LedgerStatusCase> {};
 
 TEST_P(LedgerAreaStatus, FollowsTheGrpcCodeOfTheCategory) {
     const LedgerStatusCase& c = GetParam();
-    const store::LedgerStore store(model::Network{.dso_party = "DSO::1220ab"});
+    const store::LedgerStore store(model::Network{.dso_party = "DSO::1220ab"}, model::Timestamp{});
     const TestLedgerArea area(store,
                               [&]() -> http::Response { throw ApiError(c.kind, "CODE", "m"); });
 

@@ -18,7 +18,7 @@ class ValidatorAreaTest : public testing::Test {
         return area_.handle(request, *http::split_path(request.path()));
     }
 
-    store::LedgerStore store_{model::Network{.dso_party = "DSO::1220ab"}};
+    store::LedgerStore store_{model::Network{.dso_party = "DSO::1220ab"}, model::Timestamp{}};
     ValidatorArea area_{store_};
 };
 

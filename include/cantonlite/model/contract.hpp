@@ -1,0 +1,39 @@
+#pragma once
+// Contract: one created contract with its argument encoded, once, in every JSON form served.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cantonlite/model/template_id.hpp"
+#include "cantonlite/model/timestamp.hpp"
+#include "cantonlite/model/value.hpp"
+
+namespace cantonlite::model {
+
+// Immutable after make_contract(); shared by pointer between the store's indexes and readers, so
+// it may be read from any thread without a lock.
+struct Contract {
+    std::string contract_id;
+    TemplateId template_id;
+    std::vector<std::string> signatories;   // sorted, unique
+    std::vector<std::string> observers;     // sorted, unique, none of them a signatory
+    std::vector<std::string> stakeholders;  // signatories and observers, sorted, unique
+    Timestamp created_at;                   // ledger effective time of the creating transaction
+    std::string created_event_blob;         // base64, opaque to clients
+
+    // The create argument, encoded once (model/value_json.hpp):
+    std::string codegen_json;   // Scan CreatedEvent.create_arguments
+    std::string api_json;       // Splice Contract.payload
+    std::string protobuf_json;  // import updates' create_arguments
+    std::string ledger_json;    // Ledger API createArgument
+};
+
+using ContractPtr = std::shared_ptr<const Contract>;
+
+// Builds a contract and encodes its argument. Sorts and de-duplicates the parties.
+[[nodiscard]] ContractPtr make_contract(std::string contract_id, TemplateId template_id,
+                                        const Value& argument, std::vector<std::string> signatories,
+                                        std::vector<std::string> observers, Timestamp created_at);
+
+}  // namespace cantonlite::model

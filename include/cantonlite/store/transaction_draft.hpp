@@ -1,0 +1,65 @@
+#pragma once
+// TransactionDraft: a transaction as a step compiles it, before the store commits it.
+
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "cantonlite/model/template_id.hpp"
+#include "cantonlite/model/timestamp.hpp"
+#include "cantonlite/model/value.hpp"
+#include "cantonlite/store/update.hpp"
+
+namespace cantonlite::store {
+
+struct CreateDraft {
+    model::TemplateId template_id;
+    model::Value argument;
+    std::vector<Party> signatories;
+    std::vector<Party> observers;
+};
+
+struct ExerciseDraft {
+    std::string contract_id;
+    model::TemplateId template_id;  // the template that defines the choice
+    std::optional<model::TemplateId> interface_id;
+    std::string choice;
+    model::Value argument;
+    bool consuming = false;
+    std::vector<Party> acting_parties;
+    model::Value result;
+};
+
+struct NodeDraft {
+    int parent = -1;  // -1 for a root
+    std::variant<CreateDraft, ExerciseDraft> event;
+};
+
+// The nodes of a transaction in pre-order, with the metadata of its submission. Node ids are
+// indexes into `nodes`; the contract id a create node will get is known in advance
+// (contract_id_of), so exercise results can name contracts created below them.
+struct TransactionDraft {
+    Offset offset = 0;      // LedgerStore::next_offset() at the time of the draft
+    std::string update_id;  // LedgerStore::update_id_for(offset)
+    std::string command_id;
+    std::string workflow_id;
+    std::vector<Party> submitters;
+    model::Timestamp effective_at;
+    model::Timestamp record_time;
+    std::string synchronizer_id;
+    std::optional<std::int64_t> paid_traffic_cost;
+    std::vector<NodeDraft> nodes;
+
+    // Appends a node under `parent` (-1: a new root) and returns its node id.
+    // REQUIRES: nodes are added depth-first (pre-order); `parent` is an exercise node.
+    int add(int parent, std::variant<CreateDraft, ExerciseDraft> event);
+
+    // Sets the result of an exercise node added earlier (results often name its children).
+    void set_result(int node_id, model::Value result);
+
+    // The contract id the create node `node_id` will get.
+    [[nodiscard]] std::string contract_id_of(int node_id) const;
+};
+
+}  // namespace cantonlite::store

@@ -1,0 +1,107 @@
+#pragma once
+// The updates of the history: transactions (trees of created and exercised nodes), reassignments
+// and migrations. Immutable once appended; shared by pointer with readers.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "cantonlite/model/contract.hpp"
+#include "cantonlite/model/template_id.hpp"
+#include "cantonlite/model/timestamp.hpp"
+
+namespace cantonlite::store {
+
+using Offset = std::int64_t;
+using Party = std::string;
+
+// A node that creates a contract.
+struct CreatedNode {
+    model::ContractPtr contract;
+};
+
+// A node that exercises a choice on a contract.
+struct ExercisedNode {
+    std::string contract_id;
+    model::TemplateId template_id;  // the template that defines the choice
+    std::optional<model::TemplateId> interface_id;
+    std::string choice;
+    std::string choice_argument_json;  // Ledger API encoding
+    bool consuming = false;
+    std::vector<Party> acting_parties;
+    std::string exercise_result_json;          // Ledger API encoding
+    std::vector<Party> contract_signatories;   // of the exercised contract
+    std::vector<Party> contract_stakeholders;  // of the exercised contract
+    std::vector<int> children;  // node ids of the immediate children, in execution order
+    int last_descendant = 0;    // the largest node id of this node's subtree (itself if none)
+};
+
+struct Node {
+    int node_id = 0;  // pre-order index within the transaction
+    std::variant<CreatedNode, ExercisedNode> event;
+    // Parties that see this node (LEDGER_EFFECTS): its informees and those of its ancestors.
+    // Sorted.
+    std::vector<Party> witnesses;
+};
+
+// A committed transaction.
+struct Transaction {
+    Offset offset = 0;
+    std::string update_id;
+    std::string command_id;         // "" when none
+    std::string workflow_id;        // "" when none
+    std::vector<Party> submitters;  // act-as parties of the submission
+    model::Timestamp effective_at;
+    model::Timestamp record_time;
+    std::string synchronizer_id;
+    std::int64_t migration_id = 0;
+    std::vector<Node> nodes;  // in pre-order: nodes[i].node_id == i
+    std::vector<int> roots;
+    std::optional<std::int64_t> paid_traffic_cost;
+};
+
+// One half of a contract's move between synchronizers.
+struct Reassignment {
+    enum class Kind { unassign, assign };
+
+    Offset offset = 0;
+    std::string update_id;
+    Kind kind = Kind::unassign;
+    model::ContractPtr contract;
+    Party submitter;
+    std::string source_synchronizer;
+    std::string target_synchronizer;
+    std::string unassign_id;
+    std::int64_t reassignment_counter = 0;
+    std::int64_t migration_id = 0;  // of the source (unassign) or the target (assign)
+    model::Timestamp record_time;
+};
+
+// A hard synchronizer migration: from here on the network runs under `migration_id`, whose ACS was
+// re-imported from the previous one (see ImportUpdate).
+struct Migration {
+    Offset offset = 0;
+    std::string update_id;
+    std::int64_t migration_id = 0;
+    model::Timestamp record_time;
+    std::size_t imported_contracts = 0;
+};
+
+using Update = std::variant<Transaction, Reassignment, Migration>;
+using UpdatePtr = std::shared_ptr<const Update>;
+
+[[nodiscard]] Offset offset_of(const Update& update);
+[[nodiscard]] const std::string& update_id_of(const Update& update);
+[[nodiscard]] model::Timestamp record_time_of(const Update& update);
+
+// A contract re-imported into a migration (Scan's import updates, op 2).
+struct ImportUpdate {
+    model::ContractPtr contract;
+    std::int64_t migration_id = 0;
+    std::string synchronizer_id;
+};
+
+}  // namespace cantonlite::store

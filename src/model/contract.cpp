@@ -1,0 +1,54 @@
+#include "cantonlite/model/contract.hpp"
+
+#include <algorithm>
+
+#include "cantonlite/model/ids.hpp"
+#include "cantonlite/model/value_json.hpp"
+
+namespace cantonlite::model {
+namespace {
+
+std::vector<std::string> sorted_unique(std::vector<std::string> parties) {
+    std::sort(parties.begin(), parties.end());
+    parties.erase(std::unique(parties.begin(), parties.end()), parties.end());
+    return parties;
+}
+
+// An opaque blob in the spirit of the ledger's (a serialized contract instance): version,
+// contract id, template id and the argument, so it is unique and stable for the contract.
+std::string event_blob(const Contract& c) {
+    return base64_encode(
+        "\n\x03"
+        "2.1\x12" +
+        c.contract_id + "\x1a" + c.template_id.to_string() + "\"" + c.protobuf_json);
+}
+
+}  // namespace
+
+ContractPtr make_contract(std::string contract_id, TemplateId template_id, const Value& argument,
+                          std::vector<std::string> signatories, std::vector<std::string> observers,
+                          Timestamp created_at) {
+    auto c = std::make_shared<Contract>();
+    c->contract_id = std::move(contract_id);
+    c->template_id = std::move(template_id);
+    c->signatories = sorted_unique(std::move(signatories));
+    std::vector<std::string> only_observers;
+    for (auto& o : sorted_unique(std::move(observers))) {
+        if (!std::binary_search(c->signatories.begin(), c->signatories.end(), o)) {
+            only_observers.push_back(std::move(o));
+        }
+    }
+    c->observers = std::move(only_observers);
+    std::vector<std::string> all = c->signatories;
+    all.insert(all.end(), c->observers.begin(), c->observers.end());
+    c->stakeholders = sorted_unique(std::move(all));
+    c->created_at = created_at;
+    c->codegen_json = to_codegen_json(argument).dump();
+    c->api_json = to_api_compressed_json(argument).dump();
+    c->protobuf_json = to_protobuf_json(argument).dump();
+    c->ledger_json = to_ledger_json(argument).dump();
+    c->created_event_blob = event_blob(*c);
+    return c;
+}
+
+}  // namespace cantonlite::model

@@ -1,0 +1,33 @@
+#include "cantonlite/model/network.hpp"
+
+namespace cantonlite::model {
+
+TemplateId Network::template_id(const std::string& package_name, std::string module_name,
+                                std::string entity_name) const {
+    return TemplateId{.package_id = package_ids.at(package_name),
+                      .module_name = std::move(module_name),
+                      .entity_name = std::move(entity_name),
+                      .package_name = package_name};
+}
+
+const User* Network::find_user(std::string_view id) const {
+    for (const User& u : users) {
+        if (u.id == id) return &u;
+    }
+    return nullptr;
+}
+
+std::map<std::string, std::string> default_package_ids() {
+    const std::string amulet = "dbeda50efee6c5e53959638ef5422116723a9a6137fcdd4d2d82544291726a88";
+    const std::string wallet = "10c31d3a0cdb5deea37c93f1c664866a4e3f5da88406805a7defb8b8de685bfc";
+    return {
+        {"splice-amulet", amulet},
+        {"splice-amulet-name-service",
+         "6159bb3accbf71406a8749f5e687a650e9c5422228b56d8cc0e9b174233f80c8"},
+        {"splice-wallet", wallet},
+        {"splice-dso-governance",
+         "3b372c1b3665da6b09b69a0c89d9c721ef06ebbab88f08541b2a6ff2c3450ef3"},
+    };
+}
+
+}  // namespace cantonlite::model

@@ -1,0 +1,251 @@
+// Steps on amulets: mint, lock, unlock, transfer (docs/seed-format.md "Amulet").
+#include <optional>
+
+#include "splice_payloads.hpp"
+#include "steps.hpp"
+
+namespace cantonlite::seed {
+namespace {
+
+namespace p = payloads;
+using store::CreateDraft;
+using store::ExerciseDraft;
+
+const model::Decimal default_rate = *model::Decimal::parse("0.0000190259");
+
+struct Lock {
+    std::vector<Party> holders;
+    Timestamp expires_at;
+    std::optional<std::string> context;
+};
+
+struct Output {
+    Party receiver;
+    model::Decimal amount;
+    std::optional<Lock> lock;
+    std::optional<std::string> label;
+};
+
+Lock read_lock(const SeedContext& ctx, const JsonObject& o) {
+    o.reject_unknown_keys({"holders", "expires_at", "context"});
+    Lock lock{.holders = ctx.parties(o, "holders"),
+              .expires_at = o.timestamp("expires_at"),
+              .context = o.optional_string("context")};
+    if (lock.holders.empty())
+        throw model::JsonFieldError(o.pointer_of("holders"), "needs at least one lock holder");
+    return lock;
+}
+
+// Archives `inputs` (amulets of `sender`) and creates `outputs` plus the sender's change, under
+// AmuletRules_Transfer, as the real transfer does (without fees).
+void commit_transfer(
+    SeedContext& ctx, const JsonObject& step, const Party& sender,
+    const std::vector<std::pair<std::string, std::string>>& inputs,  // (cid, pointer)
+    const std::vector<Output>& outputs, const std::string& outputs_pointer) {
+    const model::Network& n = ctx.network();
+    const Timestamp t = ctx.step_time(step);
+    model::Decimal in;
+    for (const auto& [cid, pointer] : inputs) {
+        const Value& amulet = ctx.argument_of(cid, "Amulet", pointer);
+        const std::string& owner = field_at(amulet, {"owner"}, pointer).text;
+        if (owner != sender) {
+            throw model::JsonFieldError(
+                pointer, "amulet " + cid + " is owned by " + owner + ", not by " + sender);
+        }
+        in = in + field_at(amulet, {"amount", "initialAmount"}, pointer).decimal;
+    }
+    model::Decimal out;
+    for (const Output& o : outputs) out = out + o.amount;
+    if (out > in) {
+        throw model::JsonFieldError(outputs_pointer, "the outputs (" + out.to_compact_string() +
+                                                         ") exceed the inputs (" +
+                                                         in.to_compact_string() + ")");
+    }
+    const std::int64_t round = ctx.round_at(t);
+    std::vector<Value> input_values, output_values;
+    for (const auto& [cid, _] : inputs)
+        input_values.push_back(Value::variant("InputAmulet", Value::contract_id(cid)));
+    for (const Output& o : outputs) {
+        output_values.push_back(Value::record(
+            {{"receiver", Value::party(o.receiver)},
+             {"receiverFeeRatio", Value::numeric(model::Decimal())},
+             {"amount", Value::numeric(o.amount)},
+             {"lock", o.lock ? Value::some(p::time_lock(o.lock->holders, o.lock->expires_at,
+                                                        o.lock->context))
+                             : Value::none()}}));
+    }
+    auto d = ctx.draft(step, {sender}, t);
+    const int root = d.add(
+        -1, ExerciseDraft{.contract_id = ctx.amulet_rules,
+                          .template_id = p::amulet_rules(n),
+                          .choice = "AmuletRules_Transfer",
+                          .argument = p::single(
+                              "transfer", Value::record({{"sender", Value::party(sender)},
+                                                         {"provider", Value::party(sender)},
+                                                         {"inputs", Value::list(input_values)},
+                                                         {"outputs", Value::list(output_values)}})),
+                          .consuming = false,
+                          .acting_parties = {sender}});
+    for (const auto& [cid, _] : inputs) {
+        d.add(root, ExerciseDraft{.contract_id = cid,
+                                  .template_id = p::amulet(n),
+                                  .choice = "Archive",
+                                  .argument = p::empty_record(),
+                                  .consuming = true,
+                                  .acting_parties = {n.dso_party, sender},
+                                  .result = Value::unit()});
+    }
+    std::vector<Value> created;
+    std::vector<std::pair<std::string, std::string>> labels;  // (label, cid)
+    for (const Output& o : outputs) {
+        Value amulet = p::amulet_value(n.dso_party, o.receiver, o.amount, round, default_rate);
+        std::vector<Party> signatories{n.dso_party, o.receiver};
+        int node = 0;
+        if (o.lock) {
+            signatories.insert(signatories.end(), o.lock->holders.begin(), o.lock->holders.end());
+            node = d.add(root, CreateDraft{.template_id = p::locked_amulet(n),
+                                           .argument = p::locked_amulet_value(
+                                               std::move(amulet), o.lock->holders,
+                                               o.lock->expires_at, o.lock->context),
+                                           .signatories = signatories});
+        } else {
+            node = d.add(root, CreateDraft{.template_id = p::amulet(n),
+                                           .argument = std::move(amulet),
+                                           .signatories = signatories});
+        }
+        created.push_back(
+            Value::variant(o.lock ? "TransferResultLockedAmulet" : "TransferResultAmulet",
+                           Value::contract_id(d.contract_id_of(node))));
+        if (o.label) labels.emplace_back(*o.label, d.contract_id_of(node));
+    }
+    std::optional<Value> change;
+    if (in > out) {
+        const int node =
+            d.add(root, CreateDraft{.template_id = p::amulet(n),
+                                    .argument = p::amulet_value(n.dso_party, sender, in - out,
+                                                                round, default_rate),
+                                    .signatories = {n.dso_party, sender}});
+        change = Value::contract_id(d.contract_id_of(node));
+        if (const auto l = step.optional_string("change_as"))
+            labels.emplace_back(*l, d.contract_id_of(node));
+    }
+    d.set_result(root, Value::record({{"round", p::single("number", Value::int64(round))},
+                                      {"createdAmulets", Value::list(std::move(created))},
+                                      {"senderChangeAmulet", Value::optional(std::move(change))}}));
+    ctx.commit(d);
+    for (const auto& [label, cid] : labels) ctx.set_label(label, cid);
+}
+
+}  // namespace
+
+void mint(SeedContext& ctx, const JsonObject& s) {
+    allow_keys(s, {"owner", "amount", "round", "rate_per_round"});
+    const model::Network& n = ctx.network();
+    const Party owner = ctx.party(s, "owner");
+    const model::Decimal amount = decimal_field(s, "amount", true);
+    const Timestamp t = ctx.step_time(s);
+    const std::int64_t round =
+        s.optional_integer("round", 0, std::int64_t{1} << 53).value_or(ctx.round_at(t));
+    const model::Decimal rate = optional_decimal(s, "rate_per_round", default_rate);
+    auto d = ctx.draft(s, {owner}, t);
+    const int tap =
+        d.add(-1, ExerciseDraft{.contract_id = ctx.amulet_rules,
+                                .template_id = p::amulet_rules(n),
+                                .choice = "AmuletRules_DevNet_Tap",
+                                .argument = Value::record({{"receiver", Value::party(owner)},
+                                                           {"amount", Value::numeric(amount)}}),
+                                .consuming = false,
+                                .acting_parties = {owner}});
+    const int created =
+        d.add(tap, CreateDraft{.template_id = p::amulet(n),
+                               .argument = p::amulet_value(n.dso_party, owner, amount, round, rate),
+                               .signatories = {n.dso_party, owner}});
+    d.set_result(
+        tap,
+        p::single("amuletSum", p::single("amulet", Value::contract_id(d.contract_id_of(created)))));
+    ctx.commit(d);
+    ctx.label(s, "as", d.contract_id_of(created));
+}
+
+void lock(SeedContext& ctx, const JsonObject& s) {
+    allow_keys(s, {"amulet", "amount", "holders", "expires_at", "context", "change_as"});
+    const std::string cid = ctx.contract(s, "amulet");
+    const Value& amulet = ctx.argument_of(cid, "Amulet", s.pointer_of("amulet"));
+    const Party owner = field_at(amulet, {"owner"}, s.pointer_of("amulet")).text;
+    const model::Decimal all =
+        field_at(amulet, {"amount", "initialAmount"}, s.pointer_of("amulet")).decimal;
+    const model::Decimal amount = optional_decimal(s, "amount", all);
+    Output out{.receiver = owner,
+               .amount = amount,
+               .lock = Lock{.holders = ctx.parties(s, "holders"),
+                            .expires_at = s.timestamp("expires_at"),
+                            .context = s.optional_string("context")},
+               .label = s.optional_string("as")};
+    if (out.lock->holders.empty())
+        throw model::JsonFieldError(s.pointer_of("holders"), "needs at least one lock holder");
+    commit_transfer(ctx, s, owner, {{cid, s.pointer_of("amulet")}}, {out}, s.pointer_of("amount"));
+}
+
+void unlock(SeedContext& ctx, const JsonObject& s) {
+    allow_keys(s, {"locked_amulet"});
+    const model::Network& n = ctx.network();
+    const std::string cid = ctx.contract(s, "locked_amulet");
+    const std::string pointer = s.pointer_of("locked_amulet");
+    const Value& locked = ctx.argument_of(cid, "LockedAmulet", pointer);
+    const Party owner = field_at(locked, {"amulet", "owner"}, pointer).text;
+    std::vector<Party> actors{owner};
+    for (const Value& h : field_at(locked, {"lock", "holders"}, pointer).items)
+        actors.push_back(h.text);
+    const Timestamp t = ctx.step_time(s);
+    const model::Decimal amount =
+        field_at(locked, {"amulet", "amount", "initialAmount"}, pointer).decimal;
+    const model::Decimal rate =
+        field_at(locked, {"amulet", "amount", "ratePerRound", "rate"}, pointer).decimal;
+    auto d = ctx.draft(s, {owner}, t);
+    const int root = d.add(-1, ExerciseDraft{.contract_id = cid,
+                                             .template_id = p::locked_amulet(n),
+                                             .choice = "LockedAmulet_Unlock",
+                                             .argument = p::empty_record(),
+                                             .consuming = true,
+                                             .acting_parties = actors});
+    const int created = d.add(
+        root,
+        CreateDraft{.template_id = p::amulet(n),
+                    .argument = p::amulet_value(n.dso_party, owner, amount, ctx.round_at(t), rate),
+                    .signatories = {n.dso_party, owner}});
+    d.set_result(
+        root,
+        p::single("amuletSum", p::single("amulet", Value::contract_id(d.contract_id_of(created)))));
+    ctx.commit(d);
+    ctx.label(s, "as", d.contract_id_of(created));
+}
+
+void transfer(SeedContext& ctx, const JsonObject& s) {
+    allow_keys(s, {"sender", "inputs", "outputs", "change_as"});
+    const Party sender = ctx.party(s, "sender");
+    std::vector<std::pair<std::string, std::string>> inputs;
+    const nlohmann::json& in = s.value().value("inputs", nlohmann::json());
+    if (!in.is_array() || in.empty())
+        throw model::JsonFieldError(s.pointer_of("inputs"), "must be a non-empty array of amulets");
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        const std::string pointer = s.pointer_of("inputs") + "/" + std::to_string(i);
+        inputs.emplace_back(ctx.resolve_contract(in[i], pointer), pointer);
+    }
+    std::vector<Output> outputs;
+    const nlohmann::json& out = s.value().value("outputs", nlohmann::json());
+    if (!out.is_array() || out.empty())
+        throw model::JsonFieldError(s.pointer_of("outputs"),
+                                    "must be a non-empty array of outputs");
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const JsonObject o(out[i], s.pointer_of("outputs") + "/" + std::to_string(i));
+        o.reject_unknown_keys({"receiver", "amount", "lock", "as"});
+        Output output{.receiver = ctx.party(o, "receiver"),
+                      .amount = decimal_field(o, "amount", true),
+                      .label = o.optional_string("as")};
+        if (const auto l = o.optional_object("lock")) output.lock = read_lock(ctx, *l);
+        outputs.push_back(std::move(output));
+    }
+    commit_transfer(ctx, s, sender, inputs, outputs, s.pointer_of("outputs"));
+}
+
+}  // namespace cantonlite::seed

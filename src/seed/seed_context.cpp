@@ -1,0 +1,159 @@
+#include "seed_context.hpp"
+
+#include <algorithm>
+
+namespace cantonlite::seed {
+namespace {
+
+constexpr std::int64_t micros_per_second = 1'000'000;
+
+std::string entity_of(const store::TransactionDraft& draft, std::size_t i) {
+    return std::get<store::CreateDraft>(draft.nodes[i].event).template_id.entity_name;
+}
+
+}  // namespace
+
+SeedContext::SeedContext(store::LedgerStore& store,
+                         std::optional<std::int64_t> snapshot_interval_seconds)
+    : start_time(store.now()),
+      store_(store),
+      snapshot_interval_seconds_(snapshot_interval_seconds),
+      parties_(store.network()) {
+    if (snapshot_interval_seconds_) {
+        const std::int64_t start = start_time.micros / micros_per_second;
+        next_snapshot_ = (start / *snapshot_interval_seconds_ + 1) * *snapshot_interval_seconds_;
+    }
+}
+
+Party SeedContext::resolve_party(const nlohmann::json& ref, const std::string& pointer) const {
+    return parties_.resolve(ref, pointer);
+}
+
+Party SeedContext::party(const JsonObject& o, std::string_view key) const {
+    if (!o.has(key)) throw model::JsonFieldError(o.pointer_of(key), "is required");
+    return resolve_party(o.value().at(std::string(key)), o.pointer_of(key));
+}
+
+std::vector<Party> SeedContext::parties(const JsonObject& o, std::string_view key) const {
+    std::vector<Party> out;
+    if (!o.has(key)) return out;
+    const nlohmann::json& list = o.value().at(std::string(key));
+    if (!list.is_array()) {
+        throw model::JsonFieldError(o.pointer_of(key), "must be an array of party references");
+    }
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        out.push_back(resolve_party(list[i], o.pointer_of(key) + "/" + std::to_string(i)));
+    }
+    return out;
+}
+
+const model::User& SeedContext::user(const JsonObject& o, std::string_view key) const {
+    const Party p = party(o, key);
+    for (const auto& u : network().users) {
+        if (u.party == p) return u;
+    }
+    throw model::JsonFieldError(o.pointer_of(key), "party " + p + " is no user's party");
+}
+
+std::string SeedContext::resolve_contract(const nlohmann::json& ref,
+                                          const std::string& pointer) const {
+    if (!ref.is_string()) {
+        throw model::JsonFieldError(
+            pointer, "must be a contract reference, got " + model::describe_json(ref));
+    }
+    const auto& text = ref.get_ref<const std::string&>();
+    if (const auto it = labels_.find(text); it != labels_.end()) return it->second;
+    if (store_.contract(text)) return text;
+    throw model::JsonFieldError(pointer, "unknown contract '" + text + "'");
+}
+
+std::string SeedContext::contract(const JsonObject& o, std::string_view key) const {
+    if (!o.has(key)) throw model::JsonFieldError(o.pointer_of(key), "is required");
+    return resolve_contract(o.value().at(std::string(key)), o.pointer_of(key));
+}
+
+void SeedContext::label(const JsonObject& step, std::string_view key,
+                        const std::string& contract_id) {
+    if (const auto name = step.optional_string(key)) set_label(*name, contract_id);
+}
+
+void SeedContext::set_label(const std::string& name, const std::string& contract_id) {
+    labels_[name] = contract_id;
+}
+
+void SeedContext::relabel(const std::string& from, const std::string& to) {
+    for (auto& [_, cid] : labels_) {
+        if (cid == from) cid = to;
+    }
+}
+
+const Value& SeedContext::argument_of(const std::string& contract_id, std::string_view entity,
+                                      const std::string& pointer) const {
+    const auto it = arguments_.find(contract_id);
+    if (it == arguments_.end()) {
+        const auto state = store_.contract(contract_id);
+        throw model::JsonFieldError(pointer, state && state->archived_offset
+                                                 ? "contract " + contract_id + " is archived"
+                                                 : "contract " + contract_id + " is not active");
+    }
+    if (it->second.entity != entity) {
+        throw model::JsonFieldError(pointer, "contract " + contract_id + " is a " +
+                                                 it->second.entity + ", not a " +
+                                                 std::string(entity));
+    }
+    return it->second.argument;
+}
+
+Timestamp SeedContext::step_time(const JsonObject& step) const {
+    const Timestamp now = store_.now();
+    if (!step.has("at")) return Timestamp{now.micros + micros_per_second};
+    const Timestamp t = step.timestamp("at");
+    if (t < now) {
+        throw model::JsonFieldError(step.pointer_of("at"),
+                                    "time goes backwards: " + model::format_instant(t) +
+                                        " is before the ledger time " + model::format_instant(now));
+    }
+    return t;
+}
+
+std::int64_t SeedContext::round_at(Timestamp t) const {
+    return std::max<std::int64_t>(0, (t.micros - start_time.micros) / (600 * micros_per_second));
+}
+
+store::TransactionDraft SeedContext::draft(const JsonObject& step, std::vector<Party> submitters,
+                                           Timestamp t) const {
+    const store::Offset offset = store_.next_offset();
+    return store::TransactionDraft{.offset = offset,
+                                   .update_id = store_.update_id_for(offset),
+                                   .command_id = step.optional_string("command_id").value_or(""),
+                                   .workflow_id = step.optional_string("workflow_id").value_or(""),
+                                   .submitters = std::move(submitters),
+                                   .effective_at = t,
+                                   .record_time = t,
+                                   .synchronizer_id = network().synchronizer_id};
+}
+
+void SeedContext::snapshots_until(Timestamp t, bool inclusive) {
+    if (!snapshot_interval_seconds_) return;
+    while (next_snapshot_ * micros_per_second < t.micros ||
+           (inclusive && next_snapshot_ * micros_per_second == t.micros)) {
+        store_.take_snapshot(Timestamp{next_snapshot_ * micros_per_second});
+        next_snapshot_ += *snapshot_interval_seconds_;
+    }
+}
+
+void SeedContext::commit(const store::TransactionDraft& draft) {
+    snapshots_until(draft.record_time, false);
+    store_.append_transaction(draft);
+    for (std::size_t i = 0; i < draft.nodes.size(); ++i) {
+        if (const auto* c = std::get_if<store::CreateDraft>(&draft.nodes[i].event)) {
+            arguments_[draft.contract_id_of(static_cast<int>(i))] =
+                Created{.entity = entity_of(draft, i), .argument = c->argument};
+        } else if (const auto& e = std::get<store::ExerciseDraft>(draft.nodes[i].event);
+                   e.consuming) {
+            arguments_.erase(e.contract_id);
+        }
+    }
+}
+
+}  // namespace cantonlite::seed

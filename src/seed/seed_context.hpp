@@ -1,0 +1,93 @@
+#pragma once
+// SeedContext: what the step compilers share while a seed loads: the store, the labels of
+// contracts, party aliases, the clock, and the arguments of the contracts the seed created.
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cantonlite/model/json_fields.hpp"
+#include "cantonlite/model/value.hpp"
+#include "cantonlite/store/ledger_store.hpp"
+#include "party_directory.hpp"
+
+namespace cantonlite::seed {
+
+using model::JsonObject;
+using model::Timestamp;
+using model::Value;
+using store::Party;
+
+// Not thread-safe; lives for one load.
+class SeedContext {
+  public:
+    explicit SeedContext(store::LedgerStore& store,
+                         std::optional<std::int64_t> snapshot_interval_seconds);
+
+    store::LedgerStore& store() { return store_; }
+    const store::LedgerStore& store() const { return store_; }
+    const model::Network& network() const { return store_.network(); }
+
+    // ---- parties ----
+    // Resolves a party reference (docs/seed-format.md). Throws JsonFieldError at `pointer`.
+    [[nodiscard]] Party resolve_party(const nlohmann::json& ref, const std::string& pointer) const;
+    [[nodiscard]] Party party(const JsonObject& o, std::string_view key) const;  // required
+    [[nodiscard]] std::vector<Party> parties(const JsonObject& o, std::string_view key) const;
+    // The user named `id` (a user id, or a reference to the user's party). Throws.
+    [[nodiscard]] const model::User& user(const JsonObject& o, std::string_view key) const;
+
+    // ---- contracts ----
+    // Resolves a contract reference (a label or a contract id). Throws JsonFieldError.
+    [[nodiscard]] std::string resolve_contract(const nlohmann::json& ref,
+                                               const std::string& pointer) const;
+    [[nodiscard]] std::string contract(const JsonObject& o, std::string_view key) const;
+    // Labels `contract_id` with the step's `key` ("as"), if it gives one.
+    void label(const JsonObject& step, std::string_view key, const std::string& contract_id);
+    void set_label(const std::string& name, const std::string& contract_id);
+    // Points every label of `from` (a contract re-created by a step) at `to`.
+    void relabel(const std::string& from, const std::string& to);
+    // The argument the seed created `contract_id` with, as the template `entity` expects.
+    // Throws JsonFieldError at `pointer` when it is not such a contract, or not active.
+    [[nodiscard]] const Value& argument_of(const std::string& contract_id, std::string_view entity,
+                                           const std::string& pointer) const;
+
+    // ---- time and commits ----
+    // The step's time: "at", or one second after the ledger clock. Throws when it goes backwards.
+    [[nodiscard]] Timestamp step_time(const JsonObject& step) const;
+    // The Splice open mining round at `t`: one per 10 minutes since the start.
+    [[nodiscard]] std::int64_t round_at(Timestamp t) const;
+    // A draft for the next offset at `t`, with the step's command and workflow ids.
+    [[nodiscard]] store::TransactionDraft draft(const JsonObject& step,
+                                                std::vector<Party> submitters, Timestamp t) const;
+    // Takes the interval snapshots due before `t`, then commits the draft and remembers the
+    // arguments of the contracts it creates. Throws store::AppendError.
+    void commit(const store::TransactionDraft& draft);
+    // Takes the interval snapshots due before `t` (strictly) or at `t` when `inclusive`.
+    void snapshots_until(Timestamp t, bool inclusive);
+
+    // ---- contracts of the bootstrap transaction ----
+    std::string dso_rules;
+    std::string amulet_rules;
+    std::string external_party_amulet_rules;
+    std::map<Party, std::string> wallet_installs;  // by end-user party
+    Timestamp start_time;
+
+  private:
+    store::LedgerStore& store_;
+    std::optional<std::int64_t> snapshot_interval_seconds_;
+    std::int64_t next_snapshot_ = 0;  // seconds since epoch of the next interval snapshot
+    PartyDirectory parties_;
+    std::unordered_map<std::string, std::string> labels_;  // label -> contract id
+    struct Created {
+        std::string entity;
+        Value argument;
+    };
+    std::unordered_map<std::string, Created> arguments_;  // contract id -> argument, active only
+};
+
+}  // namespace cantonlite::seed

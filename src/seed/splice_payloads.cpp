@@ -1,0 +1,211 @@
+#include "splice_payloads.hpp"
+
+namespace cantonlite::seed::payloads {
+namespace {
+
+Value parties_list(const std::vector<Party>& parties) {
+    std::vector<Value> out;
+    for (const Party& p : parties) out.push_back(Value::party(p));
+    return Value::list(std::move(out));
+}
+
+Value optional_time(const std::optional<Timestamp>& t) {
+    return t ? Value::some(Value::timestamp(*t)) : Value::none();
+}
+
+}  // namespace
+
+model::TemplateId amulet(const model::Network& n) {
+    return n.template_id("splice-amulet", "Splice.Amulet", "Amulet");
+}
+model::TemplateId locked_amulet(const model::Network& n) {
+    return n.template_id("splice-amulet", "Splice.Amulet", "LockedAmulet");
+}
+model::TemplateId amulet_rules(const model::Network& n) {
+    return n.template_id("splice-amulet", "Splice.AmuletRules", "AmuletRules");
+}
+model::TemplateId external_party_amulet_rules(const model::Network& n) {
+    return n.template_id("splice-amulet", "Splice.ExternalPartyAmuletRules",
+                         "ExternalPartyAmuletRules");
+}
+model::TemplateId transfer_command_counter(const model::Network& n) {
+    return n.template_id("splice-amulet", "Splice.ExternalPartyAmuletRules",
+                         "TransferCommandCounter");
+}
+model::TemplateId dso_rules(const model::Network& n) {
+    return n.template_id("splice-dso-governance", "Splice.DsoRules", "DsoRules");
+}
+model::TemplateId vote_request(const model::Network& n) {
+    return n.template_id("splice-dso-governance", "Splice.DsoRules", "VoteRequest");
+}
+model::TemplateId ans_entry(const model::Network& n) {
+    return n.template_id("splice-amulet-name-service", "Splice.Ans", "AnsEntry");
+}
+model::TemplateId wallet_app_install(const model::Network& n) {
+    return n.template_id("splice-wallet", "Splice.Wallet.Install", "WalletAppInstall");
+}
+model::TemplateId transfer_offer(const model::Network& n) {
+    return n.template_id("splice-wallet", "Splice.Wallet.TransferOffer", "TransferOffer");
+}
+model::TemplateId accepted_transfer_offer(const model::Network& n) {
+    return n.template_id("splice-wallet", "Splice.Wallet.TransferOffer", "AcceptedTransferOffer");
+}
+model::TemplateId buy_traffic_request(const model::Network& n) {
+    return n.template_id("splice-wallet", "Splice.Wallet.BuyTrafficRequest", "BuyTrafficRequest");
+}
+
+Value amulet_value(const Party& dso, const Party& owner, Decimal amount, std::int64_t round,
+                   Decimal rate) {
+    return Value::record({
+        {"dso", Value::party(dso)},
+        {"owner", Value::party(owner)},
+        {"amount", Value::record({{"initialAmount", Value::numeric(amount)},
+                                  {"createdAt", single("number", Value::int64(round))},
+                                  {"ratePerRound", single("rate", Value::numeric(rate))}})},
+    });
+}
+
+Value time_lock(const std::vector<Party>& holders, Timestamp expires_at,
+                const std::optional<std::string>& context) {
+    return Value::record(
+        {{"holders", parties_list(holders)},
+         {"expiresAt", Value::timestamp(expires_at)},
+         {"optContext", context ? Value::some(Value::text_value(*context)) : Value::none()}});
+}
+
+Value locked_amulet_value(Value amulet, const std::vector<Party>& holders, Timestamp expires_at,
+                          const std::optional<std::string>& context) {
+    return Value::record(
+        {{"amulet", std::move(amulet)}, {"lock", time_lock(holders, expires_at, context)}});
+}
+
+Value payment_amount(Decimal amount) {
+    return Value::record(
+        {{"amount", Value::numeric(amount)}, {"unit", Value::enumeration("AmuletUnit")}});
+}
+
+Value transfer_offer_value(const Party& sender, const Party& receiver, const Party& dso,
+                           Decimal amount, const std::string& description, Timestamp expires_at,
+                           const std::string& tracking_id) {
+    return Value::record({{"sender", Value::party(sender)},
+                          {"receiver", Value::party(receiver)},
+                          {"dso", Value::party(dso)},
+                          {"amount", payment_amount(amount)},
+                          {"description", Value::text_value(description)},
+                          {"expiresAt", Value::timestamp(expires_at)},
+                          {"trackingId", Value::text_value(tracking_id)}});
+}
+
+Value accepted_transfer_offer_value(const Value& offer) {
+    return Value::record({{"sender", *offer.field("sender")},
+                          {"receiver", *offer.field("receiver")},
+                          {"dso", *offer.field("dso")},
+                          {"amount", *offer.field("amount")},
+                          {"expiresAt", *offer.field("expiresAt")},
+                          {"trackingId", *offer.field("trackingId")}});
+}
+
+Value ans_entry_value(const Party& user, const Party& dso, const std::string& name,
+                      const std::string& url, const std::string& description,
+                      Timestamp expires_at) {
+    return Value::record({{"user", Value::party(user)},
+                          {"dso", Value::party(dso)},
+                          {"name", Value::text_value(name)},
+                          {"url", Value::text_value(url)},
+                          {"description", Value::text_value(description)},
+                          {"expiresAt", Value::timestamp(expires_at)}});
+}
+
+Value reason(const std::string& url, const std::string& body) {
+    return Value::record({{"url", Value::text_value(url)}, {"body", Value::text_value(body)}});
+}
+
+Value vote(const Party& sv, bool accept, Value reason_value, std::optional<Timestamp> cast_at) {
+    return Value::record({{"sv", Value::party(sv)},
+                          {"accept", Value::boolean(accept)},
+                          {"reason", std::move(reason_value)},
+                          {"optCastAt", optional_time(cast_at)}});
+}
+
+Value vote_request_value(const Party& dso, const std::string& requester, Value action,
+                         Value reason_value, Timestamp vote_before,
+                         std::vector<std::pair<Value, Value>> votes,
+                         std::optional<std::string> tracking_cid,
+                         std::optional<Timestamp> target_effective_at) {
+    return Value::record(
+        {{"dso", Value::party(dso)},
+         {"requester", Value::text_value(requester)},
+         {"action", std::move(action)},
+         {"reason", std::move(reason_value)},
+         {"voteBefore", Value::timestamp(vote_before)},
+         {"votes", Value::gen_map(std::move(votes))},
+         {"trackingCid",
+          tracking_cid ? Value::some(Value::contract_id(*tracking_cid)) : Value::none()},
+         {"targetEffectiveAt", optional_time(target_effective_at)}});
+}
+
+Value offboard_sv_action(const Party& sv) {
+    return Value::variant(
+        "ARC_DsoRules",
+        single("dsoAction", Value::variant("SRARC_OffboardSv", single("sv", Value::party(sv)))));
+}
+
+Value buy_traffic_request_value(const Party& dso, const Party& end_user, Timestamp expires_at,
+                                const std::string& tracking_id, std::int64_t traffic_amount,
+                                const std::string& member_id, const std::string& synchronizer_id,
+                                std::int64_t migration_id) {
+    return Value::record({{"dso", Value::party(dso)},
+                          {"endUserParty", Value::party(end_user)},
+                          {"expiresAt", Value::timestamp(expires_at)},
+                          {"trackingId", Value::text_value(tracking_id)},
+                          {"trafficAmount", Value::int64(traffic_amount)},
+                          {"memberId", Value::text_value(member_id)},
+                          {"synchronizerId", Value::text_value(synchronizer_id)},
+                          {"migrationId", Value::int64(migration_id)}});
+}
+
+Value transfer_command_counter_value(const Party& dso, const Party& sender,
+                                     std::int64_t next_nonce) {
+    return Value::record({{"dso", Value::party(dso)},
+                          {"sender", Value::party(sender)},
+                          {"nextNonce", Value::int64(next_nonce)}});
+}
+
+Value wallet_app_install_value(const Party& dso, const Party& validator,
+                               const std::string& user_name, const Party& user_party) {
+    return Value::record({{"dsoParty", Value::party(dso)},
+                          {"validatorParty", Value::party(validator)},
+                          {"endUserName", Value::text_value(user_name)},
+                          {"endUserParty", Value::party(user_party)}});
+}
+
+Value dso_rules_value(const model::Network& n) {
+    std::vector<std::pair<Value, Value>> svs;
+    for (const auto& sv : n.svs) {
+        svs.emplace_back(Value::party(sv.party), single("name", Value::text_value(sv.name)));
+    }
+    return Value::record(
+        {{"dso", Value::party(n.dso_party)},
+         {"epoch", Value::int64(0)},
+         {"svs", Value::gen_map(std::move(svs))},
+         {"dsoDelegate", Value::party(n.svs.empty() ? n.dso_party : n.svs.front().party)},
+         {"isDevNet", Value::boolean(true)}});
+}
+
+Value amulet_rules_value(const Party& dso) {
+    return Value::record({{"dso", Value::party(dso)}, {"isDevNet", Value::boolean(true)}});
+}
+
+Value external_party_amulet_rules_value(const Party& dso) {
+    return single("dso", Value::party(dso));
+}
+
+Value single(const std::string& label, Value v) {
+    return Value::record({{label, std::move(v)}});
+}
+
+Value empty_record() {
+    return Value::record({});
+}
+
+}  // namespace cantonlite::seed::payloads

@@ -1,0 +1,82 @@
+#pragma once
+// The create arguments, choice arguments and results of the Splice templates the steps use, in
+// Daml declaration order (../shared/docs/reference/splice-behavior.md §4.3).
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cantonlite/model/decimal.hpp"
+#include "cantonlite/model/network.hpp"
+#include "cantonlite/model/value.hpp"
+
+namespace cantonlite::seed::payloads {
+
+using model::Decimal;
+using model::Timestamp;
+using model::Value;
+using Party = std::string;
+
+// Template ids, from the network's package ids.
+model::TemplateId amulet(const model::Network& n);
+model::TemplateId locked_amulet(const model::Network& n);
+model::TemplateId amulet_rules(const model::Network& n);
+model::TemplateId external_party_amulet_rules(const model::Network& n);
+model::TemplateId transfer_command_counter(const model::Network& n);
+model::TemplateId dso_rules(const model::Network& n);
+model::TemplateId vote_request(const model::Network& n);
+model::TemplateId ans_entry(const model::Network& n);
+model::TemplateId wallet_app_install(const model::Network& n);
+model::TemplateId transfer_offer(const model::Network& n);
+model::TemplateId accepted_transfer_offer(const model::Network& n);
+model::TemplateId buy_traffic_request(const model::Network& n);
+
+// Splice.Amulet:Amulet {dso, owner, amount: ExpiringAmount}.
+Value amulet_value(const Party& dso, const Party& owner, Decimal amount, std::int64_t round,
+                   Decimal rate);
+// Splice.Amulet:LockedAmulet {amulet, lock: TimeLock}.
+Value locked_amulet_value(Value amulet, const std::vector<Party>& holders, Timestamp expires_at,
+                          const std::optional<std::string>& context);
+// The TimeLock record.
+Value time_lock(const std::vector<Party>& holders, Timestamp expires_at,
+                const std::optional<std::string>& context);
+
+Value transfer_offer_value(const Party& sender, const Party& receiver, const Party& dso,
+                           Decimal amount, const std::string& description, Timestamp expires_at,
+                           const std::string& tracking_id);
+// The PaymentAmount {amount, unit = AmuletUnit}.
+Value payment_amount(Decimal amount);
+Value accepted_transfer_offer_value(const Value& offer);
+
+Value ans_entry_value(const Party& user, const Party& dso, const std::string& name,
+                      const std::string& url, const std::string& description, Timestamp expires_at);
+
+// Vote {sv, accept, reason, optCastAt}.
+Value vote(const Party& sv, bool accept, Value reason, std::optional<Timestamp> cast_at);
+Value reason(const std::string& url, const std::string& body);
+Value vote_request_value(const Party& dso, const std::string& requester, Value action, Value reason,
+                         Timestamp vote_before, std::vector<std::pair<Value, Value>> votes,
+                         std::optional<std::string> tracking_cid,
+                         std::optional<Timestamp> target_effective_at);
+// ARC_DsoRules {dsoAction = SRARC_OffboardSv {sv}}.
+Value offboard_sv_action(const Party& sv);
+
+Value buy_traffic_request_value(const Party& dso, const Party& end_user, Timestamp expires_at,
+                                const std::string& tracking_id, std::int64_t traffic_amount,
+                                const std::string& member_id, const std::string& synchronizer_id,
+                                std::int64_t migration_id);
+Value transfer_command_counter_value(const Party& dso, const Party& sender,
+                                     std::int64_t next_nonce);
+
+Value wallet_app_install_value(const Party& dso, const Party& validator,
+                               const std::string& user_name, const Party& user_party);
+Value dso_rules_value(const model::Network& n);
+Value amulet_rules_value(const Party& dso);
+Value external_party_amulet_rules_value(const Party& dso);
+
+// A record of one field, for the many choice results of the shape {name: value}.
+Value single(const std::string& label, Value v);
+// The empty record: arguments of choices without parameters (Archive, ...).
+Value empty_record();
+
+}  // namespace cantonlite::seed::payloads

@@ -1,0 +1,156 @@
+// Dispatch of seed steps, their shared helpers, and the bootstrap transaction.
+#include <algorithm>
+#include <array>
+#include <map>
+
+#include "splice_payloads.hpp"
+#include "steps.hpp"
+
+namespace cantonlite::seed {
+namespace {
+
+using StepFunction = void (*)(SeedContext&, const JsonObject&);
+
+const std::map<std::string_view, StepFunction>& step_kinds() {
+    static const std::map<std::string_view, StepFunction> kinds{
+        {"mint", mint},
+        {"lock", lock},
+        {"unlock", unlock},
+        {"transfer", transfer},
+        {"create_transfer_offer", create_transfer_offer},
+        {"accept_transfer_offer", accept_transfer_offer},
+        {"withdraw_transfer_offer", withdraw_transfer_offer},
+        {"expire_transfer_offer", expire_transfer_offer},
+        {"create_buy_traffic_request", create_buy_traffic_request},
+        {"complete_buy_traffic_request", complete_buy_traffic_request},
+        {"cancel_buy_traffic_request", cancel_buy_traffic_request},
+        {"expire_buy_traffic_request", expire_buy_traffic_request},
+        {"register_ans_entry", register_ans_entry},
+        {"renew_ans_entry", renew_ans_entry},
+        {"request_vote", request_vote},
+        {"cast_vote", cast_vote},
+        {"close_vote", close_vote},
+        {"transfer_command", transfer_command},
+        {"reassign", reassign},
+        {"unassign", unassign},
+        {"assign", assign},
+        {"migrate", migrate},
+        {"snapshot", snapshot},
+        {"advance_time", advance_time},
+        {"transaction", raw_transaction},
+    };
+    return kinds;
+}
+
+constexpr std::array<std::string_view, 5> common_keys{"step", "at", "as", "command_id",
+                                                      "workflow_id"};
+
+}  // namespace
+
+void run_step(SeedContext& ctx, const JsonObject& step) {
+    const std::string kind = step.string("step");
+    const auto it = step_kinds().find(kind);
+    if (it == step_kinds().end()) {
+        std::string known;
+        for (const auto& [name, _] : step_kinds())
+            known += (known.empty() ? "" : ", ") + std::string(name);
+        throw model::JsonFieldError(step.pointer_of("step"),
+                                    "unknown step kind '" + kind + "' (one of " + known + ")");
+    }
+    it->second(ctx, step);
+}
+
+void allow_keys(const JsonObject& step, std::initializer_list<std::string_view> own) {
+    for (const auto& [key, _] : step.value().items()) {
+        const bool common =
+            std::find(common_keys.begin(), common_keys.end(), key) != common_keys.end();
+        const bool mine = std::find(own.begin(), own.end(), key) != own.end();
+        if (!common && !mine) throw model::JsonFieldError(step.pointer_of(key), "unknown key");
+    }
+}
+
+model::Decimal decimal_field(const JsonObject& o, std::string_view key, bool positive) {
+    if (!o.has(key)) throw model::JsonFieldError(o.pointer_of(key), "is required");
+    const nlohmann::json& v = o.value().at(std::string(key));
+    const auto d =
+        v.is_string() ? model::Decimal::parse(v.get_ref<const std::string&>()) : std::nullopt;
+    if (!d) {
+        throw model::JsonFieldError(o.pointer_of(key),
+                                    "must be a decimal string such as \"100.5\" with at most "
+                                    "10 decimals, got " +
+                                        model::describe_json(v));
+    }
+    if (positive && *d <= model::Decimal())
+        throw model::JsonFieldError(o.pointer_of(key), "must be positive");
+    return *d;
+}
+
+model::Decimal optional_decimal(const JsonObject& o, std::string_view key,
+                                model::Decimal fallback) {
+    return o.has(key) ? decimal_field(o, key, true) : fallback;
+}
+
+std::string text_or_empty(const JsonObject& o, std::string_view key) {
+    if (!o.has(key)) return "";
+    const nlohmann::json& v = o.value().at(std::string(key));
+    if (!v.is_string())
+        throw model::JsonFieldError(o.pointer_of(key),
+                                    "must be a string, got " + model::describe_json(v));
+    return v.get<std::string>();
+}
+
+bool bool_field(const JsonObject& o, std::string_view key) {
+    if (!o.has(key)) throw model::JsonFieldError(o.pointer_of(key), "is required");
+    const nlohmann::json& v = o.value().at(std::string(key));
+    if (!v.is_boolean()) throw model::JsonFieldError(o.pointer_of(key), "must be true or false");
+    return v.get<bool>();
+}
+
+const model::Value& field_at(const model::Value& v, std::initializer_list<std::string_view> path,
+                             const std::string& pointer) {
+    const model::Value* cur = &v;
+    for (const std::string_view label : path) {
+        cur = cur->kind == model::Value::Kind::record ? cur->field(label) : nullptr;
+        if (cur == nullptr) {
+            throw model::JsonFieldError(
+                pointer, "the contract's argument has no field " + std::string(label));
+        }
+    }
+    return *cur;
+}
+
+void bootstrap(SeedContext& ctx) {
+    namespace p = payloads;
+    const model::Network& n = ctx.network();
+    static const nlohmann::json no_ids = nlohmann::json::object();  // no command or workflow id
+    auto d = ctx.draft(JsonObject(no_ids, ""), {n.dso_party, n.validator_party}, ctx.start_time);
+    const int dso_rules = d.add(-1, store::CreateDraft{.template_id = p::dso_rules(n),
+                                                       .argument = p::dso_rules_value(n),
+                                                       .signatories = {n.dso_party}});
+    const int amulet_rules =
+        d.add(-1, store::CreateDraft{.template_id = p::amulet_rules(n),
+                                     .argument = p::amulet_rules_value(n.dso_party),
+                                     .signatories = {n.dso_party}});
+    const int external =
+        d.add(-1, store::CreateDraft{.template_id = p::external_party_amulet_rules(n),
+                                     .argument = p::external_party_amulet_rules_value(n.dso_party),
+                                     .signatories = {n.dso_party}});
+    std::vector<std::pair<std::string, int>> installs;
+    for (const auto& u : n.users) {
+        if (!u.wallet) continue;
+        const int node =
+            d.add(-1, store::CreateDraft{.template_id = p::wallet_app_install(n),
+                                         .argument = p::wallet_app_install_value(
+                                             n.dso_party, n.validator_party, u.id, u.party),
+                                         .signatories = {n.validator_party},
+                                         .observers = {u.party}});
+        installs.emplace_back(u.party, node);
+    }
+    ctx.commit(d);
+    ctx.dso_rules = d.contract_id_of(dso_rules);
+    ctx.amulet_rules = d.contract_id_of(amulet_rules);
+    ctx.external_party_amulet_rules = d.contract_id_of(external);
+    for (const auto& [party, node] : installs) ctx.wallet_installs[party] = d.contract_id_of(node);
+}
+
+}  // namespace cantonlite::seed

@@ -1,0 +1,98 @@
+#pragma once
+// SpliceViews: the per-template indexes of the Splice contracts that the scan and validator areas
+// read (holdings, transfer offers, counters, ANS entries, vote requests, buy-traffic requests).
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "cantonlite/model/contract.hpp"
+#include "cantonlite/model/decimal.hpp"
+#include "cantonlite/model/value.hpp"
+#include "cantonlite/store/ledger_store.hpp"
+
+namespace cantonlite::store {
+
+struct HoldingFact {
+    Party owner;
+    model::Decimal amount;
+    bool locked = false;
+};
+struct OfferFact {
+    Party sender;
+    Party receiver;
+};
+struct CounterFact {
+    Party sender;
+};
+struct AnsFact {
+    Party user;
+    std::string name;
+    std::string url;
+    std::string description;
+    model::Timestamp expires_at;
+};
+struct VoteFact {
+    std::optional<std::string> tracking_cid;
+};
+struct BuyTrafficFact {
+    Party end_user;
+    std::string tracking_id;
+};
+
+// What the indexes need of one contract, read from its argument once.
+using Fact = std::variant<std::monostate, HoldingFact, OfferFact, CounterFact, AnsFact, VoteFact,
+                          BuyTrafficFact>;
+
+// The indexes. Not thread-safe: the LedgerStore guards it with its mutex.
+class SpliceViews {
+  public:
+    // The facts of a contract of `template_id` with `argument`; monostate for templates no view
+    // indexes. Throws AppendError when a Splice template's argument lacks a field the views need.
+    [[nodiscard]] static Fact extract(const model::TemplateId& template_id,
+                                      const model::Value& argument);
+
+    void on_created(const model::ContractPtr& contract, const Fact& fact, std::uint64_t sequence,
+                    const std::string& update_id, Offset offset);
+    void on_archived(const model::Contract& contract);
+    // A choice exercised in a committed transaction (buy-traffic request outcomes).
+    void on_exercised(const ExerciseDraft& exercise, const std::string& update_id, Offset offset);
+
+    // Active holdings in (created_at, contract id) order.
+    [[nodiscard]] std::vector<HoldingRow> holdings() const;
+
+    [[nodiscard]] std::vector<model::ContractPtr> active_vote_requests() const;
+    [[nodiscard]] model::ContractPtr vote_request_by_tracking_cid(std::string_view cid) const;
+    [[nodiscard]] std::vector<model::ContractPtr> transfer_offers_of(std::string_view party) const;
+    [[nodiscard]] std::optional<std::string> transfer_command_counter_of(
+        std::string_view sender) const;
+    [[nodiscard]] std::optional<AnsEntryFact> ans_entry(std::string_view name,
+                                                        model::Timestamp at) const;
+    [[nodiscard]] std::optional<BuyTrafficEvent> latest_buy_traffic_event(
+        std::string_view party, std::string_view tracking_id) const;
+
+  private:
+    using HoldingKey = std::pair<model::Timestamp, std::string>;  // (created_at, contract id)
+    struct Indexed {
+        Fact fact;
+        std::uint64_t sequence = 0;
+    };
+
+    std::unordered_map<std::string, Indexed> facts_;  // by contract id, active contracts only
+    std::map<HoldingKey, HoldingRow> holdings_;
+    std::unordered_map<Party, std::map<std::uint64_t, model::ContractPtr>> offers_by_party_;
+    std::unordered_map<Party, std::string> counter_by_sender_;
+    std::unordered_map<std::string, std::map<std::uint64_t, AnsEntryFact>> ans_by_name_;
+    std::map<std::uint64_t, model::ContractPtr> vote_requests_;
+    std::unordered_map<std::string, std::string> vote_by_tracking_;  // tracking cid -> current cid
+    std::map<std::pair<Party, std::string>, std::vector<BuyTrafficEvent>, std::less<>> buy_traffic_;
+    std::unordered_map<std::string, std::pair<Party, std::string>> buy_traffic_request_;  // cid ->
+};
+
+}  // namespace cantonlite::store

@@ -1,0 +1,24 @@
+#include "cantonlite/store/transaction_draft.hpp"
+
+#include <cassert>
+
+#include "cantonlite/model/ids.hpp"
+
+namespace cantonlite::store {
+
+int TransactionDraft::add(int parent, std::variant<CreateDraft, ExerciseDraft> event) {
+    assert(parent < static_cast<int>(nodes.size()));
+    nodes.push_back(NodeDraft{.parent = parent, .event = std::move(event)});
+    return static_cast<int>(nodes.size()) - 1;
+}
+
+void TransactionDraft::set_result(int node_id, model::Value result) {
+    std::get<ExerciseDraft>(nodes.at(static_cast<std::size_t>(node_id)).event).result =
+        std::move(result);
+}
+
+std::string TransactionDraft::contract_id_of(int node_id) const {
+    return model::make_contract_id(update_id, node_id);
+}
+
+}  // namespace cantonlite::store
