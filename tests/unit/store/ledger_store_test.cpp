@@ -1,0 +1,389 @@
+#include "cantonlite/store/ledger_store.hpp"
+
+#include <atomic>
+#include <thread>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace cantonlite::store {
+namespace {
+
+using model::Decimal;
+using model::Timestamp;
+using model::Value;
+
+const Party dso = "DSO::1220aa";
+const Party alice = "alice::1220a1";
+const Party bob = "bob::1220b1";
+constexpr std::int64_t second = 1'000'000;
+
+model::Network network() {
+    return model::Network{.dso_party = dso,
+                          .synchronizer_id = "global::1220dd",
+                          .other_synchronizers = {"private::1220ee"},
+                          .package_ids = model::default_package_ids()};
+}
+
+Value amulet_value(const Party& owner, const char* amount) {
+    return Value::record(
+        {{"dso", Value::party(dso)},
+         {"owner", Value::party(owner)},
+         {"amount", Value::record({{"initialAmount", Value::numeric(*Decimal::parse(amount))},
+                                   {"createdAt", Value::record({{"number", Value::int64(0)}})},
+                                   {"ratePerRound",
+                                    Value::record({{"rate", Value::numeric(Decimal())}})}})}});
+}
+
+class LedgerStoreTest : public ::testing::Test {
+  protected:
+    LedgerStore store_{network(), Timestamp{1'000 * second}};
+
+    TransactionDraft draft(std::int64_t at_seconds = 0) {
+        const Offset offset = store_.next_offset();
+        const Timestamp t{store_.now().micros + (at_seconds == 0 ? second : at_seconds * second)};
+        return TransactionDraft{.offset = offset,
+                                .update_id = store_.update_id_for(offset),
+                                .submitters = {dso},
+                                .effective_at = t,
+                                .record_time = t,
+                                .synchronizer_id = "global::1220dd"};
+    }
+
+    model::TemplateId amulet() const {
+        return store_.network().template_id("splice-amulet", "Splice.Amulet", "Amulet");
+    }
+
+    CreateDraft amulet_create(const Party& owner, const char* amount) const {
+        return CreateDraft{.template_id = amulet(),
+                           .argument = amulet_value(owner, amount),
+                           .signatories = {dso, owner}};
+    }
+
+    ExerciseDraft archive(const std::string& cid, const Party& actor) const {
+        return ExerciseDraft{.contract_id = cid,
+                             .template_id = amulet(),
+                             .choice = "Archive",
+                             .argument = Value::record({}),
+                             .consuming = true,
+                             .acting_parties = {actor},
+                             .result = Value::unit()};
+    }
+
+    // Commits one root create of an amulet; returns its contract id.
+    std::string mint(const Party& owner, const char* amount) {
+        auto d = draft();
+        const int node = d.add(-1, amulet_create(owner, amount));
+        store_.append_transaction(d);
+        return d.contract_id_of(node);
+    }
+};
+
+TEST_F(LedgerStoreTest, OffsetsAreDenseFromOne) {
+    mint(alice, "1");
+    mint(alice, "2");
+
+    EXPECT_EQ(store_.ledger_end(), 2);
+    EXPECT_EQ(offset_of(*store_.update_at(1)), 1);
+    EXPECT_EQ(offset_of(*store_.update_at(2)), 2);
+    EXPECT_EQ(store_.update_at(0), nullptr);
+    EXPECT_EQ(store_.update_at(3), nullptr);
+}
+
+TEST_F(LedgerStoreTest, RejectsADraftForAnotherOffset) {
+    auto d = draft();
+    d.add(-1, amulet_create(alice, "1"));
+    mint(bob, "1");
+
+    EXPECT_THROW(store_.append_transaction(d), AppendError);
+}
+
+TEST_F(LedgerStoreTest, CreatedContractIsActiveWithItsEncodings) {
+    const std::string cid = mint(alice, "100");
+
+    const auto state = store_.contract(cid);
+
+    ASSERT_TRUE(state.has_value());
+    EXPECT_EQ(state->created_offset, 1);
+    EXPECT_FALSE(state->archived_offset.has_value());
+    EXPECT_EQ(state->synchronizer_id, "global::1220dd");
+    EXPECT_EQ(state->contract->signatories, (std::vector<Party>{dso, alice}));
+    EXPECT_EQ(nlohmann::json::parse(state->contract->codegen_json)["amount"]["initialAmount"],
+              "100.0000000000");
+    EXPECT_EQ(nlohmann::json::parse(state->contract->api_json)["amount"]["initialAmount"], "100.0");
+    EXPECT_EQ(store_.active_contracts().size(), 1U);
+}
+
+TEST_F(LedgerStoreTest, ConsumingExerciseArchivesTheContract) {
+    const std::string cid = mint(alice, "1");
+    auto d = draft();
+    d.add(-1, archive(cid, alice));
+
+    store_.append_transaction(d);
+
+    EXPECT_EQ(store_.contract(cid)->archived_offset, 2);
+    EXPECT_TRUE(store_.active_contracts().empty());
+}
+
+TEST_F(LedgerStoreTest, RejectsExerciseOfAnUnknownContract) {
+    auto d = draft();
+    d.add(-1, archive("00nope", alice));
+
+    try {
+        store_.append_transaction(d);
+        FAIL();
+    } catch (const AppendError& e) {
+        EXPECT_STREQ(e.what(), "unknown contract 00nope");
+    }
+}
+
+TEST_F(LedgerStoreTest, RejectsExerciseOfAnArchivedContract) {
+    const std::string cid = mint(alice, "1");
+    auto first = draft();
+    first.add(-1, archive(cid, alice));
+    store_.append_transaction(first);
+    auto second_draft = draft();
+    second_draft.add(-1, archive(cid, alice));
+
+    try {
+        store_.append_transaction(second_draft);
+        FAIL();
+    } catch (const AppendError& e) {
+        EXPECT_EQ(std::string(e.what()), "contract " + cid + " is archived");
+    }
+}
+
+TEST_F(LedgerStoreTest, RejectsConsumingAContractTwiceInOneTransaction) {
+    const std::string cid = mint(alice, "1");
+    auto d = draft();
+    d.add(-1, archive(cid, alice));
+    d.add(-1, archive(cid, alice));
+
+    try {
+        store_.append_transaction(d);
+        FAIL();
+    } catch (const AppendError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "contract " + cid + " was consumed earlier in this transaction");
+    }
+}
+
+TEST_F(LedgerStoreTest, AFailedAppendLeavesTheStoreUnchanged) {
+    const std::string cid = mint(alice, "1");
+    auto d = draft();
+    const int created = d.add(-1, amulet_create(bob, "5"));
+    d.add(-1, archive(cid, alice));
+    d.add(-1, archive(cid, alice));
+
+    EXPECT_THROW(store_.append_transaction(d), AppendError);
+
+    EXPECT_EQ(store_.ledger_end(), 1);
+    EXPECT_FALSE(store_.contract(cid)->archived_offset.has_value());
+    EXPECT_FALSE(store_.contract(d.contract_id_of(created)).has_value());
+    EXPECT_EQ(store_.active_contracts().size(), 1U);
+}
+
+TEST_F(LedgerStoreTest, ContractCreatedInATransactionCanBeConsumedLaterInIt) {
+    auto d = draft();
+    const int created = d.add(-1, amulet_create(alice, "1"));
+    d.add(-1, archive(d.contract_id_of(created), alice));
+
+    store_.append_transaction(d);
+
+    EXPECT_EQ(store_.contract(d.contract_id_of(created))->archived_offset, 1);
+}
+
+TEST_F(LedgerStoreTest, RejectsNodesThatAreNotInPreOrder) {
+    const std::string cid = mint(alice, "1");
+    auto d = draft();
+    const int root = d.add(-1, ExerciseDraft{.contract_id = cid,
+                                             .template_id = amulet(),
+                                             .choice = "Noop",
+                                             .argument = Value::unit(),
+                                             .acting_parties = {alice}});
+    d.add(-1, amulet_create(bob, "1"));
+    d.add(root, amulet_create(bob, "2"));  // a child of the first root after the second root
+
+    EXPECT_THROW(store_.append_transaction(d), AppendError);
+}
+
+TEST_F(LedgerStoreTest, RejectsTimeGoingBackwards) {
+    mint(alice, "1");
+    auto d = draft();
+    d.record_time = Timestamp{0};
+    d.add(-1, amulet_create(alice, "1"));
+
+    EXPECT_THROW(store_.append_transaction(d), AppendError);
+}
+
+TEST_F(LedgerStoreTest, WitnessesIncludeTheInformeesOfAncestors) {
+    const std::string cid = mint(alice, "1");
+    auto d = draft();
+    const int root = d.add(-1, ExerciseDraft{.contract_id = cid,
+                                             .template_id = amulet(),
+                                             .choice = "Give",
+                                             .argument = Value::unit(),
+                                             .consuming = true,
+                                             .acting_parties = {alice}});
+    d.add(root,
+          CreateDraft{
+              .template_id = amulet(), .argument = amulet_value(bob, "1"), .signatories = {bob}});
+
+    store_.append_transaction(d);
+
+    const auto& tx = std::get<Transaction>(*store_.update_at(2));
+    ASSERT_EQ(tx.nodes.size(), 2U);
+    EXPECT_EQ(tx.nodes[0].witnesses, (std::vector<Party>{dso, alice}));  // stakeholders + actor
+    EXPECT_EQ(tx.nodes[1].witnesses, (std::vector<Party>{dso, alice, bob}));
+    const auto& exercised = std::get<ExercisedNode>(tx.nodes[0].event);
+    EXPECT_EQ(exercised.children, std::vector<int>{1});
+    EXPECT_EQ(exercised.last_descendant, 1);
+    EXPECT_EQ(tx.roots, std::vector<int>{0});
+}
+
+TEST_F(LedgerStoreTest, NonConsumingExerciseInformsSignatoriesAndActorsOnly) {
+    auto d0 = draft();
+    d0.add(-1, CreateDraft{.template_id = amulet(),
+                           .argument = amulet_value(alice, "1"),
+                           .signatories = {dso},
+                           .observers = {alice}});
+    store_.append_transaction(d0);
+    const std::string cid = d0.contract_id_of(0);
+    auto d = draft();
+    d.add(-1, ExerciseDraft{.contract_id = cid,
+                            .template_id = amulet(),
+                            .choice = "Look",
+                            .argument = Value::unit(),
+                            .acting_parties = {bob}});
+
+    store_.append_transaction(d);
+
+    const auto& tx = std::get<Transaction>(*store_.update_at(2));
+    EXPECT_EQ(tx.nodes[0].witnesses, (std::vector<Party>{dso, bob}));
+}
+
+TEST_F(LedgerStoreTest, ImportUpdatesAreTheActiveContractsByContractId) {
+    std::vector<std::string> cids{mint(alice, "1"), mint(alice, "2"), mint(bob, "3"),
+                                  mint(bob, "4")};
+    std::sort(cids.begin(), cids.end());
+
+    store_.migrate(Timestamp{store_.now().micros + second});
+
+    EXPECT_EQ(store_.migration_id(), 1);
+    const auto all = store_.import_updates(1, "", 10);
+    ASSERT_EQ(all.size(), 4U);
+    for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(all[i].contract->contract_id, cids[i]);
+    const auto after_second = store_.import_updates(1, cids[1], 10);
+    ASSERT_EQ(after_second.size(), 2U);
+    EXPECT_EQ(after_second[0].contract->contract_id, cids[2]);
+    EXPECT_TRUE(store_.import_updates(1, cids[3], 10).empty());
+    const auto limited = store_.import_updates(1, cids[0], 2);
+    ASSERT_EQ(limited.size(), 2U);
+    EXPECT_EQ(limited[1].contract->contract_id, cids[2]);
+    EXPECT_TRUE(store_.import_updates(0, "", 10).empty());
+    EXPECT_TRUE(std::holds_alternative<Migration>(*store_.update_at(5)));
+}
+
+TEST_F(LedgerStoreTest, SnapshotHoldsTheHoldingsInCreationOrderWithRowIds) {
+    const std::string a = mint(alice, "1");
+    const std::string b = mint(bob, "2");
+    const Timestamp t1{store_.now().micros};
+    store_.take_snapshot(t1);
+    mint(alice, "3");
+    const Timestamp t2{store_.now().micros + second};
+    store_.take_snapshot(t2);
+
+    const auto first = store_.snapshot(0, t1, false);
+    const auto second_snapshot = store_.snapshot(0, t2, false);
+
+    ASSERT_TRUE(first && second_snapshot);
+    ASSERT_EQ(first->rows.size(), 2U);
+    EXPECT_EQ(first->rows[0].contract->contract_id, a);
+    EXPECT_EQ(first->rows[1].contract->contract_id, b);
+    EXPECT_EQ(first->first_row_id(), 1);
+    EXPECT_EQ(first->last_row_id(), 2);
+    EXPECT_EQ(second_snapshot->first_row_id(), 3);
+    EXPECT_EQ(second_snapshot->rows.size(), 3U);
+    EXPECT_EQ(first->rows[1].owner, bob);
+    EXPECT_EQ(first->rows[1].amount, *Decimal::parse("2"));
+    EXPECT_EQ(first->rows_by_stakeholder.at(alice), std::vector<std::uint32_t>{0});
+    EXPECT_EQ(first->rows_by_stakeholder.at(dso), (std::vector<std::uint32_t>{0, 1}));
+}
+
+TEST_F(LedgerStoreTest, SnapshotLookupIsExactOrAtOrBeforeInclusive) {
+    mint(alice, "1");
+    const Timestamp t{store_.now().micros};
+    store_.take_snapshot(t);
+
+    EXPECT_NE(store_.snapshot(0, t, false), nullptr);
+    EXPECT_EQ(store_.snapshot(0, Timestamp{t.micros + 1}, false), nullptr);
+    EXPECT_EQ(store_.snapshot(0, Timestamp{t.micros + 1}, true), store_.snapshot(0, t, false));
+    EXPECT_EQ(store_.snapshot(0, t, true), store_.snapshot(0, t, false));
+    EXPECT_EQ(store_.snapshot(0, Timestamp{t.micros - 1}, true), nullptr);
+    EXPECT_EQ(store_.snapshot(1, t, true), nullptr);
+}
+
+TEST_F(LedgerStoreTest, ReassignmentMovesTheContractAndCountsUp) {
+    const std::string cid = mint(alice, "1");
+    const Timestamp t{store_.now().micros + second};
+
+    store_.unassign(cid, "private::1220ee", alice, t);
+
+    EXPECT_EQ(store_.contract(cid)->synchronizer_id, "");
+    auto d = draft();
+    d.add(-1, archive(cid, alice));
+    EXPECT_THROW(store_.append_transaction(d), AppendError);
+
+    store_.assign(cid, alice, Timestamp{t.micros + second});
+
+    EXPECT_EQ(store_.contract(cid)->synchronizer_id, "private::1220ee");
+    EXPECT_EQ(store_.contract(cid)->reassignment_counter, 1);
+    const auto& unassign = std::get<Reassignment>(*store_.update_at(2));
+    const auto& assign = std::get<Reassignment>(*store_.update_at(3));
+    EXPECT_EQ(unassign.kind, Reassignment::Kind::unassign);
+    EXPECT_EQ(assign.kind, Reassignment::Kind::assign);
+    EXPECT_EQ(unassign.unassign_id, assign.unassign_id);
+    EXPECT_EQ(assign.reassignment_counter, 1);
+    EXPECT_EQ(assign.source_synchronizer, "global::1220dd");
+}
+
+TEST_F(LedgerStoreTest, ReassignmentToAnUnknownSynchronizerIsRejected) {
+    const std::string cid = mint(alice, "1");
+
+    EXPECT_THROW(store_.unassign(cid, "nowhere::1220", alice, store_.now()), AppendError);
+}
+
+TEST_F(LedgerStoreTest, ConcurrentReadersSeeWholeUpdates) {
+    constexpr int writes = 400;
+    std::atomic<bool> done{false};
+    std::atomic<int> checks{0};
+    std::vector<std::thread> readers;
+    for (int r = 0; r < 3; ++r) {
+        readers.emplace_back([&] {
+            while (!done.load()) {
+                const Offset end = store_.ledger_end();
+                for (Offset o = std::max<Offset>(1, end - 5); o <= end; ++o) {
+                    const auto update = store_.update_at(o);
+                    ASSERT_NE(update, nullptr);
+                    const auto& tx = std::get<Transaction>(*update);
+                    for (const Node& n : tx.nodes) {
+                        const auto& c = std::get<CreatedNode>(n.event).contract;
+                        ASSERT_TRUE(store_.contract(c->contract_id).has_value());
+                    }
+                }
+                const auto active = store_.active_contracts();
+                ASSERT_GE(static_cast<Offset>(active.size()), end);
+                ++checks;
+            }
+        });
+    }
+    for (int i = 0; i < writes; ++i) mint(i % 2 == 0 ? alice : bob, "1");
+    done = true;
+    for (auto& t : readers) t.join();
+
+    EXPECT_EQ(store_.ledger_end(), writes);
+    EXPECT_GT(checks.load(), 0);
+}
+
+}  // namespace
+}  // namespace cantonlite::store
