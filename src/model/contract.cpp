@@ -47,6 +47,10 @@ ContractPtr make_contract(std::string contract_id, TemplateId template_id, const
     c->api_json = to_api_compressed_json(argument).dump();
     c->protobuf_json = to_protobuf_json(argument).dump();
     c->ledger_json = to_ledger_json(argument).dump();
+    // dump() grows its string by doubling: give the spare capacity back, the text lives long.
+    for (std::string* text : {&c->codegen_json, &c->api_json, &c->protobuf_json, &c->ledger_json}) {
+        text->shrink_to_fit();
+    }
     c->created_event_blob = event_blob(*c);
     return c;
 }

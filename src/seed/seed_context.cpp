@@ -87,8 +87,8 @@ void SeedContext::relabel(const std::string& from, const std::string& to) {
     }
 }
 
-const Value& SeedContext::argument_of(const std::string& contract_id, std::string_view entity,
-                                      const std::string& pointer) const {
+Value SeedContext::argument_of(const std::string& contract_id, std::string_view entity,
+                               const std::string& pointer) const {
     const auto it = arguments_.find(contract_id);
     if (it == arguments_.end()) {
         const auto state = store_.contract(contract_id);
@@ -101,7 +101,10 @@ const Value& SeedContext::argument_of(const std::string& contract_id, std::strin
                                                  it->second.entity + ", not a " +
                                                  std::string(entity));
     }
-    return it->second.argument;
+    if (const auto* holding = std::get_if<payloads::HoldingArgs>(&it->second.argument)) {
+        return payloads::holding_value(*holding);
+    }
+    return std::get<Value>(it->second.argument);
 }
 
 Timestamp SeedContext::step_time(const JsonObject& step) const {
@@ -147,8 +150,19 @@ void SeedContext::commit(const store::TransactionDraft& draft) {
     store_.append_transaction(draft);
     for (std::size_t i = 0; i < draft.nodes.size(); ++i) {
         if (const auto* c = std::get_if<store::CreateDraft>(&draft.nodes[i].event)) {
-            arguments_[draft.contract_id_of(static_cast<int>(i))] =
-                Created{.entity = entity_of(draft, i), .argument = c->argument};
+            std::string entity = entity_of(draft, i);
+            const bool holding = c->template_id.package_name == "splice-amulet" &&
+                                 c->template_id.module_name == "Splice.Amulet" &&
+                                 (entity == "Amulet" || entity == "LockedAmulet");
+            auto compact = holding ? payloads::holding_args(c->argument, entity == "LockedAmulet")
+                                   : std::nullopt;
+            Created created{.entity = std::move(entity)};
+            if (compact) {
+                created.argument = std::move(*compact);
+            } else {
+                created.argument = c->argument;
+            }
+            arguments_[draft.contract_id_of(static_cast<int>(i))] = std::move(created);
         } else if (const auto& e = std::get<store::ExerciseDraft>(draft.nodes[i].event);
                    e.consuming) {
             arguments_.erase(e.contract_id);

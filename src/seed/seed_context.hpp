@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <variant>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@
 #include "cantonlite/model/value.hpp"
 #include "cantonlite/store/ledger_store.hpp"
 #include "party_directory.hpp"
+#include "splice_payloads.hpp"
 
 namespace cantonlite::seed {
 
@@ -53,8 +55,8 @@ class SeedContext {
     void relabel(const std::string& from, const std::string& to);
     // The argument the seed created `contract_id` with, as the template `entity` expects.
     // Throws JsonFieldError at `pointer` when it is not such a contract, or not active.
-    [[nodiscard]] const Value& argument_of(const std::string& contract_id, std::string_view entity,
-                                           const std::string& pointer) const;
+    [[nodiscard]] Value argument_of(const std::string& contract_id, std::string_view entity,
+                                    const std::string& pointer) const;
 
     // ---- time and commits ----
     // The step's time: "at", or one second after the ledger clock. Throws when it goes backwards.
@@ -85,7 +87,7 @@ class SeedContext {
     std::unordered_map<std::string, std::string> labels_;  // label -> contract id
     struct Created {
         std::string entity;
-        Value argument;
+        std::variant<Value, payloads::HoldingArgs> argument;  // holdings kept compact
     };
     std::unordered_map<std::string, Created> arguments_;  // contract id -> argument, active only
 };

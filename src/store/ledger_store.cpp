@@ -29,6 +29,13 @@ bool in_pre_order(const std::vector<NodeDraft>& nodes, int previous, int parent)
     return parent == -1;
 }
 
+// A value in the Ledger API encoding, stored for the life of the ledger: no spare capacity.
+std::string ledger_text(const model::Value& v) {
+    std::string text = model::to_ledger_json(v).dump();
+    text.shrink_to_fit();
+    return text;
+}
+
 // A contract a draft exercises: committed before, or created earlier in the same draft.
 struct Known {
     model::ContractPtr contract;
@@ -157,20 +164,19 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             it->second.consumed = e.consuming;
             informees = sorted_union(e.consuming ? target.stakeholders : target.signatories,
                                      e.acting_parties);
-            tx.nodes.push_back(Node{
-                .node_id = id,
-                .event =
-                    ExercisedNode{.contract_id = e.contract_id,
-                                  .template_id = e.template_id,
-                                  .interface_id = e.interface_id,
-                                  .choice = e.choice,
-                                  .choice_argument_json = model::to_ledger_json(e.argument).dump(),
-                                  .consuming = e.consuming,
-                                  .acting_parties = sorted_union(e.acting_parties, {}),
-                                  .exercise_result_json = model::to_ledger_json(e.result).dump(),
-                                  .contract_signatories = target.signatories,
-                                  .contract_stakeholders = target.stakeholders,
-                                  .last_descendant = id}});
+            tx.nodes.push_back(
+                Node{.node_id = id,
+                     .event = ExercisedNode{.contract_id = e.contract_id,
+                                            .template_id = e.template_id,
+                                            .interface_id = e.interface_id,
+                                            .choice = e.choice,
+                                            .choice_argument_json = ledger_text(e.argument),
+                                            .consuming = e.consuming,
+                                            .acting_parties = sorted_union(e.acting_parties, {}),
+                                            .exercise_result_json = ledger_text(e.result),
+                                            .contract_signatories = target.signatories,
+                                            .contract_stakeholders = target.stakeholders,
+                                            .last_descendant = id}});
         }
         Node& node = tx.nodes.back();
         node.witnesses =
