@@ -45,6 +45,12 @@ void commit_transfer(
     const model::Network& n = ctx.network();
     const Timestamp t = ctx.step_time(step);
     model::Decimal in;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        for (std::size_t k = 0; k < i; ++k) {
+            if (inputs[k].first == inputs[i].first)
+                throw model::JsonFieldError(inputs[i].second, "appears twice");
+        }
+    }
     for (const auto& [cid, pointer] : inputs) {
         const Value& amulet = ctx.argument_of(cid, "Amulet", pointer);
         const std::string& owner = field_at(amulet, {"owner"}, pointer).text;
@@ -139,7 +145,7 @@ void commit_transfer(
 }  // namespace
 
 void mint(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, {"owner", "amount", "round", "rate_per_round"});
+    allow_keys(s, Commits::transaction, {"owner", "amount", "round", "rate_per_round", "as"});
     const model::Network& n = ctx.network();
     const Party owner = ctx.party(s, "owner");
     const model::Decimal amount = decimal_field(s, "amount", true);
@@ -168,13 +174,20 @@ void mint(SeedContext& ctx, const JsonObject& s) {
 }
 
 void lock(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, {"amulet", "amount", "holders", "expires_at", "context", "change_as"});
+    allow_keys(s, Commits::transaction,
+               {"amulet", "amount", "holders", "expires_at", "context", "change_as", "as"});
     const std::string cid = ctx.contract(s, "amulet");
     const Value& amulet = ctx.argument_of(cid, "Amulet", s.pointer_of("amulet"));
     const Party owner = field_at(amulet, {"owner"}, s.pointer_of("amulet")).text;
     const model::Decimal all =
         field_at(amulet, {"amount", "initialAmount"}, s.pointer_of("amulet")).decimal;
     const model::Decimal amount = optional_decimal(s, "amount", all);
+    if (amount > all) {
+        throw model::JsonFieldError(s.pointer_of("amount"), "the amount (" +
+                                                                amount.to_compact_string() +
+                                                                ") exceeds the amulet's amount (" +
+                                                                all.to_compact_string() + ")");
+    }
     Output out{.receiver = owner,
                .amount = amount,
                .lock = Lock{.holders = ctx.parties(s, "holders"),
@@ -187,7 +200,7 @@ void lock(SeedContext& ctx, const JsonObject& s) {
 }
 
 void unlock(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, {"locked_amulet"});
+    allow_keys(s, Commits::transaction, {"locked_amulet", "as"});
     const model::Network& n = ctx.network();
     const std::string cid = ctx.contract(s, "locked_amulet");
     const std::string pointer = s.pointer_of("locked_amulet");
@@ -201,7 +214,7 @@ void unlock(SeedContext& ctx, const JsonObject& s) {
         field_at(locked, {"amulet", "amount", "initialAmount"}, pointer).decimal;
     const model::Decimal rate =
         field_at(locked, {"amulet", "amount", "ratePerRound", "rate"}, pointer).decimal;
-    auto d = ctx.draft(s, {owner}, t);
+    auto d = ctx.draft(s, actors, t);
     const int root = d.add(-1, ExerciseDraft{.contract_id = cid,
                                              .template_id = p::locked_amulet(n),
                                              .choice = "LockedAmulet_Unlock",
@@ -221,7 +234,7 @@ void unlock(SeedContext& ctx, const JsonObject& s) {
 }
 
 void transfer(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, {"sender", "inputs", "outputs", "change_as"});
+    allow_keys(s, Commits::transaction, {"sender", "inputs", "outputs", "change_as"});
     const Party sender = ctx.party(s, "sender");
     std::vector<std::pair<std::string, std::string>> inputs;
     const nlohmann::json& in = s.value().value("inputs", nlohmann::json());

@@ -47,7 +47,7 @@ Value action_value(const SeedContext& ctx, const JsonObject& s) {
 }  // namespace
 
 void register_ans_entry(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, {"user", "name", "url", "description", "expires_at"});
+    allow_keys(s, Commits::transaction, {"user", "name", "url", "description", "expires_at", "as"});
     const model::Network& n = ctx.network();
     const Party user = ctx.party(s, "user");
     auto d = ctx.draft(s, {n.dso_party}, ctx.step_time(s));
@@ -62,7 +62,7 @@ void register_ans_entry(SeedContext& ctx, const JsonObject& s) {
 }
 
 void renew_ans_entry(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, {"entry", "expires_at"});
+    allow_keys(s, Commits::transaction, {"entry", "expires_at", "as"});
     const model::Network& n = ctx.network();
     const std::string cid = ctx.contract(s, "entry");
     const std::string pointer = s.pointer_of("entry");
@@ -93,13 +93,14 @@ void renew_ans_entry(SeedContext& ctx, const JsonObject& s) {
                                     field_at(old, {"description"}, pointer).text, expires_at),
                                 .signatories = {user, n.dso_party}});
     d.set_result(root, p::single("entryCid", Value::contract_id(d.contract_id_of(entry))));
-    ctx.commit(d);
     ctx.relabel(cid, d.contract_id_of(entry));
+    ctx.commit(d);
     ctx.label(s, "as", d.contract_id_of(entry));
 }
 
 void request_vote(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, {"requester", "action", "reason", "vote_before", "target_effective_at"});
+    allow_keys(s, Commits::transaction,
+               {"requester", "action", "reason", "vote_before", "target_effective_at", "as"});
     const model::Network& n = ctx.network();
     const model::SuperValidator& requester = sv(ctx, s, "requester");
     const Value action = action_value(ctx, s);
@@ -137,7 +138,7 @@ void request_vote(SeedContext& ctx, const JsonObject& s) {
 }
 
 void cast_vote(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, {"vote_request", "voter", "accept", "reason"});
+    allow_keys(s, Commits::transaction, {"vote_request", "voter", "accept", "reason", "as"});
     const model::Network& n = ctx.network();
     const std::string cid = ctx.contract(s, "vote_request");
     const std::string pointer = s.pointer_of("vote_request");
@@ -181,13 +182,13 @@ void cast_vote(SeedContext& ctx, const JsonObject& s) {
     const Value result = p::single("voteRequest", Value::contract_id(d.contract_id_of(created)));
     d.set_result(cast, result);
     d.set_result(root, result);
-    ctx.commit(d);
     ctx.relabel(cid, d.contract_id_of(created));
+    ctx.commit(d);
     ctx.label(s, "as", d.contract_id_of(created));
 }
 
 void close_vote(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, {"vote_request"});
+    allow_keys(s, Commits::transaction, {"vote_request"});
     const model::Network& n = ctx.network();
     const std::string cid = ctx.contract(s, "vote_request");
     (void)ctx.argument_of(cid, "VoteRequest", s.pointer_of("vote_request"));
@@ -211,7 +212,7 @@ void close_vote(SeedContext& ctx, const JsonObject& s) {
 }
 
 void transfer_command(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, {"sender"});
+    allow_keys(s, Commits::transaction, {"sender", "as"});
     const model::Network& n = ctx.network();
     const Party sender = ctx.party(s, "sender");
     const auto counter = ctx.store().transfer_command_counter_of(sender);
@@ -245,8 +246,8 @@ void transfer_command(SeedContext& ctx, const JsonObject& s) {
                                                 .observers = {sender}});
     d.set_result(
         root, p::single("transferCommandCounter", Value::contract_id(d.contract_id_of(created))));
-    ctx.commit(d);
     if (counter) ctx.relabel(counter->contract->contract_id, d.contract_id_of(created));
+    ctx.commit(d);
     ctx.label(s, "as", d.contract_id_of(created));
 }
 

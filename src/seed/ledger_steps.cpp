@@ -1,4 +1,5 @@
 // Synchronizer, migration, time and raw-transaction steps (docs/seed-format.md).
+#include <algorithm>
 #include <set>
 
 #include "splice_payloads.hpp"
@@ -17,6 +18,16 @@ Party submitter(const SeedContext& ctx, const JsonObject& s, const std::string& 
     if (s.has("submitter")) return ctx.party(s, "submitter");
     const auto state = ctx.store().contract(cid);
     return state ? state->contract->signatories.front() : ctx.network().dso_party;
+}
+
+// Throws at the step's "to" unless it names a synchronizer of the network.
+void check_synchronizer(const SeedContext& ctx, const JsonObject& s) {
+    const std::string to = s.string("to");
+    const auto& others = ctx.network().other_synchronizers;
+    if (to != ctx.network().synchronizer_id &&
+        std::find(others.begin(), others.end(), to) == others.end()) {
+        throw model::JsonFieldError(s.pointer_of("to"), "unknown synchronizer " + to);
+    }
 }
 
 // "<package name>:<Module>:<Entity>", or "<package id>:<Module>:<Entity>" with `package_name`.
@@ -70,6 +81,12 @@ void add_nodes(SeedContext& ctx, store::TransactionDraft& d, int parent,
         if (const auto c = node.optional_object("create")) {
             c->reject_unknown_keys(
                 {"template", "package_name", "argument", "signatories", "observers", "as"});
+            if (!c->has("argument"))
+                throw model::JsonFieldError(c->pointer_of("argument"), "is required");
+            if (ctx.parties(*c, "signatories").empty()) {
+                throw model::JsonFieldError(c->pointer_of("signatories"),
+                                            "a contract needs at least one signatory");
+            }
             const int id =
                 d.add(parent, CreateDraft{.template_id = template_field(ctx, *c, "template"),
                                           .argument = typed_value(ctx, c->value().at("argument"),
@@ -91,6 +108,15 @@ void add_nodes(SeedContext& ctx, store::TransactionDraft& d, int parent,
             .acting_parties = ctx.parties(e, "acting_parties"),
             .result = optional_typed(ctx, e, "result", Value::unit())};
         if (e.has("interface")) draft.interface_id = template_field(ctx, e, "interface");
+        ctx.check_usable(draft.contract_id, e.pointer_of("contract"));
+        const model::TemplateId& actual =
+            ctx.store().contract(draft.contract_id)->contract->template_id;
+        if (!draft.interface_id && !actual.same_template(draft.template_id)) {
+            throw model::JsonFieldError(e.pointer_of("template"),
+                                        "contract " + draft.contract_id + " is a " +
+                                            actual.qualified_name() + ", not a " +
+                                            draft.template_id.qualified_name());
+        }
         const int id = d.add(parent, std::move(draft));
         if (e.has("children"))
             add_nodes(ctx, d, id, e.value().at("children"), e.pointer_of("children"), labels);
@@ -100,47 +126,54 @@ void add_nodes(SeedContext& ctx, store::TransactionDraft& d, int parent,
 }  // namespace
 
 void reassign(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, {"contract", "to", "submitter"});
+    allow_keys(s, Commits::update, {"contract", "to", "submitter"});
     const std::string cid = ctx.contract(s, "contract");
+    check_synchronizer(ctx, s);
     const Party by = submitter(ctx, s, cid);
     const Timestamp t = ctx.step_time(s);
+    const Timestamp assigned{t.micros + micros_per_second};
     ctx.snapshots_until(t, false);
     ctx.store().unassign(cid, s.string("to"), by, t);
-    ctx.store().assign(cid, by, Timestamp{t.micros + micros_per_second});
+    ctx.snapshots_until(assigned, false);  // an interval snapshot at t sees the contract in flight
+    ctx.store().assign(cid, by, assigned);
 }
 
 void unassign(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, {"contract", "to", "submitter"});
+    allow_keys(s, Commits::update, {"contract", "to", "submitter"});
     const std::string cid = ctx.contract(s, "contract");
+    check_synchronizer(ctx, s);
     const Timestamp t = ctx.step_time(s);
     ctx.snapshots_until(t, false);
     ctx.store().unassign(cid, s.string("to"), submitter(ctx, s, cid), t);
 }
 
 void assign(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, {"contract", "submitter"});
+    allow_keys(s, Commits::update, {"contract", "submitter"});
     const std::string cid = ctx.contract(s, "contract");
+    const auto state = ctx.store().contract(cid);
+    if (!state || state->archived_offset || !state->synchronizer_id.empty()) {
+        throw model::JsonFieldError(s.pointer_of("contract"),
+                                    "contract " + cid + " is not in flight");
+    }
     const Timestamp t = ctx.step_time(s);
     ctx.snapshots_until(t, false);
     ctx.store().assign(cid, submitter(ctx, s, cid), t);
 }
 
 void migrate(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, {});
+    allow_keys(s, Commits::update, {});
     const Timestamp t = ctx.step_time(s);
     ctx.snapshots_until(t, false);
     ctx.store().migrate(t);
 }
 
 void snapshot(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, {});
-    const Timestamp t = ctx.step_time(s);
-    ctx.snapshots_until(t, false);
-    ctx.store().take_snapshot(t);
+    allow_keys(s, Commits::update, {});
+    ctx.snapshot_at(ctx.step_time(s), s.has("at") ? s.pointer_of("at") : s.pointer());
 }
 
 void advance_time(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, {"to", "by_seconds"});
+    allow_keys(s, Commits::nothing, {"to", "by_seconds"});
     if (s.has("to") == s.has("by_seconds")) {
         throw model::JsonFieldError(s.pointer(), "needs exactly one of to and by_seconds");
     }
@@ -159,7 +192,7 @@ void advance_time(SeedContext& ctx, const JsonObject& s) {
 }
 
 void raw_transaction(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, {"submitters", "nodes"});
+    allow_keys(s, Commits::transaction, {"submitters", "nodes"});
     std::vector<Party> submitters = ctx.parties(s, "submitters");
     if (submitters.empty())
         throw model::JsonFieldError(s.pointer_of("submitters"), "needs at least one party");

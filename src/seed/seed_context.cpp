@@ -11,6 +11,13 @@ std::string entity_of(const store::TransactionDraft& draft, std::size_t i) {
     return std::get<store::CreateDraft>(draft.nodes[i].event).template_id.entity_name;
 }
 
+// "a LockedAmulet", "an Amulet".
+std::string with_article(const std::string& noun) {
+    const bool vowel = !noun.empty() &&
+                       std::string_view("AEIOUaeiou").find(noun.front()) != std::string_view::npos;
+    return (vowel ? "an " : "a ") + noun;
+}
+
 }  // namespace
 
 SeedContext::SeedContext(store::LedgerStore& store,
@@ -78,12 +85,43 @@ void SeedContext::label(const JsonObject& step, std::string_view key,
 }
 
 void SeedContext::set_label(const std::string& name, const std::string& contract_id) {
-    labels_[name] = contract_id;
+    auto [it, inserted] = labels_.try_emplace(name, contract_id);
+    if (!inserted) {
+        auto& old = labels_of_[it->second];
+        old.erase(std::remove(old.begin(), old.end(), name), old.end());
+        it->second = contract_id;
+    }
+    labels_of_[contract_id].push_back(name);
 }
 
 void SeedContext::relabel(const std::string& from, const std::string& to) {
-    for (auto& [_, cid] : labels_) {
-        if (cid == from) cid = to;
+    const auto it = labels_of_.find(from);
+    if (it == labels_of_.end()) return;
+    const std::vector<std::string> names = std::move(it->second);
+    labels_of_.erase(it);
+    for (const std::string& name : names) set_label(name, to);
+}
+
+void SeedContext::forget_labels(const std::string& contract_id) {
+    const auto it = labels_of_.find(contract_id);
+    if (it == labels_of_.end()) return;
+    for (const std::string& name : it->second) labels_.erase(name);
+    labels_of_.erase(it);
+}
+
+void SeedContext::check_usable(const std::string& contract_id, const std::string& pointer) const {
+    const auto state = store_.contract(contract_id);
+    if (!state) throw model::JsonFieldError(pointer, "unknown contract " + contract_id);
+    if (state->archived_offset)
+        throw model::JsonFieldError(pointer, "contract " + contract_id + " is archived");
+    if (state->synchronizer_id.empty()) {
+        throw model::JsonFieldError(pointer,
+                                    "contract " + contract_id + " is unassigned (in flight)");
+    }
+    if (state->synchronizer_id != network().synchronizer_id) {
+        throw model::JsonFieldError(pointer, "contract " + contract_id + " is on " +
+                                                 state->synchronizer_id + ": reassign it to " +
+                                                 network().synchronizer_id + " first");
     }
 }
 
@@ -97,10 +135,11 @@ Value SeedContext::argument_of(const std::string& contract_id, std::string_view 
                                                  : "contract " + contract_id + " is not active");
     }
     if (it->second.entity != entity) {
-        throw model::JsonFieldError(pointer, "contract " + contract_id + " is a " +
-                                                 it->second.entity + ", not a " +
-                                                 std::string(entity));
+        throw model::JsonFieldError(pointer, "contract " + contract_id + " is " +
+                                                 with_article(it->second.entity) + ", not " +
+                                                 with_article(std::string(entity)));
     }
+    check_usable(contract_id, pointer);
     if (const auto* holding = std::get_if<payloads::HoldingArgs>(&it->second.argument)) {
         return payloads::holding_value(*holding);
     }
@@ -145,6 +184,19 @@ void SeedContext::snapshots_until(Timestamp t, bool inclusive) {
     }
 }
 
+void SeedContext::snapshot_at(Timestamp t, const std::string& pointer) {
+    snapshots_until(t, false);
+    if (store_.snapshot(store_.migration_id(), t, false)) {
+        throw model::JsonFieldError(pointer, "a snapshot of migration " +
+                                                 std::to_string(store_.migration_id()) + " at " +
+                                                 model::format_instant(t) + " exists already");
+    }
+    store_.take_snapshot(t);
+    if (snapshot_interval_seconds_ && next_snapshot_ * micros_per_second == t.micros) {
+        next_snapshot_ += *snapshot_interval_seconds_;
+    }
+}
+
 void SeedContext::commit(const store::TransactionDraft& draft) {
     snapshots_until(draft.record_time, false);
     store_.append_transaction(draft);
@@ -166,6 +218,7 @@ void SeedContext::commit(const store::TransactionDraft& draft) {
         } else if (const auto& e = std::get<store::ExerciseDraft>(draft.nodes[i].event);
                    e.consuming) {
             arguments_.erase(e.contract_id);
+            forget_labels(e.contract_id);
         }
     }
 }

@@ -51,10 +51,12 @@ class SeedContext {
     // Labels `contract_id` with the step's `key` ("as"), if it gives one.
     void label(const JsonObject& step, std::string_view key, const std::string& contract_id);
     void set_label(const std::string& name, const std::string& contract_id);
-    // Points every label of `from` (a contract re-created by a step) at `to`.
+    // Points every label of `from` (a contract a step is about to re-create) at `to`.
+    // REQUIRES: called before the commit that consumes `from`, which forgets its labels.
     void relabel(const std::string& from, const std::string& to);
     // The argument the seed created `contract_id` with, as the template `entity` expects.
-    // Throws JsonFieldError at `pointer` when it is not such a contract, or not active.
+    // Throws JsonFieldError at `pointer` when it is not such a contract, not active, in flight or
+    // on another synchronizer than the global one (where the steps submit).
     [[nodiscard]] Value argument_of(const std::string& contract_id, std::string_view entity,
                                     const std::string& pointer) const;
 
@@ -71,6 +73,12 @@ class SeedContext {
     void commit(const store::TransactionDraft& draft);
     // Takes the interval snapshots due before `t` (strictly) or at `t` when `inclusive`.
     void snapshots_until(Timestamp t, bool inclusive);
+    // Takes the snapshot of an explicit `snapshot` step at `t` (an interval snapshot due at `t`
+    // is the same snapshot). Throws JsonFieldError at `pointer` when one exists at `t`.
+    void snapshot_at(Timestamp t, const std::string& pointer);
+    // Throws JsonFieldError at `pointer` unless `contract_id` is active and assigned to the
+    // global synchronizer.
+    void check_usable(const std::string& contract_id, const std::string& pointer) const;
 
     // ---- contracts of the bootstrap transaction ----
     std::string dso_rules;
@@ -84,7 +92,10 @@ class SeedContext {
     std::optional<std::int64_t> snapshot_interval_seconds_;
     std::int64_t next_snapshot_ = 0;  // seconds since epoch of the next interval snapshot
     PartyDirectory parties_;
-    std::unordered_map<std::string, std::string> labels_;  // label -> contract id
+    std::unordered_map<std::string, std::string> labels_;                  // label -> contract id
+    std::unordered_map<std::string, std::vector<std::string>> labels_of_;  // contract id -> labels
+
+    void forget_labels(const std::string& contract_id);
     struct Created {
         std::string entity;
         std::variant<Value, payloads::HoldingArgs> argument;  // holdings kept compact

@@ -210,6 +210,9 @@ void run_steps(SeedContext& ctx, const JsonObject& root, const std::string& sour
             throw SeedError(where + e.what());
         } catch (const store::AppendError& e) {
             throw SeedError(where + pointer + ": " + e.what());
+        } catch (const nlohmann::json::exception& e) {
+            // A lookup a step should have checked first: still one line, still naming the step.
+            throw SeedError(where + pointer + ": " + e.what());
         }
     }
 }

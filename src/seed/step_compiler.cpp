@@ -1,6 +1,5 @@
 // Dispatch of seed steps, their shared helpers, and the bootstrap transaction.
 #include <algorithm>
-#include <array>
 #include <map>
 
 #include "splice_payloads.hpp"
@@ -42,8 +41,12 @@ const std::map<std::string_view, StepFunction>& step_kinds() {
     return kinds;
 }
 
-constexpr std::array<std::string_view, 5> common_keys{"step", "at", "as", "command_id",
-                                                      "workflow_id"};
+bool allowed_by(Commits commits, std::string_view key) {
+    if (key == "step") return true;
+    if (commits == Commits::nothing) return false;
+    if (key == "at") return true;
+    return commits == Commits::transaction && (key == "command_id" || key == "workflow_id");
+}
 
 }  // namespace
 
@@ -60,12 +63,12 @@ void run_step(SeedContext& ctx, const JsonObject& step) {
     it->second(ctx, step);
 }
 
-void allow_keys(const JsonObject& step, std::initializer_list<std::string_view> own) {
+void allow_keys(const JsonObject& step, Commits commits,
+                std::initializer_list<std::string_view> own) {
     for (const auto& [key, _] : step.value().items()) {
-        const bool common =
-            std::find(common_keys.begin(), common_keys.end(), key) != common_keys.end();
         const bool mine = std::find(own.begin(), own.end(), key) != own.end();
-        if (!common && !mine) throw model::JsonFieldError(step.pointer_of(key), "unknown key");
+        if (!mine && !allowed_by(commits, key))
+            throw model::JsonFieldError(step.pointer_of(key), "unknown key");
     }
 }
 

@@ -19,9 +19,15 @@ void bootstrap(SeedContext& ctx);
 
 // ---- helpers shared by the step files ----
 
-// Throws for a key that is neither one of `own` nor common to every step (step, at, as,
-// command_id, workflow_id).
-void allow_keys(const JsonObject& step, std::initializer_list<std::string_view> own);
+// Which keys besides "step" and its own a step accepts: a step that commits a transaction takes
+// at, command_id and workflow_id; one that commits another update (reassignment, migration,
+// snapshot) takes at; one that only moves the clock takes neither. "as" is an own key of the
+// steps that create a contract.
+enum class Commits { transaction, update, nothing };
+
+// Throws for a key that is neither one of `own` nor one `commits` allows.
+void allow_keys(const JsonObject& step, Commits commits,
+                std::initializer_list<std::string_view> own);
 
 // A decimal string field ("100", "12.5"). `positive`: must be > 0.
 [[nodiscard]] model::Decimal decimal_field(const JsonObject& o, std::string_view key,

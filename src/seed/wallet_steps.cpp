@@ -51,7 +51,8 @@ Value tracking_info(const SeedContext& ctx, const JsonObject& s) {
 }  // namespace
 
 void create_transfer_offer(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, {"sender", "receiver", "amount", "description", "expires_at", "tracking_id"});
+    allow_keys(s, Commits::transaction,
+               {"sender", "receiver", "amount", "description", "expires_at", "tracking_id", "as"});
     const model::Network& n = ctx.network();
     const Party sender = ctx.party(s, "sender");
     const Party receiver = ctx.party(s, "receiver");
@@ -85,7 +86,7 @@ void create_transfer_offer(SeedContext& ctx, const JsonObject& s) {
 }
 
 void accept_transfer_offer(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, {"offer"});
+    allow_keys(s, Commits::transaction, {"offer", "as"});
     const model::Network& n = ctx.network();
     const std::string cid = ctx.contract(s, "offer");
     const Value offer = ctx.argument_of(cid, "TransferOffer", s.pointer_of("offer"));
@@ -109,7 +110,7 @@ void accept_transfer_offer(SeedContext& ctx, const JsonObject& s) {
 }
 
 void withdraw_transfer_offer(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, {"offer", "reason"});
+    allow_keys(s, Commits::transaction, {"offer", "reason"});
     exercise_on_request(ctx, s, "offer", "TransferOffer", payloads::transfer_offer(ctx.network()),
                         "TransferOffer_Withdraw", "sender",
                         p::single("reason", Value::text_value(text_or_empty(s, "reason"))),
@@ -117,7 +118,7 @@ void withdraw_transfer_offer(SeedContext& ctx, const JsonObject& s) {
 }
 
 void expire_transfer_offer(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, {"offer"});
+    allow_keys(s, Commits::transaction, {"offer"});
     const std::string cid = ctx.contract(s, "offer");
     const Value& offer = ctx.argument_of(cid, "TransferOffer", s.pointer_of("offer"));
     Value actor = field_at(offer, {"sender"}, s.pointer_of("offer"));
@@ -127,8 +128,9 @@ void expire_transfer_offer(SeedContext& ctx, const JsonObject& s) {
 }
 
 void create_buy_traffic_request(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(
-        s, {"user", "traffic_amount", "tracking_id", "expires_at", "member_id", "synchronizer_id"});
+    allow_keys(s, Commits::transaction,
+               {"user", "traffic_amount", "tracking_id", "expires_at", "member_id",
+                "synchronizer_id", "as"});
     const model::Network& n = ctx.network();
     const Party user = ctx.party(s, "user");
     const std::string& install = wallet_install(ctx, user, s.pointer_of("user"));
@@ -165,7 +167,7 @@ void create_buy_traffic_request(SeedContext& ctx, const JsonObject& s) {
 }
 
 void complete_buy_traffic_request(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, {"request"});
+    allow_keys(s, Commits::transaction, {"request"});
     Value result = tracking_info(ctx, s);
     exercise_on_request(ctx, s, "request", "BuyTrafficRequest",
                         p::buy_traffic_request(ctx.network()), "BuyTrafficRequest_Complete",
@@ -173,7 +175,7 @@ void complete_buy_traffic_request(SeedContext& ctx, const JsonObject& s) {
 }
 
 void cancel_buy_traffic_request(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, {"request", "reason"});
+    allow_keys(s, Commits::transaction, {"request", "reason"});
     Value result = tracking_info(ctx, s);
     exercise_on_request(ctx, s, "request", "BuyTrafficRequest",
                         p::buy_traffic_request(ctx.network()), "BuyTrafficRequest_Cancel",
@@ -182,7 +184,7 @@ void cancel_buy_traffic_request(SeedContext& ctx, const JsonObject& s) {
 }
 
 void expire_buy_traffic_request(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, {"request"});
+    allow_keys(s, Commits::transaction, {"request"});
     Value result = tracking_info(ctx, s);
     exercise_on_request(ctx, s, "request", "BuyTrafficRequest",
                         p::buy_traffic_request(ctx.network()), "BuyTrafficRequest_Expire",

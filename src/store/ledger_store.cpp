@@ -149,6 +149,10 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
                 if (state.synchronizer_id.empty()) {
                     throw AppendError("contract " + e.contract_id + " is unassigned (in flight)");
                 }
+                if (state.synchronizer_id != draft.synchronizer_id) {
+                    throw AppendError("contract " + e.contract_id + " is on " +
+                                      state.synchronizer_id + ", not on " + draft.synchronizer_id);
+                }
                 it = known.emplace(e.contract_id, Known{.contract = state.contract}).first;
             }
             if (it->second.consumed) {
