@@ -1,7 +1,9 @@
 #include "cantonlite/app/application.hpp"
 
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <system_error>
 #include <thread>
 
@@ -9,7 +11,10 @@
 
 #include "cantonlite/app/cli.hpp"
 #include "cantonlite/app/config.hpp"
+#include "cantonlite/app/describe.hpp"
+#include "cantonlite/app/generate.hpp"
 #include "cantonlite/app/logging.hpp"
+#include "cantonlite/app/token.hpp"
 #include "cantonlite/areas/ledger/ledger_area.hpp"
 #include "cantonlite/areas/scan/scan_area.hpp"
 #include "cantonlite/areas/validator/validator_area.hpp"
@@ -23,7 +28,7 @@ constexpr int exit_ok = 0;
 constexpr int exit_start_failed = 1;
 constexpr int exit_usage = 2;
 
-// The config a `serve` runs with: file, then environment, then flags. Throws ConfigError.
+// The config a command runs with: file, then environment, then flags. Throws ConfigError.
 Config resolve_config(const CommandLine& cli) {
     const auto env = [](const char* name) { return std::getenv(name); };
     Config config =
@@ -33,6 +38,27 @@ Config resolve_config(const CommandLine& cli) {
         apply_setting(config, cli.settings[i].first, cli.settings[i].second, cli.setting_flags[i]);
     }
     return config;
+}
+
+// The resolved config and the network its seed describes.
+struct Loaded {
+    Config config;
+    std::unique_ptr<store::LedgerStore> store;
+};
+
+// Resolves the config and loads the seed, as serve, describe and token all do. Prints the one
+// line of a ConfigError or SeedError and returns nullopt (exit 2) when that fails.
+std::optional<Loaded> load_network(const CommandLine& cli) {
+    try {
+        Config config = resolve_config(cli);
+        auto store = seed::load_seed_file(config.seed);
+        return Loaded{std::move(config), std::move(store)};
+    } catch (const ConfigError& e) {
+        std::cerr << "cantonlite: " << e.what() << '\n';
+    } catch (const seed::SeedError& e) {
+        std::cerr << "cantonlite: " << e.what() << '\n';
+    }
+    return std::nullopt;
 }
 
 net::ServerOptions server_options(const Config& config) {
@@ -53,20 +79,11 @@ net::ServerOptions server_options(const Config& config) {
 }
 
 int serve(const CommandLine& cli) {
-    Config config;
-    std::unique_ptr<store::LedgerStore> store;
-    try {
-        config = resolve_config(cli);
-        store = seed::load_seed_file(config.seed);
-    } catch (const ConfigError& e) {
-        std::cerr << "cantonlite: " << e.what() << '\n';
-        return exit_usage;
-    } catch (const seed::SeedError& e) {
-        std::cerr << "cantonlite: " << e.what() << '\n';
-        return exit_usage;
-    }
+    auto loaded = load_network(cli);
+    if (!loaded) return exit_usage;
+    const Config& config = loaded->config;
     configure_logging(config.log);
-    const auto router = make_router(*store);
+    const auto router = make_router(*loaded->store);
     net::Server server(server_options(config), *router);
     try {
         server.start();
@@ -80,6 +97,52 @@ int serve(const CommandLine& cli) {
     server.wait();
     spdlog::info("stopped");
     return exit_ok;
+}
+
+// The flags that make `cantonlite token` load the network this command loaded.
+std::string token_flags(const CommandLine& cli) {
+    std::string out;
+    const auto add = [&](const std::string& flag, const std::string& value) {
+        out += (out.empty() ? "" : " ") + flag + " " + shell_quote(value);
+    };
+    if (cli.config) add("--config", *cli.config);
+    for (const auto& [key, value] : cli.settings) {
+        if (key == "seed") add("--seed", value);
+    }
+    return out;
+}
+
+int describe(const CommandLine& cli) {
+    const auto loaded = load_network(cli);
+    if (!loaded) return exit_usage;
+    if (cli.json) {
+        std::cout << describe_json(*loaded->store).dump(2) << '\n';
+    } else {
+        std::cout << describe_text(*loaded->store, TextOptions{.port = loaded->config.server.port,
+                                                               .token_flags = token_flags(cli)});
+    }
+    return exit_ok;
+}
+
+int token(const CommandLine& cli) {
+    const auto loaded = load_network(cli);
+    if (!loaded) return exit_usage;
+    const auto now = std::chrono::duration_cast<std::chrono::seconds>(
+        std::chrono::system_clock::now().time_since_epoch());
+    try {
+        std::cout << make_token(loaded->store->network(), cli.user, now.count(), cli.expires_in)
+                  << '\n';
+    } catch (const TokenError& e) {
+        std::cerr << "cantonlite: " << e.what() << '\n';
+        return exit_usage;
+    }
+    return exit_ok;
+}
+
+int generate(const CommandLine& cli) {
+    write_generated_seed(std::cout, cli.generate);
+    std::cout.flush();
+    return std::cout ? exit_ok : exit_start_failed;
 }
 
 }  // namespace
@@ -109,6 +172,12 @@ int run(const std::vector<std::string>& args) {
             return exit_ok;
         case Command::serve:
             return serve(cli);
+        case Command::describe:
+            return describe(cli);
+        case Command::token:
+            return token(cli);
+        case Command::generate:
+            return generate(cli);
     }
     return exit_usage;
 }

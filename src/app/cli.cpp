@@ -1,53 +1,171 @@
 #include "cantonlite/app/cli.hpp"
 
+#include <algorithm>
 #include <array>
+#include <charconv>
+#include <limits>
+#include <span>
 #include <string_view>
 
 namespace cantonlite::app {
 namespace {
 
+// What a flag sets.
+enum class FlagKind {
+    config,          // CommandLine::config
+    setting,         // a config setting, applied with apply_setting
+    json,            // describe --json (takes no value)
+    user,            // token --user
+    expires_in,      // token --expires-in
+    parties,         // generate --parties
+    amulets,         // generate --amulets
+    updates,         // generate --updates
+    generator_seed,  // generate --seed (a number, not a file)
+};
+
 struct FlagSpec {
     std::string_view flag;
-    std::string_view setting;  // empty: --config
+    FlagKind kind;
+    std::string_view setting = {};  // FlagKind::setting: the key for apply_setting
 };
 
 constexpr std::array<FlagSpec, 7> serve_flags{{
-    {"--config", ""},
-    {"--seed", "seed"},
-    {"--address", "address"},
-    {"--port", "port"},
-    {"--io-threads", "io_threads"},
-    {"--log-level", "log_level"},
-    {"--log-format", "log_format"},
+    {"--config", FlagKind::config},
+    {"--seed", FlagKind::setting, "seed"},
+    {"--address", FlagKind::setting, "address"},
+    {"--port", FlagKind::setting, "port"},
+    {"--io-threads", FlagKind::setting, "io_threads"},
+    {"--log-level", FlagKind::setting, "log_level"},
+    {"--log-format", FlagKind::setting, "log_format"},
 }};
 
-const FlagSpec* find_flag(std::string_view name) {
-    for (const FlagSpec& f : serve_flags) {
+constexpr std::array<FlagSpec, 3> describe_flags{{
+    {"--config", FlagKind::config},
+    {"--seed", FlagKind::setting, "seed"},
+    {"--json", FlagKind::json},
+}};
+
+constexpr std::array<FlagSpec, 4> token_flags{{
+    {"--user", FlagKind::user},
+    {"--config", FlagKind::config},
+    {"--seed", FlagKind::setting, "seed"},
+    {"--expires-in", FlagKind::expires_in},
+}};
+
+constexpr std::array<FlagSpec, 4> generate_flags{{
+    {"--parties", FlagKind::parties},
+    {"--amulets", FlagKind::amulets},
+    {"--updates", FlagKind::updates},
+    {"--seed", FlagKind::generator_seed},
+}};
+
+struct CommandSpec {
+    std::string_view name;
+    Command command;
+    std::span<const FlagSpec> flags;
+    std::span<const std::string_view> required;  // flags that must be given
+};
+
+constexpr std::array<std::string_view, 1> token_required{"--user"};
+constexpr std::array<std::string_view, 3> generate_required{"--parties", "--amulets", "--updates"};
+
+constexpr std::array<CommandSpec, 4> commands{{
+    {"serve", Command::serve, serve_flags, {}},
+    {"describe", Command::describe, describe_flags, {}},
+    {"token", Command::token, token_flags, token_required},
+    {"generate", Command::generate, generate_flags, generate_required},
+}};
+
+constexpr std::int64_t max_expires_in = 10LL * 366 * 86'400;  // ten years
+constexpr std::int64_t max_parties = 1'000'000;
+constexpr std::int64_t max_steps = 100'000'000;
+
+const CommandSpec* find_command(std::string_view name) {
+    for (const CommandSpec& c : commands) {
+        if (c.name == name) return &c;
+    }
+    return nullptr;
+}
+
+const FlagSpec* find_flag(const CommandSpec& command, std::string_view name) {
+    for (const FlagSpec& f : command.flags) {
         if (f.flag == name) return &f;
     }
     return nullptr;
 }
 
-void parse_serve_flags(const std::vector<std::string>& args, std::size_t i, CommandLine& out) {
-    for (; i < args.size(); ++i) {
+template <typename Int>
+Int parse_integer(std::string_view flag, std::string_view text, Int min, Int max) {
+    Int value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || value < min || value > max) {
+        throw UsageError(std::string(flag) + ": must be an integer from " + std::to_string(min) +
+                         " to " + std::to_string(max) + ", got \"" + std::string(text) + "\"");
+    }
+    return value;
+}
+
+void apply_flag(const FlagSpec& spec, std::string_view name, std::string value, CommandLine& out) {
+    switch (spec.kind) {
+        case FlagKind::config:
+            out.config = std::move(value);
+            return;
+        case FlagKind::setting:
+            out.settings.emplace_back(spec.setting, std::move(value));
+            out.setting_flags.emplace_back(name);
+            return;
+        case FlagKind::json:
+            out.json = true;
+            return;
+        case FlagKind::user:
+            if (value.empty()) throw UsageError(std::string(name) + ": must not be empty");
+            out.user = std::move(value);
+            return;
+        case FlagKind::expires_in:
+            out.expires_in = parse_integer<std::int64_t>(name, value, 1, max_expires_in);
+            return;
+        case FlagKind::parties:
+            out.generate.parties = parse_integer<std::int64_t>(name, value, 1, max_parties);
+            return;
+        case FlagKind::amulets:
+            out.generate.amulets = parse_integer<std::int64_t>(name, value, 0, max_steps);
+            return;
+        case FlagKind::updates:
+            out.generate.updates = parse_integer<std::int64_t>(name, value, 0, max_steps);
+            return;
+        case FlagKind::generator_seed:
+            out.generate.seed = parse_integer<std::uint64_t>(
+                name, value, 0, std::numeric_limits<std::uint64_t>::max());
+            return;
+    }
+}
+
+void parse_flags(const std::vector<std::string>& args, const CommandSpec& command,
+                 CommandLine& out) {
+    std::vector<std::string_view> given;
+    for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string_view arg = args[i];
         const std::size_t eq = arg.find('=');
         const std::string_view name = arg.substr(0, eq);
-        const FlagSpec* spec = find_flag(name);
+        const FlagSpec* spec = find_flag(command, name);
         if (spec == nullptr) throw UsageError(std::string(name) + ": unknown flag (see --help)");
         std::string value;
-        if (eq != std::string_view::npos) {
+        if (spec->kind == FlagKind::json) {
+            if (eq != std::string_view::npos)
+                throw UsageError(std::string(name) + ": takes no value");
+        } else if (eq != std::string_view::npos) {
             value = std::string(arg.substr(eq + 1));
         } else if (i + 1 < args.size()) {
             value = args[++i];
         } else {
             throw UsageError(std::string(name) + ": needs a value");
         }
-        if (spec->setting.empty()) {
-            out.config = value;
-        } else {
-            out.settings.emplace_back(spec->setting, value);
-            out.setting_flags.emplace_back(name);
+        apply_flag(*spec, name, std::move(value), out);
+        given.push_back(spec->flag);
+    }
+    for (const std::string_view flag : command.required) {
+        if (std::find(given.begin(), given.end(), flag) == given.end()) {
+            throw UsageError(std::string(flag) + ": is required (see --help)");
         }
     }
 }
@@ -63,17 +181,13 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
         out.command = Command::version;
         return out;
     }
-    if (first != "serve") {
-        throw UsageError(first + ": unknown command (see --help)");
-    }
-    out.command = Command::serve;
+    const CommandSpec* command = find_command(first);
+    if (command == nullptr) throw UsageError(first + ": unknown command (see --help)");
     for (const std::string& a : args) {
-        if (a == "--help" || a == "-h") {
-            out.command = Command::help;
-            return out;
-        }
+        if (a == "--help" || a == "-h") return out;
     }
-    parse_serve_flags(args, 1, out);
+    out.command = command->command;
+    parse_flags(args, *command, out);
     return out;
 }
 
@@ -83,6 +197,12 @@ std::string usage_text() {
 
 Usage:
   cantonlite serve [flags]     serve the APIs on one port
+  cantonlite describe [--config FILE] [--seed FILE] [--json]
+                               what the loaded network holds, and example requests per operation
+  cantonlite token --user ID [--config FILE] [--seed FILE] [--expires-in SECONDS]
+                               print an HS256 JWT the loaded network accepts for that user
+  cantonlite generate --parties N --amulets M --updates K [--seed S]
+                               write the seed of a synthetic network of that size to stdout
   cantonlite --help            this text
   cantonlite --version         the version
 
@@ -95,8 +215,21 @@ Flags of serve (each overrides the config file and the CANTONLITE_* variable):
   --log-level LEVEL     trace, debug, info, warn, error or off                  [CANTONLITE_LOG_LEVEL]
   --log-format FORMAT   text or json (JSON lines)                               [CANTONLITE_LOG_FORMAT]
 
-Exit status: 0 after a clean stop (SIGINT, SIGTERM), 1 when the server cannot start,
-2 for a bad command line, config or seed.
+describe and token load the network as serve does (--config, --seed, CANTONLITE_* variables).
+  --json                describe: one JSON document (dso_party, ledger_end, users, examples, ...)
+                        instead of a summary with ready-to-run curl lines
+  --user ID             token: the ledger API user (the token's sub)
+  --expires-in SECONDS  token: lifetime, default 86400
+
+Flags of generate (output is deterministic for a given S):
+  --parties N           users party-0 .. party-<N-1>, the first half with wallets
+  --amulets M           mint steps, spread over the parties
+  --updates K           further steps: transfers, transfer offers, buy-traffic requests and
+                        their outcomes, ANS entries, transfer commands, vote requests
+  --seed S              seed of the pseudo-random choices, default 1
+
+Exit status: 0 after a clean stop (SIGINT, SIGTERM) or a finished command, 1 when the server
+cannot start, 2 for a bad command line, config or seed.
 )";
 }
 
