@@ -14,16 +14,16 @@ std::vector<std::string> sorted_unique(std::vector<std::string> parties) {
     return parties;
 }
 
+}  // namespace
+
 // An opaque blob in the spirit of the ledger's (a serialized contract instance): version,
 // contract id, template id and the argument, so it is unique and stable for the contract.
-std::string event_blob(const Contract& c) {
+std::string created_event_blob(const Contract& c) {
     return base64_encode(
         "\n\x03"
         "2.1\x12" +
         c.contract_id + "\x1a" + c.template_id.to_string() + "\"" + c.protobuf_json);
 }
-
-}  // namespace
 
 ContractPtr make_contract(std::string contract_id, TemplateId template_id, const Value& argument,
                           std::vector<std::string> signatories, std::vector<std::string> observers,
@@ -51,7 +51,6 @@ ContractPtr make_contract(std::string contract_id, TemplateId template_id, const
     for (std::string* text : {&c->codegen_json, &c->api_json, &c->protobuf_json, &c->ledger_json}) {
         text->shrink_to_fit();
     }
-    c->created_event_blob = event_blob(*c);
     return c;
 }
 

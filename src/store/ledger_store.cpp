@@ -178,8 +178,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
                                             .consuming = e.consuming,
                                             .acting_parties = sorted_union(e.acting_parties, {}),
                                             .exercise_result_json = ledger_text(e.result),
-                                            .contract_signatories = target.signatories,
-                                            .contract_stakeholders = target.stakeholders,
+                                            .contract = it->second.contract,
                                             .last_descendant = id}});
         }
         Node& node = tx.nodes.back();
@@ -215,11 +214,12 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
         if (const auto* created = std::get_if<CreatedNode>(&tx.nodes[i].event)) {
             const model::ContractPtr& c = created->contract;
             const std::uint64_t sequence = next_sequence_++;
-            contracts_[c->contract_id] = ContractState{.contract = c,
-                                                       .created_offset = draft.offset,
-                                                       .synchronizer_id = draft.synchronizer_id};
+            contracts_[std::string_view(c->contract_id)] =
+                ContractState{.contract = c,
+                              .created_offset = draft.offset,
+                              .synchronizer_id = draft.synchronizer_id};
             active_[sequence] = c;
-            sequence_of_[c->contract_id] = sequence;
+            sequence_of_[std::string_view(c->contract_id)] = sequence;
             views_->on_created(c, facts[i], sequence, draft.update_id, draft.offset);
         } else {
             const auto& e = std::get<ExerciseDraft>(draft.nodes[i].event);
@@ -355,7 +355,7 @@ UpdatePtr LedgerStore::update_at(Offset offset) const {
 
 std::optional<ContractState> LedgerStore::contract(std::string_view contract_id) const {
     const std::shared_lock lock(mutex_);
-    const auto it = contracts_.find(std::string(contract_id));
+    const auto it = contracts_.find(contract_id);
     if (it == contracts_.end()) return std::nullopt;
     return it->second;
 }

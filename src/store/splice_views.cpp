@@ -95,9 +95,9 @@ Fact SpliceViews::extract(const model::TemplateId& t, const Value& a) {
 void SpliceViews::on_created(const model::ContractPtr& c, const Fact& fact, std::uint64_t sequence,
                              const std::string& update_id, Offset offset) {
     if (std::holds_alternative<std::monostate>(fact)) return;
-    facts_[c->contract_id] = Indexed{.fact = fact, .sequence = sequence};
+    facts_[std::string_view(c->contract_id)] = Indexed{.fact = fact, .sequence = sequence};
     if (const auto* h = std::get_if<HoldingFact>(&fact)) {
-        holdings_[{c->created_at, c->contract_id}] =
+        holdings_[{c->created_at, std::string_view(c->contract_id)}] =
             HoldingRow{.contract = c, .owner = h->owner, .amount = h->amount, .locked = h->locked};
     } else if (const auto* o = std::get_if<OfferFact>(&fact)) {
         offers_by_party_[o->sender][sequence] = c;
@@ -127,7 +127,7 @@ void SpliceViews::on_archived(const model::Contract& c) {
     const Fact& fact = it->second.fact;
     const std::uint64_t sequence = it->second.sequence;
     if (std::holds_alternative<HoldingFact>(fact)) {
-        holdings_.erase({c.created_at, c.contract_id});
+        holdings_.erase(HoldingKey{c.created_at, c.contract_id});
     } else if (const auto* o = std::get_if<OfferFact>(&fact)) {
         offers_by_party_[o->sender].erase(sequence);
         offers_by_party_[o->receiver].erase(sequence);

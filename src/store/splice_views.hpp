@@ -78,13 +78,14 @@ class SpliceViews {
         std::string_view party, std::string_view tracking_id) const;
 
   private:
-    using HoldingKey = std::pair<model::Timestamp, std::string>;  // (created_at, contract id)
+    // (created_at, contract id); the id viewed in the contract, which the store keeps alive.
+    using HoldingKey = std::pair<model::Timestamp, std::string_view>;
     struct Indexed {
         Fact fact;
         std::uint64_t sequence = 0;
     };
 
-    std::unordered_map<std::string, Indexed> facts_;  // by contract id, active contracts only
+    std::unordered_map<std::string_view, Indexed> facts_;  // by contract id, active only
     std::map<HoldingKey, HoldingRow> holdings_;
     std::unordered_map<Party, std::map<std::uint64_t, model::ContractPtr>> offers_by_party_;
     std::unordered_map<Party, std::string> counter_by_sender_;

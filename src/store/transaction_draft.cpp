@@ -18,7 +18,11 @@ void TransactionDraft::set_result(int node_id, model::Value result) {
 }
 
 std::string TransactionDraft::contract_id_of(int node_id) const {
-    return model::make_contract_id(update_id, node_id);
+    const auto index = static_cast<std::size_t>(node_id);
+    if (contract_id_cache.size() <= index) contract_id_cache.resize(index + 1);
+    if (contract_id_cache[index].empty())
+        contract_id_cache[index] = model::make_contract_id(update_id, node_id);
+    return contract_id_cache[index];
 }
 
 }  // namespace cantonlite::store

@@ -20,7 +20,6 @@ struct Contract {
     std::vector<std::string> observers;     // sorted, unique, none of them a signatory
     std::vector<std::string> stakeholders;  // signatories and observers, sorted, unique
     Timestamp created_at;                   // ledger effective time of the creating transaction
-    std::string created_event_blob;         // base64, opaque to clients
 
     // The create argument, encoded once (model/value_json.hpp):
     std::string codegen_json;   // Scan CreatedEvent.create_arguments
@@ -30,6 +29,10 @@ struct Contract {
 };
 
 using ContractPtr = std::shared_ptr<const Contract>;
+
+// The contract's created-event blob: base64, opaque to clients, the same on every call. Made on
+// demand rather than stored: only a few responses carry it, and a ledger holds millions.
+[[nodiscard]] std::string created_event_blob(const Contract& c);
 
 // Builds a contract and encodes its argument. Sorts and de-duplicates the parties.
 [[nodiscard]] ContractPtr make_contract(std::string contract_id, TemplateId template_id,

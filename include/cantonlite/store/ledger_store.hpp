@@ -170,15 +170,17 @@ class LedgerStore {
   private:
     const model::Network network_;
     mutable std::shared_mutex mutex_;
-    std::vector<UpdatePtr> history_;                              // guarded by mutex_
-    std::unordered_map<std::string, ContractState> contracts_;    // guarded by mutex_
-    std::map<std::uint64_t, model::ContractPtr> active_;          // by creation sequence; guarded
-    std::unordered_map<std::string, std::uint64_t> sequence_of_;  // contract id -> sequence
-    std::uint64_t next_sequence_ = 0;                             // guarded by mutex_
-    model::Timestamp now_;                                        // guarded by mutex_
-    std::int64_t migration_id_ = 0;                               // guarded by mutex_
-    std::map<std::int64_t, std::map<std::string, ImportUpdate, std::less<>>> imports_;  // guarded
-    std::map<std::int64_t, std::map<model::Timestamp, SnapshotPtr>> snapshots_;         // guarded
+    std::vector<UpdatePtr> history_;  // guarded by mutex_
+    // Keys of the per-contract maps view the contract's own id (contracts are never dropped, so
+    // the views stay valid): a ledger holds millions of ids of ~140 characters.
+    std::unordered_map<std::string_view, ContractState> contracts_;  // guarded by mutex_
+    std::map<std::uint64_t, model::ContractPtr> active_;  // by creation sequence; guarded
+    std::unordered_map<std::string_view, std::uint64_t> sequence_of_;  // contract id -> sequence
+    std::uint64_t next_sequence_ = 0;                                  // guarded by mutex_
+    model::Timestamp now_;                                             // guarded by mutex_
+    std::int64_t migration_id_ = 0;                                    // guarded by mutex_
+    std::map<std::int64_t, std::map<std::string_view, ImportUpdate>> imports_;   // guarded
+    std::map<std::int64_t, std::map<model::Timestamp, SnapshotPtr>> snapshots_;  // guarded
     std::int64_t next_row_id_ = 1;                             // guarded by mutex_
     std::unordered_map<std::string, Reassignment> in_flight_;  // unassigned, by contract id
     std::unique_ptr<SpliceViews> views_;                       // guarded by mutex_

@@ -58,8 +58,12 @@ struct TransactionDraft {
     // Sets the result of an exercise node added earlier (results often name its children).
     void set_result(int node_id, model::Value result);
 
-    // The contract id the create node `node_id` will get.
+    // The contract id the create node `node_id` will get (computed once, then remembered).
     [[nodiscard]] std::string contract_id_of(int node_id) const;
+
+    // contract_id_of's memory, by node id ("" until asked). Public only so that the draft stays an
+    // aggregate (designated initializers); not for callers.
+    mutable std::vector<std::string> contract_id_cache;
 };
 
 }  // namespace cantonlite::store

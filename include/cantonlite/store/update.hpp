@@ -32,11 +32,10 @@ struct ExercisedNode {
     std::string choice_argument_json;  // Ledger API encoding
     bool consuming = false;
     std::vector<Party> acting_parties;
-    std::string exercise_result_json;          // Ledger API encoding
-    std::vector<Party> contract_signatories;   // of the exercised contract
-    std::vector<Party> contract_stakeholders;  // of the exercised contract
-    std::vector<int> children;  // node ids of the immediate children, in execution order
-    int last_descendant = 0;    // the largest node id of this node's subtree (itself if none)
+    std::string exercise_result_json;  // Ledger API encoding
+    model::ContractPtr contract;       // the exercised contract
+    std::vector<int> children;         // node ids of the immediate children, in execution order
+    int last_descendant = 0;  // the largest node id of this node's subtree (itself if none)
 };
 
 struct Node {

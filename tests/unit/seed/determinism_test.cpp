@@ -129,7 +129,7 @@ json contract_json(const model::Contract& c) {
             {"observers", c.observers},
             {"stakeholders", c.stakeholders},
             {"created_at", c.created_at.micros},
-            {"created_event_blob", c.created_event_blob},
+            {"created_event_blob", model::created_event_blob(c)},
             {"codegen_json", c.codegen_json},
             {"api_json", c.api_json},
             {"protobuf_json", c.protobuf_json},
@@ -145,8 +145,8 @@ json exercised_json(const store::ExercisedNode& e) {
             {"consuming", e.consuming},
             {"acting_parties", e.acting_parties},
             {"exercise_result", e.exercise_result_json},
-            {"contract_signatories", e.contract_signatories},
-            {"contract_stakeholders", e.contract_stakeholders},
+            {"contract_signatories", e.contract->signatories},
+            {"contract_stakeholders", e.contract->stakeholders},
             {"children", e.children},
             {"last_descendant", e.last_descendant}};
 }
