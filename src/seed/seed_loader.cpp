@@ -244,13 +244,12 @@ std::unique_ptr<store::LedgerStore> load_seed(const nlohmann::json& document,
 }
 
 std::unique_ptr<store::LedgerStore> load_seed_file(const std::filesystem::path& path) {
-    std::ifstream in(path);
+    std::ifstream in(path, std::ios::binary);
     if (!in) throw SeedError(path.string() + ": cannot be read");
-    std::stringstream text;
-    text << in.rdbuf();
     nlohmann::json document;
     try {
-        document = nlohmann::json::parse(text.str());
+        // Straight from the stream: a large seed is never held as text as well as a document.
+        document = nlohmann::json::parse(in);
     } catch (const nlohmann::json::parse_error& e) {
         throw SeedError(path.string() + ": is not valid JSON: " + e.what());
     }
