@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "cantonlite/http/path.hpp"
+
 namespace cantonlite::http {
 
 bool iequals(std::string_view a, std::string_view b) {
@@ -18,6 +20,23 @@ std::string_view Request::path() const {
 std::optional<std::string_view> Request::header(std::string_view name) const {
     for (const Header& h : headers) {
         if (iequals(h.name, name)) return h.value;
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> Request::query_param(std::string_view name) const {
+    const std::size_t q = target.find('?');
+    if (q == std::string::npos) return std::nullopt;
+    std::string_view query = std::string_view(target).substr(q + 1);
+    while (!query.empty()) {
+        const std::size_t amp = query.find('&');
+        const std::string_view pair = query.substr(0, amp);
+        query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+        const std::size_t eq = pair.find('=');
+        if (pair.substr(0, eq) != name) continue;
+        std::string value(eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1));
+        for (char& c : value) c = c == '+' ? ' ' : c;
+        return percent_decode(value).value_or("");
     }
     return std::nullopt;
 }

@@ -27,7 +27,7 @@ std::string created_event_blob(const Contract& c) {
 
 ContractPtr make_contract(std::string contract_id, TemplateId template_id, const Value& argument,
                           std::vector<std::string> signatories, std::vector<std::string> observers,
-                          Timestamp created_at) {
+                          Timestamp created_at, std::int64_t created_offset, int created_node_id) {
     auto c = std::make_shared<Contract>();
     c->contract_id = std::move(contract_id);
     c->template_id = std::move(template_id);
@@ -43,6 +43,8 @@ ContractPtr make_contract(std::string contract_id, TemplateId template_id, const
     all.insert(all.end(), c->observers.begin(), c->observers.end());
     c->stakeholders = sorted_unique(std::move(all));
     c->created_at = created_at;
+    c->created_offset = created_offset;
+    c->created_node_id = created_node_id;
     c->codegen_json = to_codegen_json(argument).dump();
     c->api_json = to_api_compressed_json(argument).dump();
     c->protobuf_json = to_protobuf_json(argument).dump();

@@ -187,6 +187,13 @@ std::string format_instant(Timestamp t) {
     return out;
 }
 
+std::string format_java_to_string(Timestamp t) {
+    std::string out = format_instant(t);  // "yyyy-mm-ddThh:mm:ss[.fff[fff]]Z"
+    if (out.size() == 21 && out.compare(16, 3, ":00") == 0)
+        out.erase(16, 3);  // no seconds, no fraction
+    return out;
+}
+
 std::string format_micros(Timestamp t) {
     std::int64_t micros = 0;
     std::string out = format_seconds(t, micros);

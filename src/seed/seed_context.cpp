@@ -159,7 +159,7 @@ Timestamp SeedContext::step_time(const JsonObject& step) const {
 }
 
 std::int64_t SeedContext::round_at(Timestamp t) const {
-    return std::max<std::int64_t>(0, (t.micros - start_time.micros) / (600 * micros_per_second));
+    return store_.round_at(t);
 }
 
 store::TransactionDraft SeedContext::draft(const JsonObject& step, std::vector<Party> submitters,

@@ -57,7 +57,15 @@ Timestamp record_time_of(const Update& u) {
 }
 
 LedgerStore::LedgerStore(model::Network network, Timestamp genesis_time)
-    : network_(std::move(network)), now_(genesis_time), views_(std::make_unique<SpliceViews>()) {}
+    : network_(std::move(network)),
+      genesis_time_(genesis_time),
+      now_(genesis_time),
+      views_(std::make_unique<SpliceViews>()) {}
+
+std::int64_t LedgerStore::round_at(Timestamp t) const {
+    constexpr std::int64_t round_micros = 600'000'000;
+    return std::max<std::int64_t>(0, (t.micros - genesis_time_.micros) / round_micros);
+}
 
 LedgerStore::~LedgerStore() = default;
 
@@ -135,8 +143,9 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             const std::string cid = draft.contract_id_of(id);
             if (contracts_.contains(cid)) throw AppendError("contract " + cid + " exists already");
             facts[i] = SpliceViews::extract(c->template_id, c->argument);
-            auto contract = model::make_contract(cid, c->template_id, c->argument, c->signatories,
-                                                 c->observers, draft.effective_at);
+            auto contract =
+                model::make_contract(cid, c->template_id, c->argument, c->signatories, c->observers,
+                                     draft.effective_at, draft.offset, id);
             informees = contract->stakeholders;
             known[cid] = Known{.contract = contract};
             tx.nodes.push_back(Node{.node_id = id, .event = CreatedNode{contract}});

@@ -55,14 +55,21 @@ void erase_value(std::unordered_map<std::string, std::string>& map, const std::s
 Fact SpliceViews::extract(const model::TemplateId& t, const Value& a) {
     using K = Value::Kind;
     if (is(t, "splice-amulet", "Splice.Amulet", "Amulet")) {
-        return HoldingFact{.owner = party_at(a, {"owner"}, t),
-                           .amount = field(a, {"amount", "initialAmount"}, K::numeric, t).decimal};
+        return HoldingFact{
+            .owner = party_at(a, {"owner"}, t),
+            .amount = field(a, {"amount", "initialAmount"}, K::numeric, t).decimal,
+            .created_round = field(a, {"amount", "createdAt", "number"}, K::int64, t).number,
+            .rate_per_round = field(a, {"amount", "ratePerRound", "rate"}, K::numeric, t).decimal};
     }
     if (is(t, "splice-amulet", "Splice.Amulet", "LockedAmulet")) {
         return HoldingFact{
             .owner = party_at(a, {"amulet", "owner"}, t),
             .amount = field(a, {"amulet", "amount", "initialAmount"}, K::numeric, t).decimal,
-            .locked = true};
+            .locked = true,
+            .created_round =
+                field(a, {"amulet", "amount", "createdAt", "number"}, K::int64, t).number,
+            .rate_per_round =
+                field(a, {"amulet", "amount", "ratePerRound", "rate"}, K::numeric, t).decimal};
     }
     if (is(t, "splice-wallet", "Splice.Wallet.TransferOffer", "TransferOffer")) {
         return OfferFact{.sender = party_at(a, {"sender"}, t),
@@ -98,7 +105,12 @@ void SpliceViews::on_created(const model::ContractPtr& c, const Fact& fact, std:
     facts_[std::string_view(c->contract_id)] = Indexed{.fact = fact, .sequence = sequence};
     if (const auto* h = std::get_if<HoldingFact>(&fact)) {
         holdings_[{c->created_at, std::string_view(c->contract_id)}] =
-            HoldingRow{.contract = c, .owner = h->owner, .amount = h->amount, .locked = h->locked};
+            HoldingRow{.contract = c,
+                       .owner = h->owner,
+                       .amount = h->amount,
+                       .locked = h->locked,
+                       .created_round = h->created_round,
+                       .rate_per_round = h->rate_per_round};
     } else if (const auto* o = std::get_if<OfferFact>(&fact)) {
         offers_by_party_[o->sender][sequence] = c;
         offers_by_party_[o->receiver][sequence] = c;

@@ -23,6 +23,8 @@ struct HoldingFact {
     Party owner;
     model::Decimal amount;
     bool locked = false;
+    std::int64_t created_round = 0;
+    model::Decimal rate_per_round;
 };
 struct OfferFact {
     Party sender;

@@ -20,6 +20,8 @@ struct Contract {
     std::vector<std::string> observers;     // sorted, unique, none of them a signatory
     std::vector<std::string> stakeholders;  // signatories and observers, sorted, unique
     Timestamp created_at;                   // ledger effective time of the creating transaction
+    std::int64_t created_offset = 0;        // offset of the creating transaction
+    int created_node_id = 0;                // node of the create within it
 
     // The create argument, encoded once (model/value_json.hpp):
     std::string codegen_json;   // Scan CreatedEvent.create_arguments
@@ -37,6 +39,7 @@ using ContractPtr = std::shared_ptr<const Contract>;
 // Builds a contract and encodes its argument. Sorts and de-duplicates the parties.
 [[nodiscard]] ContractPtr make_contract(std::string contract_id, TemplateId template_id,
                                         const Value& argument, std::vector<std::string> signatories,
-                                        std::vector<std::string> observers, Timestamp created_at);
+                                        std::vector<std::string> observers, Timestamp created_at,
+                                        std::int64_t created_offset = 0, int created_node_id = 0);
 
 }  // namespace cantonlite::model

@@ -30,6 +30,10 @@ struct Timestamp {
 // 0, 3 or 6 digits. "2024-09-11T10:28:09.304591Z", "2024-09-11T10:28:09.300Z".
 [[nodiscard]] std::string format_instant(Timestamp t);
 
+// Java's OffsetDateTime.toString at UTC, as Scan's error texts print request times: seconds only
+// when not zero, the fraction in groups of 3 digits. "2024-05-01T10:00Z", "2024-05-01T10:00:05Z".
+[[nodiscard]] std::string format_java_to_string(Timestamp t);
+
 // A fixed six-digit fraction, as Scan prints update-history record times.
 // "2024-05-01T10:00:00.000000Z".
 [[nodiscard]] std::string format_micros(Timestamp t);

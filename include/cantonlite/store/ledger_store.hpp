@@ -42,6 +42,8 @@ struct HoldingRow {
     Party owner;            // Amulet.owner, LockedAmulet.amulet.owner
     model::Decimal amount;  // amount.initialAmount
     bool locked = false;
+    std::int64_t created_round = 0;  // amount.createdAt.number
+    model::Decimal rate_per_round;   // amount.ratePerRound.rate
 };
 
 // The holdings of one migration's ACS at one record time, as Scan materialises them: rows in
@@ -132,6 +134,8 @@ class LedgerStore {
     [[nodiscard]] model::Timestamp now()
         const;  // the ledger clock: the latest record time or advance
     [[nodiscard]] std::int64_t migration_id() const;
+    // The Splice mining round open at `t`: one per 10 minutes since the genesis time.
+    [[nodiscard]] std::int64_t round_at(model::Timestamp t) const;
 
     [[nodiscard]] UpdatePtr update_at(Offset offset) const;  // nullptr outside 1..ledger_end()
     [[nodiscard]] std::optional<ContractState> contract(std::string_view contract_id) const;
@@ -169,6 +173,7 @@ class LedgerStore {
 
   private:
     const model::Network network_;
+    const model::Timestamp genesis_time_;
     mutable std::shared_mutex mutex_;
     std::vector<UpdatePtr> history_;  // guarded by mutex_
     // Keys of the per-contract maps view the contract's own id (contracts are never dropped, so

@@ -8,9 +8,21 @@ ScanArea::ScanArea(const store::LedgerStore& store) : SpliceArea("/api/scan/", "
     const auto with_store = [&store](auto handler) {
         return [&store, handler](const http::RequestContext& ctx) { return handler(store, ctx); };
     };
+    // scan.yaml, in the order of the spec's paths.
     add_route("GET", "/livez", is_live);
     add_route("GET", "/v0/dso-party-id", with_store(get_dso_party_id));
     add_route("GET", "/v0/lsu", with_store(get_lsu));
+    add_route("POST", "/v0/backfilling/import-updates", with_store(post_import_updates));
+    add_route("GET", "/v0/state/acs/snapshot-timestamp", with_store(get_snapshot_timestamp));
+    add_route("POST", "/v0/holdings/state", with_store(post_holdings_state_v0));
+    add_route("POST", "/v1/holdings/state", with_store(post_holdings_state_v1));
+    add_route("POST", "/v0/holdings/summary", with_store(post_holdings_summary_v0));
+    add_route("POST", "/v1/holdings/summary", with_store(post_holdings_summary_v1));
+    add_route("GET", "/v0/ans-entries/by-name/{name}", with_store(get_ans_entry_by_name));
+    add_route("GET", "/v0/transfer-command-counter/{party}",
+              with_store(get_transfer_command_counter));
+    add_route("GET", "/v0/voterequests/{vote_request_contract_id}", with_store(get_vote_request));
+    add_route("GET", "/v0/admin/sv/voterequests", with_store(list_vote_requests));
 }
 
 }  // namespace cantonlite::areas::scan

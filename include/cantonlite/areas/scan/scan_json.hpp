@@ -1,0 +1,34 @@
+#pragma once
+// The JSON bodies of the Scan API, spliced from each contract's pre-encoded text (no DOM per
+// request). Key order as in scan.yaml / common-external.yaml; absent optionals as null.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cantonlite/model/contract.hpp"
+#include "cantonlite/store/update.hpp"
+
+namespace cantonlite::areas::scan {
+
+// Spec: common-external.yaml Contract. payload in ApiCodecCompressed JSON; created_at as
+// Instant.toString.
+void append_contract(std::string& out, const model::Contract& c);
+
+// Spec: scan.yaml CreatedEvent as the holdings queries write it: create_arguments in codegen
+// compact JSON, created_at as OffsetDateTime, sorted signatories and observers.
+void append_created_event(std::string& out, const model::Contract& c, std::string_view event_id);
+
+// Spec: scan.yaml ActiveContract (v1 holdings state).
+void append_active_contract(std::string& out, const model::Contract& c,
+                            const std::optional<std::string>& created_in_update_id);
+
+// Spec: scan.yaml UpdateHistoryTransaction for an import update (op 2): update_id = contract id,
+// fixed offset and record time, one created event "<cid>:0" in protobuf JSON.
+void append_import_update(std::string& out, const store::ImportUpdate& update);
+
+// A JSON array of strings.
+void append_string_array(std::string& out, const std::vector<std::string>& items);
+
+}  // namespace cantonlite::areas::scan

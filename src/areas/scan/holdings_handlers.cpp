@@ -1,0 +1,237 @@
+// Holdings state and summaries over Scan's ACS snapshots (splice-behavior.md op 3, op 6 scan side).
+#include <unordered_map>
+
+#include "cantonlite/areas/scan/scan_handlers.hpp"
+#include "cantonlite/areas/scan/scan_json.hpp"
+#include "cantonlite/areas/splice_request.hpp"
+#include "cantonlite/http/json_text.hpp"
+#include "cantonlite/store/holdings_query.hpp"
+
+namespace cantonlite::areas::scan {
+namespace {
+
+using http::ApiError;
+using http::ErrorKind;
+
+constexpr std::int64_t summary_limit = 1000;  // HardLimit of the summary queries
+
+struct SnapshotQuery {
+    std::int64_t migration_id = 0;
+    model::Timestamp record_time;
+    bool at_or_before = false;
+};
+
+SnapshotQuery snapshot_query(const nlohmann::json& body) {
+    return SnapshotQuery{.migration_id = int64_member(body, "migration_id"),
+                         .record_time = date_time_member(body, "record_time"),
+                         .at_or_before = at_or_before_member(body)};
+}
+
+// The snapshot a query names, or the real 404 texts.
+store::SnapshotPtr resolve(const Store& store, const SnapshotQuery& q) {
+    if (auto s = store.snapshot(q.migration_id, q.record_time, q.at_or_before)) return s;
+    if (q.at_or_before) {
+        throw ApiError(ErrorKind::not_found, "",
+                       "No snapshots found before " + model::format_java_to_string(q.record_time));
+    }
+    throw ApiError(ErrorKind::not_found, "",
+                   "Failed to find ACS snapshot for migration id " +
+                       std::to_string(q.migration_id) + " at " +
+                       model::format_instant(q.record_time));
+}
+
+void check_parties(const std::vector<std::string>& parties, std::string_view name) {
+    if (parties.empty()) {
+        throw ApiError(ErrorKind::invalid_argument, "",
+                       "Expected '" + std::string(name) +
+                           "' to contain at least one item, but contained none.");
+    }
+    for (const std::string& p : parties) check_party(p);
+}
+
+// The update that created `c`, if it belongs to `migration_id` (else nullptr: an imported
+// contract).
+const store::Transaction* creating_transaction(const Store& store, const model::Contract& c,
+                                               std::int64_t migration_id, store::UpdatePtr& keep) {
+    keep = store.update_at(c.created_offset);
+    const auto* tx = keep ? std::get_if<store::Transaction>(keep.get()) : nullptr;
+    return tx != nullptr && tx->migration_id == migration_id ? tx : nullptr;
+}
+
+http::Response holdings_state(const Store& store, const Context& ctx, bool v1) {
+    const nlohmann::json body = json_body(ctx.request);
+    const SnapshotQuery q = snapshot_query(body);
+    const std::optional<std::int64_t> after = optional_int64_member(body, "after");
+    const std::int32_t page_size = int32_member(body, "page_size");
+    const std::vector<std::string> owners = string_array_member(body, "owner_party_ids");
+    // The real order of checks: at_or_before resolves the snapshot first.
+    store::SnapshotPtr snapshot = q.at_or_before ? resolve(store, q) : nullptr;
+    const std::size_t limit = page_limit(page_size);
+    check_parties(owners, "ownerPartyIds");
+    if (!snapshot) snapshot = resolve(store, q);
+    if (after && (*after < snapshot->first_row_id() || *after > snapshot->last_row_id())) {
+        throw ApiError(ErrorKind::invalid_argument, "",
+                       "Invalid after token, outside of snapshot range (" +
+                           std::to_string(snapshot->first_row_id()) + " to " +
+                           std::to_string(snapshot->last_row_id()) + ").");
+    }
+    const store::HoldingsPage page = store::query_holdings(*snapshot, owners, after, limit);
+    std::string out = "{";
+    http::append_string_field(out, "record_time",
+                              model::format_offset_date_time(snapshot->record_time), true);
+    http::append_int_field(out, "migration_id", q.migration_id);
+    http::append_key(out, "created_events");
+    out += '[';
+    for (std::size_t i = 0; i < page.rows.size(); ++i) {
+        if (i > 0) out += ',';
+        const model::Contract& c = *page.rows[i]->contract;
+        store::UpdatePtr keep;
+        const store::Transaction* tx = creating_transaction(store, c, snapshot->migration_id, keep);
+        if (v1) {
+            append_active_contract(out, c,
+                                   tx ? std::optional<std::string>(tx->update_id) : std::nullopt);
+        } else {
+            // Imported contracts carry the import update's event id (update id = contract id).
+            append_created_event(out, c,
+                                 tx ? "#" + tx->update_id + ":" + std::to_string(c.created_node_id)
+                                    : "#" + c.contract_id + ":0");
+        }
+    }
+    out += ']';
+    if (page.next_page_token) {
+        http::append_int_field(out, "next_page_token", *page.next_page_token);
+    } else {
+        http::append_null_field(out, "next_page_token");
+    }
+    out += '}';
+    return http::Response::json(200, std::move(out));
+}
+
+struct Totals {
+    model::Decimal unlocked;
+    model::Decimal locked;
+    model::Decimal fees_unlocked;
+    model::Decimal fees_locked;
+};
+
+// The holding fee a row has accrued by `round`: rate × rounds since creation, at most the amount.
+model::Decimal holding_fee(const store::HoldingRow& row, std::int64_t round) {
+    const std::int64_t rounds = std::max<std::int64_t>(0, round - row.created_round);
+    const auto fee = model::Decimal::from_units(row.rate_per_round.units() * rounds);
+    return std::min(fee, row.amount);
+}
+
+http::Response holdings_summary(const Store& store, const Context& ctx, bool v1) {
+    const nlohmann::json body = json_body(ctx.request);
+    const SnapshotQuery q = snapshot_query(body);
+    const std::vector<std::string> owners = string_array_member(body, "owner_party_ids");
+    check_parties(owners, "partyIds");
+    const store::SnapshotPtr snapshot = resolve(store, q);
+    const store::HoldingsPage page =
+        store::query_holdings(*snapshot, owners, std::nullopt, summary_limit + 1);
+    if (page.rows_read > summary_limit) {
+        throw ApiError(ErrorKind::failed_precondition, "",
+                       "Size of the result exceeded the limit in queryAcsSnapshot. Result size: " +
+                           std::to_string(page.rows_read) +
+                           ". Limit: " + std::to_string(summary_limit));
+    }
+    const std::int64_t round = store.round_at(snapshot->record_time);
+    std::vector<std::pair<std::string_view, Totals>> totals;  // first-seen order
+    std::unordered_map<std::string_view, std::size_t> index;
+    for (const store::HoldingRow* row : page.rows) {
+        const auto [it, inserted] = index.try_emplace(row->owner, totals.size());
+        if (inserted) totals.emplace_back(row->owner, Totals{});
+        Totals& t = totals[it->second].second;
+        (row->locked ? t.locked : t.unlocked) = (row->locked ? t.locked : t.unlocked) + row->amount;
+        (row->locked ? t.fees_locked : t.fees_unlocked) =
+            (row->locked ? t.fees_locked : t.fees_unlocked) + holding_fee(*row, round);
+    }
+    std::string out = "{";
+    http::append_string_field(out, "record_time",
+                              model::format_offset_date_time(snapshot->record_time), true);
+    http::append_int_field(out, "migration_id", q.migration_id);
+    if (!v1) http::append_int_field(out, "computed_as_of_round", round);
+    http::append_key(out, "summaries");
+    out += '[';
+    for (std::size_t i = 0; i < totals.size(); ++i) {
+        const auto& [party, t] = totals[i];
+        out += i > 0 ? ",{" : "{";
+        http::append_string_field(out, "party_id", party, true);
+        http::append_string_field(out, "total_unlocked_coin", t.unlocked.to_scaled_string());
+        http::append_string_field(out, "total_locked_coin", t.locked.to_scaled_string());
+        http::append_string_field(out, "total_coin_holdings",
+                                  (t.unlocked + t.locked).to_scaled_string());
+        if (!v1) {
+            http::append_string_field(out, "accumulated_holding_fees_unlocked",
+                                      t.fees_unlocked.to_scaled_string());
+            http::append_string_field(out, "accumulated_holding_fees_locked",
+                                      t.fees_locked.to_scaled_string());
+            http::append_string_field(out, "accumulated_holding_fees_total",
+                                      (t.fees_unlocked + t.fees_locked).to_scaled_string());
+            http::append_string_field(out, "total_available_coin",
+                                      (t.unlocked - t.fees_unlocked).to_scaled_string());
+        }
+        out += '}';
+    }
+    out += "]}";
+    return http::Response::json(200, std::move(out));
+}
+
+}  // namespace
+
+http::Response post_holdings_state_v0(const Store& store, const Context& ctx) {
+    return holdings_state(store, ctx, false);
+}
+
+http::Response post_holdings_state_v1(const Store& store, const Context& ctx) {
+    return holdings_state(store, ctx, true);
+}
+
+http::Response post_holdings_summary_v0(const Store& store, const Context& ctx) {
+    return holdings_summary(store, ctx, false);
+}
+
+http::Response post_holdings_summary_v1(const Store& store, const Context& ctx) {
+    return holdings_summary(store, ctx, true);
+}
+
+http::Response get_snapshot_timestamp(const Store& store, const Context& ctx) {
+    const auto param = [&](std::string_view name) {
+        auto value = ctx.request.query_param(name);
+        if (!value) {
+            // Pekko's MissingQueryParamRejection, rendered by the default rejection handler.
+            throw ApiError(
+                ErrorKind::not_found, "",
+                "Request is missing required query parameter '" + std::string(name) + "'");
+        }
+        return *value;
+    };
+    const std::string before_text = param("before");
+    const std::string migration_text = param("migration_id");
+    const auto before = model::parse_timestamp(before_text);
+    if (!before) {
+        throw http::DecodeError("The query parameter 'before' was malformed:\n'" + before_text +
+                                "' is not a valid date-time");
+    }
+    std::int64_t migration_id = 0;
+    try {
+        std::size_t used = 0;
+        migration_id = std::stoll(migration_text, &used);
+        if (used != migration_text.size()) throw std::invalid_argument("trailing");
+    } catch (const std::exception&) {
+        throw http::DecodeError("The query parameter 'migration_id' was malformed:\n'" +
+                                migration_text + "' is not a valid 64-bit signed integer value");
+    }
+    const store::SnapshotPtr snapshot = store.snapshot(migration_id, *before, true);
+    if (!snapshot) {
+        throw ApiError(ErrorKind::not_found, "",
+                       "No snapshots found before " + model::format_java_to_string(*before));
+    }
+    std::string out = "{";
+    http::append_string_field(out, "record_time",
+                              model::format_offset_date_time(snapshot->record_time), true);
+    out += '}';
+    return http::Response::json(200, std::move(out));
+}
+
+}  // namespace cantonlite::areas::scan

@@ -1,0 +1,75 @@
+#include "cantonlite/http/json_text.hpp"
+
+#include <array>
+
+namespace cantonlite::http {
+
+void append_json_string(std::string& out, std::string_view s) {
+    static constexpr std::array<char, 16> hex{'0', '1', '2', '3', '4', '5', '6', '7',
+                                              '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
+    out += '"';
+    for (const char c : s) {
+        switch (c) {
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
+            case '\b':
+                out += "\\b";
+                break;
+            case '\f':
+                out += "\\f";
+                break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20) {
+                    out += "\\u00";
+                    out += hex[(c >> 4) & 0xF];
+                    out += hex[c & 0xF];
+                } else {
+                    out += c;
+                }
+        }
+    }
+    out += '"';
+}
+
+void append_key(std::string& out, std::string_view key, bool first) {
+    if (!first) out += ',';
+    append_json_string(out, key);
+    out += ':';
+}
+
+void append_string_field(std::string& out, std::string_view key, std::string_view value,
+                         bool first) {
+    append_key(out, key, first);
+    append_json_string(out, value);
+}
+
+void append_int_field(std::string& out, std::string_view key, std::int64_t value, bool first) {
+    append_key(out, key, first);
+    out += std::to_string(value);
+}
+
+void append_raw_field(std::string& out, std::string_view key, std::string_view raw_json,
+                      bool first) {
+    append_key(out, key, first);
+    out += raw_json;
+}
+
+void append_null_field(std::string& out, std::string_view key, bool first) {
+    append_key(out, key, first);
+    out += "null";
+}
+
+}  // namespace cantonlite::http

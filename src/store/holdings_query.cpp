@@ -1,0 +1,47 @@
+#include "cantonlite/store/holdings_query.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <unordered_set>
+
+namespace cantonlite::store {
+
+HoldingsPage query_holdings(const Snapshot& snapshot, const std::vector<Party>& owners,
+                            std::optional<std::int64_t> after, std::size_t limit) {
+    HoldingsPage page;
+    if (snapshot.rows.empty()) return page;
+    const std::unordered_set<std::string_view> wanted(owners.begin(), owners.end());
+    // First row index to read: the one after `after`.
+    const auto start = static_cast<std::uint32_t>(after ? *after - snapshot.first_row_id() + 1 : 0);
+    struct Cursor {
+        const std::vector<std::uint32_t>* rows;
+        std::size_t at;
+    };
+    std::vector<Cursor> cursors;
+    for (const std::string_view owner : wanted) {
+        const auto it = snapshot.rows_by_stakeholder.find(std::string(owner));
+        if (it == snapshot.rows_by_stakeholder.end()) continue;
+        const auto& list = it->second;
+        cursors.push_back(
+            {&list, static_cast<std::size_t>(std::lower_bound(list.begin(), list.end(), start) -
+                                             list.begin())});
+    }
+    // Merge the stakeholders' row lists in row order, each row once.
+    while (page.rows_read < limit) {
+        std::uint32_t next = std::numeric_limits<std::uint32_t>::max();
+        for (const Cursor& c : cursors) {
+            if (c.at < c.rows->size()) next = std::min(next, (*c.rows)[c.at]);
+        }
+        if (next == std::numeric_limits<std::uint32_t>::max()) break;
+        for (Cursor& c : cursors) {
+            if (c.at < c.rows->size() && (*c.rows)[c.at] == next) ++c.at;
+        }
+        const HoldingRow& row = snapshot.rows[next];
+        ++page.rows_read;
+        if (wanted.contains(row.owner)) page.rows.push_back(&row);
+        if (page.rows_read == limit) page.next_page_token = row.row_id;
+    }
+    return page;
+}
+
+}  // namespace cantonlite::store
