@@ -189,8 +189,8 @@ std::string format_instant(Timestamp t) {
 
 std::string format_java_to_string(Timestamp t) {
     std::string out = format_instant(t);  // "yyyy-mm-ddThh:mm:ss[.fff[fff]]Z"
-    if (out.size() == 21 && out.compare(16, 3, ":00") == 0)
-        out.erase(16, 3);  // no seconds, no fraction
+    // LocalTime.toString leaves the seconds out when they and the fraction are zero.
+    if (t.micros % 60'000'000 == 0 && out.ends_with(":00Z")) out.erase(out.size() - 4, 3);
     return out;
 }
 
