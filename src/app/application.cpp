@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <optional>
+#include <stdexcept>
 #include <system_error>
 #include <thread>
 
@@ -83,7 +84,13 @@ int serve(const CommandLine& cli) {
     if (!loaded) return exit_usage;
     const Config& config = loaded->config;
     configure_logging(config.log);
-    const auto router = make_router(*loaded->store);
+    std::unique_ptr<http::Router> router;
+    try {
+        router = make_router(*loaded->store);
+    } catch (const std::invalid_argument& e) {  // unusable auth keys
+        std::cerr << "cantonlite: " << config.seed.string() << ": /auth: " << e.what() << '\n';
+        return exit_usage;
+    }
     net::Server server(server_options(config), *router);
     try {
         server.start();

@@ -13,7 +13,22 @@ std::string splice_error_body(const std::string& message) {
 }
 
 http::Response SpliceArea::render_error(const http::ApiError& error) const {
+    if (error.kind() == http::ErrorKind::unauthenticated) return authentication_failed(error);
     return http::Response::json(http::http_status(error.kind()), splice_error_body(error.what()));
+}
+
+http::Response authentication_failed(const http::ApiError& error) {
+    // Pekko's RejectionHandler.default for AuthenticationFailedRejection: plain text, a challenge.
+    http::Response response = http::Response::text(
+        401, error.code() == "missing"
+                 ? "The resource requires authentication, which was not supplied with the request"
+                 : "The supplied authentication is invalid");
+    std::string realm;
+    for (const auto& [key, value] : error.context()) {
+        if (key == "realm") realm = value;
+    }
+    response.headers.push_back({"WWW-Authenticate", "Bearer realm=\"" + realm + "\""});
+    return response;
 }
 
 http::Response SpliceArea::render_decode_error(const http::DecodeError& error) const {

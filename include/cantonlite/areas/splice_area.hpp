@@ -23,6 +23,10 @@ class SpliceArea : public http::Area {
 // body, even while the app is starting (docs/reference/splice-behavior.md op 13).
 [[nodiscard]] http::Response is_live(const http::RequestContext& ctx);
 
+// Pekko's 401 for an ApiError of kind unauthenticated: code "missing" or "invalid", the realm in
+// the context: text/plain with WWW-Authenticate: Bearer realm="<realm>".
+[[nodiscard]] http::Response authentication_failed(const http::ApiError& error);
+
 // The body {"error": message}, serialized.
 [[nodiscard]] std::string splice_error_body(const std::string& message);
 

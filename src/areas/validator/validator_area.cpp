@@ -1,12 +1,29 @@
 #include "cantonlite/areas/validator/validator_area.hpp"
 
+#include "cantonlite/areas/validator/validator_handlers.hpp"
+
 namespace cantonlite::areas::validator {
 
 ValidatorArea::ValidatorArea(const store::LedgerStore& store)
-    : SpliceArea("/api/validator/", "/api/validator"), store_(store) {
+    : SpliceArea("/api/validator/", "/api/validator"), store_(store), auth_(store.network()) {
+    const auto with = [this](auto handler) {
+        return [this, handler](const http::RequestContext& ctx) {
+            return handler(store_, auth_, ctx);
+        };
+    };
     // validator-internal.yaml $refs common-external.yaml /livez: the admin route of every Splice
     // app.
     add_route("GET", "/livez", is_live);
+    // wallet-external.yaml
+    add_route("GET", "/v0/wallet/transfer-offers", with(list_transfer_offers));
+    add_route("POST", "/v0/wallet/buy-traffic-requests/{tracking_id}/status",
+              with(get_buy_traffic_request_status));
+    // scan-proxy.yaml
+    add_route("GET", "/v0/scan-proxy/dso-party-id", with(proxy_dso_party_id));
+    add_route("GET", "/v0/scan-proxy/ans-entries/by-name/{name}", with(proxy_ans_entry_by_name));
+    add_route("GET", "/v0/scan-proxy/transfer-command-counter/{party}",
+              with(proxy_transfer_command_counter));
+    add_route("POST", "/v1/scan-proxy/holdings/summary", with(proxy_holdings_summary_v1));
 }
 
 }  // namespace cantonlite::areas::validator

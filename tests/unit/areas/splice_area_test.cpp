@@ -63,12 +63,39 @@ INSTANTIATE_TEST_SUITE_P(
     testing::Values(KindCase{ErrorKind::invalid_argument, 400},
                     KindCase{ErrorKind::failed_precondition, 400},
                     KindCase{ErrorKind::out_of_range, 400},
-                    KindCase{ErrorKind::unauthenticated, 401},
                     KindCase{ErrorKind::permission_denied, 403},
                     KindCase{ErrorKind::not_found, 404}, KindCase{ErrorKind::already_exists, 409},
                     KindCase{ErrorKind::too_many_requests, 429}, KindCase{ErrorKind::internal, 500},
                     KindCase{ErrorKind::unimplemented, 501}, KindCase{ErrorKind::unavailable, 503}),
     http::KindParamName{});
+
+TEST(SpliceArea, RendersUnauthenticatedAsPekkosPlainTextChallenge) {
+    const ThrowingSpliceArea area([]() -> Response {
+        throw ApiError(ErrorKind::unauthenticated, "invalid", "invalid",
+                       {{"realm", "splice wallet realm"}});
+    });
+
+    const Response response = area.get("/api/test/v0/thing");
+
+    EXPECT_EQ(response.status, 401);
+    EXPECT_EQ(response.content_type, "text/plain; charset=UTF-8");
+    EXPECT_EQ(response.body, "The supplied authentication is invalid");
+    EXPECT_EQ(response.header("WWW-Authenticate"), R"(Bearer realm="splice wallet realm")");
+}
+
+TEST(SpliceArea, RendersAMissingTokenAsTheMissingCredentialsText) {
+    const ThrowingSpliceArea area([]() -> Response {
+        throw ApiError(ErrorKind::unauthenticated, "missing", "missing",
+                       {{"realm", "splice scan proxy realm"}});
+    });
+
+    const Response response = area.get("/api/test/v0/thing");
+
+    EXPECT_EQ(response.status, 401);
+    EXPECT_EQ(response.body,
+              "The resource requires authentication, which was not supplied with the request");
+    EXPECT_EQ(response.header("WWW-Authenticate"), R"(Bearer realm="splice scan proxy realm")");
+}
 
 TEST(SpliceArea, ErrorBodyHasOnlyTheErrorKey) {
     const ThrowingSpliceArea area([]() -> Response {

@@ -1,0 +1,60 @@
+#pragma once
+// JwtVerifier: checks the bearer tokens of the validator and ledger areas (HS256, RS256, JWKS).
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cantonlite/model/network.hpp"
+
+namespace cantonlite::auth {
+
+// What a verified token says.
+struct Claims {
+    std::string user_id;                 // "https://canton-network".daml_user if present, else sub
+    std::string subject;                 // sub ("" when absent)
+    std::vector<std::string> audiences;  // aud, as a list (a string aud is one entry)
+    std::vector<std::string> scopes;     // scope (space-separated) or scp
+    nlohmann::json payload;              // the whole claim set
+};
+
+// The outcome of a verification: claims, or why the token was refused (for the log only: the
+// clients see only "missing" vs "invalid").
+struct Verification {
+    std::optional<Claims> claims;
+    std::string reason;
+};
+
+// Verifies compact JWS tokens as the Splice apps do (../shared/docs/reference/splice-behavior.md
+// §5.2, canton-ledger-behavior.md §7.2): the header's alg must be one the settings allow (HS256
+// with the secret; RS256 with a configured key or a JWKS key chosen by kid), never "none" and
+// never HS/RS confusion; the signature must verify (OpenSSL; no hand-written crypto); exp and nbf,
+// when present, hold at `now_seconds` (no leeway); aud (string or array) must contain the
+// configured audience unless `check_audience` is false; the user id is the daml_user claim or sub
+// and must not be empty. Built once at start-up, then only read: thread-safe.
+class JwtVerifier {
+  public:
+    // Throws std::invalid_argument for an unusable key (PEM or JWKS that does not parse).
+    explicit JwtVerifier(const model::AuthSettings& settings);
+    ~JwtVerifier();
+    JwtVerifier(const JwtVerifier&) = delete;
+    JwtVerifier& operator=(const JwtVerifier&) = delete;
+
+    [[nodiscard]] Verification verify(std::string_view token, std::int64_t now_seconds,
+                                      bool check_audience = true) const;
+
+  private:
+    struct Keys;
+    std::unique_ptr<Keys> keys_;
+    std::string audience_;
+};
+
+// Seconds since the epoch, by the wall clock (tokens expire in real time).
+[[nodiscard]] std::int64_t wall_clock_seconds();
+
+}  // namespace cantonlite::auth
