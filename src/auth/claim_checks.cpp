@@ -14,7 +14,8 @@ Verification refused(std::string reason) {
     return Verification{.claims = std::nullopt, .reason = std::move(reason)};
 }
 
-// "" when exp and nbf, if present, are numbers that hold at `now` (no leeway).
+// "" when exp, nbf and iat, if present, are numbers that hold at `now` (no leeway), as auth0
+// java-jwt checks them for the Splice apps (splice-behavior.md §5.2): iat may not be in the future.
 std::string time_problem(const json& payload, std::int64_t now_seconds) {
     const auto now = static_cast<double>(now_seconds);
     if (const auto exp = payload.find("exp"); exp != payload.end()) {
@@ -24,6 +25,10 @@ std::string time_problem(const json& payload, std::int64_t now_seconds) {
     if (const auto nbf = payload.find("nbf"); nbf != payload.end()) {
         if (!nbf->is_number()) return "nbf is not a number";
         if (nbf->get<double>() > now) return "not valid yet (nbf is in the future)";
+    }
+    if (const auto iat = payload.find("iat"); iat != payload.end()) {
+        if (!iat->is_number()) return "iat is not a number";
+        if (iat->get<double>() > now) return "issued in the future (iat)";
     }
     return "";
 }
