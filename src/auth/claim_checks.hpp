@@ -12,8 +12,8 @@
 namespace cantonlite::auth {
 
 // The Claims of `payload` (a JSON object), or why they are refused: exp, when present, must be a
-// number > now_seconds, nbf and iat numbers <= now_seconds; aud, when present, a string or an array of
-// strings that contains `audience` (when given, aud is then required); sub, when present, a
+// number > now_seconds, nbf and iat numbers <= now_seconds; aud, when present, a string or an array
+// of strings that contains `audience` (when given, aud is then required); sub, when present, a
 // string; scope a space-separated string and scp a string or an array of strings; and the user id
 // (the "https://canton-network" daml_user when it is a non-empty string, else sub) non-empty.
 [[nodiscard]] Verification check_claims(nlohmann::json payload, std::int64_t now_seconds,
