@@ -1,0 +1,33 @@
+#pragma once
+// The JSON of JsGetTransactionResponse (openapi.yaml), spliced from the store's encodings, in the
+// field order Canton's circe codecs write (../shared/docs/reference/canton-ledger-behavior.md §4).
+
+#include <string>
+#include <vector>
+
+#include "cantonlite/store/update.hpp"
+
+namespace cantonlite::areas::ledger {
+
+// One event of the answer: a node of the transaction as one reader sees it.
+struct EventView {
+    enum class Kind { created, archived, exercised };
+    Kind kind = Kind::created;
+    const store::Node* node = nullptr;
+    std::vector<std::string> witness_parties;  // what the reader may see of the node's witnesses
+    bool acs_delta = false;                    // created/exercised: also in the ACS_DELTA shape
+    bool include_created_event_blob = false;   // created: a matching filter asked for it
+};
+
+// What a request sees of a transaction: its events in node order, and whether the submission
+// details (commandId, paidTrafficCost) are for one of the reader's parties.
+struct TransactionView {
+    const store::Transaction* transaction = nullptr;
+    std::vector<EventView> events;
+    bool submitter_visible = false;
+};
+
+// {"transaction": JsTransaction} for `view`. REQUIRES: view.transaction set, events non-empty.
+[[nodiscard]] std::string transaction_response(const TransactionView& view);
+
+}  // namespace cantonlite::areas::ledger

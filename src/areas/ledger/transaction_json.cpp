@@ -1,0 +1,137 @@
+#include "cantonlite/areas/ledger/transaction_json.hpp"
+
+#include "cantonlite/http/json_text.hpp"
+#include "cantonlite/model/ids.hpp"
+
+namespace cantonlite::areas::ledger {
+namespace {
+
+using http::append_int_field;
+using http::append_key;
+using http::append_null_field;
+using http::append_raw_field;
+using http::append_string_field;
+
+void append_strings(std::string& out, std::string_view key, const std::vector<std::string>& items) {
+    append_key(out, key);
+    out += '[';
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (i > 0) out += ',';
+        http::append_json_string(out, items[i]);
+    }
+    out += ']';
+}
+
+// A W3C traceparent derived from the update id: stable for a transaction, as a stored one is.
+std::string traceparent(const std::string& update_id) {
+    const std::string hash = model::sha256_hex("trace/" + update_id);
+    return "00-" + hash.substr(0, 32) + "-" + hash.substr(32, 16) + "-01";
+}
+
+void append_created(std::string& out, const store::Transaction& tx, const EventView& e) {
+    const model::Contract& c = *std::get<store::CreatedNode>(e.node->event).contract;
+    out += R"({"CreatedEvent":{)";
+    append_int_field(out, "offset", tx.offset, true);
+    append_int_field(out, "nodeId", e.node->node_id);
+    append_string_field(out, "contractId", c.contract_id);
+    append_string_field(out, "templateId", c.template_id.to_string());
+    append_null_field(out, "contractKey");
+    append_string_field(out, "contractKeyHash", "");
+    append_raw_field(out, "createArgument", c.ledger_json);
+    append_string_field(out, "createdEventBlob",
+                        e.include_created_event_blob ? model::created_event_blob(c) : "");
+    append_raw_field(out, "interfaceViews", "[]");
+    append_strings(out, "witnessParties", e.witness_parties);
+    append_strings(out, "signatories", c.signatories);
+    append_strings(out, "observers", c.observers);
+    append_string_field(out, "createdAt", model::format_instant(c.created_at));
+    append_string_field(out, "packageName", c.template_id.package_name);
+    append_string_field(out, "representativePackageId", c.template_id.package_id);
+    append_raw_field(out, "acsDelta", e.acs_delta ? "true" : "false");
+    out += "}}";
+}
+
+void append_archived(std::string& out, const store::Transaction& tx, const EventView& e) {
+    const auto& x = std::get<store::ExercisedNode>(e.node->event);
+    out += R"({"ArchivedEvent":{)";
+    append_int_field(out, "offset", tx.offset, true);
+    append_int_field(out, "nodeId", e.node->node_id);
+    append_string_field(out, "contractId", x.contract_id);
+    append_string_field(out, "templateId", x.template_id.to_string());
+    append_strings(out, "witnessParties", e.witness_parties);
+    append_string_field(out, "packageName", x.template_id.package_name);
+    append_raw_field(out, "implementedInterfaces", "[]");
+    out += "}}";
+}
+
+void append_exercised(std::string& out, const store::Transaction& tx, const EventView& e) {
+    const auto& x = std::get<store::ExercisedNode>(e.node->event);
+    out += R"({"ExercisedEvent":{)";
+    append_int_field(out, "offset", tx.offset, true);
+    append_int_field(out, "nodeId", e.node->node_id);
+    append_string_field(out, "contractId", x.contract_id);
+    append_string_field(out, "templateId", x.template_id.to_string());
+    if (x.interface_id) {
+        append_string_field(out, "interfaceId", x.interface_id->to_string());
+    } else {
+        append_null_field(out, "interfaceId");
+    }
+    append_string_field(out, "choice", x.choice);
+    append_raw_field(out, "choiceArgument", x.choice_argument_json);
+    append_strings(out, "actingParties", x.acting_parties);
+    append_raw_field(out, "consuming", x.consuming ? "true" : "false");
+    append_strings(out, "witnessParties", e.witness_parties);
+    append_int_field(out, "lastDescendantNodeId", x.last_descendant);
+    append_raw_field(out, "exerciseResult", x.exercise_result_json);
+    append_string_field(out, "packageName", x.template_id.package_name);
+    append_raw_field(out, "implementedInterfaces", "[]");
+    append_raw_field(out, "acsDelta", e.acs_delta ? "true" : "false");
+    out += "}}";
+}
+
+}  // namespace
+
+std::string transaction_response(const TransactionView& view) {
+    const store::Transaction& tx = *view.transaction;
+    std::string out = R"({"transaction":{)";
+    append_string_field(out, "updateId", tx.update_id, true);
+    append_string_field(out, "commandId", view.submitter_visible ? tx.command_id : "");
+    append_string_field(out, "workflowId", tx.workflow_id);
+    append_string_field(out, "effectiveAt", model::format_instant(tx.effective_at));
+    append_key(out, "events");
+    out += '[';
+    for (std::size_t i = 0; i < view.events.size(); ++i) {
+        if (i > 0) out += ',';
+        const EventView& e = view.events[i];
+        switch (e.kind) {
+            case EventView::Kind::created:
+                append_created(out, tx, e);
+                break;
+            case EventView::Kind::archived:
+                append_archived(out, tx, e);
+                break;
+            case EventView::Kind::exercised:
+                append_exercised(out, tx, e);
+                break;
+        }
+    }
+    out += ']';
+    append_int_field(out, "offset", tx.offset);
+    append_string_field(out, "synchronizerId", tx.synchronizer_id);
+    append_key(out, "traceContext");
+    out += '{';
+    append_string_field(out, "traceparent", traceparent(tx.update_id), true);
+    append_null_field(out, "tracestate");
+    out += '}';
+    append_string_field(out, "recordTime", model::format_instant(tx.record_time));
+    append_null_field(out, "externalTransactionHash");
+    if (view.submitter_visible && tx.paid_traffic_cost) {
+        append_int_field(out, "paidTrafficCost", *tx.paid_traffic_cost);
+    } else {
+        append_null_field(out, "paidTrafficCost");
+    }
+    out += "}}";
+    return out;
+}
+
+}  // namespace cantonlite::areas::ledger
