@@ -228,6 +228,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
                               .created_offset = draft.offset,
                               .synchronizer_id = draft.synchronizer_id};
             active_[sequence] = c;
+            templates_.insert(c->template_id.package_name + ":" + c->template_id.qualified_name());
             sequence_of_[std::string_view(c->contract_id)] = sequence;
             views_->on_created(c, facts[i], sequence, draft.update_id, draft.offset);
         } else {
@@ -375,6 +376,12 @@ std::vector<model::ContractPtr> LedgerStore::active_contracts() const {
     out.reserve(active_.size());
     for (const auto& [_, c] : active_) out.push_back(c);
     return out;
+}
+
+bool LedgerStore::knows_template(std::string_view package_name,
+                                 std::string_view qualified_name) const {
+    const std::shared_lock lock(mutex_);
+    return templates_.contains(std::string(package_name) + ":" + std::string(qualified_name));
 }
 
 std::map<std::string, std::size_t> LedgerStore::active_counts() const {

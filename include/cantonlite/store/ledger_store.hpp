@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <shared_mutex>
 #include <stdexcept>
 #include <string>
@@ -142,6 +143,10 @@ class LedgerStore {
 
     // The active contracts, in creation order.
     [[nodiscard]] std::vector<model::ContractPtr> active_contracts() const;
+    // True when a contract of this template was ever created ("uploaded", as the ledger API sees
+    // it).
+    [[nodiscard]] bool knows_template(std::string_view package_name,
+                                      std::string_view qualified_name) const;
     // Active contracts per template ("<package name>:<Module>:<Entity>").
     [[nodiscard]] std::map<std::string, std::size_t> active_counts() const;
 
@@ -188,7 +193,9 @@ class LedgerStore {
     std::map<std::int64_t, std::map<model::Timestamp, SnapshotPtr>> snapshots_;  // guarded
     std::int64_t next_row_id_ = 1;                             // guarded by mutex_
     std::unordered_map<std::string, Reassignment> in_flight_;  // unassigned, by contract id
-    std::unique_ptr<SpliceViews> views_;                       // guarded by mutex_
+    std::set<std::string, std::less<>>
+        templates_;                       // "<package name>:<Module>:<Entity>" ever created
+    std::unique_ptr<SpliceViews> views_;  // guarded by mutex_
 
     // REQUIRES (all four): mutex_ held exclusively.
     void push(Update update);

@@ -70,8 +70,12 @@ nlohmann::ordered_json js_canton_error(const http::ApiError& error, std::string_
     const std::string tid(trace_id);
     nlohmann::ordered_json context = nlohmann::ordered_json::object();
     nlohmann::ordered_json resources = nlohmann::ordered_json::array();
+    // A redacted error keeps only what the JSON security stage adds itself (ledger_api_error);
+    // details from the gRPC layer never cross (§5.1).
+    for (const auto& [key, value] : error.context()) {
+        if (!category.redacted || key == "ledger_api_error") context[key] = value;
+    }
     if (!category.redacted) {
-        for (const auto& [key, value] : error.context()) context[key] = value;
         context["category"] = std::to_string(category.id);
         context["definite_answer"] = "false";
         context["tid"] = tid;

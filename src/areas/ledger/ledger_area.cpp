@@ -1,10 +1,17 @@
 #include "cantonlite/areas/ledger/ledger_area.hpp"
 
 #include "cantonlite/areas/ledger/js_canton_error.hpp"
+#include "cantonlite/areas/ledger/ledger_handlers.hpp"
 
 namespace cantonlite::areas::ledger {
 
-LedgerArea::LedgerArea(const store::LedgerStore& store) : http::Area("/v2/", ""), store_(store) {}
+LedgerArea::LedgerArea(const store::LedgerStore& store)
+    : http::Area("/v2/", ""), store_(store), auth_(store.network()) {
+    // openapi.yaml (JSON Ledger API v2)
+    add_route("POST", "/v2/updates/transaction-by-offset", [this](const http::RequestContext& ctx) {
+        return post_transaction_by_offset(store_, auth_, ctx);
+    });
+}
 
 http::Response LedgerArea::render_error(const http::ApiError& error) const {
     // The status follows the category's gRPC code, as the JSON API maps it; not the Splice table.

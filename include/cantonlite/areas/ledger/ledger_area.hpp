@@ -1,6 +1,7 @@
 #pragma once
-// LedgerArea: the Canton JSON Ledger API v2 under /v2/ (routes arrive with issue #6).
+// LedgerArea: the Canton JSON Ledger API v2 under /v2/.
 
+#include "cantonlite/areas/ledger/ledger_auth.hpp"
 #include "cantonlite/http/area.hpp"
 #include "cantonlite/store/ledger_store.hpp"
 
@@ -8,8 +9,10 @@ namespace cantonlite::areas::ledger {
 
 // The ledger area. Its errors are Canton's: a decode failure is 400 text/plain, every other error
 // a JsCantonError with the status of its category (docs/reference/canton-ledger-behavior.md §5).
+// Owns the token handling built from the network's auth settings.
 class LedgerArea : public http::Area {
   public:
+    // Throws std::invalid_argument for unusable keys in the auth settings.
     explicit LedgerArea(const store::LedgerStore& store);
 
   protected:
@@ -18,6 +21,7 @@ class LedgerArea : public http::Area {
 
   private:
     const store::LedgerStore& store_;
+    LedgerAuth auth_;
 };
 
 }  // namespace cantonlite::areas::ledger

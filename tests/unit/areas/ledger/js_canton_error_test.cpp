@@ -225,13 +225,12 @@ class TestLedgerArea : public LedgerArea {
   public:
     TestLedgerArea(const store::LedgerStore& store, std::function<http::Response()> action)
         : LedgerArea(store) {
-        add_route("POST", "/v2/updates/transaction-by-offset",
+        add_route("POST", "/v2/test/throwing-route",
                   [action = std::move(action)](const http::RequestContext&) { return action(); });
     }
 
     http::Response post() const {
-        const http::Request request{.method = "POST",
-                                    .target = "/v2/updates/transaction-by-offset"};
+        const http::Request request{.method = "POST", .target = "/v2/test/throwing-route"};
         return handle(request, *http::split_path(request.path()));
     }
 };

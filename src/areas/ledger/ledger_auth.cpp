@@ -1,0 +1,90 @@
+#include "cantonlite/areas/ledger/ledger_auth.hpp"
+
+#include <algorithm>
+
+#include <spdlog/spdlog.h>
+
+#include "cantonlite/http/api_error.hpp"
+
+namespace cantonlite::areas::ledger {
+namespace {
+
+// "Authorization: Bearer <t>" wins; else an entry "jwt.token.<t>" of Sec-WebSocket-Protocol.
+std::optional<std::string> token_of(const http::Request& request) {
+    if (const auto h = request.header("Authorization");
+        h && h->size() > 7 && http::iequals(h->substr(0, 7), "Bearer ")) {
+        return std::string(h->substr(7));
+    }
+    if (const auto h = request.header("Sec-WebSocket-Protocol")) {
+        std::string_view rest = *h;
+        while (!rest.empty()) {
+            const std::size_t comma = rest.find(',');
+            std::string_view entry = rest.substr(0, comma);
+            while (!entry.empty() && entry.front() == ' ') entry.remove_prefix(1);
+            while (!entry.empty() && entry.back() == ' ') entry.remove_suffix(1);
+            if (entry.starts_with("jwt.token.")) return std::string(entry.substr(10));
+            rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+        }
+    }
+    return std::nullopt;
+}
+
+bool contains(const std::vector<std::string>& list, std::string_view item) {
+    return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+}  // namespace
+
+LedgerAuth::LedgerAuth(const model::Network& network)
+    : network_(network), verifier_(network.auth) {}
+
+Caller LedgerAuth::identify(const http::Request& request) const {
+    if (!network_.auth.ledger_auth) return {};
+    const auto token = token_of(request);
+    if (!token) return {};
+    const auth::Verification v = verifier_.verify(*token, auth::wall_clock_seconds(), false);
+    // A user token: sub is the user; the audience is the configured one, the participant's, or the
+    // daml_ledger_api scope (§7.3).
+    const bool for_us =
+        v.claims && (contains(v.claims->audiences, network_.auth.audience) ||
+                     contains(v.claims->audiences,
+                              "https://daml.com/jwt/aud/participant/" + network_.participant_id) ||
+                     contains(v.claims->scopes, "daml_ledger_api"));
+    if (!for_us || v.claims->subject.empty()) {
+        spdlog::warn("{} {}: token refused: {}", request.method, request.target,
+                     v.claims ? "unknown audience or no sub" : v.reason);
+        return {};
+    }
+    const model::User* user = network_.find_user(v.claims->subject);
+    if (user == nullptr) {
+        throw http::ApiError(http::ErrorKind::permission_denied, "PERMISSION_DENIED",
+                             "invalid token", {{"ledger_api_error", "invalid token"}});
+    }
+    return Caller{.user = user};
+}
+
+void LedgerAuth::authorize(const Caller& caller, const std::vector<std::string>& parties,
+                           bool any_party) const {
+    if (!network_.auth.ledger_auth) return;
+    if (caller.user == nullptr) {
+        throw http::ApiError(http::ErrorKind::unauthenticated, "UNAUTHENTICATED",
+                             "The command is missing a (valid) JWT token");
+    }
+    const model::LedgerRights& r = caller.user->rights;
+    const auto denied = [](const std::string& why) {
+        throw http::ApiError(http::ErrorKind::permission_denied, "PERMISSION_DENIED",
+                             "The provided authorization token is not sufficient to authorize the "
+                             "intended command: " +
+                                 why);
+    };
+    if (any_party && !r.can_read_as_any_party)
+        denied("Claims do not authorize to read data as any party (super-reader wildcard)");
+    if (r.can_read_as_any_party) return;
+    for (const std::string& p : parties) {
+        if (!contains(r.can_act_as, p) && !contains(r.can_read_as, p)) {
+            denied("Claims do not authorize to read data for party '" + p + "'");
+        }
+    }
+}
+
+}  // namespace cantonlite::areas::ledger
