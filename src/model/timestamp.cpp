@@ -132,16 +132,25 @@ std::string six_digits(std::int64_t micros) {
     return buf.data();
 }
 
-}  // namespace
-
-std::optional<Timestamp> parse_timestamp(std::string_view s) {
-    std::size_t pos = 0;
+// Reads "YYYY-MM-DD" at pos, advancing it; the days since the epoch of a real calendar date.
+std::optional<std::int64_t> read_date(std::string_view s, std::size_t& pos) {
     const auto year = read_digits(s, pos, 4);
     if (!year || !expect(s, pos, '-')) return std::nullopt;
     const auto month = read_digits(s, pos, 2);
     if (!month || !expect(s, pos, '-')) return std::nullopt;
     const auto day = read_digits(s, pos, 2);
-    if (!day || pos >= s.size() || (s[pos] != 'T' && s[pos] != 't')) return std::nullopt;
+    if (!day || *month < 1 || *month > 12 || *day < 1 || *day > days_in_month(*year, *month)) {
+        return std::nullopt;
+    }
+    return days_from_civil(*year, *month, *day);
+}
+
+}  // namespace
+
+std::optional<Timestamp> parse_timestamp(std::string_view s) {
+    std::size_t pos = 0;
+    const auto days = read_date(s, pos);
+    if (!days || pos >= s.size() || (s[pos] != 'T' && s[pos] != 't')) return std::nullopt;
     ++pos;
     const auto hour = read_digits(s, pos, 2);
     if (!hour || !expect(s, pos, ':')) return std::nullopt;
@@ -152,13 +161,9 @@ std::optional<Timestamp> parse_timestamp(std::string_view s) {
     const auto fraction = read_fraction(s, pos);
     const auto offset = fraction ? read_offset(s, pos) : std::nullopt;
     if (!offset || pos != s.size()) return std::nullopt;
-    if (*month < 1 || *month > 12 || *day < 1 || *day > days_in_month(*year, *month) ||
-        *hour > 23 || *minute > 59 || *second > 59) {
-        return std::nullopt;
-    }
-    const std::int64_t days = days_from_civil(*year, *month, *day);
+    if (*hour > 23 || *minute > 59 || *second > 59) return std::nullopt;
     const std::int64_t seconds =
-        days * seconds_per_day + *hour * 3600 + *minute * 60 + *second - *offset;
+        *days * seconds_per_day + *hour * 3600 + *minute * 60 + *second - *offset;
     return Timestamp{seconds * micros_per_second + *fraction};
 }
 
@@ -213,16 +218,9 @@ std::string format_date(std::int64_t days_since_epoch) {
 
 std::optional<std::int64_t> parse_date(std::string_view s) {
     std::size_t pos = 0;
-    const auto year = read_digits(s, pos, 4);
-    if (!year || !expect(s, pos, '-')) return std::nullopt;
-    const auto month = read_digits(s, pos, 2);
-    if (!month || !expect(s, pos, '-')) return std::nullopt;
-    const auto day = read_digits(s, pos, 2);
-    if (!day || pos != s.size()) return std::nullopt;
-    if (*month < 1 || *month > 12 || *day < 1 || *day > days_in_month(*year, *month)) {
-        return std::nullopt;
-    }
-    return days_from_civil(*year, *month, *day);
+    const auto days = read_date(s, pos);
+    if (!days || pos != s.size()) return std::nullopt;
+    return days;
 }
 
 }  // namespace cantonlite::model

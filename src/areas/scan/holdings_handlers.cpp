@@ -94,7 +94,8 @@ http::Response holdings_state(const Store& store, const Context& ctx, bool v1) {
             // Imported contracts carry the import update's event id (update id = contract id).
             append_created_event(out, c,
                                  tx ? "#" + tx->update_id + ":" + std::to_string(c.created_node_id)
-                                    : "#" + c.contract_id + ":0");
+                                    : "#" + c.contract_id + ":0",
+                                 c.codegen_json);
         }
     }
     out += ']';

@@ -45,12 +45,13 @@ void append_contract(std::string& out, const model::Contract& c) {
     out += '}';
 }
 
-void append_created_event(std::string& out, const model::Contract& c, std::string_view event_id) {
+void append_created_event(std::string& out, const model::Contract& c, std::string_view event_id,
+                          std::string_view create_arguments) {
     out += '{';
     append_string_field(out, "event_type", "created_event", true);
     append_string_field(out, "event_id", event_id);
     append_event_head(out, c);
-    append_raw_field(out, "create_arguments", c.codegen_json);
+    append_raw_field(out, "create_arguments", create_arguments);
     append_string_field(out, "created_at", model::format_offset_date_time(c.created_at));
     append_parties(out, c);
     out += '}';
@@ -89,14 +90,8 @@ void append_import_update(std::string& out, const store::ImportUpdate& update) {
     append_key(out, "events_by_id");
     out += '{';
     append_key(out, event_id, true);
-    out += '{';
-    append_string_field(out, "event_type", "created_event", true);
-    append_string_field(out, "event_id", event_id);
-    append_event_head(out, c);
-    append_raw_field(out, "create_arguments", c.protobuf_json);
-    append_string_field(out, "created_at", model::format_offset_date_time(c.created_at));
-    append_parties(out, c);
-    out += "}}}";
+    append_created_event(out, c, event_id, c.protobuf_json);
+    out += "}}";
 }
 
 }  // namespace cantonlite::areas::scan

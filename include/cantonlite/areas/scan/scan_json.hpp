@@ -16,9 +16,11 @@ namespace cantonlite::areas::scan {
 // Instant.toString.
 void append_contract(std::string& out, const model::Contract& c);
 
-// Spec: scan.yaml CreatedEvent as the holdings queries write it: create_arguments in codegen
-// compact JSON, created_at as OffsetDateTime, sorted signatories and observers.
-void append_created_event(std::string& out, const model::Contract& c, std::string_view event_id);
+// Spec: scan.yaml CreatedEvent: `create_arguments` is one of the contract's stored encodings
+// (codegen compact JSON for holdings queries, protobuf JSON for import updates); created_at as
+// OffsetDateTime; sorted signatories and observers.
+void append_created_event(std::string& out, const model::Contract& c, std::string_view event_id,
+                          std::string_view create_arguments);
 
 // Spec: scan.yaml ActiveContract (v1 holdings state).
 void append_active_contract(std::string& out, const model::Contract& c,
