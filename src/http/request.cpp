@@ -24,6 +24,15 @@ std::optional<std::string_view> Request::header(std::string_view name) const {
     return std::nullopt;
 }
 
+std::optional<std::string_view> Request::bearer_token() const {
+    const auto h = header("Authorization");
+    if (!h || h->size() < 7 || !iequals(h->substr(0, 7), "Bearer ")) return std::nullopt;
+    std::string_view token = h->substr(7);
+    while (!token.empty() && token.front() == ' ') token.remove_prefix(1);
+    if (token.empty()) return std::nullopt;
+    return token;
+}
+
 std::optional<std::string> Request::query_param(std::string_view name) const {
     const std::size_t q = target.find('?');
     if (q == std::string::npos) return std::nullopt;

@@ -27,6 +27,10 @@ struct Request {
     // The value of the first header named `name` (case-insensitive), if any.
     [[nodiscard]] std::optional<std::string_view> header(std::string_view name) const;
 
+    // The token of "Authorization: Bearer <token>" (scheme case-insensitive, leading spaces
+    // skipped); nullopt for no header, another scheme or an empty token.
+    [[nodiscard]] std::optional<std::string_view> bearer_token() const;
+
     // The first query parameter `name`, decoded ('+' is a space, %XX escapes). nullopt when absent;
     // an empty optional string when present but empty or not decodable.
     [[nodiscard]] std::optional<std::string> query_param(std::string_view name) const;

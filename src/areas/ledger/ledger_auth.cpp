@@ -11,10 +11,7 @@ namespace {
 
 // "Authorization: Bearer <t>" wins; else an entry "jwt.token.<t>" of Sec-WebSocket-Protocol.
 std::optional<std::string> token_of(const http::Request& request) {
-    if (const auto h = request.header("Authorization");
-        h && h->size() > 7 && http::iequals(h->substr(0, 7), "Bearer ")) {
-        return std::string(h->substr(7));
-    }
+    if (const auto bearer = request.bearer_token()) return std::string(*bearer);
     if (const auto h = request.header("Sec-WebSocket-Protocol")) {
         std::string_view rest = *h;
         while (!rest.empty()) {

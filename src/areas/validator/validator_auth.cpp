@@ -9,18 +9,6 @@
 namespace cantonlite::areas::validator {
 namespace {
 
-// The token of "Authorization: Bearer <token>" (scheme case-insensitive); any other scheme or
-// none counts as missing, as Pekko's authenticateOAuth2 sees it.
-std::optional<std::string_view> bearer_token(const http::Request& request) {
-    const auto header = request.header("Authorization");
-    if (!header || header->size() < 7 || !http::iequals(header->substr(0, 7), "Bearer "))
-        return std::nullopt;
-    std::string_view token = header->substr(7);
-    while (!token.empty() && token.front() == ' ') token.remove_prefix(1);
-    if (token.empty()) return std::nullopt;
-    return token;
-}
-
 [[noreturn]] void unauthenticated(std::string_view code, std::string_view realm) {
     throw http::ApiError(http::ErrorKind::unauthenticated, std::string(code), std::string(code),
                          {{"realm", std::string(realm)}});
@@ -33,7 +21,7 @@ ValidatorAuth::ValidatorAuth(const model::Network& network)
 
 auth::Claims ValidatorAuth::authenticate(const http::Request& request,
                                          std::string_view realm) const {
-    const auto token = bearer_token(request);
+    const auto token = request.bearer_token();  // any other scheme counts as missing (Pekko)
     if (!token) unauthenticated("missing", realm);
     auth::Verification v = verifier_.verify(*token, auth::wall_clock_seconds());
     if (!v.claims) {
