@@ -27,6 +27,13 @@ std::map<std::string, std::string> default_package_ids() {
         {"splice-wallet", wallet},
         {"splice-dso-governance",
          "3b372c1b3665da6b09b69a0c89d9c721ef06ebbab88f08541b2a6ff2c3450ef3"},
+        // The token standard's interface packages (1.0.0), implemented by splice-amulet.
+        {"splice-api-token-holding-v1",
+         "718a0f77e505a8de22f188bd4c87fe74101274e9d4cb1bfac7d09aec7158d35b"},
+        {"splice-api-token-transfer-instruction-v1",
+         "55ba4deb0ad4662c4168b39859738a0e91388d252286480c7331b3f71a517281"},
+        {"splice-api-token-allocation-instruction-v1",
+         "275064aacfe99cea72ee0c80563936129563776f67415ef9f13e4297eecbc520"},
     };
 }
 

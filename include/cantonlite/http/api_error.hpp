@@ -44,11 +44,20 @@ class ApiError : public std::runtime_error {
     const KeyValues& context() const { return context_; }
     const KeyValues& resources() const { return resources_; }
 
+    // Canton errors are DamlErrorWithDefiniteAnswer (context "definite_answer": "false") except the
+    // contextualized ones (NON_POSITIVE_OFFSET, ...), which carry no definite answer.
+    bool definite_answer() const { return definite_answer_; }
+    ApiError& without_definite_answer() {
+        definite_answer_ = false;
+        return *this;
+    }
+
   private:
     ErrorKind kind_;
     std::string code_;
     KeyValues context_;
     KeyValues resources_;
+    bool definite_answer_ = true;
 };
 
 // The request cannot be decoded: malformed JSON, a missing or mistyped field, a bad parameter.

@@ -77,7 +77,7 @@ nlohmann::ordered_json js_canton_error(const http::ApiError& error, std::string_
     }
     if (!category.redacted) {
         context["category"] = std::to_string(category.id);
-        context["definite_answer"] = "false";
+        if (error.definite_answer()) context["definite_answer"] = "false";
         context["tid"] = tid;
         for (const auto& [key, value] : error.resources()) {
             resources.push_back({"ErrorResource(" + key + ")", value});

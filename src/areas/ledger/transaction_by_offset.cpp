@@ -8,6 +8,7 @@
 #include "cantonlite/areas/ledger/transaction_json.hpp"
 #include "cantonlite/areas/ledger/transaction_request.hpp"
 #include "cantonlite/http/api_error.hpp"
+#include "cantonlite/model/interfaces.hpp"
 
 namespace cantonlite::areas::ledger {
 namespace {
@@ -84,10 +85,12 @@ void check_filters(const Filters& filters) {
 // The Ledger API's validation, in its order (§3.2).
 const EventFormat& validate(std::int64_t offset, const TransactionFormat& format) {
     if (offset <= 0) {
+        // ParticipantOffsetValidator: a ContextualizedDamlError, without a definite answer.
         throw ApiError(ErrorKind::invalid_argument, "NON_POSITIVE_OFFSET",
                        "Offset " + std::to_string(offset) +
                            " in offset is not a positive integer: the offset has to be a positive "
-                           "integer (>0)");
+                           "integer (>0)")
+            .without_definite_answer();
     }
     if (format.transaction_shape == TransactionShape::unspecified)
         missing_field("transaction_shape");
@@ -125,6 +128,9 @@ void check_known(const store::LedgerStore& store, const EventFormat& events) {
                     package + "].");
         }
         if (f->kind == CumulativeFilter::Kind::interface_filter) {
+            if (model::is_known_interface(package, f->identifier->module_name,
+                                          f->identifier->entity_name))
+                continue;
             throw ApiError(
                 ErrorKind::not_found, "NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME",
                 "The following package-name/interface qualified-name pairs do not reference any "
@@ -141,19 +147,49 @@ void check_known(const store::LedgerStore& store, const EventFormat& events) {
     }
 }
 
-// One party's filter, merged from its cumulative entries.
+// What a matching filter asks to be rendered of an event.
+struct Projection {
+    bool blob = false;
+    std::vector<const model::InterfaceInstance*> interfaces;  // with includeInterfaceView
+
+    void add(const Projection& other) {
+        blob = blob || other.blob;
+        for (const model::InterfaceInstance* i : other.interfaces) {
+            if (std::find(interfaces.begin(), interfaces.end(), i) == interfaces.end())
+                interfaces.push_back(i);
+        }
+    }
+};
+
+// One party's filter, merged from its cumulative entries (FV validateFilters; an interface filter
+// stands for the templates implementing the interface, EventProjectionProperties).
 struct PartyFilter {
+    struct ByInterface {
+        const model::InterfaceInstance* instance;
+        bool include_view;
+        bool blob;
+    };
     bool wildcard = false;
     bool wildcard_blob = false;
     std::map<std::string, bool, std::less<>>
         templates;  // "<package name>:<Module>:<Entity>" -> blob
+    std::vector<ByInterface> interfaces;
 
-    // nullopt: no match; else whether the created-event blob is asked for.
-    [[nodiscard]] std::optional<bool> match(const model::TemplateId& t) const {
-        if (wildcard) return wildcard_blob;
-        const auto it = templates.find(t.package_name + ":" + t.qualified_name());
-        if (it == templates.end()) return std::nullopt;
-        return it->second;
+    [[nodiscard]] std::optional<Projection> match(const model::TemplateId& t) const {
+        std::optional<Projection> out;
+        if (wildcard) out = Projection{.blob = wildcard_blob};
+        if (const auto it = templates.find(t.package_name + ":" + t.qualified_name());
+            it != templates.end()) {
+            out = out.value_or(Projection{});
+            out->blob = out->blob || it->second;
+        }
+        for (const ByInterface& i : interfaces) {
+            if (!i.instance->implemented_by(t)) continue;
+            out = out.value_or(Projection{});
+            out->add(Projection{.blob = i.blob});
+            if (i.include_view) out->add(Projection{.interfaces = {i.instance}});
+        }
+        return out;
     }
 };
 
@@ -178,7 +214,16 @@ PartyFilter merge(const Filters& filters) {
                 break;
             }
             case CumulativeFilter::Kind::interface_filter:
-                only_empty = false;  // no template implements an interface here (check_known)
+                only_empty = false;
+                for (const model::InterfaceInstance& i : model::interface_instances()) {
+                    if (i.interface_ref.names(std::string_view(f.identifier->package).substr(1),
+                                              f.identifier->module_name,
+                                              f.identifier->entity_name)) {
+                        out.interfaces.push_back({.instance = &i,
+                                                  .include_view = f.include_interface_view,
+                                                  .blob = f.include_created_event_blob});
+                    }
+                }
                 break;
         }
     }
@@ -206,12 +251,14 @@ std::vector<std::string> visible(const std::vector<std::string>& candidates, con
     return out;
 }
 
-// Whether a filter of one of `parties` matches `t`, and whether one of those asks for the blob.
-std::optional<bool> matches(const Reader& r, const std::vector<std::string>& parties,
-                            const model::TemplateId& t) {
-    std::optional<bool> result;
-    const auto add = [&](std::optional<bool> m) {
-        if (m) result = result.value_or(false) || *m;
+// Whether a filter of one of `parties` matches `t`, and what those filters ask to render.
+std::optional<Projection> matches(const Reader& r, const std::vector<std::string>& parties,
+                                  const model::TemplateId& t) {
+    std::optional<Projection> result;
+    const auto add = [&](const std::optional<Projection>& m) {
+        if (!m) return;
+        result = result.value_or(Projection{});
+        result->add(*m);
     };
     if (r.any_party && !parties.empty()) add(r.any_party->match(t));
     for (const auto& p : parties) {
@@ -220,7 +267,8 @@ std::optional<bool> matches(const Reader& r, const std::vector<std::string>& par
     return result;
 }
 
-TransactionView project(const store::Transaction& tx, const Reader& r, TransactionShape shape) {
+TransactionView project(const store::Transaction& tx, const Reader& r, TransactionShape shape,
+                        const model::Network& network) {
     TransactionView view{.transaction = &tx};
     // ACS_DELTA leaves out transient contracts: created and archived in the same transaction.
     std::unordered_set<std::string_view> created_here, consumed_here;
@@ -262,7 +310,24 @@ TransactionView project(const store::Transaction& tx, const Reader& r, Transacti
         e.witness_parties = visible(candidates, r);
         const auto matched = matches(r, r.any_party ? candidates : e.witness_parties, *t);
         if (e.witness_parties.empty() || !matched) continue;
-        e.include_created_event_blob = *matched;
+        e.include_created_event_blob = matched->blob;
+        // Views on creates; implementedInterfaces on archives and consuming exercises.
+        const bool lists_interfaces = e.kind != EventView::Kind::exercised ||
+                                      std::get<store::ExercisedNode>(n.event).consuming;
+        if (lists_interfaces) {
+            for (const model::InterfaceInstance* i : matched->interfaces) {
+                const model::QualifiedRef& ref = i->interface_ref;
+                e.interfaces.push_back(
+                    {.interface_id = network
+                                         .template_id(std::string(ref.package_name),
+                                                      std::string(ref.module_name),
+                                                      std::string(ref.entity_name))
+                                         .to_string(),
+                     .instance = i});
+            }
+            std::sort(e.interfaces.begin(), e.interfaces.end(),
+                      [](const auto& a, const auto& b) { return a.interface_id < b.interface_id; });
+        }
         view.events.push_back(std::move(e));
     }
     view.submitter_visible = r.any_party ? !tx.submitters.empty() : intersects(tx.submitters, r);
@@ -292,7 +357,7 @@ http::Response post_transaction_by_offset(const store::LedgerStore& store, const
     const store::UpdatePtr update = store.update_at(request.offset);
     const auto* tx = update ? std::get_if<store::Transaction>(update.get()) : nullptr;
     std::optional<TransactionView> view;
-    if (tx != nullptr) view = project(*tx, reader, format.transaction_shape);
+    if (tx != nullptr) view = project(*tx, reader, format.transaction_shape, store.network());
     if (!view || view->events.empty()) {
         throw ApiError(ErrorKind::not_found, "UPDATE_NOT_FOUND",
                        "Update not found, or not visible.", {},

@@ -22,6 +22,43 @@ void append_strings(std::string& out, std::string_view key, const std::vector<st
     out += ']';
 }
 
+// implementedInterfaces: the ids of the interfaces asked for.
+void append_interface_ids(std::string& out, const EventView& e) {
+    std::vector<std::string> ids;
+    for (const InterfaceView& i : e.interfaces) ids.push_back(i.interface_id);
+    append_strings(out, "implementedInterfaces", ids);
+}
+
+// interfaceViews: one JsInterfaceView per interface; a view that cannot be computed has a failed
+// viewStatus and null value, as Canton renders a view error.
+void append_interface_views(std::string& out, const model::Contract& c, const EventView& e) {
+    append_key(out, "interfaceViews");
+    out += '[';
+    for (std::size_t k = 0; k < e.interfaces.size(); ++k) {
+        if (k > 0) out += ',';
+        const InterfaceView& i = e.interfaces[k];
+        const std::optional<std::string> value = i.instance->view(c);
+        out += '{';
+        append_string_field(out, "interfaceId", i.interface_id, true);
+        append_key(out, "viewStatus");
+        out += '{';
+        append_int_field(out, "code", value ? 0 : 3, true);
+        append_string_field(out, "message",
+                            value ? "" : "The contract's argument does not have the view's fields");
+        append_raw_field(out, "details", "[]");
+        out += '}';
+        if (value) {
+            append_raw_field(out, "viewValue", *value);
+            append_string_field(out, "implementationPackageId", c.template_id.package_id);
+        } else {
+            append_null_field(out, "viewValue");
+            append_null_field(out, "implementationPackageId");
+        }
+        out += '}';
+    }
+    out += ']';
+}
+
 // A W3C traceparent derived from the update id: stable for a transaction, as a stored one is.
 std::string traceparent(const std::string& update_id) {
     const std::string hash = model::sha256_hex("trace/" + update_id);
@@ -40,7 +77,7 @@ void append_created(std::string& out, const store::Transaction& tx, const EventV
     append_raw_field(out, "createArgument", c.ledger_json);
     append_string_field(out, "createdEventBlob",
                         e.include_created_event_blob ? model::created_event_blob(c) : "");
-    append_raw_field(out, "interfaceViews", "[]");
+    append_interface_views(out, c, e);
     append_strings(out, "witnessParties", e.witness_parties);
     append_strings(out, "signatories", c.signatories);
     append_strings(out, "observers", c.observers);
@@ -60,7 +97,7 @@ void append_archived(std::string& out, const store::Transaction& tx, const Event
     append_string_field(out, "templateId", x.template_id.to_string());
     append_strings(out, "witnessParties", e.witness_parties);
     append_string_field(out, "packageName", x.template_id.package_name);
-    append_raw_field(out, "implementedInterfaces", "[]");
+    append_interface_ids(out, e);
     out += "}}";
 }
 
@@ -84,7 +121,7 @@ void append_exercised(std::string& out, const store::Transaction& tx, const Even
     append_int_field(out, "lastDescendantNodeId", x.last_descendant);
     append_raw_field(out, "exerciseResult", x.exercise_result_json);
     append_string_field(out, "packageName", x.template_id.package_name);
-    append_raw_field(out, "implementedInterfaces", "[]");
+    append_interface_ids(out, e);
     append_raw_field(out, "acsDelta", e.acs_delta ? "true" : "false");
     out += "}}";
 }

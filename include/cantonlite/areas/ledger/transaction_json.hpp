@@ -5,9 +5,17 @@
 #include <string>
 #include <vector>
 
+#include "cantonlite/model/interfaces.hpp"
 #include "cantonlite/store/update.hpp"
 
 namespace cantonlite::areas::ledger {
+
+// An interface a matching filter asked to render (includeInterfaceView) that the event's template
+// implements: its view on a created event, its id in implementedInterfaces on an archive.
+struct InterfaceView {
+    std::string interface_id;  // package-id form
+    const model::InterfaceInstance* instance = nullptr;
+};
 
 // One event of the answer: a node of the transaction as one reader sees it.
 struct EventView {
@@ -17,6 +25,7 @@ struct EventView {
     std::vector<std::string> witness_parties;  // what the reader may see of the node's witnesses
     bool acs_delta = false;                    // created/exercised: also in the ACS_DELTA shape
     bool include_created_event_blob = false;   // created: a matching filter asked for it
+    std::vector<InterfaceView> interfaces;     // sorted by interface id
 };
 
 // What a request sees of a transaction: its events in node order, and whether the submission
