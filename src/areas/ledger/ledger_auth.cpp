@@ -39,17 +39,12 @@ Caller LedgerAuth::identify(const http::Request& request) const {
     if (!network_.auth.ledger_auth) return {};
     const auto token = token_of(request);
     if (!token) return {};
-    const auth::Verification v = verifier_.verify(*token, auth::wall_clock_seconds(), false);
-    // A user token: sub is the user; the audience is the configured one, the participant's, or the
-    // daml_ledger_api scope (§7.3).
-    const bool for_us =
-        v.claims && (contains(v.claims->audiences, network_.auth.audience) ||
-                     contains(v.claims->audiences,
-                              "https://daml.com/jwt/aud/participant/" + network_.participant_id) ||
-                     contains(v.claims->scopes, "daml_ledger_api"));
-    if (!for_us || v.claims->subject.empty()) {
+    // A user token: sub is the user; the participant's target audience is the seed's, so aud must
+    // contain it (§7.3: the participant audience or daml_ledger_api scope only count without one).
+    const auth::Verification v = verifier_.verify(*token, auth::wall_clock_seconds(), true);
+    if (!v.claims || v.claims->subject.empty()) {
         spdlog::warn("{} {}: token refused: {}", request.method, request.target,
-                     v.claims ? "unknown audience or no sub" : v.reason);
+                     v.claims ? "no sub" : v.reason);
         return {};
     }
     const model::User* user = network_.find_user(v.claims->subject);
