@@ -82,7 +82,7 @@ nlohmann::json read_json(const std::filesystem::path& file) {
     text << in.rdbuf();
     try {
         return nlohmann::json::parse(text.str());
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range (1e400)
         throw ConfigError(file.string() + ": is not valid JSON: " + e.what());
     }
 }

@@ -250,7 +250,7 @@ std::unique_ptr<store::LedgerStore> load_seed_file(const std::filesystem::path& 
     try {
         // Straight from the stream: a large seed is never held as text as well as a document.
         document = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range (1e400)
         throw SeedError(path.string() + ": is not valid JSON: " + e.what());
     }
     return load_seed(document, path.string(), path.parent_path());

@@ -82,6 +82,12 @@ json parse_body(std::string_view body) {
         return json::parse(body);
     } catch (const json::parse_error& error) {
         fail(jawn_message(body, error));
+    } catch (const json::out_of_range& error) {
+        // A number beyond a double (1e400): jawn would keep it, and circe reject it wherever a
+        // field is read from it; nlohmann cannot hold it at all.
+        const std::string_view what = error.what();
+        const std::size_t text = what.find("number overflow");
+        fail(text == std::string_view::npos ? what : what.substr(text));
     }
 }
 

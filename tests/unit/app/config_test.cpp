@@ -209,6 +209,14 @@ TEST_F(ConfigFileTest, InvalidJsonNamesTheFile) {
     EXPECT_NE(error.find("parse error"), std::string::npos) << error;
 }
 
+TEST_F(ConfigFileTest, NumberBeyondADoubleNamesTheFile) {
+    const fs::path file = write(R"({"seed": "s.json", "port": 1e400})");
+
+    const std::string error = config_error([&] { (void)load_config(file); });
+
+    EXPECT_NE(error.find(file.string() + ": is not valid JSON: "), std::string::npos) << error;
+}
+
 TEST_F(ConfigFileTest, MissingFileNamesTheFile) {
     const fs::path file = dir_ / "absent.json";
 

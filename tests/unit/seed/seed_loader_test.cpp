@@ -180,6 +180,19 @@ TEST_F(LoadSeedFileTest, InvalidJsonNamesThePath) {
     }
 }
 
+TEST_F(LoadSeedFileTest, NumberBeyondADoubleIsInvalidJson) {
+    const auto path = write("seed.json", R"({"network": 1e400})");
+
+    try {
+        (void)load_seed_file(path);
+        FAIL() << "no SeedError";
+    } catch (const SeedError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find(": is not valid JSON: "), std::string::npos) << what;
+        EXPECT_NE(what.find("number overflow"), std::string::npos) << what;
+    }
+}
+
 TEST_F(LoadSeedFileTest, FieldErrorsNameThePathAndThePointer) {
     const auto path = write("seed.json", R"({"network": {"dso_party": 7}})");
 

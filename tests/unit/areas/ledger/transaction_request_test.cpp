@@ -197,6 +197,12 @@ INSTANTIATE_TEST_SUITE_P(
                     ErrorCase{R"({"offset":1,"transactionFormat":5})", "Missing required field at"},
                     ErrorCase{filter_body(R"({"Other":{}})"), "JSON decoding to CNil"}));
 
+// A number no double holds is a decode failure (400 text/plain), not an internal error.
+TEST(TransactionRequest, NumberBeyondADoubleIsADecodeError) {
+    EXPECT_EQ(decode_error_of(R"({"offset": 1e400})"),
+              body_error("number overflow parsing '1e400'"));
+}
+
 TEST(TransactionRequest, ReportsLineAndColumnOfMalformedJson) {
     EXPECT_EQ(decode_error_of("{\n  x"), body_error("expected \" got 'x' (line 2, column 3)"));
 }
