@@ -27,7 +27,8 @@ Response not_found_response(const Request& request) {
     const auto host = request.header("Host");
     const std::string uri = host ? "http://" + std::string(*host) + request.target : request.target;
     nlohmann::json body = {{"error", "The requested resource could not be found: " + uri}};
-    return Response::json(404, body.dump());
+    // The Host header is the client's bytes: keep the body valid UTF-8 whatever they are.
+    return Response::json(404, body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 Response method_not_allowed_response(const std::vector<std::string>& allowed) {

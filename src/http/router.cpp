@@ -9,6 +9,13 @@ namespace cantonlite::http {
 namespace {
 
 Response route(const std::vector<std::unique_ptr<Area>>& areas, const Request& request) {
+    const auto raw = [](char c) {
+        const auto b = static_cast<unsigned char>(c);
+        return b < 0x21 || b >= 0x7F;
+    };
+    if (std::any_of(request.target.begin(), request.target.end(), raw)) {
+        return Response::text(400, "Illegal request-target: invalid character in path");
+    }
     const auto segments = split_path(request.path());
     if (!segments) {
         return Response::text(400, "Illegal request-target: invalid percent-encoding in path");

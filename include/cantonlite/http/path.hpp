@@ -8,7 +8,8 @@
 
 namespace cantonlite::http {
 
-// Decodes %XX escapes ("alice%3A%3A1220" -> "alice::1220"). '+' stays '+', as in a path.
+// Decodes %XX escapes ("alice%3A%3A1220" -> "alice::1220"). '+' stays '+', as in a path. The
+// bytes are read as UTF-8, malformed sequences becoming U+FFFD as in a Java String.
 // Returns nullopt for a malformed escape ("%4", "%zz").
 [[nodiscard]] std::optional<std::string> percent_decode(std::string_view text);
 

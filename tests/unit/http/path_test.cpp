@@ -33,7 +33,21 @@ INSTANTIATE_TEST_SUITE_P(Cases, PercentDecodes,
                                          DecodeCase{"a%20b", "a b"}, DecodeCase{"a%2Fb", "a/b"},
                                          DecodeCase{"%25", "%"}, DecodeCase{"%2541", "%41"},
                                          DecodeCase{"%41", "A"}, DecodeCase{"x%41", "xA"},
-                                         DecodeCase{"%C3%A9", "\xC3\xA9"}));
+                                         DecodeCase{"%C3%A9", "\xC3\xA9"},
+                                         DecodeCase{"%F0%9F%98%80", "\xF0\x9F\x98\x80"}));
+
+// The decoded bytes are read as UTF-8 the way Java builds a String from them: each malformed
+// sequence (its maximal valid prefix) becomes U+FFFD, so no invalid text reaches a JSON body.
+const std::string fffd = "\xEF\xBF\xBD";
+INSTANTIATE_TEST_SUITE_P(
+    MalformedUtf8, PercentDecodes,
+    testing::Values(DecodeCase{"%ff", fffd}, DecodeCase{"a%ff%feb", "a" + fffd + fffd + "b"},
+                    DecodeCase{"%C0%80", fffd + fffd},            // overlong: C0 never valid
+                    DecodeCase{"%E2%82", fffd},                   // truncated 3-byte sequence
+                    DecodeCase{"%E2%82x", fffd + "x"},            // cut short by an ASCII byte
+                    DecodeCase{"%ED%A0%80", fffd + fffd + fffd},  // a UTF-16 surrogate
+                    DecodeCase{"%F4%90%80%80", fffd + fffd + fffd + fffd},  // beyond U+10FFFF
+                    DecodeCase{"%80", fffd}, DecodeCase{"\xff", fffd}));
 
 class PercentDecodeRejects : public testing::TestWithParam<std::string> {};
 

@@ -118,6 +118,24 @@ TEST_F(RouterTest, MalformedPercentEncodingIsBadRequestText) {
     EXPECT_EQ(response.body, "Illegal request-target: invalid percent-encoding in path");
 }
 
+// Pekko's strict URI parsing refuses raw non-ASCII and control bytes in the request-target.
+TEST_F(RouterTest, RawNonAsciiInTheTargetIsBadRequestText) {
+    for (const char* target : {"/api/scan/v0/voterequests/\xff", "/\xc3\xa9", "/a\x01b"}) {
+        const Response response = get(target);
+
+        EXPECT_EQ(response.status, 400) << target;
+        EXPECT_EQ(response.body, "Illegal request-target: invalid character in path");
+    }
+}
+
+TEST_F(RouterTest, NotFoundBodyStaysValidJsonWithAnInvalidHost) {
+    const Response response = get("/nowhere", {{"Host", "h\xff"}});
+
+    EXPECT_EQ(response.status, 404);
+    EXPECT_EQ(nlohmann::json::parse(response.body)["error"],
+              "The requested resource could not be found: http://h\xEF\xBF\xBD/nowhere");
+}
+
 TEST_F(RouterTest, EchoesTraceparentInLowerCase) {
     const std::string traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
 
