@@ -7,7 +7,7 @@ JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?= -DCANTONLITE_WERROR=ON
 ARGS       ?=
 
-.PHONY: all deps configure build run test docker-smoke format clean
+.PHONY: all deps configure build run test bench docker-smoke format clean
 
 all: build
 
@@ -28,6 +28,14 @@ run: configure
 # Builds everything and runs the whole suite; ends on ctest's summary.
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
+
+# Throughput of every operation and the daemon's start-up and memory, as ratios to baselines of
+# the same run (tests/bench/bench.cpp). BENCH_ARGS: e.g. --seconds 5 --generate 1000,1000000,10000
+BENCH_ARGS ?=
+bench: configure
+	cmake --build $(BUILD_DIR) --target cantonlite cantonlite_bench -j$(JOBS)
+	$(BUILD_DIR)/tests/bench/cantonlite_bench --bin $(BUILD_DIR)/cantonlite \
+	  --seed config/default-network.json $(BENCH_ARGS)
 
 # Builds docker/Dockerfile with podman and checks the container from the host.
 docker-smoke:
