@@ -1,5 +1,9 @@
 #include "cantonlite/app/application.hpp"
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -53,6 +57,11 @@ std::optional<Loaded> load_network(const CommandLine& cli) {
     try {
         Config config = resolve_config(cli);
         auto store = seed::load_seed_file(config.seed);
+#if defined(__GLIBC__)
+        // The seed's document and the loader's indexes are gone: give their pages back to the
+        // system, so a loaded daemon holds what its ledger needs, not its start-up peak.
+        ::malloc_trim(0);
+#endif
         return Loaded{std::move(config), std::move(store)};
     } catch (const ConfigError& e) {
         std::cerr << "cantonlite: " << e.what() << '\n';
