@@ -12,7 +12,8 @@ std::string splice_error_body(const std::string& message) {
     return nlohmann::json{{"error", message}}.dump();
 }
 
-http::Response SpliceArea::render_error(const http::ApiError& error) const {
+http::Response SpliceArea::render_error(const http::ApiError& error,
+                                        const http::Request& /*request*/) const {
     if (error.kind() == http::ErrorKind::unauthenticated) return authentication_failed(error);
     return http::Response::json(http::http_status(error.kind()), splice_error_body(error.what()));
 }

@@ -66,12 +66,13 @@ Response Area::handle(const Request& request, const std::vector<std::string>& se
     } catch (const ApiError& e) {
         if (http_status(e.kind()) >= 500)
             spdlog::error("{} {}: {}", request.method, request.target, e.what());
-        return render_error(e);
+        return render_error(e, request);
     } catch (const DecodeError& e) {
         return render_decode_error(e);
     } catch (const std::exception& e) {
         spdlog::error("{} {}: unexpected error: {}", request.method, request.target, e.what());
-        return render_error(ApiError(ErrorKind::internal, "", "An unexpected error occurred."));
+        return render_error(ApiError(ErrorKind::internal, "", "An unexpected error occurred."),
+                            request);
     }
 }
 

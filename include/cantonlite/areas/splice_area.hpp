@@ -15,7 +15,8 @@ class SpliceArea : public http::Area {
     using http::Area::Area;
 
   protected:
-    [[nodiscard]] http::Response render_error(const http::ApiError& error) const override;
+    [[nodiscard]] http::Response render_error(const http::ApiError& error,
+                                              const http::Request& request) const override;
     [[nodiscard]] http::Response render_decode_error(const http::DecodeError& error) const override;
 };
 

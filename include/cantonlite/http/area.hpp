@@ -42,8 +42,9 @@ class Area {
     // Adds `method base+path` (path as in the area's spec: "/v0/lsu").
     void add_route(std::string method, std::string_view path, Handler handler);
 
-    // The area's body for a handler's ApiError, and for a DecodeError.
-    [[nodiscard]] virtual Response render_error(const ApiError& error) const = 0;
+    // The area's body for a handler's ApiError (of `request`), and for a DecodeError.
+    [[nodiscard]] virtual Response render_error(const ApiError& error,
+                                                const Request& request) const = 0;
     [[nodiscard]] virtual Response render_decode_error(const DecodeError& error) const = 0;
 
   private:

@@ -1,5 +1,6 @@
 #include "cantonlite/areas/ledger/js_canton_error.hpp"
 
+#include <algorithm>
 #include <array>
 #include <random>
 
@@ -99,6 +100,30 @@ nlohmann::ordered_json js_canton_error(const http::ApiError& error, std::string_
         category.retryable ? nlohmann::ordered_json("1 second") : nlohmann::ordered_json(nullptr);
     body["definiteAnswer"] = nullptr;
     return body;
+}
+
+std::optional<std::string> trace_id_of_traceparent(std::string_view header) {
+    const auto hex = [](std::string_view s) {
+        return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+        });
+    };
+    const auto zeros = [](std::string_view s) {
+        return std::all_of(s.begin(), s.end(), [](char c) { return c == '0'; });
+    };
+    // version "-" trace-id "-" parent-id "-" flags; a later version may append "-..." fields.
+    if (header.size() < 55 || header[2] != '-' || header[35] != '-' || header[52] != '-')
+        return std::nullopt;
+    const std::string_view version = header.substr(0, 2);
+    const std::string_view trace_id = header.substr(3, 32);
+    const std::string_view parent_id = header.substr(36, 16);
+    const std::string_view flags = header.substr(53, 2);
+    if (!hex(version) || version == "ff" || !hex(trace_id) || zeros(trace_id) || !hex(parent_id) ||
+        zeros(parent_id) || !hex(flags)) {
+        return std::nullopt;
+    }
+    if (header.size() > 55 && (version == "00" || header[55] != '-')) return std::nullopt;
+    return std::string(trace_id);
 }
 
 std::string new_trace_id() {

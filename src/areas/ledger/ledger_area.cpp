@@ -13,10 +13,16 @@ LedgerArea::LedgerArea(const store::LedgerStore& store)
     });
 }
 
-http::Response LedgerArea::render_error(const http::ApiError& error) const {
+http::Response LedgerArea::render_error(const http::ApiError& error,
+                                        const http::Request& request) const {
     // The status follows the category's gRPC code, as the JSON API maps it; not the Splice table.
+    // The trace id is the request's W3C trace context when it sends one (§7.1).
+    const auto traceparent = request.header("traceparent");
+    std::optional<std::string> tid;
+    if (traceparent) tid = trace_id_of_traceparent(*traceparent);
+    if (!tid) tid = new_trace_id();
     return http::Response::json(http_status_of_grpc(category_of(error.kind()).grpc_code),
-                                js_canton_error(error, new_trace_id()).dump());
+                                js_canton_error(error, *tid).dump());
 }
 
 http::Response LedgerArea::render_decode_error(const http::DecodeError& error) const {

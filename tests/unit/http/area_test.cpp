@@ -39,7 +39,7 @@ class RecordingArea : public Area {
     }
 
   protected:
-    Response render_error(const ApiError& error) const override {
+    Response render_error(const ApiError& error, const Request& /*request*/) const override {
         return Response::text(http_status(error.kind()),
                               "api: " + error.code() + " " + error.what());
     }

@@ -22,7 +22,7 @@ class NamedArea : public Area {
     }
 
   protected:
-    Response render_error(const ApiError& error) const override {
+    Response render_error(const ApiError& error, const Request& /*request*/) const override {
         return Response::text(http_status(error.kind()), error.what());
     }
     Response render_decode_error(const DecodeError& error) const override {

@@ -1,6 +1,7 @@
 #pragma once
 // JsCantonError: the body of every non-decode error of the Canton JSON Ledger API v2.
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -33,5 +34,9 @@ struct ErrorCategory {
 
 // A fresh random 32-hex-digit trace id.
 [[nodiscard]] std::string new_trace_id();
+
+// The trace id of a W3C `traceparent` header ("00-<32 hex>-<16 hex>-<2 hex>"); nullopt when the
+// header is not a valid one (upper case, all-zero ids, version ff, wrong lengths).
+[[nodiscard]] std::optional<std::string> trace_id_of_traceparent(std::string_view header);
 
 }  // namespace cantonlite::areas::ledger

@@ -16,7 +16,8 @@ class LedgerArea : public http::Area {
     explicit LedgerArea(const store::LedgerStore& store);
 
   protected:
-    [[nodiscard]] http::Response render_error(const http::ApiError& error) const override;
+    [[nodiscard]] http::Response render_error(const http::ApiError& error,
+                                              const http::Request& request) const override;
     [[nodiscard]] http::Response render_decode_error(const http::DecodeError& error) const override;
 
   private:

@@ -229,8 +229,9 @@ class TestLedgerArea : public LedgerArea {
                   [action = std::move(action)](const http::RequestContext&) { return action(); });
     }
 
-    http::Response post() const {
-        const http::Request request{.method = "POST", .target = "/v2/test/throwing-route"};
+    http::Response post(std::vector<http::Header> headers = {}) const {
+        const http::Request request{
+            .method = "POST", .target = "/v2/test/throwing-route", .headers = std::move(headers)};
         return handle(request, *http::split_path(request.path()));
     }
 };
@@ -268,6 +269,51 @@ TEST_F(LedgerAreaErrorTest, GivesEachErrorAFreshTraceIdAlsoInContext) {
     const std::string trace_id = body.at("traceId");
     EXPECT_TRUE(std::regex_match(trace_id, std::regex("[0-9a-f]{32}"))) << trace_id;
     EXPECT_EQ(body.at("context").at("tid"), trace_id);
+}
+
+// §7.1: a W3C traceparent is the request's trace context; its trace id is the error's tid.
+TEST_F(LedgerAreaErrorTest, TakesTheTraceIdOfATraceparentHeader) {
+    const TestLedgerArea area(store_, []() -> http::Response {
+        throw ApiError(ErrorKind::not_found, "UPDATE_NOT_FOUND", "gone");
+    });
+
+    const json body = json::parse(
+        area.post({{"traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}})
+            .body);
+
+    EXPECT_EQ(body.at("traceId"), "4bf92f3577b34da6a3ce929d0e0e4736");
+    EXPECT_EQ(body.at("context").at("tid"), "4bf92f3577b34da6a3ce929d0e0e4736");
+}
+
+TEST_F(LedgerAreaErrorTest, RedactedErrorsCarryTheTraceparentsTraceIdAsCorrelationId) {
+    const TestLedgerArea area(store_, []() -> http::Response {
+        throw ApiError(ErrorKind::unauthenticated, "UNAUTHENTICATED", "no token");
+    });
+
+    const json body = json::parse(
+        area.post({{"traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}})
+            .body);
+
+    EXPECT_EQ(body.at("correlationId"), "4bf92f3577b34da6a3ce929d0e0e4736");
+    EXPECT_EQ(body.at("traceId"), "4bf92f3577b34da6a3ce929d0e0e4736");
+}
+
+TEST_F(LedgerAreaErrorTest, IgnoresAnInvalidTraceparent) {
+    const TestLedgerArea area(store_, []() -> http::Response {
+        throw ApiError(ErrorKind::not_found, "UPDATE_NOT_FOUND", "gone");
+    });
+
+    for (const char* invalid :
+         {"00-00000000000000000000000000000000-00f067aa0ba902b7-01",
+          "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01",
+          "00-4bf92f3577b34da6a3ce929d0e0e473-00f067aa0ba902b7-01",
+          "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "garbage"}) {
+        const json body = json::parse(area.post({{"traceparent", invalid}}).body);
+
+        const std::string trace_id = body.at("traceId");
+        EXPECT_TRUE(std::regex_match(trace_id, std::regex("[0-9a-f]{32}"))) << invalid;
+        EXPECT_NE(trace_id, "4bf92f3577b34da6a3ce929d0e0e4736") << invalid;
+    }
 }
 
 struct LedgerStatusCase {
