@@ -81,43 +81,29 @@ long status_kib(pid_t pid, const std::string& key) {
     return -1;
 }
 
-std::uint16_t free_port() {
-    for (std::uint16_t port = 20000 + static_cast<std::uint16_t>(::getpid() % 20000);; ++port) {
+// A port below the ephemeral range (32768-), where the daemons of other tests (--port 0) never
+// land, that nothing listens on now.
+std::uint16_t free_port(int attempt) {
+    const int first = 20000 + (static_cast<int>(::getpid()) * 7 + attempt * 1009) % 12000;
+    for (int port = first; port < 32768; ++port) {
         try {
-            cantonlite::testing::HttpConnection probe(port);  // something listens: try the next
+            cantonlite::testing::HttpConnection probe(static_cast<std::uint16_t>(port));
         } catch (const std::runtime_error&) {
-            return port;
+            return static_cast<std::uint16_t>(port);  // connection refused: free
         }
     }
+    throw std::runtime_error("no free port");
 }
 
 // `cantonlite serve` on a seed, quiet, until destroyed.
 class Daemon {
   public:
-    Daemon(const std::string& bin, const std::string& seed) : port_(free_port()) {
-        const std::string port = std::to_string(port_);
-        std::vector<std::string> args{bin,  "serve",       "--seed", seed,           "--port",
-                                      port, "--log-level", "warn",   "--io-threads", "2"};
-        std::vector<char*> argv;
-        for (auto& a : args) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-        const auto start = Clock::now();
-        if (posix_spawn(&pid_, bin.c_str(), &actions, nullptr, argv.data(), environ) != 0) {
-            throw std::runtime_error("cannot start " + bin);
+    // Retries on another port when the daemon exits before answering (a port taken meanwhile).
+    Daemon(const std::string& bin, const std::string& seed) {
+        for (int attempt = 0; attempt < 5; ++attempt) {
+            if (start(bin, seed, attempt)) return;
         }
-        posix_spawn_file_actions_destroy(&actions);
-        while (!answers()) {
-            int status = 0;
-            if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-                pid_ = -1;
-                throw std::runtime_error("the daemon exited while loading " + seed);
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-        startup_ = std::chrono::duration<double>(Clock::now() - start).count();
+        throw std::runtime_error("the daemon did not come up on " + seed);
     }
     ~Daemon() {
         if (pid_ > 0) {
@@ -133,6 +119,33 @@ class Daemon {
     long peak_kib() const { return status_kib(pid_, "VmHWM"); }
 
   private:
+    bool start(const std::string& bin, const std::string& seed, int attempt) {
+        port_ = free_port(attempt);
+        const std::string port = std::to_string(port_);
+        std::vector<std::string> args{bin,  "serve",       "--seed", seed,           "--port",
+                                      port, "--log-level", "warn",   "--io-threads", "2"};
+        std::vector<char*> argv;
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+        const auto begin = Clock::now();
+        const int spawned =
+            posix_spawn(&pid_, bin.c_str(), &actions, nullptr, argv.data(), environ);
+        posix_spawn_file_actions_destroy(&actions);
+        if (spawned != 0) throw std::runtime_error("cannot start " + bin);
+        while (!answers()) {
+            if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
+                pid_ = -1;
+                return false;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        startup_ = std::chrono::duration<double>(Clock::now() - begin).count();
+        return true;
+    }
+
     bool answers() const {
         try {
             const auto r = cantonlite::testing::fetch(port_, "GET", "/api/scan/livez");
@@ -142,7 +155,7 @@ class Daemon {
         }
     }
 
-    std::uint16_t port_;
+    std::uint16_t port_ = 0;
     pid_t pid_ = -1;
     double startup_ = 0;
 };
