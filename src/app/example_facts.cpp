@@ -53,10 +53,6 @@ std::string time_text(model::Timestamp t) {
     return model::format_offset_date_time(t);
 }
 
-std::string error_body(const std::string& message) {
-    return ordered_json{{"error", message}}.dump();
-}
-
 Example with_token(Example e, const model::User* user) {
     if (user != nullptr) {
         e.user = user->id;

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cantonlite/app/examples.hpp"
+#include "cantonlite/http/area.hpp"
 #include "cantonlite/store/ledger_store.hpp"
 
 namespace cantonlite::app::examples {
@@ -55,8 +56,8 @@ class Facts {
 // A time as the Splice HTTP layer writes OffsetDateTime fields.
 [[nodiscard]] std::string time_text(model::Timestamp t);
 
-// The body of a Splice error response: {"error":"<message>"}.
-[[nodiscard]] std::string error_body(const std::string& message);
+// The body of a Splice error response: {"error":"<message>"}, as the areas write it.
+using http::error_body;
 
 // The example as `user` sends it; without a user there is no token and the answer is 401.
 [[nodiscard]] Example with_token(Example e, const model::User* user);

@@ -23,12 +23,15 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
 
 }  // namespace
 
+std::string error_body(std::string_view message) {
+    return nlohmann::json{{"error", message}}.dump(-1, ' ', false,
+                                                   nlohmann::json::error_handler_t::replace);
+}
+
 Response not_found_response(const Request& request) {
     const auto host = request.header("Host");
     const std::string uri = host ? "http://" + std::string(*host) + request.target : request.target;
-    nlohmann::json body = {{"error", "The requested resource could not be found: " + uri}};
-    // The Host header is the client's bytes: keep the body valid UTF-8 whatever they are.
-    return Response::json(404, body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    return Response::json(404, error_body("The requested resource could not be found: " + uri));
 }
 
 Response method_not_allowed_response(const std::vector<std::string>& allowed) {

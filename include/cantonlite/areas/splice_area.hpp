@@ -28,7 +28,4 @@ class SpliceArea : public http::Area {
 // the context: text/plain with WWW-Authenticate: Bearer realm="<realm>".
 [[nodiscard]] http::Response authentication_failed(const http::ApiError& error);
 
-// The body {"error": message}, serialized.
-[[nodiscard]] std::string splice_error_body(const std::string& message);
-
 }  // namespace cantonlite::areas

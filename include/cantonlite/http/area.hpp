@@ -54,6 +54,10 @@ class Area {
     RouteTable routes_;
 };
 
+// The body {"error": message} of the Splice services and of their not-found answer, serialized;
+// bytes of the message that are not UTF-8 (a client's Host header) are written as U+FFFD.
+[[nodiscard]] std::string error_body(std::string_view message);
+
 // 404 {"error":"The requested resource could not be found: <uri>"}, the real services' answer to
 // a path no route matches; <uri> is the effective request URI ("http://<Host><target>").
 [[nodiscard]] Response not_found_response(const Request& request);

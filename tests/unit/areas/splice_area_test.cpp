@@ -142,14 +142,14 @@ TEST(SpliceArea, LivezIsOkWithEmptyBodyAndNoContentType) {
 }
 
 TEST(SpliceErrorBody, EscapesTheMessageAsAJsonString) {
-    const std::string body = splice_error_body("Invalid unique identifier `\"x\\y` with\nnewline");
+    const std::string body = http::error_body("Invalid unique identifier `\"x\\y` with\nnewline");
 
     EXPECT_EQ(nlohmann::json::parse(body),
               (nlohmann::json{{"error", "Invalid unique identifier `\"x\\y` with\nnewline"}}));
 }
 
 TEST(SpliceErrorBody, IsCompactJson) {
-    EXPECT_EQ(splice_error_body("Summary not found for given parameters"),
+    EXPECT_EQ(http::error_body("Summary not found for given parameters"),
               R"({"error":"Summary not found for given parameters"})");
 }
 
