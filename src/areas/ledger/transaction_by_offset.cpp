@@ -147,25 +147,33 @@ void check_known(const store::LedgerStore& store, const EventFormat& events) {
     }
 }
 
-// What a matching filter asks to be rendered of an event.
+// What matching filters ask to be rendered of an event.
 struct Projection {
     bool blob = false;
-    std::vector<const model::InterfaceInstance*> interfaces;  // with includeInterfaceView
+    std::vector<InterfaceView> interfaces;  // with includeInterfaceView, one per interface
 
+    void add_interface(const InterfaceView& v) {
+        const auto same = [&](const InterfaceView& o) { return o.instance == v.instance; };
+        if (std::none_of(interfaces.begin(), interfaces.end(), same)) interfaces.push_back(v);
+    }
     void add(const Projection& other) {
         blob = blob || other.blob;
-        for (const model::InterfaceInstance* i : other.interfaces) {
-            if (std::find(interfaces.begin(), interfaces.end(), i) == interfaces.end())
-                interfaces.push_back(i);
-        }
+        for (const InterfaceView& v : other.interfaces) add_interface(v);
     }
 };
+
+// `p`, made a match if it was none, now asking for the blob when `blob` is.
+Projection& hit(std::optional<Projection>& p, bool blob) {
+    if (!p) p.emplace();
+    p->blob = p->blob || blob;
+    return *p;
+}
 
 // One party's filter, merged from its cumulative entries (FV validateFilters; an interface filter
 // stands for the templates implementing the interface, EventProjectionProperties).
 struct PartyFilter {
     struct ByInterface {
-        const model::InterfaceInstance* instance;
+        InterfaceView view;  // the instance and its interface id, resolved once per request
         bool include_view;
         bool blob;
     };
@@ -177,23 +185,21 @@ struct PartyFilter {
 
     [[nodiscard]] std::optional<Projection> match(const model::TemplateId& t) const {
         std::optional<Projection> out;
-        if (wildcard) out = Projection{.blob = wildcard_blob};
+        if (wildcard) hit(out, wildcard_blob);
         if (const auto it = templates.find(t.package_name + ":" + t.qualified_name());
             it != templates.end()) {
-            out = out.value_or(Projection{});
-            out->blob = out->blob || it->second;
+            hit(out, it->second);
         }
         for (const ByInterface& i : interfaces) {
-            if (!i.instance->implemented_by(t)) continue;
-            out = out.value_or(Projection{});
-            out->add(Projection{.blob = i.blob});
-            if (i.include_view) out->add(Projection{.interfaces = {i.instance}});
+            if (!i.view.instance->implemented_by(t)) continue;
+            Projection& p = hit(out, i.blob);
+            if (i.include_view) p.add_interface(i.view);
         }
         return out;
     }
 };
 
-PartyFilter merge(const Filters& filters) {
+PartyFilter merge(const Filters& filters, const model::Network& network) {
     PartyFilter out;
     bool only_empty = true;
     for (const CumulativeFilter& f : filters.cumulative) {
@@ -219,7 +225,13 @@ PartyFilter merge(const Filters& filters) {
                     if (i.interface_ref.names(std::string_view(f.identifier->package).substr(1),
                                               f.identifier->module_name,
                                               f.identifier->entity_name)) {
-                        out.interfaces.push_back({.instance = &i,
+                        const model::QualifiedRef& ref = i.interface_ref;
+                        const std::string id = network
+                                                   .template_id(std::string(ref.package_name),
+                                                                std::string(ref.module_name),
+                                                                std::string(ref.entity_name))
+                                                   .to_string();
+                        out.interfaces.push_back({.view = {.interface_id = id, .instance = &i},
                                                   .include_view = f.include_interface_view,
                                                   .blob = f.include_created_event_blob});
                     }
@@ -256,9 +268,7 @@ std::optional<Projection> matches(const Reader& r, const std::vector<std::string
                                   const model::TemplateId& t) {
     std::optional<Projection> result;
     const auto add = [&](const std::optional<Projection>& m) {
-        if (!m) return;
-        result = result.value_or(Projection{});
-        result->add(*m);
+        if (m) hit(result, false).add(*m);
     };
     if (r.any_party && !parties.empty()) add(r.any_party->match(t));
     for (const auto& p : parties) {
@@ -267,8 +277,7 @@ std::optional<Projection> matches(const Reader& r, const std::vector<std::string
     return result;
 }
 
-TransactionView project(const store::Transaction& tx, const Reader& r, TransactionShape shape,
-                        const model::Network& network) {
+TransactionView project(const store::Transaction& tx, const Reader& r, TransactionShape shape) {
     TransactionView view{.transaction = &tx};
     // ACS_DELTA leaves out transient contracts: created and archived in the same transaction.
     std::unordered_set<std::string_view> created_here, consumed_here;
@@ -284,6 +293,8 @@ TransactionView project(const store::Transaction& tx, const Reader& r, Transacti
         const model::TemplateId* t = nullptr;
         std::vector<std::string> candidates;
         std::vector<std::string> stakeholders;
+        // Views on creates; implementedInterfaces on archives and consuming exercises.
+        bool lists_interfaces = true;
         if (const auto* c = std::get_if<store::CreatedNode>(&n.event)) {
             e.kind = EventView::Kind::created;
             t = &c->contract->template_id;
@@ -304,6 +315,7 @@ TransactionView project(const store::Transaction& tx, const Reader& r, Transacti
             } else {
                 e.kind = EventView::Kind::exercised;
                 candidates = n.witnesses;
+                lists_interfaces = x.consuming;
                 e.acs_delta = x.consuming && (r.any_party || intersects(stakeholders, r));
             }
         }
@@ -311,20 +323,8 @@ TransactionView project(const store::Transaction& tx, const Reader& r, Transacti
         const auto matched = matches(r, r.any_party ? candidates : e.witness_parties, *t);
         if (e.witness_parties.empty() || !matched) continue;
         e.include_created_event_blob = matched->blob;
-        // Views on creates; implementedInterfaces on archives and consuming exercises.
-        const bool lists_interfaces = e.kind != EventView::Kind::exercised ||
-                                      std::get<store::ExercisedNode>(n.event).consuming;
         if (lists_interfaces) {
-            for (const model::InterfaceInstance* i : matched->interfaces) {
-                const model::QualifiedRef& ref = i->interface_ref;
-                e.interfaces.push_back(
-                    {.interface_id = network
-                                         .template_id(std::string(ref.package_name),
-                                                      std::string(ref.module_name),
-                                                      std::string(ref.entity_name))
-                                         .to_string(),
-                     .instance = i});
-            }
+            e.interfaces = matched->interfaces;
             std::sort(e.interfaces.begin(), e.interfaces.end(),
                       [](const auto& a, const auto& b) { return a.interface_id < b.interface_id; });
         }
@@ -352,12 +352,15 @@ http::Response post_transaction_by_offset(const store::LedgerStore& store, const
     const EventFormat& events = validate(request.offset, format);  // 400
     check_known(store, events);                                    // 404
     Reader reader;
-    for (const auto& [p, filters] : events.filters_by_party) reader.by_party[p] = merge(filters);
-    if (events.filters_for_any_party) reader.any_party = merge(*events.filters_for_any_party);
+    const model::Network& network = store.network();
+    for (const auto& [p, filters] : events.filters_by_party)
+        reader.by_party[p] = merge(filters, network);
+    if (events.filters_for_any_party)
+        reader.any_party = merge(*events.filters_for_any_party, network);
     const store::UpdatePtr update = store.update_at(request.offset);
     const auto* tx = update ? std::get_if<store::Transaction>(update.get()) : nullptr;
     std::optional<TransactionView> view;
-    if (tx != nullptr) view = project(*tx, reader, format.transaction_shape, store.network());
+    if (tx != nullptr) view = project(*tx, reader, format.transaction_shape);
     if (!view || view->events.empty()) {
         throw ApiError(ErrorKind::not_found, "UPDATE_NOT_FOUND",
                        "Update not found, or not visible.", {},
