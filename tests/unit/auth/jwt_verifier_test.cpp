@@ -12,7 +12,6 @@
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <openssl/pem.h>
 #include <openssl/rsa.h>
 #include <nlohmann/json.hpp>
@@ -45,11 +44,7 @@ std::string signing_input(const json& header, const json& claims) {
 
 // A signed token: `input` "." base64url(HMAC-SHA256(key, input)).
 std::string hs256_signed(const std::string& input, const std::string& key = secret) {
-    unsigned char mac[EVP_MAX_MD_SIZE];
-    unsigned int length = 0;
-    HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-         reinterpret_cast<const unsigned char*>(input.data()), input.size(), mac, &length);
-    return input + "." + base64url_encode(std::string(reinterpret_cast<char*>(mac), length));
+    return input + "." + base64url_encode(app::hmac_sha256(key, input));
 }
 
 std::string hs256_token(const json& claims, const std::string& key = secret) {

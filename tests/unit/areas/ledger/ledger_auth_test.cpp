@@ -10,8 +10,6 @@
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <nlohmann/json.hpp>
 
 #include "cantonlite/app/application.hpp"
@@ -47,43 +45,16 @@ std::int64_t now_seconds() {
         .count();
 }
 
-// ---- an HS256 signer of our own (RFC 7515), independent of the code under test ----
+// ---- HS256 tokens of any content, signed with the project's JWT primitives (app/token.hpp),
+// which the verifier under test does not use ----
 
 std::string b64url(const std::string& bytes) {
-    static constexpr char alphabet[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    std::string out;
-    std::size_t i = 0;
-    for (; i + 2 < bytes.size(); i += 3) {
-        const auto n = (static_cast<unsigned char>(bytes[i]) << 16U) |
-                       (static_cast<unsigned char>(bytes[i + 1]) << 8U) |
-                       static_cast<unsigned char>(bytes[i + 2]);
-        out += alphabet[(n >> 18U) & 63U];
-        out += alphabet[(n >> 12U) & 63U];
-        out += alphabet[(n >> 6U) & 63U];
-        out += alphabet[n & 63U];
-    }
-    if (i + 1 == bytes.size()) {
-        const auto n = static_cast<unsigned char>(bytes[i]) << 16U;
-        out += alphabet[(n >> 18U) & 63U];
-        out += alphabet[(n >> 12U) & 63U];
-    } else if (i + 2 == bytes.size()) {
-        const auto n = (static_cast<unsigned char>(bytes[i]) << 16U) |
-                       (static_cast<unsigned char>(bytes[i + 1]) << 8U);
-        out += alphabet[(n >> 18U) & 63U];
-        out += alphabet[(n >> 12U) & 63U];
-        out += alphabet[(n >> 6U) & 63U];
-    }
-    return out;
+    return app::base64url_encode(bytes);
 }
 
 std::string hs256_sign(const json& header, const json& claims, const std::string& key) {
     const std::string input = b64url(header.dump()) + "." + b64url(claims.dump());
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int length = 0;
-    HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-         reinterpret_cast<const unsigned char*>(input.data()), input.size(), digest, &length);
-    return input + "." + b64url(std::string(reinterpret_cast<const char*>(digest), length));
+    return input + "." + b64url(app::hmac_sha256(key, input));
 }
 
 const json hs256_header = {{"alg", "HS256"}, {"typ", "JWT"}};
