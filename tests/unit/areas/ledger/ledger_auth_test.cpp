@@ -2,7 +2,6 @@
 // (canton-ledger-behavior.md §7 and §5): which tokens the participant accepts, which user rights
 // read which parties, the redacted 401/403 bodies, and the order of the selector, token and
 // authorization checks (§1, §3.1, §5.4).
-#include <chrono>
 #include <cstdint>
 #include <fstream>
 #include <memory>
@@ -15,6 +14,7 @@
 #include "cantonlite/app/application.hpp"
 #include "cantonlite/app/token.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
+#include "ledger_test_support.hpp"
 
 namespace cantonlite::areas::ledger {
 namespace {
@@ -40,9 +40,7 @@ constexpr int bob_mint = 3;
 const std::string config_dir = std::string(CANTONLITE_SOURCE_DIR) + "/config";
 
 std::int64_t now_seconds() {
-    return std::chrono::duration_cast<std::chrono::seconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
+    return auth::wall_clock_seconds();
 }
 
 // ---- HS256 tokens of any content, signed with the project's JWT primitives (app/token.hpp),
@@ -104,20 +102,10 @@ http::Header bearer(const std::string& token) {
     return {"Authorization", "Bearer " + token};
 }
 
-class LedgerAuthTest : public ::testing::Test {
+class LedgerAuthTest : public LedgerSuite {
   protected:
     static void SetUpTestSuite() {
-        store_ = seed::load_seed_file(config_dir + "/default-network.json").release();
-        router_ = app::make_router(*store_).release();
-    }
-    static void TearDownTestSuite() {
-        delete router_;
-        delete store_;
-    }
-
-    // A token that `cantonlite token --user <user>` would print.
-    static std::string token(const std::string& user) {
-        return app::make_token(store_->network(), user, now_seconds(), 3600);
+        serve(seed::load_seed_file(config_dir + "/default-network.json"));
     }
 
     static http::Response post(const json& body, std::vector<http::Header> headers = {}) {
@@ -127,9 +115,6 @@ class LedgerAuthTest : public ::testing::Test {
     static http::Response post_as(const json& body, const std::string& user) {
         return post(body, {bearer(token(user))});
     }
-
-    static inline store::LedgerStore* store_ = nullptr;
-    static inline http::Router* router_ = nullptr;
 };
 
 // The keys of a JsCantonError in circe's order (§5.1).
@@ -431,27 +416,18 @@ TEST_F(LedgerAuthTest, AnUnknownOffsetIsOnlyNotFoundForAnAuthenticatedCaller) {
 
 // ================================ ledger auth off (§7.2 "none configured") ================
 
-class LedgerAuthOffTest : public ::testing::Test {
+class LedgerAuthOffTest : public LedgerSuite {
   protected:
     static void SetUpTestSuite() {
         std::ifstream file(config_dir + "/default-network.json");
         json document = json::parse(file);
         document["auth"]["ledger_auth"] = false;
-        store_ =
-            seed::load_seed(document, "default-network-without-ledger-auth", config_dir).release();
-        router_ = app::make_router(*store_).release();
-    }
-    static void TearDownTestSuite() {
-        delete router_;
-        delete store_;
+        serve(seed::load_seed(document, "default-network-without-ledger-auth", config_dir));
     }
 
     static http::Response post(const json& body, std::vector<http::Header> headers = {}) {
         return router_->handle(request(body.dump(), std::move(headers)));
     }
-
-    static inline store::LedgerStore* store_ = nullptr;
-    static inline http::Router* router_ = nullptr;
 };
 
 TEST_F(LedgerAuthOffTest, TheSeedSwitchIsRead) {

@@ -1,5 +1,4 @@
 // POST /v2/updates/transaction-by-offset over the default network (canton-ledger-behavior.md).
-#include <chrono>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -7,6 +6,7 @@
 #include "cantonlite/app/application.hpp"
 #include "cantonlite/app/token.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
+#include "ledger_test_support.hpp"
 
 namespace cantonlite::areas::ledger {
 namespace {
@@ -17,24 +17,11 @@ const std::string alice =
     "alice::12202bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90";
 const std::string bob = "bob::122081b637d8fcd2c6da6359e6963113a1170de795e4b725b84d1e0b4cfd9ec58ce9";
 
-class TransactionByOffsetTest : public ::testing::Test {
+class TransactionByOffsetTest : public LedgerSuite {
   protected:
     static void SetUpTestSuite() {
-        store_ = seed::load_seed_file(std::string(CANTONLITE_SOURCE_DIR) +
-                                      "/config/default-network.json")
-                     .release();
-        router_ = app::make_router(*store_).release();
-    }
-    static void TearDownTestSuite() {
-        delete router_;
-        delete store_;
-    }
-
-    static std::string token(const std::string& user) {
-        const auto now = std::chrono::duration_cast<std::chrono::seconds>(
-                             std::chrono::system_clock::now().time_since_epoch())
-                             .count();
-        return app::make_token(store_->network(), user, now, 3600);
+        serve(seed::load_seed_file(std::string(CANTONLITE_SOURCE_DIR) +
+                                   "/config/default-network.json"));
     }
 
     static http::Response post(const json& body, const std::string& user = "alice") {
@@ -52,9 +39,6 @@ class TransactionByOffsetTest : public ::testing::Test {
         event_format["filtersByParty"] = by_party;
         return {{"eventFormat", event_format}, {"transactionShape", shape}};
     }
-
-    static inline store::LedgerStore* store_ = nullptr;
-    static inline http::Router* router_ = nullptr;
 };
 
 TEST_F(TransactionByOffsetTest, RequestingPartiesGiveTheAcsDeltaOfTheirContracts) {

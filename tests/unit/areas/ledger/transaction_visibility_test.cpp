@@ -2,7 +2,6 @@
 // (canton-ledger-behavior.md §3.3), on a small seed of our own, and the request errors that depend
 // on what the participant knows (§3.2, §3.4, §3.5, §5.2).
 #include <algorithm>
-#include <chrono>
 #include <map>
 #include <string>
 #include <vector>
@@ -13,6 +12,7 @@
 #include "cantonlite/app/application.hpp"
 #include "cantonlite/app/token.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
+#include "ledger_test_support.hpp"
 
 namespace cantonlite::areas::ledger {
 namespace {
@@ -167,22 +167,10 @@ json exercised(int node, std::vector<std::string> witnesses, bool acs_delta) {
             {"acsDelta", acs_delta}};
 }
 
-class TransactionVisibilityTest : public ::testing::Test {
+class TransactionVisibilityTest : public LedgerSuite {
   protected:
     static void SetUpTestSuite() {
-        store_ = seed::load_seed(json::parse(seed_text), "visibility-seed").release();
-        router_ = app::make_router(*store_).release();
-    }
-    static void TearDownTestSuite() {
-        delete router_;
-        delete store_;
-    }
-
-    static std::string token(const std::string& user) {
-        const auto now = std::chrono::duration_cast<std::chrono::seconds>(
-                             std::chrono::system_clock::now().time_since_epoch())
-                             .count();
-        return app::make_token(store_->network(), user, now, 3600);
+        serve(seed::load_seed(json::parse(seed_text), "visibility-seed"));
     }
 
     // As "reader", who may read every party: the answers depend on the filters only.
@@ -213,9 +201,6 @@ class TransactionVisibilityTest : public ::testing::Test {
         EXPECT_EQ(r.content_type, "application/json");
         return json::parse(r.body);
     }
-
-    static inline store::LedgerStore* store_ = nullptr;
-    static inline http::Router* router_ = nullptr;
 };
 
 void expect_not_found(const json& e, int offset = tx_offset) {
