@@ -60,7 +60,7 @@ LedgerStore::LedgerStore(model::Network network, Timestamp genesis_time)
     : network_(std::move(network)),
       genesis_time_(genesis_time),
       now_(genesis_time),
-      views_(std::make_unique<SpliceViews>()) {}
+      views_(std::make_unique<SpliceViews>(undo_)) {}
 
 std::int64_t LedgerStore::round_at(Timestamp t) const {
     constexpr std::int64_t round_micros = 600'000'000;
@@ -86,8 +86,25 @@ void LedgerStore::check_time(Timestamp t) const {
 }
 
 void LedgerStore::push(Update update) {
-    now_ = std::max(now_, record_time_of(update));
-    history_.push_back(std::make_shared<const Update>(std::move(update)));
+    undo_.set(now_, std::max(now_, record_time_of(update)));
+    undo_.push_back(history_, std::make_shared<const Update>(std::move(update)));
+}
+
+void LedgerStore::rollback(UndoLog::Mark mark) {
+    const std::unique_lock lock(mutex_);
+    undo_.rollback(mark);
+}
+
+void LedgerStore::add_party(const std::string& alias, const Party& party) {
+    const std::unique_lock lock(mutex_);
+    if (network_.parties.contains(alias)) throw AppendError("party alias '" + alias + "' exists");
+    undo_.assign(network_.parties, alias, party);
+}
+
+void LedgerStore::add_user(model::User user) {
+    const std::unique_lock lock(mutex_);
+    if (network_.find_user(user.id) != nullptr) throw AppendError("user '" + user.id + "' exists");
+    undo_.push_back(network_.users, std::move(user));
 }
 
 ContractState& LedgerStore::active_state(const std::string& contract_id) {
@@ -99,8 +116,8 @@ ContractState& LedgerStore::active_state(const std::string& contract_id) {
 
 void LedgerStore::archive(const std::string& contract_id, Offset offset) {
     ContractState& state = contracts_.at(contract_id);
-    state.archived_offset = offset;
-    active_.erase(sequence_of_.at(contract_id));
+    undo_.set(state.archived_offset, offset);
+    undo_.erase(active_, sequence_of_.at(contract_id));
     views_->on_archived(*state.contract);
 }
 
@@ -222,14 +239,16 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
     for (std::size_t i = 0; i < draft.nodes.size(); ++i) {
         if (const auto* created = std::get_if<CreatedNode>(&tx.nodes[i].event)) {
             const model::ContractPtr& c = created->contract;
-            const std::uint64_t sequence = next_sequence_++;
-            contracts_[std::string_view(c->contract_id)] =
-                ContractState{.contract = c,
-                              .created_offset = draft.offset,
-                              .synchronizer_id = draft.synchronizer_id};
-            active_[sequence] = c;
-            templates_.insert(c->template_id.package_name + ":" + c->template_id.qualified_name());
-            sequence_of_[std::string_view(c->contract_id)] = sequence;
+            const std::uint64_t sequence = next_sequence_;
+            undo_.set(next_sequence_, sequence + 1);
+            undo_.assign(contracts_, std::string_view(c->contract_id),
+                         ContractState{.contract = c,
+                                       .created_offset = draft.offset,
+                                       .synchronizer_id = draft.synchronizer_id});
+            undo_.assign(active_, sequence, c);
+            undo_.insert(templates_,
+                         c->template_id.package_name + ":" + c->template_id.qualified_name());
+            undo_.assign(sequence_of_, std::string_view(c->contract_id), sequence);
             views_->on_created(c, facts[i], sequence, draft.update_id, draft.offset);
         } else {
             const auto& e = std::get<ExerciseDraft>(draft.nodes[i].event);
@@ -266,9 +285,9 @@ void LedgerStore::unassign(const std::string& contract_id, const std::string& ta
                    .reassignment_counter = state.reassignment_counter + 1,
                    .migration_id = migration_id_,
                    .record_time = record_time};
-    state.synchronizer_id.clear();
-    state.reassignment_counter = r.reassignment_counter;
-    in_flight_[contract_id] = r;
+    undo_.set(state.synchronizer_id, std::string());
+    undo_.set(state.reassignment_counter, r.reassignment_counter);
+    undo_.assign(in_flight_, contract_id, r);
     push(std::move(r));
 }
 
@@ -287,15 +306,16 @@ void LedgerStore::assign(const std::string& contract_id, const Party& submitter,
     r.kind = Reassignment::Kind::assign;
     r.submitter = submitter;
     r.record_time = record_time;
-    state.synchronizer_id = r.target_synchronizer;
-    in_flight_.erase(pending);
+    undo_.set(state.synchronizer_id, r.target_synchronizer);
+    undo_.erase(in_flight_, contract_id);
     push(std::move(r));
 }
 
 void LedgerStore::migrate(Timestamp record_time) {
     const std::unique_lock lock(mutex_);
     check_time(record_time);
-    ++migration_id_;
+    undo_.set(migration_id_, migration_id_ + 1);
+    undo_.assign(imports_, migration_id_, std::map<std::string_view, ImportUpdate>{});
     auto& imports = imports_[migration_id_];
     for (const auto& [_, contract] : active_) {
         const ContractState& state = contracts_.at(contract->contract_id);
@@ -316,6 +336,9 @@ void LedgerStore::migrate(Timestamp record_time) {
 void LedgerStore::take_snapshot(Timestamp record_time) {
     const std::unique_lock lock(mutex_);
     check_time(record_time);
+    if (!snapshots_.contains(migration_id_)) {
+        undo_.assign(snapshots_, migration_id_, std::map<model::Timestamp, SnapshotPtr>{});
+    }
     auto& of_migration = snapshots_[migration_id_];
     if (of_migration.contains(record_time)) {
         throw AppendError("a snapshot of migration " + std::to_string(migration_id_) + " at " +
@@ -325,21 +348,23 @@ void LedgerStore::take_snapshot(Timestamp record_time) {
     snapshot->migration_id = migration_id_;
     snapshot->record_time = record_time;
     snapshot->rows = views_->holdings();
+    std::int64_t row_id = next_row_id_;
     for (std::size_t i = 0; i < snapshot->rows.size(); ++i) {
         HoldingRow& row = snapshot->rows[i];
-        row.row_id = next_row_id_++;
+        row.row_id = row_id++;
         for (const Party& p : row.contract->stakeholders) {
             snapshot->rows_by_stakeholder[p].push_back(static_cast<std::uint32_t>(i));
         }
     }
-    of_migration[record_time] = std::move(snapshot);
-    now_ = std::max(now_, record_time);
+    undo_.set(next_row_id_, row_id);
+    undo_.assign(of_migration, record_time, SnapshotPtr(std::move(snapshot)));
+    undo_.set(now_, std::max(now_, record_time));
 }
 
 void LedgerStore::advance_time(Timestamp t) {
     const std::unique_lock lock(mutex_);
     check_time(t);
-    now_ = t;
+    undo_.set(now_, t);
 }
 
 Offset LedgerStore::ledger_end() const {
@@ -455,6 +480,16 @@ std::optional<ContractState> LedgerStore::transfer_command_counter_of(
 std::optional<AnsEntryFact> LedgerStore::ans_entry(std::string_view name, Timestamp at) const {
     const std::shared_lock lock(mutex_);
     return views_->ans_entry(name, at);
+}
+
+std::vector<model::ContractPtr> LedgerStore::unlocked_amulets_of(std::string_view owner) const {
+    const std::shared_lock lock(mutex_);
+    return views_->unlocked_amulets_of(owner);
+}
+
+std::vector<ExpiringContract> LedgerStore::expiring_until(Timestamp t) const {
+    const std::shared_lock lock(mutex_);
+    return views_->expiring_until(t);
 }
 
 std::optional<BuyTrafficEvent> LedgerStore::latest_buy_traffic_event(

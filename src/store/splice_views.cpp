@@ -41,13 +41,25 @@ const std::string& text_at(const Value& v, std::initializer_list<std::string_vie
     return field(v, path, Value::Kind::text, t).text;
 }
 
-void erase_value(std::unordered_map<std::string, std::string>& map, const std::string& value) {
-    for (auto it = map.begin(); it != map.end(); ++it) {
-        if (it->second == value) {
-            map.erase(it);
-            return;
-        }
+// The timestamp field `label` of a record, if it has one (a raw transaction may leave it out).
+std::optional<model::Timestamp> optional_time(const Value& v, std::string_view label) {
+    const Value* f = v.kind == Value::Kind::record ? v.field(label) : nullptr;
+    if (f == nullptr || f->kind != Value::Kind::timestamp) return std::nullopt;
+    return model::Timestamp{f->number};
+}
+
+// The expiry the automation watches, if the fact has one.
+std::optional<std::pair<model::Timestamp, ExpiringContract::Kind>> expiry_of(const Fact& fact) {
+    using Kind = ExpiringContract::Kind;
+    if (const auto* o = std::get_if<OfferFact>(&fact); o != nullptr && o->expires_at) {
+        return std::pair{*o->expires_at, Kind::transfer_offer};
     }
+    if (const auto* b = std::get_if<BuyTrafficFact>(&fact); b != nullptr && b->expires_at) {
+        return std::pair{*b->expires_at, Kind::buy_traffic_request};
+    }
+    if (const auto* a = std::get_if<AnsFact>(&fact))
+        return std::pair{a->expires_at, Kind::ans_entry};
+    return std::nullopt;
 }
 
 }  // namespace
@@ -73,7 +85,8 @@ Fact SpliceViews::extract(const model::TemplateId& t, const Value& a) {
     }
     if (is(t, "splice-wallet", "Splice.Wallet.TransferOffer", "TransferOffer")) {
         return OfferFact{.sender = party_at(a, {"sender"}, t),
-                         .receiver = party_at(a, {"receiver"}, t)};
+                         .receiver = party_at(a, {"receiver"}, t),
+                         .expires_at = optional_time(a, "expiresAt")};
     }
     if (is(t, "splice-amulet", "Splice.ExternalPartyAmuletRules", "TransferCommandCounter")) {
         return CounterFact{.sender = party_at(a, {"sender"}, t)};
@@ -94,7 +107,8 @@ Fact SpliceViews::extract(const model::TemplateId& t, const Value& a) {
     }
     if (is(t, "splice-wallet", "Splice.Wallet.BuyTrafficRequest", "BuyTrafficRequest")) {
         return BuyTrafficFact{.end_user = party_at(a, {"endUserParty"}, t),
-                              .tracking_id = text_at(a, {"trackingId"}, t)};
+                              .tracking_id = text_at(a, {"trackingId"}, t),
+                              .expires_at = optional_time(a, "expiresAt")};
     }
     return std::monostate{};
 }
@@ -102,34 +116,46 @@ Fact SpliceViews::extract(const model::TemplateId& t, const Value& a) {
 void SpliceViews::on_created(const model::ContractPtr& c, const Fact& fact, std::uint64_t sequence,
                              const std::string& update_id, Offset offset) {
     if (std::holds_alternative<std::monostate>(fact)) return;
-    facts_[std::string_view(c->contract_id)] = Indexed{.fact = fact, .sequence = sequence};
+    undo_.assign(facts_, std::string_view(c->contract_id),
+                 Indexed{.fact = fact, .sequence = sequence});
+    if (const auto expiry = expiry_of(fact)) {
+        undo_.assign(expiring_, std::pair{expiry->first, sequence},
+                     ExpiringContract{.kind = expiry->second,
+                                      .contract_id = c->contract_id,
+                                      .expires_at = expiry->first});
+    }
     if (const auto* h = std::get_if<HoldingFact>(&fact)) {
-        holdings_[{c->created_at, std::string_view(c->contract_id)}] =
-            HoldingRow{.contract = c,
-                       .owner = h->owner,
-                       .amount = h->amount,
-                       .locked = h->locked,
-                       .created_round = h->created_round,
-                       .rate_per_round = h->rate_per_round};
+        undo_.assign(holdings_, HoldingKey{c->created_at, std::string_view(c->contract_id)},
+                     HoldingRow{.contract = c,
+                                .owner = h->owner,
+                                .amount = h->amount,
+                                .locked = h->locked,
+                                .created_round = h->created_round,
+                                .rate_per_round = h->rate_per_round});
+        if (!h->locked) undo_.assign(unlocked_by_owner_[h->owner], sequence, c);
     } else if (const auto* o = std::get_if<OfferFact>(&fact)) {
-        offers_by_party_[o->sender][sequence] = c;
-        offers_by_party_[o->receiver][sequence] = c;
+        undo_.assign(offers_by_party_[o->sender], sequence, c);
+        undo_.assign(offers_by_party_[o->receiver], sequence, c);
     } else if (const auto* k = std::get_if<CounterFact>(&fact)) {
-        counter_by_sender_[k->sender] = c->contract_id;
+        undo_.assign(counter_by_sender_, k->sender, c->contract_id);
     } else if (const auto* a = std::get_if<AnsFact>(&fact)) {
-        ans_by_name_[a->name][sequence] = AnsEntryFact{.contract = c,
-                                                       .user = a->user,
-                                                       .name = a->name,
-                                                       .url = a->url,
-                                                       .description = a->description,
-                                                       .expires_at = a->expires_at};
+        undo_.assign(ans_by_name_[a->name], sequence,
+                     AnsEntryFact{.contract = c,
+                                  .user = a->user,
+                                  .name = a->name,
+                                  .url = a->url,
+                                  .description = a->description,
+                                  .expires_at = a->expires_at});
     } else if (const auto* v = std::get_if<VoteFact>(&fact)) {
-        vote_requests_[sequence] = c;
-        vote_by_tracking_[v->tracking_cid.value_or(c->contract_id)] = c->contract_id;
+        undo_.assign(vote_requests_, sequence, c);
+        undo_.assign(vote_by_tracking_, v->tracking_cid.value_or(c->contract_id), c->contract_id);
     } else if (const auto* b = std::get_if<BuyTrafficFact>(&fact)) {
-        buy_traffic_request_[c->contract_id] = {b->end_user, b->tracking_id};
-        buy_traffic_[{b->end_user, b->tracking_id}].push_back(BuyTrafficEvent{
-            .status = BuyTrafficStatus::created, .update_id = update_id, .offset = offset});
+        undo_.assign(buy_traffic_request_, c->contract_id,
+                     std::pair<Party, std::string>{b->end_user, b->tracking_id});
+        undo_.push_back(
+            buy_traffic_[{b->end_user, b->tracking_id}],
+            BuyTrafficEvent{
+                .status = BuyTrafficStatus::created, .update_id = update_id, .offset = offset});
     }
 }
 
@@ -138,25 +164,33 @@ void SpliceViews::on_archived(const model::Contract& c) {
     if (it == facts_.end()) return;
     const Fact& fact = it->second.fact;
     const std::uint64_t sequence = it->second.sequence;
-    if (std::holds_alternative<HoldingFact>(fact)) {
-        holdings_.erase(HoldingKey{c.created_at, c.contract_id});
+    if (const auto expiry = expiry_of(fact))
+        undo_.erase(expiring_, std::pair{expiry->first, sequence});
+    if (const auto* h = std::get_if<HoldingFact>(&fact)) {
+        undo_.erase(holdings_, HoldingKey{c.created_at, c.contract_id});
+        if (!h->locked) undo_.erase(unlocked_by_owner_[h->owner], sequence);
     } else if (const auto* o = std::get_if<OfferFact>(&fact)) {
-        offers_by_party_[o->sender].erase(sequence);
-        offers_by_party_[o->receiver].erase(sequence);
+        undo_.erase(offers_by_party_[o->sender], sequence);
+        undo_.erase(offers_by_party_[o->receiver], sequence);
     } else if (const auto* k = std::get_if<CounterFact>(&fact)) {
         const auto counter = counter_by_sender_.find(k->sender);
         if (counter != counter_by_sender_.end() && counter->second == c.contract_id) {
-            counter_by_sender_.erase(counter);
+            undo_.erase(counter_by_sender_, k->sender);
         }
     } else if (const auto* a = std::get_if<AnsFact>(&fact)) {
-        ans_by_name_[a->name].erase(sequence);
+        undo_.erase(ans_by_name_[a->name], sequence);
     } else if (std::holds_alternative<VoteFact>(fact)) {
-        vote_requests_.erase(sequence);
-        erase_value(vote_by_tracking_, c.contract_id);
+        undo_.erase(vote_requests_, sequence);
+        for (const auto& [tracking, current] : vote_by_tracking_) {
+            if (current == c.contract_id) {
+                undo_.erase(vote_by_tracking_, std::string(tracking));
+                break;
+            }
+        }
     } else if (std::holds_alternative<BuyTrafficFact>(fact)) {
-        buy_traffic_request_.erase(c.contract_id);
+        undo_.erase(buy_traffic_request_, c.contract_id);
     }
-    facts_.erase(it);
+    undo_.erase(facts_, std::string_view(c.contract_id));
 }
 
 void SpliceViews::on_exercised(const ExerciseDraft& e, const std::string& update_id,
@@ -176,7 +210,7 @@ void SpliceViews::on_exercised(const ExerciseDraft& e, const std::string& update
     } else {
         return;
     }
-    buy_traffic_[request->second].push_back(std::move(event));
+    undo_.push_back(buy_traffic_[request->second], std::move(event));
 }
 
 std::vector<HoldingRow> SpliceViews::holdings() const {
@@ -221,6 +255,23 @@ std::optional<AnsEntryFact> SpliceViews::ans_entry(std::string_view name,
         if (entry.expires_at >= at) return entry;
     }
     return std::nullopt;
+}
+
+std::vector<model::ContractPtr> SpliceViews::unlocked_amulets_of(std::string_view owner) const {
+    std::vector<model::ContractPtr> out;
+    const auto it = unlocked_by_owner_.find(std::string(owner));
+    if (it == unlocked_by_owner_.end()) return out;
+    for (const auto& [_, c] : it->second) out.push_back(c);
+    return out;
+}
+
+std::vector<ExpiringContract> SpliceViews::expiring_until(model::Timestamp t) const {
+    std::vector<ExpiringContract> out;
+    for (const auto& [key, contract] : expiring_) {
+        if (t < key.first) break;
+        out.push_back(contract);
+    }
+    return out;
 }
 
 std::optional<BuyTrafficEvent> SpliceViews::latest_buy_traffic_event(

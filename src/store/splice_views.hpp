@@ -29,6 +29,7 @@ struct HoldingFact {
 struct OfferFact {
     Party sender;
     Party receiver;
+    std::optional<model::Timestamp> expires_at;
 };
 struct CounterFact {
     Party sender;
@@ -46,15 +47,19 @@ struct VoteFact {
 struct BuyTrafficFact {
     Party end_user;
     std::string tracking_id;
+    std::optional<model::Timestamp> expires_at;
 };
 
 // What the indexes need of one contract, read from its argument once.
 using Fact = std::variant<std::monostate, HoldingFact, OfferFact, CounterFact, AnsFact, VoteFact,
                           BuyTrafficFact>;
 
-// The indexes. Not thread-safe: the LedgerStore guards it with its mutex.
+// The indexes. Not thread-safe: the LedgerStore guards it with its mutex. Every change is recorded
+// in the store's undo log.
 class SpliceViews {
   public:
+    explicit SpliceViews(UndoLog& undo) : undo_(undo) {}
+
     // The facts of a contract of `template_id` with `argument`; monostate for templates no view
     // indexes. Throws AppendError when a Splice template's argument lacks a field the views need.
     [[nodiscard]] static Fact extract(const model::TemplateId& template_id,
@@ -78,8 +83,13 @@ class SpliceViews {
                                                         model::Timestamp at) const;
     [[nodiscard]] std::optional<BuyTrafficEvent> latest_buy_traffic_event(
         std::string_view party, std::string_view tracking_id) const;
+    // The active Amulets (not locked) of `owner`, in creation order.
+    [[nodiscard]] std::vector<model::ContractPtr> unlocked_amulets_of(std::string_view owner) const;
+    // Active contracts that expire at or before `t`, by expiry then creation.
+    [[nodiscard]] std::vector<ExpiringContract> expiring_until(model::Timestamp t) const;
 
   private:
+    UndoLog& undo_;
     // (created_at, contract id); the id viewed in the contract, which the store keeps alive.
     using HoldingKey = std::pair<model::Timestamp, std::string_view>;
     struct Indexed {
@@ -89,6 +99,7 @@ class SpliceViews {
 
     std::unordered_map<std::string_view, Indexed> facts_;  // by contract id, active only
     std::map<HoldingKey, HoldingRow> holdings_;
+    std::unordered_map<Party, std::map<std::uint64_t, model::ContractPtr>> unlocked_by_owner_;
     std::unordered_map<Party, std::map<std::uint64_t, model::ContractPtr>> offers_by_party_;
     std::unordered_map<Party, std::string> counter_by_sender_;
     std::unordered_map<std::string, std::map<std::uint64_t, AnsEntryFact>> ans_by_name_;
@@ -96,6 +107,8 @@ class SpliceViews {
     std::unordered_map<std::string, std::string> vote_by_tracking_;  // tracking cid -> current cid
     std::map<std::pair<Party, std::string>, std::vector<BuyTrafficEvent>, std::less<>> buy_traffic_;
     std::unordered_map<std::string, std::pair<Party, std::string>> buy_traffic_request_;  // cid ->
+    // Offers, buy-traffic requests and ANS entries by (expiry, creation sequence).
+    std::map<std::pair<model::Timestamp, std::uint64_t>, ExpiringContract> expiring_;
 };
 
 }  // namespace cantonlite::store

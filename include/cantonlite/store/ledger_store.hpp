@@ -16,6 +16,7 @@
 #include "cantonlite/model/decimal.hpp"
 #include "cantonlite/model/network.hpp"
 #include "cantonlite/store/transaction_draft.hpp"
+#include "cantonlite/store/undo_log.hpp"
 #include "cantonlite/store/update.hpp"
 
 namespace cantonlite::store {
@@ -81,6 +82,14 @@ struct BuyTrafficEvent {
     Offset offset = 0;
 };
 
+// A contract that the network's automation expires once its time has passed.
+struct ExpiringContract {
+    enum class Kind { transfer_offer, buy_traffic_request, ans_entry };
+    Kind kind = Kind::transfer_offer;
+    std::string contract_id;
+    model::Timestamp expires_at;
+};
+
 class SpliceViews;
 
 // The ledger of one emulated network: an append-only history of updates with dense offsets from
@@ -96,10 +105,22 @@ class LedgerStore {
     LedgerStore(const LedgerStore&) = delete;
     LedgerStore& operator=(const LedgerStore&) = delete;
 
-    // The network facts: DSO party, SVs, users, LSU announcement. Never change.
+    // The network facts: DSO party, SVs, users, LSU announcement. Only add_party() and add_user()
+    // change them, under the writers' lock (readers of the areas hold the readers' side of it).
     [[nodiscard]] const model::Network& network() const { return network_; }
 
     // ---- writing (one writer at a time) ----
+
+    // The inverse of every change since the seed loaded (recording is switched on after the load).
+    // Every writing call below records into it; the seed context records its labels there too.
+    [[nodiscard]] UndoLog& undo() { return undo_; }
+    // Undoes every change recorded after `mark`: history, indexes, clock, snapshots, network.
+    void rollback(UndoLog::Mark mark);
+
+    // Adds a party alias (network.parties) or a participant user. Throws AppendError when the
+    // alias or user id is taken.
+    void add_party(const std::string& alias, const Party& party);
+    void add_user(model::User user);
 
     [[nodiscard]] Offset next_offset() const;
     [[nodiscard]] std::string update_id_for(Offset offset) const;
@@ -176,8 +197,14 @@ class LedgerStore {
     [[nodiscard]] std::optional<BuyTrafficEvent> latest_buy_traffic_event(
         std::string_view party, std::string_view tracking_id) const;
 
+    // The active Amulets (not locked) of `owner`, in creation order.
+    [[nodiscard]] std::vector<model::ContractPtr> unlocked_amulets_of(std::string_view owner) const;
+    // Active TransferOffers, BuyTrafficRequests and AnsEntries whose expiry is at or before `t`, by
+    // expiry then creation order.
+    [[nodiscard]] std::vector<ExpiringContract> expiring_until(model::Timestamp t) const;
+
   private:
-    const model::Network network_;
+    model::Network network_;  // grows by add_party and add_user; guarded by mutex_
     const model::Timestamp genesis_time_;
     mutable std::shared_mutex mutex_;
     std::vector<UpdatePtr> history_;  // guarded by mutex_
@@ -196,6 +223,7 @@ class LedgerStore {
     std::set<std::string, std::less<>>
         templates_;                       // "<package name>:<Module>:<Entity>" ever created
     std::unique_ptr<SpliceViews> views_;  // guarded by mutex_
+    UndoLog undo_;                        // the writer's
 
     // REQUIRES (all four): mutex_ held exclusively.
     void push(Update update);
