@@ -223,4 +223,86 @@ std::optional<std::int64_t> parse_date(std::string_view s) {
     return days;
 }
 
+std::optional<std::int64_t> parse_duration_micros(std::string_view text) {
+    constexpr std::int64_t second = 1'000'000;
+    std::size_t i = 0;
+    const auto sign = [&]() -> std::int64_t {
+        if (i < text.size() && (text[i] == '-' || text[i] == '+')) return text[i++] == '-' ? -1 : 1;
+        return 1;
+    };
+    const auto upper = [&](std::size_t k) {
+        return k < text.size() ? static_cast<char>(text[k] & ~0x20) : '\0';
+    };
+    const std::int64_t overall = sign();
+    if (upper(i) != 'P') return std::nullopt;
+    ++i;
+    std::int64_t total = 0;
+    bool any = false;
+    bool in_time = false;
+    char last_unit = 0;
+    const auto add = [&](std::int64_t amount, std::int64_t unit) {
+        std::int64_t part = 0;
+        if (__builtin_mul_overflow(amount, unit, &part)) return false;
+        return !__builtin_add_overflow(total, part, &total);
+    };
+    while (i < text.size()) {
+        if (upper(i) == 'T') {
+            if (in_time) return std::nullopt;
+            in_time = true;
+            ++i;
+            if (i == text.size()) return std::nullopt;  // "PT" alone
+            continue;
+        }
+        const std::int64_t part_sign = sign();
+        std::int64_t whole = 0;
+        const std::size_t digits_at = i;
+        while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+            if (__builtin_mul_overflow(whole, 10, &whole) ||
+                __builtin_add_overflow(whole, text[i] - '0', &whole)) {
+                return std::nullopt;
+            }
+            ++i;
+        }
+        if (i == digits_at) return std::nullopt;
+        std::int64_t fraction = 0;
+        bool has_fraction = false;
+        if (i < text.size() && (text[i] == '.' || text[i] == ',')) {
+            has_fraction = true;
+            ++i;
+            std::int64_t scale = 100'000;
+            const std::size_t frac_at = i;
+            while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+                if (i - frac_at >= 9) return std::nullopt;                    // at most nanoseconds
+                if (i - frac_at >= 6 && text[i] != '0') return std::nullopt;  // finer than micros
+                fraction += (text[i] - '0') * scale;
+                scale /= 10;
+                ++i;
+            }
+            if (i == frac_at) return std::nullopt;
+        }
+        const char unit = upper(i);
+        ++i;
+        std::int64_t unit_micros = 0;
+        if (!in_time && unit == 'D' && last_unit == 0) {
+            unit_micros = 86'400 * second;
+        } else if (in_time && unit == 'H' && (last_unit == 0 || last_unit == 'D')) {
+            unit_micros = 3'600 * second;
+        } else if (in_time && unit == 'M' && last_unit != 'M' && last_unit != 'S') {
+            unit_micros = 60 * second;
+        } else if (in_time && unit == 'S' && last_unit != 'S') {
+            unit_micros = second;
+        } else {
+            return std::nullopt;
+        }
+        if (has_fraction && unit != 'S') return std::nullopt;
+        if (!add(part_sign * whole, unit_micros) || !add(part_sign * fraction, 1)) {
+            return std::nullopt;
+        }
+        last_unit = unit;
+        any = true;
+    }
+    if (!any) return std::nullopt;
+    return overall * total;
+}
+
 }  // namespace cantonlite::model

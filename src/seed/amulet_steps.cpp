@@ -36,14 +36,9 @@ Lock read_lock(const SeedContext& ctx, const JsonObject& o) {
     return lock;
 }
 
-// Archives `inputs` (amulets of `sender`) and creates `outputs` plus the sender's change, under
-// AmuletRules_Transfer, as the real transfer does (without fees).
-void commit_transfer(
-    SeedContext& ctx, const JsonObject& step, const Party& sender,
-    const std::vector<std::pair<std::string, std::string>>& inputs,  // (cid, pointer)
-    const std::vector<Output>& outputs, const std::string& outputs_pointer) {
-    const model::Network& n = ctx.network();
-    const Timestamp t = ctx.step_time(step);
+// The sum of `inputs` (active amulets of `sender`). Throws at an input's pointer.
+model::Decimal input_total(const SeedContext& ctx, const Party& sender,
+                           const std::vector<std::pair<std::string, std::string>>& inputs) {
     model::Decimal in;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         for (std::size_t k = 0; k < i; ++k) {
@@ -60,14 +55,28 @@ void commit_transfer(
         }
         in = in + field_at(amulet, {"amount", "initialAmount"}, pointer).decimal;
     }
+    return in;
+}
+
+// What add_transfer() added.
+struct TransferNodes {
+    int root = 0;                                             // the AmuletRules_Transfer node
+    std::vector<std::pair<std::string, std::string>> labels;  // (label, cid) of the outputs
+    std::optional<std::string> change;                        // the sender's change amulet
+    Value result;                                             // the TransferResult
+};
+
+// Adds under `parent` the AmuletRules_Transfer of `inputs` (amulets of `sender`, worth `in`) to
+// `outputs` plus the sender's change, by `actors`, as the real transfer does (without fees):
+// the inputs archived, an Amulet or LockedAmulet per output, the change.
+TransferNodes add_transfer(const SeedContext& ctx, store::TransactionDraft& d, int parent,
+                           const Party& sender, const Party& provider, std::vector<Party> actors,
+                           const std::vector<std::pair<std::string, std::string>>& inputs,
+                           model::Decimal in, const std::vector<Output>& outputs) {
+    const model::Network& n = ctx.network();
     model::Decimal out;
     for (const Output& o : outputs) out = out + o.amount;
-    if (out > in) {
-        throw model::JsonFieldError(outputs_pointer, "the outputs (" + out.to_compact_string() +
-                                                         ") exceed the inputs (" +
-                                                         in.to_compact_string() + ")");
-    }
-    const std::int64_t round = ctx.round_at(t);
+    const std::int64_t round = ctx.round_at(d.record_time);
     std::vector<Value> input_values, output_values;
     for (const auto& [cid, _] : inputs)
         input_values.push_back(Value::variant("InputAmulet", Value::contract_id(cid)));
@@ -80,66 +89,88 @@ void commit_transfer(
                                                         o.lock->context))
                              : Value::none()}}));
     }
-    auto d = ctx.draft(step, {sender}, t);
-    const int root = d.add(
-        -1, ExerciseDraft{.contract_id = ctx.amulet_rules,
-                          .template_id = p::amulet_rules(n),
-                          .choice = "AmuletRules_Transfer",
-                          .argument = p::single(
-                              "transfer", Value::record({{"sender", Value::party(sender)},
-                                                         {"provider", Value::party(sender)},
-                                                         {"inputs", Value::list(input_values)},
-                                                         {"outputs", Value::list(output_values)}})),
-                          .consuming = false,
-                          .acting_parties = {sender}});
+    TransferNodes nodes;
+    nodes.root = d.add(
+        parent,
+        ExerciseDraft{.contract_id = ctx.amulet_rules,
+                      .template_id = p::amulet_rules(n),
+                      .choice = "AmuletRules_Transfer",
+                      .argument = p::single(
+                          "transfer", Value::record({{"sender", Value::party(sender)},
+                                                     {"provider", Value::party(provider)},
+                                                     {"inputs", Value::list(input_values)},
+                                                     {"outputs", Value::list(output_values)}})),
+                      .consuming = false,
+                      .acting_parties = std::move(actors)});
     for (const auto& [cid, _] : inputs) {
-        d.add(root, ExerciseDraft{.contract_id = cid,
-                                  .template_id = p::amulet(n),
-                                  .choice = "Archive",
-                                  .argument = p::empty_record(),
-                                  .consuming = true,
-                                  .acting_parties = {n.dso_party, sender},
-                                  .result = Value::unit()});
+        d.add(nodes.root, ExerciseDraft{.contract_id = cid,
+                                        .template_id = p::amulet(n),
+                                        .choice = "Archive",
+                                        .argument = p::empty_record(),
+                                        .consuming = true,
+                                        .acting_parties = {n.dso_party, sender},
+                                        .result = Value::unit()});
     }
     std::vector<Value> created;
-    std::vector<std::pair<std::string, std::string>> labels;  // (label, cid)
     for (const Output& o : outputs) {
         Value amulet = p::amulet_value(n.dso_party, o.receiver, o.amount, round, default_rate);
         std::vector<Party> signatories{n.dso_party, o.receiver};
         int node = 0;
         if (o.lock) {
             signatories.insert(signatories.end(), o.lock->holders.begin(), o.lock->holders.end());
-            node = d.add(root, CreateDraft{.template_id = p::locked_amulet(n),
-                                           .argument = p::locked_amulet_value(
-                                               std::move(amulet), o.lock->holders,
-                                               o.lock->expires_at, o.lock->context),
-                                           .signatories = signatories});
+            node = d.add(nodes.root, CreateDraft{.template_id = p::locked_amulet(n),
+                                                 .argument = p::locked_amulet_value(
+                                                     std::move(amulet), o.lock->holders,
+                                                     o.lock->expires_at, o.lock->context),
+                                                 .signatories = signatories});
         } else {
-            node = d.add(root, CreateDraft{.template_id = p::amulet(n),
-                                           .argument = std::move(amulet),
-                                           .signatories = signatories});
+            node = d.add(nodes.root, CreateDraft{.template_id = p::amulet(n),
+                                                 .argument = std::move(amulet),
+                                                 .signatories = signatories});
         }
         created.push_back(
             Value::variant(o.lock ? "TransferResultLockedAmulet" : "TransferResultAmulet",
                            Value::contract_id(d.contract_id_of(node))));
-        if (o.label) labels.emplace_back(*o.label, d.contract_id_of(node));
+        if (o.label) nodes.labels.emplace_back(*o.label, d.contract_id_of(node));
     }
     std::optional<Value> change;
     if (in > out) {
         const int node =
-            d.add(root, CreateDraft{.template_id = p::amulet(n),
-                                    .argument = p::amulet_value(n.dso_party, sender, in - out,
-                                                                round, default_rate),
-                                    .signatories = {n.dso_party, sender}});
-        change = Value::contract_id(d.contract_id_of(node));
-        if (const auto l = step.optional_string("change_as"))
-            labels.emplace_back(*l, d.contract_id_of(node));
+            d.add(nodes.root, CreateDraft{.template_id = p::amulet(n),
+                                          .argument = p::amulet_value(n.dso_party, sender, in - out,
+                                                                      round, default_rate),
+                                          .signatories = {n.dso_party, sender}});
+        nodes.change = d.contract_id_of(node);
+        change = Value::contract_id(*nodes.change);
     }
-    d.set_result(root, Value::record({{"round", p::single("number", Value::int64(round))},
-                                      {"createdAmulets", Value::list(std::move(created))},
-                                      {"senderChangeAmulet", Value::optional(std::move(change))}}));
+    nodes.result = Value::record({{"round", p::single("number", Value::int64(round))},
+                                  {"createdAmulets", Value::list(std::move(created))},
+                                  {"senderChangeAmulet", Value::optional(std::move(change))}});
+    d.set_result(nodes.root, nodes.result);
+    return nodes;
+}
+
+// Archives `inputs` (amulets of `sender`) and creates `outputs` plus the sender's change, under
+// AmuletRules_Transfer, as the real transfer does (without fees).
+void commit_transfer(
+    SeedContext& ctx, const JsonObject& step, const Party& sender,
+    const std::vector<std::pair<std::string, std::string>>& inputs,  // (cid, pointer)
+    const std::vector<Output>& outputs, const std::string& outputs_pointer) {
+    const model::Decimal in = input_total(ctx, sender, inputs);
+    model::Decimal out;
+    for (const Output& o : outputs) out = out + o.amount;
+    if (out > in) {
+        throw model::JsonFieldError(outputs_pointer, "the outputs (" + out.to_compact_string() +
+                                                         ") exceed the inputs (" +
+                                                         in.to_compact_string() + ")");
+    }
+    auto d = ctx.draft(step, {sender}, ctx.step_time(step));
+    TransferNodes nodes = add_transfer(ctx, d, -1, sender, sender, {sender}, inputs, in, outputs);
     ctx.commit(d);
-    for (const auto& [label, cid] : labels) ctx.set_label(label, cid);
+    for (const auto& [label, cid] : nodes.labels) ctx.set_label(label, cid);
+    if (nodes.change) {
+        if (const auto l = step.optional_string("change_as")) ctx.set_label(*l, *nodes.change);
+    }
 }
 
 }  // namespace
@@ -259,6 +290,82 @@ void transfer(SeedContext& ctx, const JsonObject& s) {
         outputs.push_back(std::move(output));
     }
     commit_transfer(ctx, s, sender, inputs, outputs, s.pointer_of("outputs"));
+}
+
+bool automation_complete_accepted_transfer_offer(SeedContext& ctx, const std::string& accepted,
+                                                 Timestamp t) {
+    const model::Network& n = ctx.network();
+    const Value offer = ctx.argument_of(accepted, "AcceptedTransferOffer", "");
+    const Party sender = field_at(offer, {"sender"}, "").text;
+    const Party receiver = field_at(offer, {"receiver"}, "").text;
+    const auto install = ctx.wallet_installs.find(sender);
+    if (install == ctx.wallet_installs.end()) return false;  // no wallet of this network sends it
+    const model::Decimal amount = field_at(offer, {"amount", "amount"}, "").decimal;
+    // The treasury takes the sender's amulets, oldest first, until they cover the amount.
+    std::vector<std::pair<std::string, std::string>> inputs;
+    model::Decimal in;
+    for (const model::ContractPtr& amulet : ctx.store().unlocked_amulets_of(sender)) {
+        if (in >= amount) break;
+        inputs.emplace_back(amulet->contract_id, "");
+        in = in + field_at(ctx.argument_of(amulet->contract_id, "Amulet", ""),
+                           {"amount", "initialAmount"}, "")
+                      .decimal;
+    }
+    if (in < amount) return false;  // the real wallet aborts the offer; not emulated
+    static const nlohmann::json no_ids = nlohmann::json::object();
+    auto d = ctx.draft(JsonObject(no_ids, ""), {n.validator_party}, t);
+    std::vector<Value> input_values;
+    for (const auto& [cid, _] : inputs)
+        input_values.push_back(Value::variant("InputAmulet", Value::contract_id(cid)));
+    const Value context =
+        Value::record({{"amuletRules", Value::contract_id(ctx.amulet_rules)},
+                       {"context", Value::record({{"issuingMiningRounds", Value::gen_map({})},
+                                                  {"validatorRights", Value::gen_map({})},
+                                                  {"featuredAppRight", Value::none()}})}});
+    const int root = d.add(
+        -1, ExerciseDraft{
+                .contract_id = install->second,
+                .template_id = p::wallet_app_install(n),
+                .choice = "WalletAppInstall_ExecuteBatch",
+                .argument = Value::record(
+                    {{"context", context},
+                     {"inputs", Value::list(input_values)},
+                     {"operations", Value::list({Value::variant("CO_CompleteAcceptedTransfer",
+                                                                Value::contract_id(accepted))})}}),
+                .consuming = false,
+                .acting_parties = {n.validator_party}});
+    const int complete = d.add(
+        root, ExerciseDraft{
+                  .contract_id = accepted,
+                  .template_id = p::accepted_transfer_offer(n),
+                  .choice = "AcceptedTransferOffer_Complete",
+                  .argument = Value::record({{"inputs", Value::list(input_values)},
+                                             {"transferContext", context},
+                                             {"walletProvider", Value::party(n.validator_party)}}),
+                  .consuming = true,
+                  .acting_parties = {sender, n.validator_party}});
+    const TransferNodes nodes = add_transfer(ctx, d, complete, sender, n.validator_party,
+                                             {sender, n.validator_party, receiver}, inputs, in,
+                                             {Output{.receiver = receiver, .amount = amount}});
+    const Value tracking = Value::record({{"trackingId", field_at(offer, {"trackingId"}, "")},
+                                          {"sender", Value::party(sender)},
+                                          {"receiver", Value::party(receiver)}});
+    const Value change = Value::optional(
+        nodes.change ? std::optional<Value>(Value::contract_id(*nodes.change)) : std::nullopt);
+    d.set_result(complete, Value::record({{"transferResult", nodes.result},
+                                          {"trackingInfo", tracking},
+                                          {"senderChangeAmulet", change}}));
+    d.set_result(
+        root,
+        Value::record(
+            {{"endUserName", field_at(ctx.argument_of(install->second, "WalletAppInstall", ""),
+                                      {"endUserName"}, "")},
+             {"outcomes", Value::list({Value::variant(
+                              "COO_CompleteAcceptedTransfer",
+                              Value::record({{"_1", nodes.result}, {"_2", tracking}}))})},
+             {"optEndUserParty", Value::some(Value::party(sender))}}));
+    ctx.commit(d);
+    return true;
 }
 
 }  // namespace cantonlite::seed

@@ -12,6 +12,10 @@ PartyDirectory::PartyDirectory(const model::Network& n) {
     for (const auto& [alias, party] : n.parties) aliases_[alias] = party;
 }
 
+void PartyDirectory::add(const std::string& alias, const std::string& party, store::UndoLog& undo) {
+    undo.assign(aliases_, alias, party);
+}
+
 std::string PartyDirectory::resolve(const nlohmann::json& ref, const std::string& pointer) const {
     if (!ref.is_string()) {
         throw model::JsonFieldError(pointer,

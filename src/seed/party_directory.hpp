@@ -7,13 +7,20 @@
 #include <nlohmann/json.hpp>
 
 #include "cantonlite/model/network.hpp"
+#include "cantonlite/store/undo_log.hpp"
 
 namespace cantonlite::seed {
 
-// Built from the network facts; read-only after that.
+// Built from the network facts; grows when a step adds a party or a user.
 class PartyDirectory {
   public:
     explicit PartyDirectory(const model::Network& network);
+
+    // Adds (or re-points) `alias`, recording the inverse in `undo`.
+    void add(const std::string& alias, const std::string& party, store::UndoLog& undo);
+    [[nodiscard]] bool has_alias(const std::string& alias) const {
+        return aliases_.contains(alias);
+    }
 
     // A party reference: an alias ("alice", "Digital-Asset-2", "dso", "validator", a
     // network.parties key) or one of the known party ids. Throws model::JsonFieldError at

@@ -85,28 +85,32 @@ void SeedContext::label(const JsonObject& step, std::string_view key,
 }
 
 void SeedContext::set_label(const std::string& name, const std::string& contract_id) {
-    auto [it, inserted] = labels_.try_emplace(name, contract_id);
-    if (!inserted) {
-        auto& old = labels_of_[it->second];
+    store::UndoLog& undo = store_.undo();
+    if (const auto it = labels_.find(name); it != labels_.end()) {
+        std::vector<std::string> old = labels_of_[it->second];
         old.erase(std::remove(old.begin(), old.end(), name), old.end());
-        it->second = contract_id;
+        undo.assign(labels_of_, it->second, std::move(old));
     }
-    labels_of_[contract_id].push_back(name);
+    undo.assign(labels_, name, contract_id);
+    step_labels_.emplace_back(name, contract_id);
+    std::vector<std::string> names = labels_of_[contract_id];
+    names.push_back(name);
+    undo.assign(labels_of_, contract_id, std::move(names));
 }
 
 void SeedContext::relabel(const std::string& from, const std::string& to) {
     const auto it = labels_of_.find(from);
     if (it == labels_of_.end()) return;
-    const std::vector<std::string> names = std::move(it->second);
-    labels_of_.erase(it);
+    const std::vector<std::string> names = it->second;
+    store_.undo().erase(labels_of_, from);
     for (const std::string& name : names) set_label(name, to);
 }
 
 void SeedContext::forget_labels(const std::string& contract_id) {
     const auto it = labels_of_.find(contract_id);
     if (it == labels_of_.end()) return;
-    for (const std::string& name : it->second) labels_.erase(name);
-    labels_of_.erase(it);
+    for (const std::string& name : it->second) store_.undo().erase(labels_, name);
+    store_.undo().erase(labels_of_, contract_id);
 }
 
 void SeedContext::check_usable(const std::string& contract_id, const std::string& pointer) const {
@@ -180,8 +184,19 @@ void SeedContext::snapshots_until(Timestamp t, bool inclusive) {
     while (next_snapshot_ * micros_per_second < t.micros ||
            (inclusive && next_snapshot_ * micros_per_second == t.micros)) {
         store_.take_snapshot(Timestamp{next_snapshot_ * micros_per_second});
-        next_snapshot_ += *snapshot_interval_seconds_;
+        store_.undo().set(next_snapshot_, next_snapshot_ + *snapshot_interval_seconds_);
     }
+}
+
+void SeedContext::set_snapshot_interval(std::int64_t seconds) {
+    snapshot_interval_seconds_ = seconds;
+    const std::int64_t now = store_.now().micros / micros_per_second;
+    next_snapshot_ = (now / seconds + 1) * seconds;
+}
+
+std::optional<Timestamp> SeedContext::next_interval_snapshot() const {
+    if (!snapshot_interval_seconds_) return std::nullopt;
+    return Timestamp{next_snapshot_ * micros_per_second};
 }
 
 void SeedContext::snapshot_at(Timestamp t, const std::string& pointer) {
@@ -193,7 +208,7 @@ void SeedContext::snapshot_at(Timestamp t, const std::string& pointer) {
     }
     store_.take_snapshot(t);
     if (snapshot_interval_seconds_ && next_snapshot_ * micros_per_second == t.micros) {
-        next_snapshot_ += *snapshot_interval_seconds_;
+        store_.undo().set(next_snapshot_, next_snapshot_ + *snapshot_interval_seconds_);
     }
 }
 
@@ -214,10 +229,11 @@ void SeedContext::commit(const store::TransactionDraft& draft) {
             } else {
                 created.argument = c->argument;
             }
-            arguments_[draft.contract_id_of(static_cast<int>(i))] = std::move(created);
+            store_.undo().assign(arguments_, draft.contract_id_of(static_cast<int>(i)),
+                                 std::move(created));
         } else if (const auto& e = std::get<store::ExerciseDraft>(draft.nodes[i].event);
                    e.consuming) {
-            arguments_.erase(e.contract_id);
+            store_.undo().erase(arguments_, e.contract_id);
             forget_labels(e.contract_id);
         }
     }

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -25,7 +26,9 @@ using model::Timestamp;
 using model::Value;
 using store::Party;
 
-// Not thread-safe; lives for one load.
+// Not thread-safe. Lives as long as the network: the seed's load, then the writes of the admin API,
+// which use the same labels and references. Every change it makes is recorded in the store's undo
+// log, so a rollback puts its labels and arguments back with the ledger.
 class SeedContext {
   public:
     explicit SeedContext(store::LedgerStore& store,
@@ -42,6 +45,8 @@ class SeedContext {
     [[nodiscard]] std::vector<Party> parties(const JsonObject& o, std::string_view key) const;
     // The user named `id` (a user id, or a reference to the user's party). Throws.
     [[nodiscard]] const model::User& user(const JsonObject& o, std::string_view key) const;
+    // The party directory, which add_party and add_user steps extend.
+    [[nodiscard]] PartyDirectory& directory() { return parties_; }
 
     // ---- contracts ----
     // Resolves a contract reference (a label or a contract id). Throws JsonFieldError.
@@ -51,6 +56,11 @@ class SeedContext {
     // Labels `contract_id` with the step's `key` ("as"), if it gives one.
     void label(const JsonObject& step, std::string_view key, const std::string& contract_id);
     void set_label(const std::string& name, const std::string& contract_id);
+    // The labels set since the last clear_step_labels(), in order: what a run-time step reports.
+    [[nodiscard]] const std::vector<std::pair<std::string, std::string>>& step_labels() const {
+        return step_labels_;
+    }
+    void clear_step_labels() { step_labels_.clear(); }
     // Points every label of `from` (a contract a step is about to re-create) at `to`.
     // REQUIRES: called before the commit that consumes `from`, which forgets its labels.
     void relabel(const std::string& from, const std::string& to);
@@ -73,6 +83,14 @@ class SeedContext {
     void commit(const store::TransactionDraft& draft);
     // Takes the interval snapshots due before `t` (strictly) or at `t` when `inclusive`.
     void snapshots_until(Timestamp t, bool inclusive);
+    // The interval of Scan's periodic snapshots, if any; set_snapshot_interval() starts one (the
+    // next snapshot is at the next multiple of it after the ledger clock).
+    [[nodiscard]] std::optional<std::int64_t> snapshot_interval_seconds() const {
+        return snapshot_interval_seconds_;
+    }
+    void set_snapshot_interval(std::int64_t seconds);
+    // The record time of the next interval snapshot, if any.
+    [[nodiscard]] std::optional<Timestamp> next_interval_snapshot() const;
     // Takes the snapshot of an explicit `snapshot` step at `t` (an interval snapshot due at `t`
     // is the same snapshot). Throws JsonFieldError at `pointer` when one exists at `t`.
     void snapshot_at(Timestamp t, const std::string& pointer);
@@ -84,7 +102,7 @@ class SeedContext {
     std::string dso_rules;
     std::string amulet_rules;
     std::string external_party_amulet_rules;
-    std::map<Party, std::string> wallet_installs;  // by end-user party
+    std::map<Party, std::string> wallet_installs;  // by end-user party (add with undo)
     Timestamp start_time;
 
   private:
@@ -95,6 +113,8 @@ class SeedContext {
     std::unordered_map<std::string, std::string> labels_;                  // label -> contract id
     std::unordered_map<std::string, std::vector<std::string>> labels_of_;  // contract id -> labels
 
+    std::vector<std::pair<std::string, std::string>> step_labels_;  // (label, contract id)
+
     void forget_labels(const std::string& contract_id);
     struct Created {
         std::string entity;
@@ -102,5 +122,19 @@ class SeedContext {
     };
     std::unordered_map<std::string, Created> arguments_;  // contract id -> argument, active only
 };
+
+// A loaded seed: the store and the context its steps ran in, which run-time writes go on using.
+struct LoadedSeed {
+    std::unique_ptr<store::LedgerStore> store;
+    std::unique_ptr<SeedContext> context;
+};
+
+// load_seed(), keeping the context. Throws SeedError.
+[[nodiscard]] LoadedSeed load_seed_with_context(const nlohmann::json& document,
+                                                const std::string& source,
+                                                const std::filesystem::path& base_dir);
+
+// Reads and parses a seed file. Throws SeedError.
+[[nodiscard]] nlohmann::json read_seed_document(const std::filesystem::path& path);
 
 }  // namespace cantonlite::seed

@@ -28,17 +28,6 @@ std::string read_text(const std::filesystem::path& path, const std::string& poin
     return text.str();
 }
 
-// A party id: "<hint>::<fingerprint>", both non-empty.
-std::string party_id(const JsonObject& o, std::string_view key) {
-    const std::string p = o.string(key);
-    const std::size_t sep = p.find("::");
-    if (sep == std::string::npos || sep == 0 || sep + 2 == p.size()) {
-        throw JsonFieldError(o.pointer_of(key),
-                             "must be a party id such as \"alice::1220ab…\", got \"" + p + "\"");
-    }
-    return p;
-}
-
 std::vector<std::string> string_list(const JsonObject& o, std::string_view key) {
     std::vector<std::string> out;
     if (!o.has(key)) return out;
@@ -131,27 +120,7 @@ void parse_users(const JsonObject& root, model::Network& n) {
     const PartyDirectory directory(n);
     for (std::size_t i = 0; i < users.size(); ++i) {
         const JsonObject u(users[i], root.pointer_of("users") + "/" + std::to_string(i));
-        model::User& user = n.users[i];
-        const auto rights = u.optional_object("rights");
-        if (!rights) {
-            user.rights.can_act_as = {user.party};
-            continue;
-        }
-        rights->reject_unknown_keys({"can_act_as", "can_read_as", "can_read_as_any_party"});
-        const auto resolve = [&](std::string_view key) {
-            std::vector<std::string> out;
-            const auto refs = string_list(*rights, key);
-            for (std::size_t k = 0; k < refs.size(); ++k) {
-                out.push_back(
-                    directory.resolve(refs[k], rights->pointer_of(key) + "/" + std::to_string(k)));
-            }
-            return out;
-        };
-        user.rights.can_act_as = resolve("can_act_as");
-        user.rights.can_read_as = resolve("can_read_as");
-        if (rights->has("can_read_as_any_party")) {
-            user.rights.can_read_as_any_party = bool_field(*rights, "can_read_as_any_party");
-        }
+        n.users[i].rights = parse_rights(u, n.users[i].party, directory);
     }
 }
 
@@ -199,11 +168,7 @@ void run_steps(SeedContext& ctx, const JsonObject& root, const std::string& sour
     if (!steps.is_array()) throw JsonFieldError(root.pointer_of("steps"), "must be an array");
     for (std::size_t i = 0; i < steps.size(); ++i) {
         const std::string pointer = root.pointer_of("steps") + "/" + std::to_string(i);
-        const std::string kind =
-            steps[i].is_object() && steps[i].contains("step") && steps[i]["step"].is_string()
-                ? steps[i]["step"].get<std::string>()
-                : "?";
-        const std::string where = source + ": step " + std::to_string(i) + " (" + kind + "): ";
+        const std::string where = source + ": " + step_prefix(i, steps[i]);
         try {
             run_step(ctx, JsonObject(steps[i], pointer));
         } catch (const JsonFieldError& e) {
@@ -219,40 +184,49 @@ void run_steps(SeedContext& ctx, const JsonObject& root, const std::string& sour
 
 }  // namespace
 
-std::unique_ptr<store::LedgerStore> load_seed(const nlohmann::json& document,
-                                              const std::string& source,
-                                              const std::filesystem::path& base_dir) {
-    std::unique_ptr<store::LedgerStore> store;
-    std::optional<SeedContext> ctx;
+LoadedSeed load_seed_with_context(const nlohmann::json& document, const std::string& source,
+                                  const std::filesystem::path& base_dir) {
+    LoadedSeed loaded;
     try {
         const JsonObject root(document, "");
         root.reject_unknown_keys({"network", "users", "auth", "steps"});
         NetworkSeed seed = parse_network(root.object("network"));
         parse_users(root, seed.network);
         seed.network.auth = parse_auth(root, base_dir);
-        store = std::make_unique<store::LedgerStore>(std::move(seed.network), seed.start_time);
-        ctx.emplace(*store, seed.snapshot_interval_seconds);
-        bootstrap(*ctx);
-        run_steps(*ctx, root, source);
-        ctx->snapshots_until(store->now(), true);
+        loaded.store =
+            std::make_unique<store::LedgerStore>(std::move(seed.network), seed.start_time);
+        loaded.context =
+            std::make_unique<SeedContext>(*loaded.store, seed.snapshot_interval_seconds);
+        bootstrap(*loaded.context);
+        run_steps(*loaded.context, root, source);
+        loaded.context->snapshots_until(loaded.store->now(), true);
     } catch (const JsonFieldError& e) {
         throw SeedError(source + ": " + e.what());
     } catch (const store::AppendError& e) {
         throw SeedError(source + ": " + e.what());
     }
-    return store;
+    return loaded;
 }
 
-std::unique_ptr<store::LedgerStore> load_seed_file(const std::filesystem::path& path) {
+std::unique_ptr<store::LedgerStore> load_seed(const nlohmann::json& document,
+                                              const std::string& source,
+                                              const std::filesystem::path& base_dir) {
+    return load_seed_with_context(document, source, base_dir).store;
+}
+
+nlohmann::json read_seed_document(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw SeedError(path.string() + ": cannot be read");
-    nlohmann::json document;
     try {
         // Straight from the stream: a large seed is never held as text as well as a document.
-        document = nlohmann::json::parse(in);
+        return nlohmann::json::parse(in);
     } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range (1e400)
         throw SeedError(path.string() + ": is not valid JSON: " + e.what());
     }
+}
+
+std::unique_ptr<store::LedgerStore> load_seed_file(const std::filesystem::path& path) {
+    const nlohmann::json document = read_seed_document(path);
     return load_seed(document, path.string(), path.parent_path());
 }
 

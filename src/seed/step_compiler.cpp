@@ -30,6 +30,8 @@ const std::map<std::string_view, StepFunction>& step_kinds() {
         {"cast_vote", cast_vote},
         {"close_vote", close_vote},
         {"transfer_command", transfer_command},
+        {"add_party", add_party},
+        {"add_user", add_user},
         {"reassign", reassign},
         {"unassign", unassign},
         {"assign", assign},
@@ -109,6 +111,56 @@ bool bool_field(const JsonObject& o, std::string_view key) {
     return v.get<bool>();
 }
 
+std::string party_id(const JsonObject& o, std::string_view key) {
+    const std::string p = o.string(key);
+    const std::size_t sep = p.find("::");
+    if (sep == std::string::npos || sep == 0 || sep + 2 == p.size()) {
+        throw model::JsonFieldError(
+            o.pointer_of(key), "must be a party id such as \"alice::1220ab…\", got \"" + p + "\"");
+    }
+    return p;
+}
+
+model::LedgerRights parse_rights(const JsonObject& u, const Party& party,
+                                 const PartyDirectory& directory) {
+    model::LedgerRights out;
+    const auto rights = u.optional_object("rights");
+    if (!rights) {
+        out.can_act_as = {party};
+        return out;
+    }
+    rights->reject_unknown_keys({"can_act_as", "can_read_as", "can_read_as_any_party"});
+    const auto resolve = [&](std::string_view key) {
+        std::vector<std::string> parties;
+        if (!rights->has(key)) return parties;
+        const nlohmann::json& list = rights->value().at(std::string(key));
+        if (!list.is_array()) {
+            throw model::JsonFieldError(rights->pointer_of(key), "must be an array of strings");
+        }
+        for (std::size_t k = 0; k < list.size(); ++k) {
+            const std::string pointer = rights->pointer_of(key) + "/" + std::to_string(k);
+            if (!list[k].is_string() || list[k].get_ref<const std::string&>().empty()) {
+                throw model::JsonFieldError(pointer, "must be a non-empty string");
+            }
+            parties.push_back(directory.resolve(list[k], pointer));
+        }
+        return parties;
+    };
+    out.can_act_as = resolve("can_act_as");
+    out.can_read_as = resolve("can_read_as");
+    if (rights->has("can_read_as_any_party")) {
+        out.can_read_as_any_party = bool_field(*rights, "can_read_as_any_party");
+    }
+    return out;
+}
+
+std::string step_prefix(std::size_t index, const nlohmann::json& step) {
+    const std::string kind = step.is_object() && step.contains("step") && step["step"].is_string()
+                                 ? step["step"].get<std::string>()
+                                 : "?";
+    return "step " + std::to_string(index) + " (" + kind + "): ";
+}
+
 const model::Value& field_at(const model::Value& v, std::initializer_list<std::string_view> path,
                              const std::string& pointer) {
     const model::Value* cur = &v;
@@ -145,8 +197,7 @@ void bootstrap(SeedContext& ctx) {
             d.add(-1, store::CreateDraft{.template_id = p::wallet_app_install(n),
                                          .argument = p::wallet_app_install_value(
                                              n.dso_party, n.validator_party, u.id, u.party),
-                                         .signatories = {n.validator_party},
-                                         .observers = {u.party}});
+                                         .signatories = {n.validator_party, u.party}});
         installs.emplace_back(u.party, node);
     }
     ctx.commit(d);

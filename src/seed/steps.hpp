@@ -45,6 +45,17 @@ void allow_keys(const JsonObject& step, Commits commits,
 // A required boolean field.
 [[nodiscard]] bool bool_field(const JsonObject& o, std::string_view key);
 
+// A party id field: "<hint>::<fingerprint>", both non-empty.
+[[nodiscard]] std::string party_id(const JsonObject& o, std::string_view key);
+
+// The ledger rights of user object `u` ("rights", docs/seed-format.md "users"), party references
+// resolved through `directory`; without "rights", acting as `party`.
+[[nodiscard]] model::LedgerRights parse_rights(const JsonObject& u, const Party& party,
+                                               const PartyDirectory& directory);
+
+// A step's place in a list of steps, for its errors: "step 3 (mint): ". `step` may be anything.
+[[nodiscard]] std::string step_prefix(std::size_t index, const nlohmann::json& step);
+
 void mint(SeedContext& ctx, const JsonObject& step);
 void lock(SeedContext& ctx, const JsonObject& step);
 void unlock(SeedContext& ctx, const JsonObject& step);
@@ -66,6 +77,9 @@ void cast_vote(SeedContext& ctx, const JsonObject& step);
 void close_vote(SeedContext& ctx, const JsonObject& step);
 void transfer_command(SeedContext& ctx, const JsonObject& step);
 
+void add_party(SeedContext& ctx, const JsonObject& step);
+void add_user(SeedContext& ctx, const JsonObject& step);
+
 void reassign(SeedContext& ctx, const JsonObject& step);
 void unassign(SeedContext& ctx, const JsonObject& step);
 void assign(SeedContext& ctx, const JsonObject& step);
@@ -73,6 +87,24 @@ void migrate(SeedContext& ctx, const JsonObject& step);
 void snapshot(SeedContext& ctx, const JsonObject& step);
 void advance_time(SeedContext& ctx, const JsonObject& step);
 void raw_transaction(SeedContext& ctx, const JsonObject& step);
+
+// ---- the network's automation (run when the ledger clock is moved at run time) ----
+
+// The wallet's ExpireTransferOfferTrigger: WalletAppInstall_TransferOffer_Expire on the install of
+// the sender (else the receiver), submitted by the validator, at `t`.
+void automation_expire_transfer_offer(SeedContext& ctx, const std::string& offer, Timestamp t);
+// The wallet's ExpireBuyTrafficRequestsTrigger: WalletAppInstall_BuyTrafficRequest_Expire.
+void automation_expire_buy_traffic_request(SeedContext& ctx, const std::string& request,
+                                           Timestamp t);
+// The sender wallet's AcceptedTransferOfferTrigger: WalletAppInstall_ExecuteBatch with
+// CO_CompleteAcceptedTransfer, whose AcceptedTransferOffer_Complete transfers the amount from the
+// sender's amulets (oldest first) to the receiver. False when the sender has no wallet here or its
+// amulets do not cover the amount (nothing is committed).
+bool automation_complete_accepted_transfer_offer(SeedContext& ctx, const std::string& accepted,
+                                                 Timestamp t);
+// The SV app's ExpiredAnsEntryTrigger: DsoRules_ExpireAnsEntry by the first SV (the DSO when the
+// network has none), whose child is AnsEntry_Expire with the DSO as actor.
+void automation_expire_ans_entry(SeedContext& ctx, const std::string& entry, Timestamp t);
 
 // A value in the typed (protobuf JSON with labels) form of docs/seed-format.md, with party and
 // contract references resolved. Throws model::JsonFieldError at the offending pointer.

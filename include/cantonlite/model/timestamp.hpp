@@ -22,6 +22,11 @@ struct Timestamp {
 // impossible calendar date, or a fraction finer than microseconds that is not zero.
 [[nodiscard]] std::optional<Timestamp> parse_timestamp(std::string_view text);
 
+// An ISO-8601 duration as java.time.Duration.parse reads it: "PT1H", "P2D", "PT1M30.5S",
+// "-PT10S"; days, hours, minutes and seconds (each may be signed), fraction digits of seconds up to
+// microseconds. Returns the microseconds, or nullopt for anything else (also on overflow).
+[[nodiscard]] std::optional<std::int64_t> parse_duration_micros(std::string_view text);
+
 // Java's ISO_OFFSET_DATE_TIME at UTC, as circe prints OffsetDateTime fields of the Splice HTTP
 // layer: seconds always present, the fewest fraction digits, 'Z'. "2024-05-01T10:00:00.12Z".
 [[nodiscard]] std::string format_offset_date_time(Timestamp t);

@@ -162,11 +162,14 @@ TEST(StepBootstrap, CreatesTheRulesAndOneWalletInstallPerWalletUser) {
 
     const json expected = tree(
         json::array({0, 1, 2, 3, 4}),
-        json::array({create_node(0, dso_rules_template, {dso}, json::array(), {dso}),
-                     create_node(1, amulet_rules_template, {dso}, json::array(), {dso}),
-                     create_node(2, external_rules_template, {dso}, json::array(), {dso}),
-                     create_node(3, install_template, {validator}, {alice}, {alice, validator}),
-                     create_node(4, install_template, {validator}, {bob}, {bob, validator})}));
+        json::array(
+            {create_node(0, dso_rules_template, {dso}, json::array(), {dso}),
+             create_node(1, amulet_rules_template, {dso}, json::array(), {dso}),
+             create_node(2, external_rules_template, {dso}, json::array(), {dso}),
+             // WalletAppInstall: signatory endUserParty, validatorParty.
+             create_node(3, install_template, {alice, validator}, json::array(),
+                         {alice, validator}),
+             create_node(4, install_template, {bob, validator}, json::array(), {bob, validator})}));
     EXPECT_EQ(tree_json(transaction_at(*s, 1)), expected);
 }
 

@@ -1,0 +1,109 @@
+#pragma once
+// LiveNetwork: the network as it runs. The seed's ledger, then the writes of the admin API (steps,
+// the clock and its automation, snapshots, reverts, resets), each atomic and, with a journal,
+// durable before it is acknowledged.
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <shared_mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cantonlite/journal/journal.hpp"
+#include "cantonlite/model/timestamp.hpp"
+#include "cantonlite/store/ledger_store.hpp"
+
+namespace cantonlite::seed {
+
+class SeedContext;
+
+// A write was refused and nothing changed. status() is the HTTP status the admin API answers
+// (400 a bad step or body, 404 an unknown snapshot, 409 the clock would go back); what() is the
+// one-line message.
+class WriteError : public std::runtime_error {
+  public:
+    WriteError(int status, const std::string& message)
+        : std::runtime_error(message), status_(status) {}
+    [[nodiscard]] int status() const { return status_; }
+
+  private:
+    int status_;
+};
+
+// Scan's default ACS snapshot period (ScanStorageConfig dbAcsSnapshotPeriodHours = 3), used at run
+// time when the seed sets no snapshot_interval_seconds.
+inline constexpr std::int64_t scan_default_snapshot_seconds = 3 * 3600;
+
+// The automation's delay after an expiry (Splice AutomationConfig clockSkewAutomationDelay = 5 s).
+inline constexpr std::int64_t automation_delay_micros = 5'000'000;
+
+// Thread-safe. Readers of the ledger (the API areas) hold gate() shared while they answer; every
+// write holds it exclusively while it applies, so no reader sees half of one. The journal's sync
+// runs after the gate is released: a write blocks readers only while it applies.
+class LiveNetwork {
+  public:
+    // Loads a seed (docs/seed-format.md). Throws SeedError.
+    [[nodiscard]] static std::unique_ptr<LiveNetwork> load(const nlohmann::json& document,
+                                                           const std::string& source,
+                                                           const std::filesystem::path& base_dir);
+    [[nodiscard]] static std::unique_ptr<LiveNetwork> load_file(const std::filesystem::path& path);
+    ~LiveNetwork();
+    LiveNetwork(const LiveNetwork&) = delete;
+    LiveNetwork& operator=(const LiveNetwork&) = delete;
+
+    [[nodiscard]] const store::LedgerStore& store() const { return *store_; }
+    [[nodiscard]] std::shared_mutex& gate() const { return gate_; }
+
+    // Re-applies the journal's recovered records, then appends every accepted write to it.
+    // Throws journal::JournalError naming the record that cannot be applied.
+    void attach_journal(journal::Journal& journal);
+
+    // ---- the admin operations: each returns its JSON answer or throws WriteError ----
+
+    // One step object or an array of steps, applied all or nothing.
+    nlohmann::json apply_steps(const nlohmann::json& steps);
+    [[nodiscard]] nlohmann::json time() const;
+    // Moves the clock to `t`, running the automation due on the way. 409 when t is before now.
+    nlohmann::json set_time(model::Timestamp t);
+    // Moves the clock forward by an ISO-8601 duration ("PT1H"). 400 for a bad duration.
+    nlohmann::json advance_time(const std::string& duration);
+    nlohmann::json take_snapshot();
+    [[nodiscard]] nlohmann::json snapshots() const;
+    nlohmann::json revert(const std::string& id);
+    nlohmann::json reset();
+
+  private:
+    struct SavedSnapshot {
+        std::string id;
+        store::UndoLog::Mark mark = 0;
+        store::Offset ledger_end = 0;
+        model::Timestamp now;
+    };
+
+    LiveNetwork(std::unique_ptr<store::LedgerStore> store, std::unique_ptr<SeedContext> context);
+
+    // Applies a write (the journal's record form) and journals it. Throws WriteError.
+    nlohmann::json write(const nlohmann::json& op);
+    // The same, with the record made under the writers' lock (from the clock as it is then).
+    nlohmann::json write(const std::function<nlohmann::json()>& make_op);
+    // Applies a write. REQUIRES: gate_ held exclusively.
+    nlohmann::json execute(const nlohmann::json& op);
+    nlohmann::json execute_steps(const nlohmann::json& steps);
+    nlohmann::json execute_time(model::Timestamp t);
+    nlohmann::json execute_revert(const std::string& id);
+    [[nodiscard]] nlohmann::json clock_json() const;
+
+    std::unique_ptr<store::LedgerStore> store_;
+    std::unique_ptr<SeedContext> context_;
+    mutable std::shared_mutex gate_;
+    journal::Journal* journal_ = nullptr;   // guarded by gate_ (set before serving)
+    std::vector<SavedSnapshot> snapshots_;  // guarded by gate_, oldest first
+    std::uint64_t next_snapshot_id_ = 1;    // guarded by gate_; never reused
+};
+
+}  // namespace cantonlite::seed

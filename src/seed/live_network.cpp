@@ -1,0 +1,381 @@
+#include "cantonlite/seed/live_network.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <mutex>
+
+#include "cantonlite/seed/seed_loader.hpp"
+#include "seed_context.hpp"
+#include "steps.hpp"
+
+namespace cantonlite::seed {
+namespace {
+
+using store::ExpiringContract;
+
+// What the updates in (from, to] made: their ids and the contracts they created and archived.
+void describe_updates(const store::LedgerStore& store, store::Offset from, store::Offset to,
+                      nlohmann::json& out) {
+    nlohmann::json updates = nlohmann::json::array();
+    nlohmann::json created = nlohmann::json::array();
+    nlohmann::json archived = nlohmann::json::array();
+    for (store::Offset o = from + 1; o <= to; ++o) {
+        const store::UpdatePtr u = store.update_at(o);
+        updates.push_back({{"offset", o},
+                           {"update_id", store::update_id_of(*u)},
+                           {"record_time", model::format_instant(store::record_time_of(*u))}});
+        const auto* tx = std::get_if<store::Transaction>(u.get());
+        if (tx == nullptr) continue;
+        for (const store::Node& node : tx->nodes) {
+            if (const auto* c = std::get_if<store::CreatedNode>(&node.event)) {
+                created.push_back(c->contract->contract_id);
+            } else if (const auto& e = std::get<store::ExercisedNode>(node.event); e.consuming) {
+                archived.push_back(e.contract_id);
+            }
+        }
+    }
+    out["updates"] = std::move(updates);
+    out["created"] = std::move(created);
+    out["archived"] = std::move(archived);
+}
+
+std::string_view automation_name(ExpiringContract::Kind kind) {
+    switch (kind) {
+        case ExpiringContract::Kind::transfer_offer:
+            return "expire_transfer_offer";
+        case ExpiringContract::Kind::buy_traffic_request:
+            return "expire_buy_traffic_request";
+        case ExpiringContract::Kind::ans_entry:
+            return "expire_ans_entry";
+    }
+    return "";
+}
+
+const std::string& op_kind(const nlohmann::json& op) {
+    return op.at("op").get_ref<const std::string&>();
+}
+
+}  // namespace
+
+LiveNetwork::LiveNetwork(std::unique_ptr<store::LedgerStore> store,
+                         std::unique_ptr<SeedContext> context)
+    : store_(std::move(store)), context_(std::move(context)) {
+    // From here on Scan's automation takes its periodic snapshots, at the seed's interval or at
+    // Scan's own default, and every change can be undone.
+    if (!context_->snapshot_interval_seconds()) {
+        context_->set_snapshot_interval(scan_default_snapshot_seconds);
+    }
+    store_->undo().set_recording(true);
+}
+
+LiveNetwork::~LiveNetwork() = default;
+
+std::unique_ptr<LiveNetwork> LiveNetwork::load(const nlohmann::json& document,
+                                               const std::string& source,
+                                               const std::filesystem::path& base_dir) {
+    LoadedSeed loaded = load_seed_with_context(document, source, base_dir);
+    return std::unique_ptr<LiveNetwork>(
+        new LiveNetwork(std::move(loaded.store), std::move(loaded.context)));
+}
+
+std::unique_ptr<LiveNetwork> LiveNetwork::load_file(const std::filesystem::path& path) {
+    const nlohmann::json document = read_seed_document(path);
+    return load(document, path.string(), path.parent_path());
+}
+
+void LiveNetwork::attach_journal(journal::Journal& journal) {
+    const std::unique_lock lock(gate_);
+    for (const journal::Record& record : journal.recovered()) {
+        try {
+            execute(nlohmann::json::parse(record.payload));
+        } catch (const std::exception& e) {
+            throw journal::JournalError("the journal's record at byte " +
+                                        std::to_string(record.offset) +
+                                        " cannot be applied to this seed: " + e.what());
+        }
+    }
+    journal_ = &journal;
+}
+
+nlohmann::json LiveNetwork::write(const nlohmann::json& op) {
+    return write([&op]() { return op; });
+}
+
+nlohmann::json LiveNetwork::write(const std::function<nlohmann::json()>& make_op) {
+    std::uint64_t ticket = 0;
+    nlohmann::json answer;
+    {
+        const std::unique_lock lock(gate_);
+        const nlohmann::json op = make_op();
+        const std::string& kind = op_kind(op);
+        if (kind == "steps" || kind == "time") {
+            // These can fail half-way: apply first, journal what was applied, undo if the journal
+            // cannot take it.
+            const store::UndoLog::Mark mark = store_->undo().mark();
+            answer = execute(op);
+            if (journal_ != nullptr) {
+                try {
+                    ticket = journal_->append(op.dump());
+                } catch (const journal::JournalError& e) {
+                    store_->rollback(mark);
+                    throw WriteError(500, e.what());
+                }
+            }
+        } else {
+            // Snapshots, reverts and resets cannot fail once checked, and a revert cannot be
+            // undone: check, journal, then apply.
+            if (kind == "revert" &&
+                std::none_of(snapshots_.begin(), snapshots_.end(),
+                             [&](const SavedSnapshot& s) { return s.id == op.at("id"); })) {
+                execute_revert(op.at("id").get<std::string>());  // throws the 404
+            }
+            if (journal_ != nullptr) {
+                try {
+                    ticket = journal_->append(op.dump());
+                } catch (const journal::JournalError& e) {
+                    throw WriteError(500, e.what());
+                }
+            }
+            answer = execute(op);
+        }
+    }
+    if (journal_ != nullptr) {
+        try {
+            journal_->wait_durable(ticket);
+        } catch (const journal::JournalError& e) {
+            throw WriteError(500, std::string(e.what()) +
+                                      " (the write is applied but may not survive a restart)");
+        }
+    }
+    return answer;
+}
+
+nlohmann::json LiveNetwork::execute(const nlohmann::json& op) {
+    const std::string& kind = op_kind(op);
+    if (kind == "steps") return execute_steps(op.at("steps"));
+    if (kind == "time") {
+        const auto t = model::parse_timestamp(op.at("to").get<std::string>());
+        if (!t) throw WriteError(400, "bad time in record");
+        return execute_time(*t);
+    }
+    if (kind == "snapshot") {
+        SavedSnapshot saved{.id = std::to_string(next_snapshot_id_++),
+                            .mark = store_->undo().mark(),
+                            .ledger_end = store_->ledger_end(),
+                            .now = store_->now()};
+        snapshots_.push_back(saved);
+        nlohmann::json answer = clock_json();
+        answer["id"] = saved.id;
+        return answer;
+    }
+    if (kind == "revert") return execute_revert(op.at("id").get<std::string>());
+    if (kind == "reset") {
+        store_->rollback(0);
+        snapshots_.clear();
+        return clock_json();
+    }
+    throw WriteError(400, "unknown record kind '" + kind + "'");
+}
+
+nlohmann::json LiveNetwork::execute_steps(const nlohmann::json& body) {
+    if (!body.is_array() && !body.is_object()) {
+        throw WriteError(400, "the body must be a step object or an array of steps, got " +
+                                  model::describe_json(body));
+    }
+    const bool single = body.is_object();
+    const std::size_t count = single ? 1 : body.size();
+    const store::UndoLog::Mark mark = store_->undo().mark();
+    nlohmann::json results = nlohmann::json::array();
+    for (std::size_t i = 0; i < count; ++i) {
+        const nlohmann::json& step = single ? body : body[i];
+        const std::string pointer = single ? "" : "/" + std::to_string(i);
+        const std::string where = step_prefix(i, step);
+        const store::Offset before = store_->ledger_end();
+        context_->clear_step_labels();
+        try {
+            run_step(*context_, model::JsonObject(step, pointer));
+        } catch (const model::JsonFieldError& e) {
+            store_->rollback(mark);
+            throw WriteError(400, where + e.what());
+        } catch (const store::AppendError& e) {
+            store_->rollback(mark);
+            throw WriteError(400, where + (pointer.empty() ? "/" : pointer) + ": " + e.what());
+        } catch (const nlohmann::json::exception& e) {
+            store_->rollback(mark);
+            throw WriteError(400, where + (pointer.empty() ? "/" : pointer) + ": " + e.what());
+        } catch (...) {
+            store_->rollback(mark);
+            throw;
+        }
+        // The sender's wallet completes an accepted offer at once (AcceptedTransferOfferTrigger).
+        const std::string& kind = step.at("step").get_ref<const std::string&>();
+        nlohmann::json automation = nlohmann::json::array();
+        if (kind == "accept_transfer_offer") {
+            const auto u = store_->update_at(store_->ledger_end());
+            const auto& tx = std::get<store::Transaction>(*u);
+            for (const store::Node& node : tx.nodes) {
+                const auto* c = std::get_if<store::CreatedNode>(&node.event);
+                if (c == nullptr) continue;
+                try {
+                    if (automation_complete_accepted_transfer_offer(
+                            *context_, c->contract->contract_id, store_->now())) {
+                        automation.push_back(
+                            {{"automation", "complete_accepted_transfer_offer"},
+                             {"contract_id", c->contract->contract_id},
+                             {"offset", store_->ledger_end()},
+                             {"update_id", store_->update_id_for(store_->ledger_end())}});
+                    }
+                } catch (...) {
+                    store_->rollback(mark);
+                    throw;
+                }
+            }
+        }
+        nlohmann::json result{{"index", i}, {"step", step.at("step")}};
+        describe_updates(*store_, before, store_->ledger_end(), result);
+        if (!automation.empty()) result["automation"] = std::move(automation);
+        nlohmann::json labels = nlohmann::json::object();
+        for (const auto& [label, cid] : context_->step_labels()) labels[label] = cid;
+        result["contracts"] = std::move(labels);
+        if (kind == "add_party") {
+            const std::string alias = step.at("alias").get<std::string>();
+            result["parties"] = {{alias, store_->network().parties.at(alias)}};
+        } else if (kind == "add_user") {
+            const std::string id = step.at("id").get<std::string>();
+            result["parties"] = {{id, store_->network().find_user(id)->party}};
+        }
+        results.push_back(std::move(result));
+    }
+    return {{"ledger_end", store_->ledger_end()}, {"results", std::move(results)}};
+}
+
+nlohmann::json LiveNetwork::execute_time(model::Timestamp t) {
+    const model::Timestamp now = store_->now();
+    if (t < now) {
+        throw WriteError(409, "the ledger clock is at " + model::format_instant(now) +
+                                  "; it cannot be set back to " + model::format_instant(t));
+    }
+    const store::UndoLog::Mark mark = store_->undo().mark();
+    const std::size_t snapshots_before = store_->snapshot_times().size();
+    nlohmann::json automation = nlohmann::json::array();
+    try {
+        // The automation acts once an expiry is automation_delay behind the clock, in expiry
+        // order; Scan's interval snapshots fall in between as the clock passes them.
+        const model::Timestamp horizon{t.micros - automation_delay_micros};
+        for (const ExpiringContract& due : store_->expiring_until(horizon)) {
+            const model::Timestamp at{
+                std::max(due.expires_at.micros + automation_delay_micros, store_->now().micros)};
+            const store::Offset before = store_->ledger_end();
+            switch (due.kind) {
+                case ExpiringContract::Kind::transfer_offer:
+                    automation_expire_transfer_offer(*context_, due.contract_id, at);
+                    break;
+                case ExpiringContract::Kind::buy_traffic_request:
+                    automation_expire_buy_traffic_request(*context_, due.contract_id, at);
+                    break;
+                case ExpiringContract::Kind::ans_entry:
+                    automation_expire_ans_entry(*context_, due.contract_id, at);
+                    break;
+            }
+            if (store_->ledger_end() == before) continue;  // no wallet follows it
+            const store::UpdatePtr u = store_->update_at(store_->ledger_end());
+            automation.push_back({{"automation", automation_name(due.kind)},
+                                  {"contract_id", due.contract_id},
+                                  {"offset", store_->ledger_end()},
+                                  {"update_id", store::update_id_of(*u)},
+                                  {"record_time", model::format_instant(at)}});
+        }
+        context_->snapshots_until(t, true);
+        if (store_->now() < t) store_->advance_time(t);
+    } catch (const std::exception& e) {
+        store_->rollback(mark);
+        throw WriteError(500, std::string("the automation failed: ") + e.what());
+    }
+    nlohmann::json answer = clock_json();
+    answer["automation"] = std::move(automation);
+    nlohmann::json taken = nlohmann::json::array();
+    const auto times = store_->snapshot_times();
+    for (std::size_t i = snapshots_before; i < times.size(); ++i) {
+        taken.push_back({{"migration_id", times[i].first},
+                         {"record_time", model::format_instant(times[i].second)}});
+    }
+    answer["scan_snapshots"] = std::move(taken);
+    return answer;
+}
+
+nlohmann::json LiveNetwork::execute_revert(const std::string& id) {
+    const auto it = std::find_if(snapshots_.begin(), snapshots_.end(),
+                                 [&](const SavedSnapshot& s) { return s.id == id; });
+    if (it == snapshots_.end()) {
+        throw WriteError(
+            404, "no snapshot '" + id + "': it was never taken, or a revert or reset dropped it");
+    }
+    store_->rollback(it->mark);
+    snapshots_.erase(std::next(it), snapshots_.end());  // the ones taken after it
+    nlohmann::json answer = clock_json();
+    answer["id"] = id;
+    return answer;
+}
+
+nlohmann::json LiveNetwork::clock_json() const {
+    return {{"now", model::format_instant(store_->now())}, {"ledger_end", store_->ledger_end()}};
+}
+
+// ---- the public operations ----
+
+nlohmann::json LiveNetwork::apply_steps(const nlohmann::json& steps) {
+    return write({{"op", "steps"}, {"steps", steps}});
+}
+
+nlohmann::json LiveNetwork::time() const {
+    const std::shared_lock lock(gate_);
+    nlohmann::json answer = clock_json();
+    if (const auto next = context_->next_interval_snapshot()) {
+        answer["next_scan_snapshot"] = model::format_instant(*next);
+    }
+    return answer;
+}
+
+nlohmann::json LiveNetwork::set_time(model::Timestamp t) {
+    return write({{"op", "time"}, {"to", model::format_instant(t)}});
+}
+
+nlohmann::json LiveNetwork::advance_time(const std::string& duration) {
+    const auto micros = model::parse_duration_micros(duration);
+    if (!micros) {
+        throw WriteError(400, "advance: '" + duration +
+                                  "' is not an ISO-8601 duration such as PT1H, PT30M or P1D");
+    }
+    // The target is taken under the lock: two concurrent advances each move the clock.
+    return write([&]() -> nlohmann::json {
+        std::int64_t target = 0;
+        if (__builtin_add_overflow(store_->now().micros, *micros, &target)) {
+            throw WriteError(400, "advance: '" + duration + "' is out of range");
+        }
+        return {{"op", "time"}, {"to", model::format_instant({target})}};
+    });
+}
+
+nlohmann::json LiveNetwork::take_snapshot() {
+    return write({{"op", "snapshot"}});
+}
+
+nlohmann::json LiveNetwork::snapshots() const {
+    const std::shared_lock lock(gate_);
+    nlohmann::json list = nlohmann::json::array();
+    for (const SavedSnapshot& s : snapshots_) {
+        list.push_back(
+            {{"id", s.id}, {"ledger_end", s.ledger_end}, {"now", model::format_instant(s.now)}});
+    }
+    return {{"snapshots", std::move(list)}};
+}
+
+nlohmann::json LiveNetwork::revert(const std::string& id) {
+    return write({{"op", "revert"}, {"id", id}});
+}
+
+nlohmann::json LiveNetwork::reset() {
+    return write({{"op", "reset"}});
+}
+
+}  // namespace cantonlite::seed

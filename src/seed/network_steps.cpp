@@ -1,0 +1,91 @@
+// Steps that grow the network itself: a new party, a new participant user (docs/seed-format.md
+// "Parties and users"). A test often wants a fresh party; these give it one at run time.
+#include "cantonlite/model/ids.hpp"
+#include "splice_payloads.hpp"
+#include "steps.hpp"
+
+namespace cantonlite::seed {
+namespace {
+
+namespace p = payloads;
+
+// A party hint as Canton allocates it: letters, digits, '-' and '_'.
+bool valid_hint(std::string_view hint) {
+    if (hint.empty() || hint.size() > 185) return false;
+    for (const char c : hint) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                        (c >= '0' && c <= '9') || c == '-' || c == '_';
+        if (!ok) return false;
+    }
+    return true;
+}
+
+// A party allocated on the network's participant: "<hint>::1220<namespace fingerprint>", in the
+// participant's namespace as Canton's party allocation gives it.
+Party allocated_party(const model::Network& n, const std::string& hint) {
+    return hint + "::1220" + model::sha256_hex(n.id_namespace);
+}
+
+void check_alias_free(SeedContext& ctx, const JsonObject& s, std::string_view key,
+                      const std::string& alias) {
+    if (ctx.directory().has_alias(alias)) {
+        throw model::JsonFieldError(s.pointer_of(key), "'" + alias + "' names a party already");
+    }
+}
+
+}  // namespace
+
+void add_party(SeedContext& ctx, const JsonObject& s) {
+    allow_keys(s, Commits::nothing, {"alias", "party"});
+    const std::string alias = s.string("alias");
+    if (!valid_hint(alias)) {
+        throw model::JsonFieldError(s.pointer_of("alias"),
+                                    "must be letters, digits, '-' or '_' (at most 185)");
+    }
+    check_alias_free(ctx, s, "alias", alias);
+    const Party party =
+        s.has("party") ? party_id(s, "party") : allocated_party(ctx.network(), alias);
+    ctx.store().add_party(alias, party);
+    ctx.directory().add(alias, party, ctx.store().undo());
+}
+
+void add_user(SeedContext& ctx, const JsonObject& s) {
+    allow_keys(s, Commits::transaction, {"id", "party", "wallet", "rights"});
+    const model::Network& n = ctx.network();
+    const std::string id = s.string("id");
+    if (id.empty()) throw model::JsonFieldError(s.pointer_of("id"), "must not be empty");
+    if (n.find_user(id) != nullptr) {
+        throw model::JsonFieldError(s.pointer_of("id"), "user '" + id + "' exists");
+    }
+    check_alias_free(ctx, s, "id", id);
+    Party party;
+    if (s.has("party")) {
+        const nlohmann::json& ref = s.value().at("party");
+        const bool known = ref.is_string() && ctx.directory().has_alias(ref.get<std::string>());
+        party = known ? ctx.party(s, "party") : party_id(s, "party");
+    } else if (valid_hint(id)) {
+        party = allocated_party(n, id);
+    } else {
+        throw model::JsonFieldError(s.pointer_of("id"),
+                                    "is no party hint (letters, digits, '-', '_'): give a party");
+    }
+    const bool wallet = s.has("wallet") && bool_field(s, "wallet");
+    if (wallet && ctx.wallet_installs.contains(party)) {
+        throw model::JsonFieldError(s.pointer_of("wallet"), party + " has a wallet already");
+    }
+    ctx.directory().add(id, party, ctx.store().undo());
+    model::User user{.id = id, .party = party, .wallet = wallet};
+    user.rights = parse_rights(s, party, ctx.directory());
+    ctx.store().add_user(std::move(user));
+    if (!wallet) return;
+    // The validator onboards the user: its WalletAppInstall, as the validator app creates it.
+    auto d = ctx.draft(s, {n.validator_party}, ctx.step_time(s));
+    const int node = d.add(-1, store::CreateDraft{.template_id = p::wallet_app_install(n),
+                                                  .argument = p::wallet_app_install_value(
+                                                      n.dso_party, n.validator_party, id, party),
+                                                  .signatories = {n.validator_party, party}});
+    ctx.commit(d);
+    ctx.store().undo().assign(ctx.wallet_installs, party, d.contract_id_of(node));
+}
+
+}  // namespace cantonlite::seed
