@@ -2,13 +2,15 @@
 
 #include <algorithm>
 #include <cassert>
+#include <mutex>
 
 #include "cantonlite/http/path.hpp"
 
 namespace cantonlite::http {
 namespace {
 
-Response route(const std::vector<std::unique_ptr<Area>>& areas, const Request& request) {
+Response route(const std::vector<std::unique_ptr<Area>>& areas, std::shared_mutex* gate,
+               const Request& request) {
     const auto raw = [](char c) {
         const auto b = static_cast<unsigned char>(c);
         return b < 0x21 || b >= 0x7F;
@@ -27,7 +29,10 @@ Response route(const std::vector<std::unique_ptr<Area>>& areas, const Request& r
             best = area.get();
         }
     }
-    return best == nullptr ? not_found_response(request) : best->handle(request, *segments);
+    if (best == nullptr) return not_found_response(request);
+    if (gate == nullptr || !best->reads_ledger()) return best->handle(request, *segments);
+    const std::shared_lock lock(*gate);
+    return best->handle(request, *segments);
 }
 
 }  // namespace
@@ -39,7 +44,7 @@ void Router::mount(std::unique_ptr<Area> area) {
 }
 
 Response Router::handle(const Request& request) const {
-    Response response = route(areas_, request);
+    Response response = route(areas_, gate_, request);
     if (const auto traceparent = request.header("traceparent")) {
         response.headers.push_back({"traceparent", std::string(*traceparent)});
     }

@@ -33,6 +33,11 @@ class Area {
     [[nodiscard]] std::size_t prefix_length() const { return prefix_segments_.size(); }
     [[nodiscard]] const RouteTable& routes() const { return routes_; }
 
+    // True (the API areas) when the router must hold the ledger's readers' lock while this area
+    // answers, so that a request sees every write whole or not at all; false for an area that
+    // takes the lock itself (the admin API).
+    [[nodiscard]] virtual bool reads_ledger() const { return true; }
+
     // Answers a request whose path starts with prefix(); `segments` is its decoded path.
     // Never throws.
     [[nodiscard]] Response handle(const Request& request,

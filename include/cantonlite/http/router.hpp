@@ -2,6 +2,7 @@
 // Router: sends each request to the area whose path prefix it carries.
 
 #include <memory>
+#include <shared_mutex>
 #include <vector>
 
 #include "cantonlite/http/area.hpp"
@@ -24,8 +25,13 @@ class Router {
 
     [[nodiscard]] const std::vector<std::unique_ptr<Area>>& areas() const { return areas_; }
 
+    // The ledger's readers/writers lock: held shared while an area that reads_ledger() answers.
+    // REQUIRES: start-up; `gate` outlives the router.
+    void set_read_gate(std::shared_mutex* gate) { gate_ = gate; }
+
   private:
     std::vector<std::unique_ptr<Area>> areas_;
+    std::shared_mutex* gate_ = nullptr;
 };
 
 }  // namespace cantonlite::http

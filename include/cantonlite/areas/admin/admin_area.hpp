@@ -1,0 +1,53 @@
+#pragma once
+// AdminArea: cantonlite's own API under /_cantonlite/v1/, a prefix no real API uses (the
+// convention LocalStack follows for its own endpoints). It drives the network at run time: steps,
+// the ledger clock, snapshots, reverts and resets, and what the network holds now.
+
+#include <functional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cantonlite/http/area.hpp"
+#include "cantonlite/seed/live_network.hpp"
+
+namespace cantonlite::areas::admin {
+
+struct AdminOptions {
+    // Whether requests need no token: true on a loopback listener.
+    bool open = true;
+    // The bearer secret that opens the API on other listeners; empty: closed there (403).
+    std::string token;
+    // The text `describe --json` prints for the network as it stands; called under the readers'
+    // lock.
+    std::function<std::string(const store::LedgerStore&)> describe;
+};
+
+// Errors are {"error": "..."} with 400, 403, 404 or 409 (500 when the journal fails).
+class AdminArea : public http::Area {
+  public:
+    AdminArea(seed::LiveNetwork& network, AdminOptions options);
+
+    // Writes take the network's lock themselves; reads take its readers' side.
+    [[nodiscard]] bool reads_ledger() const override { return false; }
+
+  protected:
+    [[nodiscard]] http::Response render_error(const http::ApiError& error,
+                                              const http::Request& request) const override;
+    [[nodiscard]] http::Response render_decode_error(const http::DecodeError& error) const override;
+
+  private:
+    seed::LiveNetwork& network_;
+    AdminOptions options_;
+
+    // Throws 403 unless the request may use the API.
+    void authorize(const http::Request& request) const;
+    // Runs a write or read of the network, turning its WriteError into the area's errors.
+    template <class F>
+    http::Response run(const http::RequestContext& ctx, F&& operation) const;
+};
+
+// True for an address on the loopback network (127.0.0.0/8, ::1, localhost).
+[[nodiscard]] bool is_loopback_address(const std::string& address);
+
+}  // namespace cantonlite::areas::admin

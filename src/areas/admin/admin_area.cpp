@@ -1,0 +1,146 @@
+#include "cantonlite/areas/admin/admin_area.hpp"
+
+#include <mutex>
+
+#include <openssl/crypto.h>
+
+#include "cantonlite/model/timestamp.hpp"
+
+namespace cantonlite::areas::admin {
+namespace {
+
+using http::ApiError;
+using http::ErrorKind;
+
+ErrorKind kind_of_status(int status) {
+    switch (status) {
+        case 400:
+            return ErrorKind::invalid_argument;
+        case 403:
+            return ErrorKind::permission_denied;
+        case 404:
+            return ErrorKind::not_found;
+        case 409:
+            return ErrorKind::already_exists;
+        default:
+            return ErrorKind::internal;
+    }
+}
+
+// The request's body as JSON; an empty body is `empty`. Throws DecodeError.
+nlohmann::json body_json(const http::Request& request, const nlohmann::json& empty) {
+    if (request.body.empty()) return empty;
+    try {
+        return nlohmann::json::parse(request.body);
+    } catch (const nlohmann::json::exception& e) {
+        throw http::DecodeError(std::string("the body is not valid JSON: ") + e.what());
+    }
+}
+
+http::Response ok(const nlohmann::json& answer) {
+    return http::Response::json(
+        200, answer.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+// The body of POST /time: exactly one of {"advance": "<ISO-8601 duration>"} and
+// {"set": "<RFC 3339 time>"}.
+nlohmann::json set_time(seed::LiveNetwork& network, const nlohmann::json& body) {
+    if (!body.is_object()) throw http::DecodeError("the body must be a JSON object");
+    for (const auto& [key, _] : body.items()) {
+        if (key != "advance" && key != "set") {
+            throw http::DecodeError("unknown key '" + key + "' (give advance or set)");
+        }
+    }
+    if (body.contains("advance") == body.contains("set")) {
+        throw http::DecodeError(
+            R"(give exactly one of {"advance": "PT1H"} and {"set": "2025-01-01T00:00:00Z"})");
+    }
+    const std::string key = body.contains("advance") ? "advance" : "set";
+    const nlohmann::json& value = body.at(key);
+    if (!value.is_string()) throw http::DecodeError(key + " must be a string");
+    const std::string& text = value.get_ref<const std::string&>();
+    if (key == "advance") return network.advance_time(text);
+    const auto t = model::parse_timestamp(text);
+    if (!t) {
+        throw http::DecodeError("set: '" + text +
+                                "' is not an RFC 3339 time such as 2025-01-01T00:00:00Z");
+    }
+    return network.set_time(*t);
+}
+
+}  // namespace
+
+bool is_loopback_address(const std::string& address) {
+    return address == "localhost" || address == "::1" || address == "[::1]" ||
+           address.rfind("127.", 0) == 0;
+}
+
+AdminArea::AdminArea(seed::LiveNetwork& network, AdminOptions options)
+    : http::Area("/_cantonlite/v1/", "/_cantonlite/v1"),
+      network_(network),
+      options_(std::move(options)) {
+    add_route("POST", "/steps", [this](const http::RequestContext& ctx) {
+        return run(ctx, [&] {
+            return network_.apply_steps(body_json(ctx.request, nlohmann::json::array()));
+        });
+    });
+    add_route("GET", "/time", [this](const http::RequestContext& ctx) {
+        return run(ctx, [&] { return network_.time(); });
+    });
+    add_route("POST", "/time", [this](const http::RequestContext& ctx) {
+        return run(ctx, [&] { return set_time(network_, body_json(ctx.request, nullptr)); });
+    });
+    add_route("GET", "/snapshots", [this](const http::RequestContext& ctx) {
+        return run(ctx, [&] { return network_.snapshots(); });
+    });
+    add_route("POST", "/snapshots", [this](const http::RequestContext& ctx) {
+        return run(ctx, [&] { return network_.take_snapshot(); });
+    });
+    add_route("POST", "/snapshots/{id}/revert", [this](const http::RequestContext& ctx) {
+        return run(ctx, [&] { return network_.revert(ctx.params.get("id")); });
+    });
+    add_route("POST", "/reset", [this](const http::RequestContext& ctx) {
+        return run(ctx, [&] { return network_.reset(); });
+    });
+    add_route("GET", "/network", [this](const http::RequestContext& ctx) {
+        authorize(ctx.request);
+        const std::shared_lock lock(network_.gate());
+        return http::Response::json(200, options_.describe(network_.store()));
+    });
+}
+
+void AdminArea::authorize(const http::Request& request) const {
+    if (options_.open) return;
+    if (options_.token.empty()) {
+        throw ApiError(ErrorKind::permission_denied, "",
+                       "the admin API is closed on a non-loopback listener: set admin.token "
+                       "(CANTONLITE_ADMIN_TOKEN, --admin-token) and send it as a bearer token");
+    }
+    const auto given = request.bearer_token();
+    if (!given || given->size() != options_.token.size() ||
+        CRYPTO_memcmp(given->data(), options_.token.data(), given->size()) != 0) {
+        throw ApiError(ErrorKind::permission_denied, "",
+                       "this admin API needs the header Authorization: Bearer <admin.token>");
+    }
+}
+
+template <class F>
+http::Response AdminArea::run(const http::RequestContext& ctx, F&& operation) const {
+    authorize(ctx.request);
+    try {
+        return ok(operation());
+    } catch (const seed::WriteError& e) {
+        throw ApiError(kind_of_status(e.status()), "", e.what());
+    }
+}
+
+http::Response AdminArea::render_error(const http::ApiError& error,
+                                       const http::Request& /*request*/) const {
+    return http::Response::json(http::http_status(error.kind()), http::error_body(error.what()));
+}
+
+http::Response AdminArea::render_decode_error(const http::DecodeError& error) const {
+    return http::Response::json(400, http::error_body(error.what()));
+}
+
+}  // namespace cantonlite::areas::admin

@@ -1,0 +1,83 @@
+#pragma once
+// Test helper for the admin API (/_cantonlite/v1/): the shipped default network, live, behind the
+// daemon's router, with calls to any area and user tokens.
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cantonlite/app/application.hpp"
+#include "cantonlite/app/describe.hpp"
+#include "cantonlite/app/token.hpp"
+#include "cantonlite/seed/live_network.hpp"
+
+namespace cantonlite::areas::admin::admintest {
+
+using nlohmann::json;
+
+inline const std::string default_seed = CANTONLITE_SOURCE_DIR "/config/default-network.json";
+inline const std::string base = "/_cantonlite/v1";
+
+inline AdminOptions open_options() {
+    return AdminOptions{.open = true, .describe = [](const store::LedgerStore& store) {
+                            return app::describe_json(store).dump(2);
+                        }};
+}
+
+// The default network, live, and the daemon's router over it.
+class LiveFixture : public ::testing::Test {
+  protected:
+    explicit LiveFixture(AdminOptions options = open_options())
+        : network_(seed::LiveNetwork::load_file(default_seed)),
+          router_(app::make_router(*network_, std::move(options))) {}
+
+    http::Response call(const std::string& method, const std::string& target,
+                        const std::string& body = "",
+                        std::vector<http::Header> headers = {}) const {
+        headers.push_back({"Host", "localhost:7575"});
+        return router_->handle(http::Request{
+            .method = method, .target = target, .headers = std::move(headers), .body = body});
+    }
+
+    // An admin call that must answer 200; its JSON.
+    json admin(const std::string& method, const std::string& path, const json& body = nullptr) {
+        const http::Response r = call(method, base + path, body.is_null() ? "" : body.dump());
+        EXPECT_EQ(r.status, 200) << method << " " << path << ": " << r.body;
+        return json::parse(r.body, nullptr, false);
+    }
+    json steps(const json& body) { return admin("POST", "/steps", body); }
+
+    // An admin call that must fail with `status`; its error text.
+    std::string admin_error(const std::string& method, const std::string& path, int status,
+                            const std::string& body = "") {
+        const http::Response r = call(method, base + path, body);
+        EXPECT_EQ(r.status, status) << method << " " << path << ": " << r.body;
+        EXPECT_EQ(r.content_type, "application/json");
+        const json j = json::parse(r.body, nullptr, false);
+        return j.is_object() && j.contains("error") ? j["error"].get<std::string>() : r.body;
+    }
+
+    std::string bearer(const std::string& user) const {
+        const auto now = std::chrono::duration_cast<std::chrono::seconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
+        return "Bearer " + app::make_token(network_->store().network(), user, now, 3600);
+    }
+
+    // GET (or POST with `body`) as `user`.
+    http::Response as_user(const std::string& user, const std::string& method,
+                           const std::string& target, const std::string& body = "") const {
+        return call(method, target, body, {{"Authorization", bearer(user)}});
+    }
+
+    [[nodiscard]] std::int64_t ledger_end() const { return network_->store().ledger_end(); }
+
+    std::unique_ptr<seed::LiveNetwork> network_;
+    std::unique_ptr<http::Router> router_;
+};
+
+}  // namespace cantonlite::areas::admin::admintest
