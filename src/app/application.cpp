@@ -6,24 +6,31 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <system_error>
 #include <thread>
 
 #include <spdlog/spdlog.h>
 
+#include "cantonlite/app/admin_client.hpp"
 #include "cantonlite/app/cli.hpp"
 #include "cantonlite/app/config.hpp"
 #include "cantonlite/app/describe.hpp"
 #include "cantonlite/app/generate.hpp"
 #include "cantonlite/app/logging.hpp"
 #include "cantonlite/app/token.hpp"
+#include "cantonlite/areas/admin/admin_area.hpp"
 #include "cantonlite/areas/ledger/ledger_area.hpp"
 #include "cantonlite/areas/scan/scan_area.hpp"
 #include "cantonlite/areas/validator/validator_area.hpp"
+#include "cantonlite/journal/journal.hpp"
+#include "cantonlite/model/ids.hpp"
 #include "cantonlite/net/server.hpp"
+#include "cantonlite/seed/live_network.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
 
 namespace cantonlite::app {
@@ -48,7 +55,8 @@ Config resolve_config(const CommandLine& cli) {
 // The resolved config and the network its seed describes.
 struct Loaded {
     Config config;
-    std::unique_ptr<store::LedgerStore> store;
+    std::unique_ptr<seed::LiveNetwork> network;
+    [[nodiscard]] const store::LedgerStore& store() const { return network->store(); }
 };
 
 // Resolves the config and loads the seed, as serve, describe and token all do. Prints the one
@@ -56,13 +64,13 @@ struct Loaded {
 std::optional<Loaded> load_network(const CommandLine& cli) {
     try {
         Config config = resolve_config(cli);
-        auto store = seed::load_seed_file(config.seed);
+        auto network = seed::LiveNetwork::load_file(config.seed);
 #if defined(__GLIBC__)
         // The seed's document and the loader's indexes are gone: give their pages back to the
         // system, so a loaded daemon holds what its ledger needs, not its start-up peak.
         ::malloc_trim(0);
 #endif
-        return Loaded{std::move(config), std::move(store)};
+        return Loaded{std::move(config), std::move(network)};
     } catch (const ConfigError& e) {
         std::cerr << "cantonlite: " << e.what() << '\n';
     } catch (const seed::SeedError& e) {
@@ -88,14 +96,68 @@ net::ServerOptions server_options(const Config& config) {
     };
 }
 
+// The SHA-256 of the seed file's bytes: what a journal is written for.
+std::string seed_fingerprint(const std::filesystem::path& seed) {
+    std::ifstream in(seed, std::ios::binary);
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    return model::sha256_hex(bytes.str());
+}
+
+// Opens the configured journal and replays it into the network. Prints one line and returns
+// nullptr when that fails; an empty pointer with `ok` when no journal is configured.
+std::unique_ptr<journal::Journal> open_journal(const Config& config, seed::LiveNetwork& network,
+                                               bool& ok) {
+    ok = true;
+    if (config.journal.empty()) return nullptr;
+    std::unique_ptr<journal::Journal> journal;
+    try {
+        journal = journal::open_file_journal(config.journal, seed_fingerprint(config.seed));
+    } catch (const journal::JournalError& e) {  // names the file already
+        std::cerr << "cantonlite: " << e.what() << '\n';
+        ok = false;
+        return nullptr;
+    }
+    try {
+        network.attach_journal(*journal);
+        spdlog::info("journal {}: {} writes replayed; every write is kept there",
+                     config.journal.string(), journal->recovered().size());
+        return journal;
+    } catch (const journal::JournalError& e) {
+        std::cerr << "cantonlite: " << config.journal.string() << ": " << e.what() << '\n';
+    }
+    ok = false;
+    return nullptr;
+}
+
+areas::admin::AdminOptions admin_options(const Config& config) {
+    areas::admin::AdminOptions options{
+        .open = areas::admin::is_loopback_address(config.server.address),
+        .token = config.admin.token,
+        .describe = [](const store::LedgerStore& store) { return describe_json(store).dump(2); }};
+    if (!options.open && options.token.empty()) {
+        spdlog::warn(
+            "the admin API (/_cantonlite/v1/) answers 403: {} is not a loopback address "
+            "and admin.token (CANTONLITE_ADMIN_TOKEN, --admin-token) is not set",
+            config.server.address);
+    } else if (!options.open) {
+        spdlog::info("the admin API (/_cantonlite/v1/) needs the bearer admin.token on {}",
+                     config.server.address);
+    }
+    return options;
+}
+
 int serve(const CommandLine& cli) {
     auto loaded = load_network(cli);
     if (!loaded) return exit_usage;
     const Config& config = loaded->config;
     configure_logging(config.log);
+    bool journal_ok = false;
+    const auto journal = open_journal(config, *loaded->network, journal_ok);
+    if (!journal_ok) return exit_usage;
     std::unique_ptr<http::Router> router;
     try {
-        router = make_router(*loaded->store);
+        router = make_router(*loaded->network, admin_options(config));
     } catch (const std::invalid_argument& e) {  // unusable auth keys
         std::cerr << "cantonlite: " << config.seed.string() << ": /auth: " << e.what() << '\n';
         return exit_usage;
@@ -132,10 +194,10 @@ int describe(const CommandLine& cli) {
     const auto loaded = load_network(cli);
     if (!loaded) return exit_usage;
     if (cli.json) {
-        std::cout << describe_json(*loaded->store).dump(2) << '\n';
+        std::cout << describe_json(loaded->store()).dump(2) << '\n';
     } else {
-        std::cout << describe_text(*loaded->store, TextOptions{.port = loaded->config.server.port,
-                                                               .token_flags = token_flags(cli)});
+        std::cout << describe_text(loaded->store(), TextOptions{.port = loaded->config.server.port,
+                                                                .token_flags = token_flags(cli)});
     }
     return exit_ok;
 }
@@ -146,7 +208,7 @@ int token(const CommandLine& cli) {
     const auto now = std::chrono::duration_cast<std::chrono::seconds>(
         std::chrono::system_clock::now().time_since_epoch());
     try {
-        std::cout << make_token(loaded->store->network(), cli.user, now.count(), cli.expires_in)
+        std::cout << make_token(loaded->store().network(), cli.user, now.count(), cli.expires_in)
                   << '\n';
     } catch (const TokenError& e) {
         std::cerr << "cantonlite: " << e.what() << '\n';
@@ -168,6 +230,14 @@ std::unique_ptr<http::Router> make_router(const store::LedgerStore& store) {
     router->mount(std::make_unique<areas::ledger::LedgerArea>(store));
     router->mount(std::make_unique<areas::scan::ScanArea>(store));
     router->mount(std::make_unique<areas::validator::ValidatorArea>(store));
+    return router;
+}
+
+std::unique_ptr<http::Router> make_router(seed::LiveNetwork& network,
+                                          areas::admin::AdminOptions admin) {
+    auto router = make_router(network.store());
+    router->mount(std::make_unique<areas::admin::AdminArea>(network, std::move(admin)));
+    router->set_read_gate(&network.gate());
     return router;
 }
 
@@ -194,6 +264,13 @@ int run(const std::vector<std::string>& args) {
             return token(cli);
         case Command::generate:
             return generate(cli);
+        case Command::apply:
+        case Command::time:
+        case Command::snapshot:
+        case Command::revert:
+        case Command::reset:
+            return run_admin_command(cli, std::cin, std::cout, std::cerr,
+                                     [](const char* name) { return std::getenv(name); });
     }
     return exit_usage;
 }

@@ -21,6 +21,10 @@ enum class FlagKind {
     amulets,         // generate --amulets
     updates,         // generate --updates
     generator_seed,  // generate --seed (a number, not a file)
+    url,             // admin commands: --url
+    admin_token,     // admin commands: --token
+    advance,         // time --advance
+    set_time,        // time --set
 };
 
 struct FlagSpec {
@@ -29,7 +33,7 @@ struct FlagSpec {
     std::string_view setting = {};  // FlagKind::setting: the key for apply_setting
 };
 
-constexpr std::array<FlagSpec, 7> serve_flags{{
+constexpr std::array<FlagSpec, 9> serve_flags{{
     {"--config", FlagKind::config},
     {"--seed", FlagKind::setting, "seed"},
     {"--address", FlagKind::setting, "address"},
@@ -37,6 +41,8 @@ constexpr std::array<FlagSpec, 7> serve_flags{{
     {"--io-threads", FlagKind::setting, "io_threads"},
     {"--log-level", FlagKind::setting, "log_level"},
     {"--log-format", FlagKind::setting, "log_format"},
+    {"--journal", FlagKind::setting, "journal"},
+    {"--admin-token", FlagKind::setting, "admin_token"},
 }};
 
 constexpr std::array<FlagSpec, 3> describe_flags{{
@@ -59,21 +65,42 @@ constexpr std::array<FlagSpec, 4> generate_flags{{
     {"--seed", FlagKind::generator_seed},
 }};
 
+// The flags every admin command takes; time takes two more.
+constexpr std::array<FlagSpec, 2> admin_flags{{
+    {"--url", FlagKind::url},
+    {"--token", FlagKind::admin_token},
+}};
+
+constexpr std::array<FlagSpec, 4> time_flags{{
+    {"--url", FlagKind::url},
+    {"--token", FlagKind::admin_token},
+    {"--advance", FlagKind::advance},
+    {"--set", FlagKind::set_time},
+}};
+
 struct CommandSpec {
     std::string_view name;
     Command command;
     std::span<const FlagSpec> flags;
     std::span<const std::string_view> required;  // flags that must be given
+    // The one required positional argument ("FILE"), and where it goes; "" for none.
+    std::string_view operand = {};
+    std::string CommandLine::*operand_field = nullptr;
 };
 
 constexpr std::array<std::string_view, 1> token_required{"--user"};
 constexpr std::array<std::string_view, 3> generate_required{"--parties", "--amulets", "--updates"};
 
-constexpr std::array<CommandSpec, 4> commands{{
+constexpr std::array<CommandSpec, 9> commands{{
     {"serve", Command::serve, serve_flags, {}},
     {"describe", Command::describe, describe_flags, {}},
     {"token", Command::token, token_flags, token_required},
     {"generate", Command::generate, generate_flags, generate_required},
+    {"apply", Command::apply, admin_flags, {}, "FILE", &CommandLine::file},
+    {"time", Command::time, time_flags, {}},
+    {"snapshot", Command::snapshot, admin_flags, {}},
+    {"revert", Command::revert, admin_flags, {}, "ID", &CommandLine::snapshot_id},
+    {"reset", Command::reset, admin_flags, {}},
 }};
 
 constexpr std::int64_t max_expires_in = 10LL * 366 * 86'400;  // ten years
@@ -102,6 +129,11 @@ Int parse_integer(std::string_view flag, std::string_view text, Int min, Int max
         throw UsageError(std::string(flag) + ": must be an integer from " + std::to_string(min) +
                          " to " + std::to_string(max) + ", got \"" + std::string(text) + "\"");
     }
+    return value;
+}
+
+std::string non_empty(std::string_view name, std::string value) {
+    if (value.empty()) throw UsageError(std::string(name) + ": must not be empty");
     return value;
 }
 
@@ -137,14 +169,35 @@ void apply_flag(const FlagSpec& spec, std::string_view name, std::string value, 
             out.generate.seed = parse_integer<std::uint64_t>(
                 name, value, 0, std::numeric_limits<std::uint64_t>::max());
             return;
+        case FlagKind::url:
+            out.url = non_empty(name, std::move(value));
+            return;
+        case FlagKind::admin_token:
+            out.token = non_empty(name, std::move(value));
+            return;
+        case FlagKind::advance:
+            out.advance = non_empty(name, std::move(value));
+            return;
+        case FlagKind::set_time:
+            out.set = non_empty(name, std::move(value));
+            return;
     }
 }
 
 void parse_flags(const std::vector<std::string>& args, const CommandSpec& command,
                  CommandLine& out) {
     std::vector<std::string_view> given;
+    bool has_operand = false;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string_view arg = args[i];
+        // The operand: anything not shaped like a flag, "-" (stdin) included.
+        if (!command.operand.empty() && (arg == "-" || !arg.starts_with('-'))) {
+            if (has_operand)
+                throw UsageError(std::string(arg) + ": unexpected argument (see --help)");
+            out.*command.operand_field = non_empty(command.operand, std::string(arg));
+            has_operand = true;
+            continue;
+        }
         const std::size_t eq = arg.find('=');
         const std::string_view name = arg.substr(0, eq);
         const FlagSpec* spec = find_flag(command, name);
@@ -168,6 +221,10 @@ void parse_flags(const std::vector<std::string>& args, const CommandSpec& comman
             throw UsageError(std::string(flag) + ": is required (see --help)");
         }
     }
+    if (!command.operand.empty() && !has_operand) {
+        throw UsageError(std::string(command.operand) + ": is required (see --help)");
+    }
+    if (out.advance && out.set) throw UsageError("--set: cannot be combined with --advance");
 }
 
 }  // namespace
@@ -203,6 +260,12 @@ Usage:
                                print an HS256 JWT the loaded network accepts for that user
   cantonlite generate --parties N --amulets M --updates K [--seed S]
                                write the seed of a synthetic network of that size to stdout
+  cantonlite apply FILE|-      run the seed steps of FILE (or stdin) on a running daemon
+  cantonlite time [--advance DURATION | --set TIMESTAMP]
+                               show, advance or set a running daemon's ledger time
+  cantonlite snapshot          save a running daemon's state; prints the snapshot's id
+  cantonlite revert ID         go back to snapshot ID
+  cantonlite reset             go back to the network of the seed
   cantonlite --help            this text
   cantonlite --version         the version
 
@@ -214,6 +277,9 @@ Flags of serve (each overrides the config file and the CANTONLITE_* variable):
   --io-threads N        io threads, 0 for one per core                          [CANTONLITE_IO_THREADS]
   --log-level LEVEL     trace, debug, info, warn, error or off                  [CANTONLITE_LOG_LEVEL]
   --log-format FORMAT   text or json (JSON lines)                               [CANTONLITE_LOG_FORMAT]
+  --journal FILE        keep the accepted writes in FILE, replayed on restart   [CANTONLITE_JOURNAL]
+  --admin-token T       bearer token of the admin API /_cantonlite/v1/, needed
+                        when listening on a non-loopback address                [CANTONLITE_ADMIN_TOKEN]
 
 describe and token load the network as serve does (--config, --seed, CANTONLITE_* variables).
   --json                describe: one JSON document (dso_party, ledger_end, users, examples, ...)
@@ -228,8 +294,17 @@ Flags of generate (output is deterministic for a given S):
                         their outcomes, ANS entries, transfer commands, vote requests
   --seed S              seed of the pseudo-random choices, default 1
 
+Flags of apply, time, snapshot, revert and reset (clients of a running daemon's admin API):
+  --url URL             the daemon, http://HOST:PORT[/PATH] (default: $CANTONLITE_URL, else
+                        http://127.0.0.1:7575)
+  --token T             admin bearer token (default: $CANTONLITE_ADMIN_TOKEN)
+  --advance DURATION    time: move the ledger time forward by an ISO 8601 duration (PT1H)
+  --set TIMESTAMP       time: set the ledger time (2025-01-01T00:00:00Z)
+They print the daemon's JSON answer (snapshot: just the id).
+
 Exit status: 0 after a clean stop (SIGINT, SIGTERM) or a finished command, 1 when the server
-cannot start, 2 for a bad command line, config or seed.
+cannot start, or the daemon of an admin command cannot be reached or answers an error, 2 for a
+bad command line, config or seed.
 )";
 }
 

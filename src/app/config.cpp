@@ -94,10 +94,18 @@ Config load_config(const std::filesystem::path& file) {
     Config config{.file = file};
     try {
         const JsonObject root(document, "");
-        root.reject_unknown_keys({"server", "log", "seed"});
+        root.reject_unknown_keys({"server", "log", "seed", "journal", "admin"});
         if (auto server = root.optional_object("server")) read_server(*server, config.server);
         if (auto log = root.optional_object("log")) read_log(*log, config.log);
         config.seed = file.parent_path() / root.string("seed");
+        if (const auto journal = root.optional_string("journal")) {
+            if (journal->empty()) throw model::JsonFieldError("/journal", "must not be empty");
+            config.journal = file.parent_path() / *journal;
+        }
+        if (auto admin = root.optional_object("admin")) {
+            admin->reject_unknown_keys({"token"});
+            config.admin.token = admin->optional_string("token").value_or("");
+        }
     } catch (const model::JsonFieldError& e) {
         throw ConfigError(file.string() + ": " + e.what());
     } catch (const ConfigError& e) {
@@ -124,19 +132,26 @@ void apply_setting(Config& config, std::string_view key, std::string_view value,
     } else if (key == "seed") {
         if (value.empty()) throw ConfigError(where + ": must not be empty");
         config.seed = std::filesystem::path(value);
+    } else if (key == "journal") {
+        if (value.empty()) throw ConfigError(where + ": must not be empty");
+        config.journal = std::filesystem::path(value);
+    } else if (key == "admin_token") {
+        config.admin.token = std::string(value);
     } else {
         throw ConfigError(where + ": unknown setting");
     }
 }
 
 void apply_environment(Config& config, const std::function<const char*(const char*)>& getenv) {
-    static constexpr std::array<std::pair<const char*, std::string_view>, 6> variables{{
+    static constexpr std::array<std::pair<const char*, std::string_view>, 8> variables{{
         {"CANTONLITE_ADDRESS", "address"},
         {"CANTONLITE_PORT", "port"},
         {"CANTONLITE_IO_THREADS", "io_threads"},
         {"CANTONLITE_LOG_LEVEL", "log_level"},
         {"CANTONLITE_LOG_FORMAT", "log_format"},
         {"CANTONLITE_SEED", "seed"},
+        {"CANTONLITE_JOURNAL", "journal"},
+        {"CANTONLITE_ADMIN_TOKEN", "admin_token"},
     }};
     for (const auto& [name, key] : variables) {
         const char* value = getenv(name);

@@ -18,7 +18,21 @@ class UsageError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-enum class Command { serve, describe, token, generate, help, version };
+// apply, time, snapshot, revert and reset are the admin commands: clients of a running daemon's
+// /_cantonlite/v1/ API (see admin_client.hpp).
+enum class Command {
+    serve,
+    describe,
+    token,
+    generate,
+    help,
+    version,
+    apply,
+    time,
+    snapshot,
+    revert,
+    reset,
+};
 
 struct CommandLine {
     Command command = Command::help;
@@ -30,14 +44,24 @@ struct CommandLine {
     std::string user;                  // token --user ID
     std::int64_t expires_in = 86'400;  // token --expires-in SECONDS
     GenerateSpec generate;             // generate --parties, --amulets, --updates, --seed
+    // Admin commands. url and token stay unset when not given (the client falls back to
+    // CANTONLITE_URL and CANTONLITE_ADMIN_TOKEN); at most one of advance and set is given.
+    std::optional<std::string> url;      // --url URL
+    std::optional<std::string> token;    // --token T
+    std::string file;                    // apply FILE, "-" for stdin
+    std::optional<std::string> advance;  // time --advance DURATION
+    std::optional<std::string> set;      // time --set TIMESTAMP
+    std::string snapshot_id;             // revert ID
 };
 
 // Parses the arguments after the program name:
 //   serve [--config FILE] [--seed FILE] [--address A] [--port N] [--io-threads N]
-//         [--log-level L] [--log-format text|json]
+//         [--log-level L] [--log-format text|json] [--journal FILE] [--admin-token T]
 //   describe [--config FILE] [--seed FILE] [--json]
 //   token --user ID [--config FILE] [--seed FILE] [--expires-in SECONDS]
 //   generate --parties N --amulets M --updates K [--seed S]
+//   apply FILE|-   time [--advance DURATION | --set TIMESTAMP]   snapshot   revert ID   reset
+//         (each with [--url URL] [--token T])
 //   --help | -h | help     --version | -V | version
 // Flags take their value as the next argument or after '='. Throws UsageError.
 [[nodiscard]] CommandLine parse_command_line(const std::vector<std::string>& args);

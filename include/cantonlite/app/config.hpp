@@ -35,25 +35,33 @@ struct LogConfig {
     LogFormat format = LogFormat::text;
 };
 
+struct AdminConfig {
+    std::string token;  // the bearer secret of /_cantonlite/v1/ on a non-loopback listener
+};
+
 struct Config {
     std::filesystem::path file;  // where it was loaded from
     ServerConfig server;
     LogConfig log;
     std::filesystem::path seed;  // absolute, or relative to the working directory
+    // The durable journal of run-time writes; empty: none (the network lives in memory only).
+    std::filesystem::path journal;
+    AdminConfig admin;
 };
 
 // Loads a config file (docs in README "Configuration"). Relative seed paths are taken from the
 // file's folder. Unknown keys are errors. Throws ConfigError.
 [[nodiscard]] Config load_config(const std::filesystem::path& file);
 
-// Sets one overridable setting from text: key is address, port, io_threads, log_level, log_format
-// or seed. `source` names the flag or variable in errors. Throws ConfigError.
+// Sets one overridable setting from text: key is address, port, io_threads, log_level, log_format,
+// seed, journal or admin_token. `source` names the flag or variable in errors. Throws ConfigError.
 void apply_setting(Config& config, std::string_view key, std::string_view value,
                    std::string_view source);
 
 // Reads the environment through `getenv` (injected for tests): CANTONLITE_ADDRESS,
 // CANTONLITE_PORT, CANTONLITE_IO_THREADS, CANTONLITE_LOG_LEVEL, CANTONLITE_LOG_FORMAT,
-// CANTONLITE_SEED. Empty variables are ignored. Throws ConfigError.
+// CANTONLITE_SEED, CANTONLITE_JOURNAL, CANTONLITE_ADMIN_TOKEN. Empty variables are ignored. Throws
+// ConfigError.
 void apply_environment(Config& config, const std::function<const char*(const char*)>& getenv);
 
 // The config file to use when none is given: $CANTONLITE_CONFIG, else the shipped

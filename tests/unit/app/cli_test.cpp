@@ -64,7 +64,9 @@ INSTANTIATE_TEST_SUITE_P(
         FlagCase{{"serve", "--port", "8080"}, "port", "8080", "--port"},
         FlagCase{{"serve", "--io-threads", "2"}, "io_threads", "2", "--io-threads"},
         FlagCase{{"serve", "--log-level", "debug"}, "log_level", "debug", "--log-level"},
-        FlagCase{{"serve", "--log-format", "json"}, "log_format", "json", "--log-format"}));
+        FlagCase{{"serve", "--log-format", "json"}, "log_format", "json", "--log-format"},
+        FlagCase{{"serve", "--journal", "j.log"}, "journal", "j.log", "--journal"},
+        FlagCase{{"serve", "--admin-token", "s3cret"}, "admin_token", "s3cret", "--admin-token"}));
 
 INSTANTIATE_TEST_SUITE_P(
     EqualsForm, ParseServeFlag,
@@ -74,6 +76,8 @@ INSTANTIATE_TEST_SUITE_P(
                     FlagCase{{"serve", "--io-threads=2"}, "io_threads", "2", "--io-threads"},
                     FlagCase{{"serve", "--log-level=debug"}, "log_level", "debug", "--log-level"},
                     FlagCase{{"serve", "--log-format=json"}, "log_format", "json", "--log-format"},
+                    FlagCase{{"serve", "--journal=j.log"}, "journal", "j.log", "--journal"},
+                    FlagCase{{"serve", "--admin-token=a=b"}, "admin_token", "a=b", "--admin-token"},
                     FlagCase{{"serve", "--seed=a=b.json"}, "seed", "a=b.json", "--seed"},
                     FlagCase{{"serve", "--port="}, "port", "", "--port"}));
 
@@ -96,6 +100,69 @@ TEST(ParseCommandLine, KeepsOverridesInTheOrderGiven) {
     EXPECT_EQ(cli.setting_flags, (Args{"--port", "--address", "--port"}));
 }
 
+TEST(ParseAdminCommand, ApplyTakesTheFileAndTheConnectionFlags) {
+    const CommandLine cli =
+        parse_command_line({"apply", "--url", "http://h:1", "steps.json", "--token=t0k"});
+
+    EXPECT_EQ(cli.command, Command::apply);
+    EXPECT_EQ(cli.file, "steps.json");
+    EXPECT_EQ(cli.url, "http://h:1");
+    EXPECT_EQ(cli.token, "t0k");
+    EXPECT_TRUE(cli.settings.empty());
+}
+
+TEST(ParseAdminCommand, ApplyDashMeansStdin) {
+    const CommandLine cli = parse_command_line({"apply", "-"});
+
+    EXPECT_EQ(cli.command, Command::apply);
+    EXPECT_EQ(cli.file, "-");
+}
+
+TEST(ParseAdminCommand, ConnectionFlagsStayUnsetWhenNotGiven) {
+    const CommandLine cli = parse_command_line({"snapshot"});
+
+    EXPECT_EQ(cli.command, Command::snapshot);
+    EXPECT_FALSE(cli.url.has_value());
+    EXPECT_FALSE(cli.token.has_value());
+}
+
+TEST(ParseAdminCommand, TimeAloneAsksForTheTime) {
+    const CommandLine cli = parse_command_line({"time"});
+
+    EXPECT_EQ(cli.command, Command::time);
+    EXPECT_FALSE(cli.advance.has_value());
+    EXPECT_FALSE(cli.set.has_value());
+}
+
+TEST(ParseAdminCommand, TimeAdvance) {
+    const CommandLine cli = parse_command_line({"time", "--advance", "PT1H"});
+
+    EXPECT_EQ(cli.advance, "PT1H");
+    EXPECT_FALSE(cli.set.has_value());
+}
+
+TEST(ParseAdminCommand, TimeSet) {
+    const CommandLine cli = parse_command_line({"time", "--set=2025-01-01T00:00:00Z"});
+
+    EXPECT_EQ(cli.set, "2025-01-01T00:00:00Z");
+    EXPECT_FALSE(cli.advance.has_value());
+}
+
+TEST(ParseAdminCommand, RevertTakesTheSnapshotId) {
+    const CommandLine cli = parse_command_line({"revert", "3", "--url=http://h:1/"});
+
+    EXPECT_EQ(cli.command, Command::revert);
+    EXPECT_EQ(cli.snapshot_id, "3");
+    EXPECT_EQ(cli.url, "http://h:1/");
+}
+
+TEST(ParseAdminCommand, Reset) {
+    const CommandLine cli = parse_command_line({"reset", "--token", "t"});
+
+    EXPECT_EQ(cli.command, Command::reset);
+    EXPECT_EQ(cli.token, "t");
+}
+
 class ParseCommandLineHelp : public testing::TestWithParam<Args> {};
 
 TEST_P(ParseCommandLineHelp, AsksForHelp) {
@@ -108,7 +175,9 @@ INSTANTIATE_TEST_SUITE_P(Forms, ParseCommandLineHelp,
                          testing::Values(Args{"--help"}, Args{"-h"}, Args{"help"},
                                          Args{"serve", "--help"}, Args{"serve", "-h"},
                                          Args{"serve", "--port", "1", "--help"},
-                                         Args{"serve", "--bogus", "--help"}));
+                                         Args{"serve", "--bogus", "--help"},
+                                         Args{"apply", "--help"}, Args{"revert", "3", "-h"},
+                                         Args{"time", "--advance", "PT1H", "--help"}));
 
 class ParseCommandLineVersion : public testing::TestWithParam<Args> {};
 
@@ -136,16 +205,36 @@ TEST_P(ParseCommandLineRejects, NamingTheArgumentAndTheProblem) {
 
 INSTANTIATE_TEST_SUITE_P(
     Cases, ParseCommandLineRejects,
-    testing::Values(UsageErrorCase{{"start"}, "start: unknown command (see --help)"},
-                    UsageErrorCase{{"--port", "8080"}, "--port: unknown command (see --help)"},
-                    UsageErrorCase{{"Serve"}, "Serve: unknown command (see --help)"},
-                    UsageErrorCase{{"serve", "--bogus", "1"}, "--bogus: unknown flag (see --help)"},
-                    UsageErrorCase{{"serve", "--bogus=1"}, "--bogus: unknown flag (see --help)"},
-                    UsageErrorCase{{"serve", "-p", "1"}, "-p: unknown flag (see --help)"},
-                    UsageErrorCase{{"serve", "extra"}, "extra: unknown flag (see --help)"},
-                    UsageErrorCase{{"serve", "--port"}, "--port: needs a value"},
-                    UsageErrorCase{{"serve", "--seed", "s.json", "--config"},
-                                   "--config: needs a value"}));
+    testing::Values(
+        UsageErrorCase{{"start"}, "start: unknown command (see --help)"},
+        UsageErrorCase{{"--port", "8080"}, "--port: unknown command (see --help)"},
+        UsageErrorCase{{"Serve"}, "Serve: unknown command (see --help)"},
+        UsageErrorCase{{"serve", "--bogus", "1"}, "--bogus: unknown flag (see --help)"},
+        UsageErrorCase{{"serve", "--bogus=1"}, "--bogus: unknown flag (see --help)"},
+        UsageErrorCase{{"serve", "-p", "1"}, "-p: unknown flag (see --help)"},
+        UsageErrorCase{{"serve", "extra"}, "extra: unknown flag (see --help)"},
+        UsageErrorCase{{"serve", "--port"}, "--port: needs a value"},
+        UsageErrorCase{{"serve", "--seed", "s.json", "--config"}, "--config: needs a value"},
+        UsageErrorCase{{"apply"}, "FILE: is required (see --help)"},
+        UsageErrorCase{{"apply", "--url", "http://h:1"}, "FILE: is required (see --help)"},
+        UsageErrorCase{{"apply", "a.json", "b.json"}, "b.json: unexpected argument (see --help)"},
+        UsageErrorCase{{"apply", ""}, "FILE: must not be empty"},
+        UsageErrorCase{{"apply", "-x"}, "-x: unknown flag (see --help)"},
+        UsageErrorCase{{"apply", "a.json", "--url"}, "--url: needs a value"},
+        UsageErrorCase{{"apply", "a.json", "--url="}, "--url: must not be empty"},
+        UsageErrorCase{{"apply", "a.json", "--token="}, "--token: must not be empty"},
+        UsageErrorCase{{"revert"}, "ID: is required (see --help)"},
+        UsageErrorCase{{"revert", "1", "2"}, "2: unexpected argument (see --help)"},
+        UsageErrorCase{{"snapshot", "extra"}, "extra: unknown flag (see --help)"},
+        UsageErrorCase{{"reset", "--advance", "PT1H"}, "--advance: unknown flag (see --help)"},
+        UsageErrorCase{{"time", "--advance", "PT1H", "--set", "2025-01-01T00:00:00Z"},
+                       "--set: cannot be combined with --advance"},
+        UsageErrorCase{{"time", "--set=2025-01-01T00:00:00Z", "--advance=PT1H"},
+                       "--set: cannot be combined with --advance"},
+        UsageErrorCase{{"time", "--advance="}, "--advance: must not be empty"},
+        UsageErrorCase{{"time", "now"}, "now: unknown flag (see --help)"},
+        UsageErrorCase{{"serve", "--token", "t"}, "--token: unknown flag (see --help)"},
+        UsageErrorCase{{"describe", "--journal", "j"}, "--journal: unknown flag (see --help)"}));
 
 class UsageTextNames : public testing::TestWithParam<std::string> {};
 
@@ -155,13 +244,16 @@ TEST_P(UsageTextNames, EveryFlagAndVariable) {
     EXPECT_NE(usage_text().find(word), std::string::npos) << word;
 }
 
-INSTANTIATE_TEST_SUITE_P(Words, UsageTextNames,
-                         testing::Values("--config FILE", "--seed FILE", "--address ADDR",
-                                         "--port N", "--io-threads N", "--log-level LEVEL",
-                                         "--log-format FORMAT", "CANTONLITE_SEED",
-                                         "CANTONLITE_ADDRESS", "CANTONLITE_PORT",
-                                         "CANTONLITE_IO_THREADS", "CANTONLITE_LOG_LEVEL",
-                                         "CANTONLITE_LOG_FORMAT", "CANTONLITE_CONFIG"));
+INSTANTIATE_TEST_SUITE_P(
+    Words, UsageTextNames,
+    testing::Values("--config FILE", "--seed FILE", "--address ADDR", "--port N", "--io-threads N",
+                    "--log-level LEVEL", "--log-format FORMAT", "CANTONLITE_SEED",
+                    "CANTONLITE_ADDRESS", "CANTONLITE_PORT", "CANTONLITE_IO_THREADS",
+                    "CANTONLITE_LOG_LEVEL", "CANTONLITE_LOG_FORMAT", "CANTONLITE_CONFIG",
+                    "--journal FILE", "--admin-token T", "CANTONLITE_JOURNAL",
+                    "CANTONLITE_ADMIN_TOKEN", "apply FILE|-", "snapshot", "revert ID", "reset",
+                    "--url URL", "--token T", "--advance DURATION", "--set TIMESTAMP",
+                    "CANTONLITE_URL", "http://127.0.0.1:7575"));
 
 }  // namespace
 }  // namespace cantonlite::app

@@ -372,7 +372,8 @@ TEST(ApplyEnvironment, AsksForTheDocumentedVariablesOnly) {
 
     EXPECT_EQ(asked, (std::vector<std::string>{"CANTONLITE_ADDRESS", "CANTONLITE_PORT",
                                                "CANTONLITE_IO_THREADS", "CANTONLITE_LOG_LEVEL",
-                                               "CANTONLITE_LOG_FORMAT", "CANTONLITE_SEED"}));
+                                               "CANTONLITE_LOG_FORMAT", "CANTONLITE_SEED",
+                                               "CANTONLITE_JOURNAL", "CANTONLITE_ADMIN_TOKEN"}));
 }
 
 // --- default_config_path --------------------------------------------------------------------
