@@ -258,5 +258,55 @@ INSTANTIATE_TEST_SUITE_P(Malformed, TimestampRejectsDate,
                                          "+2024-06-01", "2023-02-29", "2024-13-01", "2024-00-01",
                                          "2024-04-31", "2024-01-00"));
 
+// ---- parse_duration_micros: java.time.Duration.parse ----------------------------------------
+
+TEST(ParseDuration, ReadsDaysHoursMinutesAndSeconds) {
+    constexpr std::int64_t s = 1'000'000;
+    EXPECT_EQ(parse_duration_micros("PT1H"), 3600 * s);
+    EXPECT_EQ(parse_duration_micros("PT30M"), 1800 * s);
+    EXPECT_EQ(parse_duration_micros("P1D"), 86'400 * s);
+    EXPECT_EQ(parse_duration_micros("P2DT3H4M5S"), (2 * 86'400 + 3 * 3600 + 4 * 60 + 5) * s);
+    EXPECT_EQ(parse_duration_micros("PT0.5S"), s / 2);
+    EXPECT_EQ(parse_duration_micros("PT1,25S"), s + s / 4);
+    EXPECT_EQ(parse_duration_micros("PT0.000001S"), 1);
+    EXPECT_EQ(parse_duration_micros("PT0.000001000S"), 1);
+    EXPECT_EQ(parse_duration_micros("pt1h"), 3600 * s);
+    EXPECT_EQ(parse_duration_micros("PT0S"), 0);
+}
+
+TEST(ParseDuration, ReadsSigns) {
+    constexpr std::int64_t s = 1'000'000;
+    EXPECT_EQ(parse_duration_micros("-PT10S"), -10 * s);
+    EXPECT_EQ(parse_duration_micros("PT-10S"), -10 * s);
+    EXPECT_EQ(parse_duration_micros("+PT1H-30M"), 1800 * s);
+    EXPECT_EQ(parse_duration_micros("-PT1H-30M"), -1800 * s);
+}
+
+TEST(ParseDuration, RefusesWhatJavaRefuses) {
+    for (const char* bad : {"",
+                            "P",
+                            "PT",
+                            "1H",
+                            "PT1",
+                            "PT1H1H",
+                            "PT1S1M",
+                            "P1H",
+                            "PT1D",
+                            "P1W",
+                            "P1Y",
+                            "P1M",
+                            "PT1.5H",
+                            "PT.5S",
+                            "PT1.S",
+                            "PT0.0000001S",
+                            "PT1.1234567891S",
+                            "PT 1H",
+                            "PT1H ",
+                            "PT99999999999999999999S",
+                            "P106751991167301D"}) {
+        EXPECT_EQ(parse_duration_micros(bad), std::nullopt) << bad;
+    }
+}
+
 }  // namespace
 }  // namespace cantonlite::model
