@@ -9,7 +9,7 @@
 namespace cantonlite::http {
 namespace {
 
-Response route(const std::vector<std::unique_ptr<Area>>& areas, std::shared_mutex* gate,
+Response route(const std::vector<std::unique_ptr<Area>>& areas, util::SharedGate* gate,
                const Request& request) {
     const auto raw = [](char c) {
         const auto b = static_cast<unsigned char>(c);

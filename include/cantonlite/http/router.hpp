@@ -8,6 +8,7 @@
 #include "cantonlite/http/area.hpp"
 #include "cantonlite/http/request.hpp"
 #include "cantonlite/http/response.hpp"
+#include "cantonlite/util/shared_gate.hpp"
 
 namespace cantonlite::http {
 
@@ -27,11 +28,11 @@ class Router {
 
     // The ledger's readers/writers lock: held shared while an area that reads_ledger() answers.
     // REQUIRES: start-up; `gate` outlives the router.
-    void set_read_gate(std::shared_mutex* gate) { gate_ = gate; }
+    void set_read_gate(util::SharedGate* gate) { gate_ = gate; }
 
   private:
     std::vector<std::unique_ptr<Area>> areas_;
-    std::shared_mutex* gate_ = nullptr;
+    util::SharedGate* gate_ = nullptr;
 };
 
 }  // namespace cantonlite::http

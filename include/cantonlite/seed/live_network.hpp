@@ -17,6 +17,7 @@
 #include "cantonlite/journal/journal.hpp"
 #include "cantonlite/model/timestamp.hpp"
 #include "cantonlite/store/ledger_store.hpp"
+#include "cantonlite/util/shared_gate.hpp"
 
 namespace cantonlite::seed {
 
@@ -57,7 +58,7 @@ class LiveNetwork {
     LiveNetwork& operator=(const LiveNetwork&) = delete;
 
     [[nodiscard]] const store::LedgerStore& store() const { return *store_; }
-    [[nodiscard]] std::shared_mutex& gate() const { return gate_; }
+    [[nodiscard]] util::SharedGate& gate() const { return gate_; }
 
     // Re-applies the journal's recovered records, then appends every accepted write to it.
     // Throws journal::JournalError naming the record that cannot be applied.
@@ -100,7 +101,7 @@ class LiveNetwork {
 
     std::unique_ptr<store::LedgerStore> store_;
     std::unique_ptr<SeedContext> context_;
-    mutable std::shared_mutex gate_;
+    mutable util::SharedGate gate_;
     journal::Journal* journal_ = nullptr;   // guarded by gate_ (set before serving)
     std::vector<SavedSnapshot> snapshots_;  // guarded by gate_, oldest first
     std::uint64_t next_snapshot_id_ = 1;    // guarded by gate_; never reused
