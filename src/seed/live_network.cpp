@@ -293,9 +293,12 @@ nlohmann::json LiveNetwork::execute_time(model::Timestamp t) {
     }
     nlohmann::json answer = clock_json();
     answer["automation"] = std::move(automation);
+    // The snapshots taken, the first 100 of them by time (a clock moved by years takes thousands).
     nlohmann::json taken = nlohmann::json::array();
     const auto times = store_->snapshot_times();
-    for (std::size_t i = snapshots_before; i < times.size(); ++i) {
+    answer["scan_snapshots_taken"] = times.size() - snapshots_before;
+    for (std::size_t i = snapshots_before; i < std::min(times.size(), snapshots_before + 100);
+         ++i) {
         taken.push_back({{"migration_id", times[i].first},
                          {"record_time", model::format_instant(times[i].second)}});
     }

@@ -39,7 +39,7 @@ HoldingsPage query_holdings(const Snapshot& snapshot, const std::vector<Party>& 
         const HoldingRow& row = snapshot.rows[next];
         ++page.rows_read;
         if (wanted.contains(row.owner)) page.rows.push_back(&row);
-        if (page.rows_read == limit) page.next_page_token = row.row_id;
+        if (page.rows_read == limit) page.next_page_token = snapshot.row_id(next);
     }
     return page;
 }

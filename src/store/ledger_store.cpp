@@ -93,6 +93,7 @@ void LedgerStore::push(Update update) {
 void LedgerStore::rollback(UndoLog::Mark mark) {
     const std::unique_lock lock(mutex_);
     undo_.rollback(mark);
+    last_rows_.reset();  // the holdings may be back to another state under the same version
 }
 
 void LedgerStore::add_party(const std::string& alias, const Party& party) {
@@ -344,19 +345,20 @@ void LedgerStore::take_snapshot(Timestamp record_time) {
         throw AppendError("a snapshot of migration " + std::to_string(migration_id_) + " at " +
                           model::format_instant(record_time) + " exists already");
     }
-    auto snapshot = std::make_shared<Snapshot>();
-    snapshot->migration_id = migration_id_;
-    snapshot->record_time = record_time;
-    snapshot->rows = views_->holdings();
-    std::int64_t row_id = next_row_id_;
-    for (std::size_t i = 0; i < snapshot->rows.size(); ++i) {
-        HoldingRow& row = snapshot->rows[i];
-        row.row_id = row_id++;
-        for (const Party& p : row.contract->stakeholders) {
-            snapshot->rows_by_stakeholder[p].push_back(static_cast<std::uint32_t>(i));
+    if (!last_rows_ || last_rows_version_ != views_->holdings_version()) {
+        auto data = std::make_shared<SnapshotRows>();
+        data->rows = views_->holdings();
+        for (std::size_t i = 0; i < data->rows.size(); ++i) {
+            for (const Party& p : data->rows[i].contract->stakeholders) {
+                data->rows_by_stakeholder[p].push_back(static_cast<std::uint32_t>(i));
+            }
         }
+        last_rows_ = std::move(data);
+        last_rows_version_ = views_->holdings_version();
     }
-    undo_.set(next_row_id_, row_id);
+    auto snapshot =
+        std::make_shared<const Snapshot>(migration_id_, record_time, next_row_id_, last_rows_);
+    undo_.set(next_row_id_, next_row_id_ + static_cast<std::int64_t>(last_rows_->rows.size()));
     undo_.assign(of_migration, record_time, SnapshotPtr(std::move(snapshot)));
     undo_.set(now_, std::max(now_, record_time));
 }

@@ -133,6 +133,7 @@ void SpliceViews::on_created(const model::ContractPtr& c, const Fact& fact, std:
                                 .created_round = h->created_round,
                                 .rate_per_round = h->rate_per_round});
         if (!h->locked) undo_.assign(unlocked_by_owner_[h->owner], sequence, c);
+        ++holdings_version_;
     } else if (const auto* o = std::get_if<OfferFact>(&fact)) {
         undo_.assign(offers_by_party_[o->sender], sequence, c);
         undo_.assign(offers_by_party_[o->receiver], sequence, c);
@@ -169,6 +170,7 @@ void SpliceViews::on_archived(const model::Contract& c) {
     if (const auto* h = std::get_if<HoldingFact>(&fact)) {
         undo_.erase(holdings_, HoldingKey{c.created_at, c.contract_id});
         if (!h->locked) undo_.erase(unlocked_by_owner_[h->owner], sequence);
+        ++holdings_version_;
     } else if (const auto* o = std::get_if<OfferFact>(&fact)) {
         undo_.erase(offers_by_party_[o->sender], sequence);
         undo_.erase(offers_by_party_[o->receiver], sequence);

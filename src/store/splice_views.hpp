@@ -73,6 +73,8 @@ class SpliceViews {
 
     // Active holdings in (created_at, contract id) order.
     [[nodiscard]] std::vector<HoldingRow> holdings() const;
+    // Goes up with every change of the holdings (never down, not even on a rollback).
+    [[nodiscard]] std::uint64_t holdings_version() const { return holdings_version_; }
 
     [[nodiscard]] std::vector<model::ContractPtr> active_vote_requests() const;
     [[nodiscard]] model::ContractPtr vote_request_by_tracking_cid(std::string_view cid) const;
@@ -99,6 +101,7 @@ class SpliceViews {
 
     std::unordered_map<std::string_view, Indexed> facts_;  // by contract id, active only
     std::map<HoldingKey, HoldingRow> holdings_;
+    std::uint64_t holdings_version_ = 0;
     std::unordered_map<Party, std::map<std::uint64_t, model::ContractPtr>> unlocked_by_owner_;
     std::unordered_map<Party, std::map<std::uint64_t, model::ContractPtr>> offers_by_party_;
     std::unordered_map<Party, std::string> counter_by_sender_;

@@ -39,7 +39,6 @@ struct ContractState {
 
 // One Amulet or LockedAmulet of a Scan ACS snapshot.
 struct HoldingRow {
-    std::int64_t row_id = 0;
     model::ContractPtr contract;
     Party owner;            // Amulet.owner, LockedAmulet.amulet.owner
     model::Decimal amount;  // amount.initialAmount
@@ -48,18 +47,48 @@ struct HoldingRow {
     model::Decimal rate_per_round;   // amount.ratePerRound.rate
 };
 
+// The rows of a snapshot, in (created_at, contract_id) order, and their indexes by stakeholder.
+// Consecutive snapshots with the same holdings share one (a clock moved by a year takes thousands
+// of snapshots of the same rows).
+struct SnapshotRows {
+    std::vector<HoldingRow> rows;
+    std::unordered_map<Party, std::vector<std::uint32_t>> rows_by_stakeholder;  // row indexes
+};
+
 // The holdings of one migration's ACS at one record time, as Scan materialises them: rows in
 // (created_at, contract_id) order with consecutive row ids. Immutable; shared with readers.
 struct Snapshot {
-    std::int64_t migration_id = 0;
-    model::Timestamp record_time;
-    std::vector<HoldingRow> rows;
-    std::unordered_map<Party, std::vector<std::uint32_t>> rows_by_stakeholder;  // row indexes
+    Snapshot(std::int64_t migration, model::Timestamp t, std::int64_t first_row,
+             std::shared_ptr<const SnapshotRows> data)
+        : migration_id(migration),
+          record_time(t),
+          first_row_(first_row),
+          data_(std::move(data)),
+          rows(data_->rows),
+          rows_by_stakeholder(data_->rows_by_stakeholder) {}
+    Snapshot(const Snapshot&) = delete;
+    Snapshot& operator=(const Snapshot&) = delete;
 
-    [[nodiscard]] std::int64_t first_row_id() const {
-        return rows.empty() ? 0 : rows.front().row_id;
+    const std::int64_t migration_id;
+    const model::Timestamp record_time;
+
+  private:
+    std::int64_t first_row_;
+    std::shared_ptr<const SnapshotRows> data_;
+
+  public:
+    const std::vector<HoldingRow>& rows;
+    const std::unordered_map<Party, std::vector<std::uint32_t>>& rows_by_stakeholder;
+
+    // The row id of rows[i]: Scan numbers the rows of all snapshots in one sequence.
+    [[nodiscard]] std::int64_t row_id(std::size_t i) const {
+        return first_row_ + static_cast<std::int64_t>(i);
     }
-    [[nodiscard]] std::int64_t last_row_id() const { return rows.empty() ? 0 : rows.back().row_id; }
+    [[nodiscard]] std::int64_t first_row_id() const { return rows.empty() ? 0 : first_row_; }
+    [[nodiscard]] std::int64_t last_row_id() const {
+        return rows.empty() ? 0 : row_id(rows.size() - 1);
+    }
+    [[nodiscard]] const std::shared_ptr<const SnapshotRows>& shared_rows() const { return data_; }
 };
 using SnapshotPtr = std::shared_ptr<const Snapshot>;
 
@@ -219,6 +248,10 @@ class LedgerStore {
     std::map<std::int64_t, std::map<std::string_view, ImportUpdate>> imports_;   // guarded
     std::map<std::int64_t, std::map<model::Timestamp, SnapshotPtr>> snapshots_;  // guarded
     std::int64_t next_row_id_ = 1;                             // guarded by mutex_
+    // The rows of the latest snapshot taken, and the holdings version they show: a snapshot of
+    // unchanged holdings shares them. Not undone; a rollback drops it.  Guarded by mutex_.
+    std::shared_ptr<const SnapshotRows> last_rows_;
+    std::uint64_t last_rows_version_ = 0;
     std::unordered_map<std::string, Reassignment> in_flight_;  // unassigned, by contract id
     std::set<std::string, std::less<>>
         templates_;                       // "<package name>:<Module>:<Entity>" ever created

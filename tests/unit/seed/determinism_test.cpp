@@ -229,9 +229,10 @@ json snapshots_json(const store::LedgerStore& s) {
     for (const auto& [migration, time] : s.snapshot_times()) {
         const store::SnapshotPtr snap = s.snapshot(migration, time, false);
         json rows = json::array();
-        for (const store::HoldingRow& r : snap->rows) {
-            rows.push_back({r.row_id, r.contract->contract_id, r.owner, r.amount.to_scaled_string(),
-                            r.locked});
+        for (std::size_t i = 0; i < snap->rows.size(); ++i) {
+            const store::HoldingRow& r = snap->rows[i];
+            rows.push_back({snap->row_id(i), r.contract->contract_id, r.owner,
+                            r.amount.to_scaled_string(), r.locked});
         }
         out.push_back({{"migration_id", migration}, {"time", time.micros}, {"rows", rows}});
     }

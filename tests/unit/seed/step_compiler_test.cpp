@@ -1377,8 +1377,9 @@ TEST(StepMigrate, LaterTransactionsCarryTheNewMigrationId) {
 
 json rows_json(const store::Snapshot& snap) {
     json rows = json::array();
-    for (const store::HoldingRow& r : snap.rows) {
-        rows.push_back({{"row_id", r.row_id},
+    for (std::size_t i = 0; i < snap.rows.size(); ++i) {
+        const store::HoldingRow& r = snap.rows[i];
+        rows.push_back({{"row_id", snap.row_id(i)},
                         {"contract", r.contract->contract_id},
                         {"owner", r.owner},
                         {"amount", r.amount.to_scaled_string()},

@@ -71,8 +71,9 @@ std::vector<std::string> ids_of(const std::vector<model::ContractPtr>& contracts
 
 // The row id of `cid` in the snapshot of migration 0 at `time`.
 std::int64_t row_id_of(const std::string& time, const std::string& cid) {
-    for (const store::HoldingRow& row : snapshot_of(ledger(), 0, time)->rows) {
-        if (row.contract->contract_id == cid) return row.row_id;
+    const store::SnapshotPtr snap = snapshot_of(ledger(), 0, time);
+    for (std::size_t i = 0; i < snap->rows.size(); ++i) {
+        if (snap->rows[i].contract->contract_id == cid) return snap->row_id(i);
     }
     throw std::runtime_error("no row for " + cid);
 }
