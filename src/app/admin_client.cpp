@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cantonlite/app/examples.hpp"
 #include "cantonlite/http/request.hpp"
 #include "cantonlite/net/http_client.hpp"
 
@@ -47,26 +48,6 @@ std::uint16_t parse_port(std::string_view digits, std::string_view text, std::st
                          std::string(text) + "\"");
     }
     return static_cast<std::uint16_t>(value);
-}
-
-// A path segment with everything but RFC 3986 unreserved characters percent-encoded.
-std::string encode_segment(std::string_view text) {
-    static constexpr char hex[] = "0123456789ABCDEF";
-    std::string out;
-    for (const char c : text) {
-        const auto u = static_cast<unsigned char>(c);
-        const bool unreserved = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') ||
-                                (u >= '0' && u <= '9') || u == '-' || u == '.' || u == '_' ||
-                                u == '~';
-        if (unreserved) {
-            out += c;
-        } else {
-            out += '%';
-            out += hex[u >> 4];
-            out += hex[u & 0xF];
-        }
-    }
-    return out;
 }
 
 // `text` on one line: line breaks become spaces, the ends are trimmed, long texts are cut.
@@ -144,7 +125,7 @@ AdminCall make_call(const CommandLine& cli, std::istream& in) {
         case Command::snapshot:
             return {"POST", "/snapshots", ""};
         case Command::revert:
-            return {"POST", "/snapshots/" + encode_segment(cli.snapshot_id) + "/revert", ""};
+            return {"POST", "/snapshots/" + encode_path_segment(cli.snapshot_id) + "/revert", ""};
         case Command::reset:
             return {"POST", "/reset", ""};
         default:

@@ -22,6 +22,13 @@ using nlohmann::json;
 inline const std::string default_seed = CANTONLITE_SOURCE_DIR "/config/default-network.json";
 inline const std::string base = "/_cantonlite/v1";
 
+// The default network's wallet users (docs/default-network.md) and op 4's path.
+inline const std::string alice =
+    "alice::12202bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90";
+inline const std::string bob =
+    "bob::122081b637d8fcd2c6da6359e6963113a1170de795e4b725b84d1e0b4cfd9ec58ce9";
+inline const std::string offers = "/api/validator/v0/wallet/transfer-offers";
+
 inline AdminOptions open_options() {
     return AdminOptions{.open = true, .describe = [](const store::LedgerStore& store) {
                             return app::describe_json(store).dump(2);
