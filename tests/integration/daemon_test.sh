@@ -101,5 +101,42 @@ generated_seed_serves() {
 }
 check "a generated seed serves and describe's curl lines reach it" generated_seed_serves
 
+# The admin API as a user drives it, through the client commands.
+admin_client_drives_the_network() {
+  start_daemon "$BIN" || return 1
+  local url="http://127.0.0.1:$DAEMON_PORT" id end
+  echo '[{"step": "add_user", "id": "zoe", "wallet": true}, {"step": "mint", "owner": "zoe", "amount": "5", "as": "z"}]' >"$TMP/steps.json"
+  "$BIN" apply --url "$url" "$TMP/steps.json" | grep -q '"z"' || return 1
+  id=$("$BIN" snapshot --url "$url") || return 1
+  echo '{"step": "mint", "owner": "zoe", "amount": "1"}' | "$BIN" apply --url "$url" - >/dev/null || return 1
+  "$BIN" time --url "$url" --advance PT1H | grep -q '"now": "2025-01-20T01:00:03Z"' || return 1
+  end=$("$BIN" revert --url "$url" "$id" | sed -n 's/.*"ledger_end": \([0-9]*\).*/\1/p')
+  [ "$end" = 47 ] || { echo "  ledger end after revert: $end"; return 1; }
+  set +e; "$BIN" revert --url "$url" 99 2>"$TMP/err"; local code=$?; set -e
+  [ "$code" = 1 ] && grep -q "cantonlite: 404: no snapshot '99'" "$TMP/err" || { echo "  exit $code: $(cat "$TMP/err")"; return 1; }
+  "$BIN" reset --url "$url" | grep -q '"ledger_end": 45' || return 1
+  stop_daemon
+}
+check "the client commands drive the network" admin_client_drives_the_network
+
+# Off loopback the admin API needs admin.token: without one, 403 and a start-up warning saying why.
+admin_closed_off_loopback() {
+  start_daemon "$BIN" --address 0.0.0.0 || return 1
+  local status; status=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$DAEMON_PORT/_cantonlite/v1/time")
+  stop_daemon
+  [ "$status" = 403 ] && grep -q "answers 403: 0.0.0.0 is not a loopback address and admin.token" "$DAEMON_LOG" \
+    || { echo "  status $status"; cat "$DAEMON_LOG"; return 1; }
+}
+check "off loopback the admin API is closed without admin.token" admin_closed_off_loopback
+admin_token_opens_it() {
+  start_daemon "$BIN" --address 0.0.0.0 --admin-token s3cret || return 1
+  local url="http://127.0.0.1:$DAEMON_PORT" without with
+  without=$(curl -s -o /dev/null -w '%{http_code}' "$url/_cantonlite/v1/time")
+  with=$(CANTONLITE_ADMIN_TOKEN=s3cret "$BIN" time --url "$url" | grep -c '"now"')
+  stop_daemon
+  [ "$without" = 403 ] && [ "$with" = 1 ] || { echo "  without $without, with $with"; return 1; }
+}
+check "admin.token opens the admin API off loopback" admin_token_opens_it
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
