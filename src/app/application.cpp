@@ -153,7 +153,7 @@ int serve(const CommandLine& cli) {
     const Config& config = loaded->config;
     configure_logging(config.log);
     bool journal_ok = false;
-    const auto journal = open_journal(config, *loaded->network, journal_ok);
+    auto journal = open_journal(config, *loaded->network, journal_ok);
     if (!journal_ok) return exit_usage;
     std::unique_ptr<http::Router> router;
     try {
@@ -173,6 +173,9 @@ int serve(const CommandLine& cli) {
     spdlog::info("cantonlite {} serving on {}:{} (config {}, seed {})", CANTONLITE_VERSION,
                  config.server.address, server.port(), config.file.string(), config.seed.string());
     server.wait();
+    // Writes still waiting for their sync are answered (into closed sessions) while the areas
+    // and the server's io context still exist.
+    journal.reset();
     spdlog::info("stopped");
     return exit_ok;
 }

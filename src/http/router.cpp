@@ -45,7 +45,17 @@ void Router::mount(std::unique_ptr<Area> area) {
 
 Response Router::handle(const Request& request) const {
     Response response = route(areas_, gate_, request);
-    if (const auto traceparent = request.header("traceparent")) {
+    const auto traceparent = request.header("traceparent");
+    if (!traceparent) return response;
+    if (response.deferred) {
+        response.deferred = [inner = std::move(response.deferred),
+                             echo = std::string(*traceparent)](Response::Completion done) {
+            inner([done = std::move(done), echo](Response r) {
+                r.headers.push_back({"traceparent", echo});
+                done(std::move(r));
+            });
+        };
+    } else {
         response.headers.push_back({"traceparent", std::string(*traceparent)});
     }
     return response;

@@ -20,11 +20,14 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -275,6 +278,17 @@ class FileJournal final : public Journal {
           end_(end),
           written_(end) {}
 
+    ~FileJournal() override {
+        {
+            const std::lock_guard lock(mutex_);
+            stopping_ = true;
+        }
+        wake_.notify_all();
+        if (flusher_.joinable()) flusher_.join();
+    }
+    FileJournal(const FileJournal&) = delete;
+    FileJournal& operator=(const FileJournal&) = delete;
+
     [[nodiscard]] const std::vector<Record>& recovered() const override { return records_; }
 
     [[nodiscard]] std::uint64_t append(std::string_view payload) override {
@@ -329,7 +343,55 @@ class FileJournal final : public Journal {
         }
     }
 
+    void when_durable(std::uint64_t ticket, std::function<void(std::exception_ptr)> done) override {
+        std::exception_ptr now_failed;
+        {
+            const std::lock_guard lock(mutex_);
+            ticket = std::min(ticket, written_);
+            if (synced_ < ticket && failure_.empty()) {
+                pending_.emplace_back(ticket, std::move(done));
+                if (!flusher_.joinable()) flusher_ = std::thread([this] { flush(); });
+                wake_.notify_one();
+                return;
+            }
+            if (!failure_.empty()) now_failed = std::make_exception_ptr(JournalError(failure_));
+        }
+        done(now_failed);
+    }
+
   private:
+    // The flusher: while callbacks wait, one sync covers every record written so far, then the
+    // callbacks it made durable run. Waiters that arrive during a sync share the next one.
+    void flush() {
+        std::unique_lock lock(mutex_);
+        for (;;) {
+            wake_.wait(lock, [&] { return stopping_ || !pending_.empty(); });
+            if (pending_.empty()) return;  // stopping, nothing left to confirm
+            std::uint64_t target = 0;
+            for (const auto& [ticket, _] : pending_) target = std::max(target, ticket);
+            lock.unlock();
+            std::exception_ptr error;
+            try {
+                wait_durable(target);
+            } catch (const JournalError&) {
+                error = std::current_exception();
+            }
+            lock.lock();
+            std::vector<std::function<void(std::exception_ptr)>> ready;
+            for (auto it = pending_.begin(); it != pending_.end();) {
+                if (error || it->first <= synced_) {
+                    ready.push_back(std::move(it->second));
+                    it = pending_.erase(it);
+                } else {
+                    ++it;
+                }
+            }
+            lock.unlock();
+            for (auto& done : ready) done(error);
+            lock.lock();
+        }
+    }
+
     const std::filesystem::path path_;
     const Fd fd_;
     const std::vector<Record> records_;
@@ -342,7 +404,11 @@ class FileJournal final : public Journal {
     // records; the first sync covers them too.
     std::uint64_t synced_ = 0;
     bool syncing_ = false;
-    std::string failure_;  // once set, every append and wait_durable throws it
+    std::string failure_;           // once set, every append and wait_durable throws it
+    std::condition_variable wake_;  // the flusher's: callbacks wait, or stopping
+    std::vector<std::pair<std::uint64_t, std::function<void(std::exception_ptr)>>> pending_;
+    bool stopping_ = false;
+    std::thread flusher_;  // started by the first when_durable() that has to wait
 };
 
 }  // namespace

@@ -185,6 +185,17 @@ void Session::on_body(beast::error_code ec) {
         spdlog::error("{} {}: {}", method_, target_, e.what());
         response = http::Response::text(500, "There was an internal server error.");
     }
+    if (response.deferred) {
+        // The answer comes later, from another thread: back on this session's strand then.
+        auto deferred = std::move(response.deferred);
+        deferred([self = shared_from_this(), keep_alive, head](http::Response r) {
+            asio::post(self->stream_.get_executor(),
+                       [self, r = std::move(r), keep_alive, head]() mutable {
+                           self->respond(std::move(r), keep_alive, head);
+                       });
+        });
+        return;
+    }
     respond(std::move(response), keep_alive, head);
 }
 

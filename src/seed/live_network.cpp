@@ -51,6 +51,11 @@ std::string_view automation_name(ExpiringContract::Kind kind) {
     return "";
 }
 
+WriteError sync_failed(const journal::JournalError& e) {
+    return WriteError(
+        500, std::string(e.what()) + " (the write is applied but may not survive a restart)");
+}
+
 const std::string& op_kind(const nlohmann::json& op) {
     return op.at("op").get_ref<const std::string&>();
 }
@@ -97,11 +102,11 @@ void LiveNetwork::attach_journal(journal::Journal& journal) {
     journal_ = &journal;
 }
 
-nlohmann::json LiveNetwork::write(const nlohmann::json& op) {
+Written LiveNetwork::write(const nlohmann::json& op) {
     return write([&op]() { return op; });
 }
 
-nlohmann::json LiveNetwork::write(const std::function<nlohmann::json()>& make_op) {
+Written LiveNetwork::write(const std::function<nlohmann::json()>& make_op) {
     std::uint64_t ticket = 0;
     nlohmann::json answer;
     {
@@ -139,15 +144,32 @@ nlohmann::json LiveNetwork::write(const std::function<nlohmann::json()>& make_op
             answer = execute(op);
         }
     }
-    if (journal_ != nullptr) {
-        try {
-            journal_->wait_durable(ticket);
-        } catch (const journal::JournalError& e) {
-            throw WriteError(500, std::string(e.what()) +
-                                      " (the write is applied but may not survive a restart)");
-        }
+    if (journal_ == nullptr) return Written{.answer = std::move(answer)};
+    return Written{.answer = std::move(answer), .ticket = ticket};
+}
+
+void LiveNetwork::wait_durable(const Written& written) {
+    if (!written.ticket) return;
+    try {
+        journal_->wait_durable(*written.ticket);
+    } catch (const journal::JournalError& e) {
+        throw sync_failed(e);
     }
-    return answer;
+}
+
+void LiveNetwork::when_durable(const Written& written,
+                               std::function<void(std::exception_ptr)> done) {
+    if (!written.ticket) return done(nullptr);
+    journal_->when_durable(*written.ticket, [done = std::move(done)](std::exception_ptr error) {
+        if (!error) return done(nullptr);
+        try {
+            std::rethrow_exception(error);
+        } catch (const journal::JournalError& e) {
+            done(std::make_exception_ptr(sync_failed(e)));
+        } catch (...) {
+            done(std::current_exception());
+        }
+    });
 }
 
 nlohmann::json LiveNetwork::execute(const nlohmann::json& op) {
@@ -326,7 +348,7 @@ nlohmann::json LiveNetwork::clock_json() const {
 
 // ---- the public operations ----
 
-nlohmann::json LiveNetwork::apply_steps(const nlohmann::json& steps) {
+Written LiveNetwork::apply_steps(const nlohmann::json& steps) {
     return write({{"op", "steps"}, {"steps", steps}});
 }
 
@@ -339,11 +361,11 @@ nlohmann::json LiveNetwork::time() const {
     return answer;
 }
 
-nlohmann::json LiveNetwork::set_time(model::Timestamp t) {
+Written LiveNetwork::set_time(model::Timestamp t) {
     return write({{"op", "time"}, {"to", model::format_instant(t)}});
 }
 
-nlohmann::json LiveNetwork::advance_time(const std::string& duration) {
+Written LiveNetwork::advance_time(const std::string& duration) {
     const auto micros = model::parse_duration_micros(duration);
     if (!micros) {
         throw WriteError(400, "advance: '" + duration +
@@ -359,7 +381,7 @@ nlohmann::json LiveNetwork::advance_time(const std::string& duration) {
     });
 }
 
-nlohmann::json LiveNetwork::take_snapshot() {
+Written LiveNetwork::take_snapshot() {
     return write({{"op", "snapshot"}});
 }
 
@@ -373,11 +395,11 @@ nlohmann::json LiveNetwork::snapshots() const {
     return {{"snapshots", std::move(list)}};
 }
 
-nlohmann::json LiveNetwork::revert(const std::string& id) {
+Written LiveNetwork::revert(const std::string& id) {
     return write({{"op", "revert"}, {"id", id}});
 }
 
-nlohmann::json LiveNetwork::reset() {
+Written LiveNetwork::reset() {
     return write({{"op", "reset"}});
 }
 

@@ -3,12 +3,19 @@
 //   - throughput of every operation's example request (`cantonlite describe --json`) over
 //     keep-alive connections, as a ratio to GET /api/scan/livez, the cheapest route;
 //   - start-up time (spawn to first answer) and peak memory (VmHWM) of the daemon on a seed, as
-//     ratios to parsing that seed's JSON alone (nlohmann, in a child process).
+//     ratios to parsing that seed's JSON alone (nlohmann, in a child process);
+//   - writes of the admin API (POST /_cantonlite/v1/steps, one mint each): their throughput as a
+//     ratio to livez; with `serve --journal` and 1, 4, 16... writers, as a ratio to one fsync per
+//     write (write + fdatasync of a temp file, timed in the same run while the daemon serves
+//     reads) and to one writer: above 1 is group commit;
+//   - a read's p50/p99 latency while writers post mints, as a ratio to the same read alone;
+//   - snapshot, revert and reset after K mints, as ratios to the network's start-up time.
 // Every answer must have the status its example expects; any other is counted and makes the run
 // fail (exit 1), so `--quick` doubles as an end-to-end check of the examples.
 //
 // Usage: cantonlite_bench --bin PATH [--seed FILE]... [--generate P,M,K] [--seconds S]
-//                         [--connections C] [--quick]
+//                         [--connections C] [--writers N,N,...] [--revert-writes K]
+//                         [--journal-dir DIR] [--quick]
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -30,6 +37,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -50,6 +58,29 @@ struct Options {
     std::string generate = "1000,100000,10000";  // parties, amulets, updates; "" for none
     double seconds = 2.0;
     int connections = 4;
+    std::vector<int> writers{1, 4, 16};  // connections posting mints to a journaled daemon
+    int revert_writes = 100;             // K: mints between a snapshot and its revert (or a reset)
+    int repeats = 5;                     // snapshots, reverts and resets timed (median)
+    fs::path journal_dir = fs::temp_directory_path();  // where the journal and fsync probe go
+};
+
+// A free-standing write target for the journal and the fsync baseline, removed when destroyed.
+class TempFile {
+  public:
+    TempFile(const fs::path& dir, const std::string& tag)
+        : path_(dir / ("cantonlite-bench-" + std::to_string(::getpid()) + "-" + tag)) {
+        fs::remove(path_);
+    }
+    ~TempFile() {
+        std::error_code ignored;
+        fs::remove(path_, ignored);
+    }
+    TempFile(const TempFile&) = delete;
+    TempFile& operator=(const TempFile&) = delete;
+    const fs::path& path() const { return path_; }
+
+  private:
+    fs::path path_;
 };
 
 // --- processes ---
@@ -99,9 +130,11 @@ std::uint16_t free_port(int attempt) {
 class Daemon {
   public:
     // Retries on another port when the daemon exits before answering (a port taken meanwhile).
-    Daemon(const std::string& bin, const std::string& seed) {
+    // `extra`: further flags of `serve` (e.g. --journal FILE; --io-threads N replaces the 2).
+    Daemon(const std::string& bin, const std::string& seed,
+           const std::vector<std::string>& extra = {}) {
         for (int attempt = 0; attempt < 5; ++attempt) {
-            if (start(bin, seed, attempt)) return;
+            if (start(bin, seed, extra, attempt)) return;
         }
         throw std::runtime_error("the daemon did not come up on " + seed);
     }
@@ -119,11 +152,16 @@ class Daemon {
     long peak_kib() const { return status_kib(pid_, "VmHWM"); }
 
   private:
-    bool start(const std::string& bin, const std::string& seed, int attempt) {
+    bool start(const std::string& bin, const std::string& seed,
+               const std::vector<std::string>& extra, int attempt) {
         port_ = free_port(attempt);
         const std::string port = std::to_string(port_);
-        std::vector<std::string> args{bin,  "serve",       "--seed", seed,           "--port",
-                                      port, "--log-level", "warn",   "--io-threads", "2"};
+        std::vector<std::string> args{bin,      "serve", "--seed",      seed,
+                                      "--port", port,    "--log-level", "warn"};
+        if (std::find(extra.begin(), extra.end(), "--io-threads") == extra.end()) {
+            args.insert(args.end(), {"--io-threads", "2"});
+        }
+        args.insert(args.end(), extra.begin(), extra.end());
         std::vector<char*> argv;
         for (auto& a : args) argv.push_back(a.data());
         argv.push_back(nullptr);
@@ -198,6 +236,7 @@ struct Example {
 };
 
 struct Load {
+    long done = 0;  // answers
     double per_second = 0;
     double p50_ms = 0;
     double p99_ms = 0;
@@ -237,7 +276,8 @@ Load run_load(std::uint16_t port, const Example& e, double seconds, int connecti
     const auto at = [&](double q) {
         return all.empty() ? 0.0 : all[static_cast<std::size_t>(q * (all.size() - 1))];
     };
-    return {.per_second = static_cast<double>(done) / elapsed,
+    return {.done = done,
+            .per_second = static_cast<double>(done) / elapsed,
             .p50_ms = at(0.5),
             .p99_ms = at(0.99),
             .unexpected = unexpected};
@@ -286,39 +326,316 @@ std::string fixed(double v, int digits) {
     return s.str();
 }
 
-// One seed: start-up and memory, then every example's throughput. Returns the unexpected answers.
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+}
+
+double ratio(double a, double b) {
+    return a / std::max(b, 1e-9);
+}
+
+// --- the admin API: writes, snapshots, reverts, resets ---
+
+const std::string admin_path = "/_cantonlite/v1";
+const std::string json_header = "Content-Type: application/json\r\n";
+
+// One admin request on `c`: its JSON answer and its round trip in seconds, or nullopt when it did
+// not answer 200 (counted in `unexpected`).
+std::optional<std::pair<json, double>> admin(cantonlite::testing::HttpConnection& c,
+                                             const std::string& method, const std::string& path,
+                                             long& unexpected, const std::string& body = "") {
+    const auto begin = Clock::now();
+    const auto r =
+        c.send(cantonlite::testing::make_request(method, admin_path + path, body, json_header))
+            ? c.read_response()
+            : std::nullopt;
+    const double seconds = std::chrono::duration<double>(Clock::now() - begin).count();
+    if (!r || r->status != 200) {
+        ++unexpected;
+        std::cerr << method << " " << admin_path << path << ": "
+                  << (r ? std::to_string(r->status) + " " + r->body : std::string("no answer"))
+                  << "\n";
+        return std::nullopt;
+    }
+    return std::pair{json::parse(r->body, nullptr, false), seconds};
+}
+
+// The ledger end the network answers now (GET /_cantonlite/v1/network); -1 when it did not answer.
+long ledger_end(cantonlite::testing::HttpConnection& c, long& unexpected) {
+    const auto r = admin(c, "GET", "/network", unexpected);
+    return r && r->first.contains("ledger_end") ? r->first.at("ledger_end").get<long>() : -1;
+}
+
+// A single-mint step for the network's first user (a party reference of every seed with users).
+Example mint_example(std::uint16_t port, long& unexpected) {
+    cantonlite::testing::HttpConnection c(port);
+    const auto r = admin(c, "GET", "/network", unexpected);
+    if (!r || !r->first.contains("users") || r->first.at("users").empty()) {
+        throw std::runtime_error("the network has no user to mint for");
+    }
+    const std::string owner = r->first.at("users").at(0).at("id");
+    const json body{{"step", "mint"}, {"owner", owner}, {"amount", "1"}};
+    return {.label = "POST " + admin_path + "/steps (one mint for " + owner + ")",
+            .request = cantonlite::testing::make_request("POST", admin_path + "/steps", body.dump(),
+                                                         json_header)};
+}
+
+// Back to the seed, between measurements; its time in seconds (0 when it failed).
+double reset(std::uint16_t port, long& unexpected) {
+    cantonlite::testing::HttpConnection c(port);
+    const auto r = admin(c, "POST", "/reset", unexpected);
+    return r ? r->second : 0;
+}
+
+// `count` mints in a row on `c`.
+void post_mints(cantonlite::testing::HttpConnection& c, const Example& mint, int count,
+                long& unexpected) {
+    for (int i = 0; i < count; ++i) {
+        const auto r = c.send(mint.request) ? c.read_response() : std::nullopt;
+        if (!r || r->status != 200) ++unexpected;
+    }
+}
+
+// The machine's cost of one durable append, the journal's baseline: 200 bytes written to an
+// O_APPEND file, then fdatasync (as the journal does per sync), repeated for about `seconds`. The
+// median, in seconds.
+double fsync_seconds(const fs::path& dir, double seconds) {
+    const TempFile file(dir, "fsync-probe");
+    const int fd = ::open(file.path().c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) throw std::runtime_error("cannot create " + file.path().string());
+    const std::string record(200, 'x');
+    std::vector<double> times;
+    const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
+    while (times.size() < 5 || (Clock::now() < deadline && times.size() < 100000)) {
+        const auto begin = Clock::now();
+        if (::write(fd, record.data(), record.size()) != static_cast<ssize_t>(record.size()) ||
+            ::fdatasync(fd) != 0) {
+            ::close(fd);
+            throw std::runtime_error("cannot write and sync " + file.path().string());
+        }
+        times.push_back(std::chrono::duration<double>(Clock::now() - begin).count());
+    }
+    ::close(fd);
+    return median(times);
+}
+
+// Mints without a journal over o.connections connections, as a ratio to livez; the network is
+// reset afterwards (that reset's time and the mints it undid go to `reset_after`).
+long bench_writes(const Options& o, std::uint16_t port, const Load& base, const Example& mint,
+                  std::pair<double, long>& reset_after) {
+    long unexpected = 0;
+    const Load w = run_load(port, mint, o.seconds, o.connections);
+    unexpected += w.unexpected;
+    reset_after = {reset(port, unexpected), w.done};
+    constexpr double target = 10000;
+    std::cout << "\n| write: " << mint.label << " | writes/s | p50 ms | p99 ms | baseline | ratio "
+              << "|\n|---|---|---|---|---|---|\n"
+              << "| no journal, " << o.connections << " connections | " << fixed(w.per_second, 0)
+              << " | " << fixed(w.p50_ms, 3) << " | " << fixed(w.p99_ms, 3) << " | livez "
+              << fixed(base.per_second, 0) << " req/s | "
+              << fixed(ratio(w.per_second, base.per_second), 2)
+              << (w.unexpected ? " (" + std::to_string(w.unexpected) + " unexpected)" : "")
+              << " |\n\nTarget of at least " << fixed(target, 0)
+              << " single-mint writes/s without a journal: "
+              << (w.per_second >= target ? "met" : "NOT met") << " (" << fixed(w.per_second, 0)
+              << "/s).\n";
+    return unexpected;
+}
+
+// A cheap read's latency over one connection, alone and while o.connections connections post
+// mints; the network is reset afterwards.
+long bench_read_while_writing(const Options& o, std::uint16_t port, const Example& mint) {
+    const Example read{
+        .label = "GET /api/scan/v0/dso-party-id",
+        .request = cantonlite::testing::make_request("GET", "/api/scan/v0/dso-party-id")};
+    const Load alone = run_load(port, read, o.seconds, 1);
+    Load writes;
+    std::thread writers([&] { writes = run_load(port, mint, o.seconds, o.connections); });
+    const Load during = run_load(port, read, o.seconds, 1);
+    writers.join();
+    long unexpected = alone.unexpected + during.unexpected + writes.unexpected;
+    reset(port, unexpected);
+    std::cout << "\n| read " << read.label << " (1 connection) | req/s | p50 ms | p99 ms | "
+              << "p50 ratio | p99 ratio |\n|---|---|---|---|---|---|\n"
+              << "| alone (baseline) | " << fixed(alone.per_second, 0) << " | "
+              << fixed(alone.p50_ms, 3) << " | " << fixed(alone.p99_ms, 3) << " | 1.00 | 1.00 |\n"
+              << "| while " << o.connections << " connections post mints ("
+              << fixed(writes.per_second, 0) << " writes/s) | " << fixed(during.per_second, 0)
+              << " | " << fixed(during.p50_ms, 3) << " | " << fixed(during.p99_ms, 3) << " | "
+              << fixed(ratio(during.p50_ms, alone.p50_ms), 2) << " | "
+              << fixed(ratio(during.p99_ms, alone.p99_ms), 2) << " |\n";
+    return unexpected;
+}
+
+// Snapshot, K mints, revert; K mints, reset: medians of o.repeats, as ratios to the network's
+// start-up time. Each revert and reset must bring the ledger end back.
+long bench_revert(const Options& o, std::uint16_t port, const Example& mint_request,
+                  double startup_seconds, std::pair<double, long> reset_after) {
+    long unexpected = 0;
+    cantonlite::testing::HttpConnection c(port);
+    const long seed_end = ledger_end(c, unexpected);
+    std::vector<double> snapshots, reverts, resets;
+    for (int i = 0; i < o.repeats; ++i) {
+        const auto snapshot = admin(c, "POST", "/snapshots", unexpected);
+        if (!snapshot) continue;
+        snapshots.push_back(snapshot->second);
+        post_mints(c, mint_request, o.revert_writes, unexpected);
+        const std::string id = snapshot->first.value("id", "");
+        if (const auto r = admin(c, "POST", "/snapshots/" + id + "/revert", unexpected)) {
+            reverts.push_back(r->second);
+            if (ledger_end(c, unexpected) != snapshot->first.value("ledger_end", -2L)) {
+                std::cerr << "the revert to snapshot " << id << " left another ledger end\n";
+                ++unexpected;
+            }
+        }
+    }
+    for (int i = 0; i < o.repeats; ++i) {
+        post_mints(c, mint_request, o.revert_writes, unexpected);
+        if (const auto r = admin(c, "POST", "/reset", unexpected)) {
+            resets.push_back(r->second);
+            if (ledger_end(c, unexpected) != seed_end) {
+                std::cerr << "the reset left another ledger end than the seed's\n";
+                ++unexpected;
+            }
+        }
+    }
+    const auto row = [&](const std::string& what, double seconds) {
+        std::cout << "| " << what << " | " << fixed(seconds * 1000, 3) << " | "
+                  << fixed(startup_seconds, 3) << " | " << std::scientific << std::setprecision(1)
+                  << ratio(seconds, startup_seconds) << std::defaultfloat << " |\n";
+    };
+    std::cout << "\n| admin (median of " << o.repeats << ") | ms | baseline: start-up (s) | "
+              << "ratio |\n|---|---|---|---|\n";
+    row("POST snapshots", median(snapshots));
+    row("revert after " + std::to_string(o.revert_writes) + " mints", median(reverts));
+    row("reset after " + std::to_string(o.revert_writes) + " mints", median(resets));
+    row("reset after the write run's " + std::to_string(reset_after.second) + " mints (once)",
+        reset_after.first);
+    return unexpected;
+}
+
+// Mints with `serve --journal` (a fresh file) over 1, 4, 16... connections, as ratios to one
+// fsync per write: above 1, concurrent writers share syncs (group commit). The fsync baseline is
+// timed while o.connections connections load livez on the same daemon, as the journal's syncs are:
+// on a virtual machine an idle vCPU can take a host tick to wake for the disk's answer, so a sync
+// timed on an idle machine can be many times slower (printed too, not a baseline). A write holds
+// its io thread until it is durable, so at most --io-threads writes can share a sync: the most
+// writers run once more on a daemon with as many io threads.
+long bench_journal(const Options& o, const std::string& seed) {
+    const double probe_seconds = std::min(o.seconds, 1.0);
+    const double idle_fsync = fsync_seconds(o.journal_dir, probe_seconds);
+    long unexpected = 0;
+    double fsync = 0;
+    double one_writer = 0;  // writes/s of 1 connection: one sync per write, at best
+    const auto run = [&](const std::vector<int>& writers, int io_threads) {
+        const TempFile journal(o.journal_dir, "journal");
+        const Daemon daemon(
+            o.bin, seed,
+            {"--journal", journal.path().string(), "--io-threads", std::to_string(io_threads)});
+        if (fsync == 0) {
+            const Example livez{
+                .label = "GET /api/scan/livez",
+                .request = cantonlite::testing::make_request("GET", "/api/scan/livez")};
+            Load busy;
+            std::thread readers(
+                [&] { busy = run_load(daemon.port(), livez, probe_seconds, o.connections); });
+            fsync = fsync_seconds(o.journal_dir, probe_seconds);
+            readers.join();
+            unexpected += busy.unexpected;
+            std::cout << "\n| write with --journal (in " << o.journal_dir.string()
+                      << ") | writes/s | p50 ms | p99 ms | ratio to 1/fsync | ratio to 1 "
+                      << "connection |\n|---|---|---|---|---|---|\n"
+                      << "| baseline: write + fdatasync of a temp file, one at a time, while "
+                      << o.connections << " connections GET livez | "
+                      << fixed(1 / std::max(fsync, 1e-9), 0) << " | " << fixed(fsync * 1000, 3)
+                      << " | | 1.00 | |\n"
+                      << "| (the same on an idle machine, not a baseline) | "
+                      << fixed(1 / std::max(idle_fsync, 1e-9), 0) << " | "
+                      << fixed(idle_fsync * 1000, 3) << " | | | |\n";
+        }
+        const Example mint = mint_example(daemon.port(), unexpected);
+        for (const int n : writers) {
+            const Load w = run_load(daemon.port(), mint, o.seconds, n);
+            unexpected += w.unexpected;
+            reset(daemon.port(), unexpected);
+            if (n == 1 && one_writer == 0) one_writer = w.per_second;
+            std::cout << "| " << n << (n == 1 ? " connection" : " connections") << ", "
+                      << io_threads << " io threads | " << fixed(w.per_second, 0) << " | "
+                      << fixed(w.p50_ms, 3) << " | " << fixed(w.p99_ms, 3) << " | "
+                      << fixed(w.per_second * fsync, 2)
+                      << (w.unexpected ? " (" + std::to_string(w.unexpected) + " unexpected)" : "")
+                      << " | " << (one_writer > 0 ? fixed(ratio(w.per_second, one_writer), 2) : "")
+                      << " |\n";
+        }
+    };
+    run(o.writers, 2);
+    const int most = *std::max_element(o.writers.begin(), o.writers.end());
+    if (most > 2) run({most}, most);
+    return unexpected;
+}
+
+// One seed: start-up and memory, then every example's throughput, then the admin API's writes (a
+// daemon without journal, reset between measurements, then a fresh one with a journal). Returns
+// the unexpected answers.
 long bench_seed(const Options& o, const std::string& seed) {
     const auto [parse_seconds, parse_kib] = parse_baseline(seed);
-    const Daemon daemon(o.bin, seed);
-    const long daemon_kib = daemon.peak_kib();
-    std::cout
-        << "\n## " << seed << " (" << fs::file_size(seed) / 1024 << " KiB)\n\n"
-        << "| measure | daemon | baseline: JSON parse of the seed | ratio |\n|---|---|---|---|\n"
-        << "| start-up (s) | " << fixed(daemon.startup_seconds(), 3) << " | "
-        << fixed(parse_seconds, 3) << " | "
-        << fixed(daemon.startup_seconds() / std::max(parse_seconds, 1e-6), 1) << " |\n"
-        << "| peak memory (MiB) | " << fixed(daemon_kib / 1024.0, 1) << " | "
-        << fixed(parse_kib / 1024.0, 1) << " | "
-        << fixed(static_cast<double>(daemon_kib) / std::max(parse_kib, 1L), 2) << " |\n\n";
+    long unexpected = 0;
+    {
+        const Daemon daemon(o.bin, seed);
+        const long daemon_kib = daemon.peak_kib();
+        std::cout << "\n## " << seed << " (" << fs::file_size(seed) / 1024 << " KiB)\n\n"
+                  << "| measure | daemon | baseline: JSON parse of the seed | ratio |\n"
+                  << "|---|---|---|---|\n"
+                  << "| start-up (s) | " << fixed(daemon.startup_seconds(), 3) << " | "
+                  << fixed(parse_seconds, 3) << " | "
+                  << fixed(daemon.startup_seconds() / std::max(parse_seconds, 1e-6), 1) << " |\n"
+                  << "| peak memory (MiB) | " << fixed(daemon_kib / 1024.0, 1) << " | "
+                  << fixed(parse_kib / 1024.0, 1) << " | "
+                  << fixed(static_cast<double>(daemon_kib) / std::max(parse_kib, 1L), 2)
+                  << " |\n\n";
 
-    const Example livez{.label = "baseline GET /api/scan/livez",
-                        .request = cantonlite::testing::make_request("GET", "/api/scan/livez")};
-    const Load base = run_load(daemon.port(), livez, o.seconds, o.connections);
-    long unexpected = base.unexpected;
-    std::cout << "| request (" << o.connections << " connections) | req/s | p50 ms | p99 ms | "
-              << "ratio to livez |\n|---|---|---|---|---|\n"
-              << "| " << livez.label << " | " << fixed(base.per_second, 0) << " | "
-              << fixed(base.p50_ms, 3) << " | " << fixed(base.p99_ms, 3) << " | 1.00 |\n";
-    for (const Example& e : examples_of(o, seed)) {
-        const Load l = run_load(daemon.port(), e, o.seconds, o.connections);
-        unexpected += l.unexpected;
-        std::cout << "| " << e.label << " | " << fixed(l.per_second, 0) << " | "
-                  << fixed(l.p50_ms, 3) << " | " << fixed(l.p99_ms, 3) << " | "
-                  << fixed(l.per_second / std::max(base.per_second, 1e-9), 2)
-                  << (l.unexpected ? " (" + std::to_string(l.unexpected) + " unexpected)" : "")
-                  << " |\n";
+        const Example livez{.label = "baseline GET /api/scan/livez",
+                            .request = cantonlite::testing::make_request("GET", "/api/scan/livez")};
+        const Load base = run_load(daemon.port(), livez, o.seconds, o.connections);
+        unexpected += base.unexpected;
+        std::cout << "| request (" << o.connections << " connections) | req/s | p50 ms | p99 ms | "
+                  << "ratio to livez |\n|---|---|---|---|---|\n"
+                  << "| " << livez.label << " | " << fixed(base.per_second, 0) << " | "
+                  << fixed(base.p50_ms, 3) << " | " << fixed(base.p99_ms, 3) << " | 1.00 |\n";
+        for (const Example& e : examples_of(o, seed)) {
+            const Load l = run_load(daemon.port(), e, o.seconds, o.connections);
+            unexpected += l.unexpected;
+            std::cout << "| " << e.label << " | " << fixed(l.per_second, 0) << " | "
+                      << fixed(l.p50_ms, 3) << " | " << fixed(l.p99_ms, 3) << " | "
+                      << fixed(l.per_second / std::max(base.per_second, 1e-9), 2)
+                      << (l.unexpected ? " (" + std::to_string(l.unexpected) + " unexpected)" : "")
+                      << " |\n";
+        }
+
+        reset(daemon.port(), unexpected);  // the network as seeded, whatever the examples did
+        const Example mint = mint_example(daemon.port(), unexpected);
+        std::pair<double, long> reset_after;
+        unexpected += bench_writes(o, daemon.port(), base, mint, reset_after);
+        unexpected += bench_read_while_writing(o, daemon.port(), mint);
+        unexpected += bench_revert(o, daemon.port(), mint, daemon.startup_seconds(), reset_after);
     }
+    unexpected += bench_journal(o, seed);
     return unexpected;
+}
+
+// "1,4,16" -> {1, 4, 16}
+std::vector<int> int_list(std::string text) {
+    std::replace(text.begin(), text.end(), ',', ' ');
+    std::istringstream in(text);
+    std::vector<int> out;
+    for (int n = 0; in >> n;) {
+        if (n < 1) throw std::runtime_error("--writers: counts must be at least 1");
+        out.push_back(n);
+    }
+    if (out.empty()) throw std::runtime_error("--writers needs counts such as 1,4,16");
+    return out;
 }
 
 Options parse_options(int argc, char** argv) {
@@ -339,10 +656,19 @@ Options parse_options(int argc, char** argv) {
             o.seconds = std::stod(value());
         } else if (a == "--connections") {
             o.connections = std::stoi(value());
+        } else if (a == "--writers") {
+            o.writers = int_list(value());
+        } else if (a == "--revert-writes") {
+            o.revert_writes = std::stoi(value());
+        } else if (a == "--journal-dir") {
+            o.journal_dir = value();
         } else if (a == "--quick") {
             o.seconds = 0.1;
             o.connections = 2;
             o.generate = "20,500,200";
+            o.writers = {1, 3};  // 3 > 2 io threads: the extra daemon runs too
+            o.revert_writes = 5;
+            o.repeats = 2;
         } else {
             throw std::runtime_error("unknown argument " + a);
         }

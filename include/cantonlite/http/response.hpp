@@ -1,6 +1,7 @@
 #pragma once
 // Response: what a handler answers; the session adds the transport headers and writes it.
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,13 @@ struct Response {
     std::string content_type;
     std::string body;
     std::vector<Header> headers;  // extra headers: Allow, WWW-Authenticate, ...
+
+    // Set when the answer is not known yet (a write waiting for the journal's sync): the session
+    // calls it once with a callback, and sends the response that callback is given, from any
+    // thread, later. The io thread serves other connections meanwhile. The rest of this response
+    // is ignored.
+    using Completion = std::function<void(Response)>;
+    std::function<void(Completion)> deferred;
 
     [[nodiscard]] static Response json(int status, std::string body);
     [[nodiscard]] static Response text(int status, std::string body);

@@ -3,7 +3,9 @@
 // same network. One small interface; a file is the first backend (PostgreSQL may follow).
 
 #include <cstdint>
+#include <exception>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -44,6 +46,14 @@ class Journal {
     // Returns once the record of `ticket`, and every record appended before it, is on stable
     // storage. Throws JournalError when the sync fails.
     virtual void wait_durable(std::uint64_t ticket) = 0;
+
+    // The same without blocking the caller: `done` runs, on the journal's own thread (or at once
+    // on the caller's, when nothing needs syncing), with nullptr once the record of `ticket` is on
+    // stable storage, or with the JournalError of a failed sync. Callbacks waiting together share
+    // one sync. `done` must not throw. The journal runs every pending callback before it is
+    // destroyed.
+    virtual void when_durable(std::uint64_t ticket,
+                              std::function<void(std::exception_ptr)> done) = 0;
 };
 
 // A journal in the file at `path`, created when missing. `seed_fingerprint` identifies the seed the

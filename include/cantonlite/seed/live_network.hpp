@@ -4,9 +4,11 @@
 // durable before it is acknowledged.
 
 #include <cstdint>
+#include <exception>
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <shared_mutex>
 #include <stdexcept>
 #include <string>
@@ -34,6 +36,13 @@ class WriteError : public std::runtime_error {
 
   private:
     int status_;
+};
+
+// What a write answers, and the journal ticket of its record (none without a journal): the write
+// is acknowledged once that record is durable.
+struct Written {
+    nlohmann::json answer;
+    std::optional<std::uint64_t> ticket;
 };
 
 // Scan's default ACS snapshot period (ScanStorageConfig dbAcsSnapshotPeriodHours = 3), used at run
@@ -64,19 +73,29 @@ class LiveNetwork {
     // Throws journal::JournalError naming the record that cannot be applied.
     void attach_journal(journal::Journal& journal);
 
-    // ---- the admin operations: each returns its JSON answer or throws WriteError ----
+    // ---- the admin operations ----
+    // A write applies at once (readers see it when the call returns) and returns its answer with
+    // the journal ticket to wait for before acknowledging it; or throws WriteError, nothing
+    // changed.
 
     // One step object or an array of steps, applied all or nothing.
-    nlohmann::json apply_steps(const nlohmann::json& steps);
-    [[nodiscard]] nlohmann::json time() const;
+    Written apply_steps(const nlohmann::json& steps);
     // Moves the clock to `t`, running the automation due on the way. 409 when t is before now.
-    nlohmann::json set_time(model::Timestamp t);
+    Written set_time(model::Timestamp t);
     // Moves the clock forward by an ISO-8601 duration ("PT1H"). 400 for a bad duration.
-    nlohmann::json advance_time(const std::string& duration);
-    nlohmann::json take_snapshot();
+    Written advance_time(const std::string& duration);
+    Written take_snapshot();
+    Written revert(const std::string& id);
+    Written reset();
+
+    [[nodiscard]] nlohmann::json time() const;
     [[nodiscard]] nlohmann::json snapshots() const;
-    nlohmann::json revert(const std::string& id);
-    nlohmann::json reset();
+
+    // Returns once the write is durable. Throws WriteError (500) when the journal cannot sync.
+    void wait_durable(const Written& written);
+    // Calls `done` once the write is durable (nullptr) or the journal failed (a WriteError), from
+    // the journal's thread or at once; never blocks. Concurrent writers share one sync.
+    void when_durable(const Written& written, std::function<void(std::exception_ptr)> done);
 
   private:
     struct SavedSnapshot {
@@ -88,10 +107,11 @@ class LiveNetwork {
 
     LiveNetwork(std::unique_ptr<store::LedgerStore> store, std::unique_ptr<SeedContext> context);
 
-    // Applies a write (the journal's record form) and journals it. Throws WriteError.
-    nlohmann::json write(const nlohmann::json& op);
+    // Applies a write (the journal's record form) and appends it to the journal. Throws
+    // WriteError.
+    Written write(const nlohmann::json& op);
     // The same, with the record made under the writers' lock (from the clock as it is then).
-    nlohmann::json write(const std::function<nlohmann::json()>& make_op);
+    Written write(const std::function<nlohmann::json()>& make_op);
     // Applies a write. REQUIRES: gate_ held exclusively.
     nlohmann::json execute(const nlohmann::json& op);
     nlohmann::json execute_steps(const nlohmann::json& steps);

@@ -247,7 +247,7 @@ class LedgerStore {
     std::int64_t migration_id_ = 0;                                    // guarded by mutex_
     std::map<std::int64_t, std::map<std::string_view, ImportUpdate>> imports_;   // guarded
     std::map<std::int64_t, std::map<model::Timestamp, SnapshotPtr>> snapshots_;  // guarded
-    std::int64_t next_row_id_ = 1;                             // guarded by mutex_
+    std::int64_t next_row_id_ = 1;  // guarded by mutex_
     // The rows of the latest snapshot taken, and the holdings version they show: a snapshot of
     // unchanged holdings shares them. Not undone; a rollback drops it.  Guarded by mutex_.
     std::shared_ptr<const SnapshotRows> last_rows_;

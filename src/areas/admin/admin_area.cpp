@@ -1,8 +1,11 @@
 #include "cantonlite/areas/admin/admin_area.hpp"
 
+#include <exception>
 #include <mutex>
+#include <type_traits>
 
 #include <openssl/crypto.h>
+#include <spdlog/spdlog.h>
 
 #include "cantonlite/model/timestamp.hpp"
 
@@ -44,7 +47,7 @@ http::Response ok(const nlohmann::json& answer) {
 
 // The body of POST /time: exactly one of {"advance": "<ISO-8601 duration>"} and
 // {"set": "<RFC 3339 time>"}.
-nlohmann::json set_time(seed::LiveNetwork& network, const nlohmann::json& body) {
+seed::Written set_time(seed::LiveNetwork& network, const nlohmann::json& body) {
     if (!body.is_object()) throw http::DecodeError("the body must be a JSON object");
     for (const auto& [key, _] : body.items()) {
         if (key != "advance" && key != "set") {
@@ -128,7 +131,30 @@ template <class F>
 http::Response AdminArea::run(const http::RequestContext& ctx, F&& operation) const {
     authorize(ctx.request);
     try {
-        return ok(operation());
+        auto result = operation();
+        if constexpr (std::is_same_v<decltype(result), seed::Written>) {
+            if (!result.ticket) return ok(result.answer);
+            // Acknowledged once its journal record is durable; the io thread does not wait.
+            http::Response pending;
+            pending.deferred = [this,
+                                written = std::move(result)](http::Response::Completion done) {
+                network_.when_durable(written, [this, done = std::move(done),
+                                                answer = written.answer](std::exception_ptr error) {
+                    if (!error) return done(ok(answer));
+                    try {
+                        std::rethrow_exception(error);
+                    } catch (const seed::WriteError& e) {
+                        spdlog::error("admin write: {}", e.what());
+                        done(render_error(ApiError(ErrorKind::internal, "", e.what()), {}));
+                    } catch (const std::exception& e) {
+                        done(render_error(ApiError(ErrorKind::internal, "", e.what()), {}));
+                    }
+                });
+            };
+            return pending;
+        } else {
+            return ok(result);
+        }
     } catch (const seed::WriteError& e) {
         throw ApiError(kind_of_status(e.status()), "", e.what());
     }

@@ -8,6 +8,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iterator>
 #include <mutex>
 #include <sstream>
@@ -329,6 +330,45 @@ TEST_F(FileJournalTest, ConcurrentWaitersShareSyncsWhileOneThreadAppends) {
     for (int i = 0; i < record_count; ++i) {
         EXPECT_EQ(journal->recovered()[i].payload, "record " + std::to_string(i));
     }
+}
+
+TEST_F(FileJournalTest, WhenDurableCallsBackOnceTheRecordIsSyncedWithoutBlocking) {
+    constexpr int record_count = 500;
+    std::atomic<int> confirmed{0};
+    std::atomic<int> errors{0};
+    {
+        const auto journal = open_file_journal(path_, seed);
+        std::promise<void> all;
+        for (int i = 0; i < record_count; ++i) {
+            const auto ticket = journal->append("record " + std::to_string(i));
+            journal->when_durable(ticket, [&](std::exception_ptr error) {
+                if (error) ++errors;
+                if (++confirmed == record_count) all.set_value();
+            });
+        }
+        ASSERT_EQ(all.get_future().wait_for(std::chrono::seconds(30)), std::future_status::ready);
+        // Already durable: called at once, on this thread.
+        bool at_once = false;
+        journal->when_durable(fs::file_size(path_), [&](std::exception_ptr) { at_once = true; });
+        EXPECT_TRUE(at_once);
+    }
+    EXPECT_EQ(errors.load(), 0);
+    EXPECT_EQ(open_file_journal(path_, seed)->recovered().size(),
+              static_cast<std::size_t>(record_count));
+}
+
+TEST_F(FileJournalTest, PendingCallbacksRunBeforeTheJournalIsGone) {
+    std::atomic<int> confirmed{0};
+    {
+        const auto journal = open_file_journal(path_, seed);
+        for (int i = 0; i < 50; ++i) {
+            journal->when_durable(journal->append("r" + std::to_string(i)),
+                                  [&](std::exception_ptr error) {
+                                      if (!error) ++confirmed;
+                                  });
+        }
+    }
+    EXPECT_EQ(confirmed.load(), 50);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // daemon's router, with calls to any area and user tokens.
 
 #include <chrono>
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,8 +47,14 @@ class LiveFixture : public ::testing::Test {
                         const std::string& body = "",
                         std::vector<http::Header> headers = {}) const {
         headers.push_back({"Host", "localhost:7575"});
-        return router_->handle(http::Request{
+        http::Response r = router_->handle(http::Request{
             .method = method, .target = target, .headers = std::move(headers), .body = body});
+        if (!r.deferred) return r;
+        // A write waiting for the journal: the answer comes from the journal's thread.
+        std::promise<http::Response> answer;
+        auto future = answer.get_future();
+        r.deferred([&answer](http::Response done) { answer.set_value(std::move(done)); });
+        return future.get();
     }
 
     // An admin call that must answer 200; its JSON.

@@ -1,0 +1,82 @@
+// The admin API with a journal: every write is acknowledged once its record is durable, and a
+// network loaded again from the seed and the journal answers as the first one did.
+#include <filesystem>
+#include <random>
+
+#include "areas/admin/admin_test_support.hpp"
+#include "cantonlite/model/ids.hpp"
+
+namespace cantonlite::areas::admin {
+namespace {
+
+using admintest::base;
+using admintest::LiveFixture;
+using nlohmann::json;
+
+class JournaledAdmin : public LiveFixture {
+  protected:
+    JournaledAdmin()
+        : path_(std::filesystem::temp_directory_path() /
+                ("cantonlite-journal-admin-" + std::to_string(std::random_device{}()))) {
+        journal_ = journal::open_file_journal(path_, "fingerprint");
+        network_->attach_journal(*journal_);
+    }
+    ~JournaledAdmin() override {
+        router_.reset();
+        network_.reset();
+        journal_.reset();
+        std::filesystem::remove(path_);
+    }
+
+    std::filesystem::path path_;
+    std::unique_ptr<journal::Journal> journal_;
+};
+
+TEST_F(JournaledAdmin, AWriteIsAnsweredWhenItsRecordIsDurableAndSurvivesARestart) {
+    const http::Response first = router_->handle(http::Request{
+        .method = "POST",
+        .target = base + "/steps",
+        .body = R"({"step": "mint", "owner": "alice", "amount": "3", "as": "kept"})"});
+    EXPECT_TRUE(static_cast<bool>(first.deferred));  // the io thread does not wait for the sync
+
+    steps(json{{"step", "add_user"}, {"id", "zoe"}, {"wallet", true}});
+    admin("POST", "/time", {{"advance", "PT4H"}});
+    EXPECT_EQ(admin("POST", "/snapshots").at("id"), "1");
+    steps(json{{"step", "mint"}, {"owner", "zoe"}, {"amount", "1"}});
+    admin("POST", "/snapshots/1/revert");
+    steps(json{{"step", "transfer"},
+               {"sender", "alice"},
+               {"inputs", {"kept"}},
+               {"outputs", {{{"receiver", "zoe"}, {"amount", "2"}}}}});
+    const std::string network = call("GET", base + "/network").body;
+    const std::string time = call("GET", base + "/time").body;
+
+    // A second network from the same seed, replaying the journal.
+    router_.reset();
+    network_.reset();
+    journal_.reset();
+    journal_ = journal::open_file_journal(path_, "fingerprint");
+    EXPECT_EQ(journal_->recovered().size(), 7U);
+    network_ = seed::LiveNetwork::load_file(admintest::default_seed);
+    network_->attach_journal(*journal_);
+    router_ = app::make_router(*network_, admintest::open_options());
+
+    EXPECT_EQ(call("GET", base + "/network").body, network);
+    EXPECT_EQ(call("GET", base + "/time").body, time);
+    EXPECT_EQ(admin("GET", "/snapshots").at("snapshots").size(), 1U);
+}
+
+TEST_F(JournaledAdmin, ARefusedWriteIsNotJournaled) {
+    EXPECT_EQ(
+        admin_error("POST", "/steps", 400, R"({"step": "mint", "owner": "nobody"})").substr(0, 15),
+        "step 0 (mint): ");
+    admin_error("POST", "/time", 409, R"({"set": "2020-01-01T00:00:00Z"})");
+    admin_error("POST", "/snapshots/4/revert", 404);
+    journal_.reset();
+    router_.reset();
+    network_.reset();
+    EXPECT_TRUE(journal::open_file_journal(path_, "fingerprint")->recovered().empty());
+}
+
+}  // namespace
+}  // namespace cantonlite::areas::admin
