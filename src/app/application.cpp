@@ -134,7 +134,9 @@ areas::admin::AdminOptions admin_options(const Config& config) {
     areas::admin::AdminOptions options{
         .open = areas::admin::is_loopback_address(config.server.address),
         .token = config.admin.token,
-        .describe = [](const store::LedgerStore& store) { return describe_json(store).dump(2); }};
+        .describe = [profile = config.api](const store::LedgerStore& store) {
+            return describe_json(store, profile).dump(2);
+        }};
     if (!options.open && options.token.empty()) {
         spdlog::warn(
             "the admin API (/_cantonlite/v1/) answers 403: {} is not a loopback address "
@@ -157,7 +159,7 @@ int serve(const CommandLine& cli) {
     if (!journal_ok) return exit_usage;
     std::unique_ptr<http::Router> router;
     try {
-        router = make_router(*loaded->network, admin_options(config));
+        router = make_router(*loaded->network, admin_options(config), config.api);
     } catch (const std::invalid_argument& e) {  // unusable auth keys
         std::cerr << "cantonlite: " << config.seed.string() << ": /auth: " << e.what() << '\n';
         return exit_usage;
@@ -170,8 +172,12 @@ int serve(const CommandLine& cli) {
         return exit_start_failed;
     }
     server.stop_on_signals();
-    spdlog::info("cantonlite {} serving on {}:{} (config {}, seed {})", CANTONLITE_VERSION,
-                 config.server.address, server.port(), config.file.string(), config.seed.string());
+    spdlog::info(
+        "cantonlite {} serving on {}:{} (config {}, seed {}, release {}: Canton {}, "
+        "Splice {})",
+        CANTONLITE_VERSION, config.server.address, server.port(), config.file.string(),
+        config.seed.string(), areas::release_name(config.api.release),
+        areas::canton_version(config.api.release), areas::splice_version(config.api.release));
     server.wait();
     // Writes still waiting for their sync are answered (into closed sessions) while the areas
     // and the server's io context still exist.
@@ -197,10 +203,11 @@ int describe(const CommandLine& cli) {
     const auto loaded = load_network(cli);
     if (!loaded) return exit_usage;
     if (cli.json) {
-        std::cout << describe_json(loaded->store()).dump(2) << '\n';
+        std::cout << describe_json(loaded->store(), loaded->config.api).dump(2) << '\n';
     } else {
         std::cout << describe_text(loaded->store(), TextOptions{.port = loaded->config.server.port,
-                                                                .token_flags = token_flags(cli)});
+                                                                .token_flags = token_flags(cli),
+                                                                .profile = loaded->config.api});
     }
     return exit_ok;
 }
@@ -228,17 +235,19 @@ int generate(const CommandLine& cli) {
 
 }  // namespace
 
-std::unique_ptr<http::Router> make_router(const store::LedgerStore& store) {
+std::unique_ptr<http::Router> make_router(const store::LedgerStore& store,
+                                          const areas::ApiProfile& profile) {
     auto router = std::make_unique<http::Router>();
-    router->mount(std::make_unique<areas::ledger::LedgerArea>(store));
-    router->mount(std::make_unique<areas::scan::ScanArea>(store));
+    router->mount(std::make_unique<areas::ledger::LedgerArea>(store, profile));
+    router->mount(std::make_unique<areas::scan::ScanArea>(store, profile));
     router->mount(std::make_unique<areas::validator::ValidatorArea>(store));
     return router;
 }
 
 std::unique_ptr<http::Router> make_router(seed::LiveNetwork& network,
-                                          areas::admin::AdminOptions admin) {
-    auto router = make_router(network.store());
+                                          areas::admin::AdminOptions admin,
+                                          const areas::ApiProfile& profile) {
+    auto router = make_router(network.store(), profile);
     router->mount(std::make_unique<areas::admin::AdminArea>(network, std::move(admin)));
     router->set_read_gate(&network.gate());
     return router;

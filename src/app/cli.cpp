@@ -33,7 +33,7 @@ struct FlagSpec {
     std::string_view setting = {};  // FlagKind::setting: the key for apply_setting
 };
 
-constexpr std::array<FlagSpec, 9> serve_flags{{
+constexpr std::array<FlagSpec, 11> serve_flags{{
     {"--config", FlagKind::config},
     {"--seed", FlagKind::setting, "seed"},
     {"--address", FlagKind::setting, "address"},
@@ -43,11 +43,15 @@ constexpr std::array<FlagSpec, 9> serve_flags{{
     {"--log-format", FlagKind::setting, "log_format"},
     {"--journal", FlagKind::setting, "journal"},
     {"--admin-token", FlagKind::setting, "admin_token"},
+    {"--release", FlagKind::setting, "release"},
+    {"--enable-deprecated", FlagKind::setting, "enable_deprecated"},
 }};
 
-constexpr std::array<FlagSpec, 3> describe_flags{{
+constexpr std::array<FlagSpec, 5> describe_flags{{
     {"--config", FlagKind::config},
     {"--seed", FlagKind::setting, "seed"},
+    {"--release", FlagKind::setting, "release"},
+    {"--enable-deprecated", FlagKind::setting, "enable_deprecated"},
     {"--json", FlagKind::json},
 }};
 
@@ -280,6 +284,10 @@ Flags of serve (each overrides the config file and the CANTONLITE_* variable):
   --journal FILE        keep the accepted writes in FILE, replayed on restart   [CANTONLITE_JOURNAL]
   --admin-token T       bearer token of the admin API /_cantonlite/v1/, needed
                         when listening on a non-loopback address                [CANTONLITE_ADMIN_TOKEN]
+  --release R           the release line served: splice-0.6 (Canton 3.5, Splice 0.6.12, the
+                        default) or splice-0.9 (Canton 3.6, Splice 0.9)         [CANTONLITE_RELEASE]
+  --enable-deprecated B true: re-enable the APIs Canton 3.6 disables by default
+                        (its features.deprecated flags), under splice-0.9   [CANTONLITE_ENABLE_DEPRECATED]
 
 describe and token load the network as serve does (--config, --seed, CANTONLITE_* variables).
   --json                describe: one JSON document (dso_party, ledger_end, users, examples, ...)

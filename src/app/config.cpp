@@ -75,6 +75,20 @@ void read_log(const JsonObject& o, LogConfig& l) {
         l.format = parse_log_format(*v, o.pointer_of("format"));
 }
 
+areas::Release parse_release(std::string_view text, const std::string& where) {
+    if (const auto release = areas::parse_release(text)) return *release;
+    throw ConfigError(where + ": must be \"splice-0.6\" or \"splice-0.9\", got \"" +
+                      std::string(text) + "\"");
+}
+
+void read_deprecated(const JsonObject& o, areas::DeprecatedApis& d) {
+    o.reject_unknown_keys({"enable_deprecated_endpoints_34", "enable_deprecated_parameters_34",
+                           "enable_deprecated_endpoints_35"});
+    if (auto v = o.optional_bool("enable_deprecated_endpoints_34")) d.endpoints_34 = *v;
+    if (auto v = o.optional_bool("enable_deprecated_parameters_34")) d.parameters_34 = *v;
+    if (auto v = o.optional_bool("enable_deprecated_endpoints_35")) d.endpoints_35 = *v;
+}
+
 nlohmann::json read_json(const std::filesystem::path& file) {
     std::ifstream in(file);
     if (!in) throw ConfigError(file.string() + ": cannot be read");
@@ -94,7 +108,8 @@ Config load_config(const std::filesystem::path& file) {
     Config config{.file = file};
     try {
         const JsonObject root(document, "");
-        root.reject_unknown_keys({"server", "log", "seed", "journal", "admin"});
+        root.reject_unknown_keys(
+            {"server", "log", "seed", "journal", "admin", "release", "deprecated"});
         if (auto server = root.optional_object("server")) read_server(*server, config.server);
         if (auto log = root.optional_object("log")) read_log(*log, config.log);
         config.seed = file.parent_path() / root.string("seed");
@@ -105,6 +120,12 @@ Config load_config(const std::filesystem::path& file) {
         if (auto admin = root.optional_object("admin")) {
             admin->reject_unknown_keys({"token"});
             config.admin.token = admin->optional_string("token").value_or("");
+        }
+        if (const auto release = root.optional_string("release")) {
+            config.api.release = parse_release(*release, root.pointer_of("release"));
+        }
+        if (auto deprecated = root.optional_object("deprecated")) {
+            read_deprecated(*deprecated, config.api.deprecated);
         }
     } catch (const model::JsonFieldError& e) {
         throw ConfigError(file.string() + ": " + e.what());
@@ -137,13 +158,22 @@ void apply_setting(Config& config, std::string_view key, std::string_view value,
         config.journal = std::filesystem::path(value);
     } else if (key == "admin_token") {
         config.admin.token = std::string(value);
+    } else if (key == "release") {
+        config.api.release = parse_release(value, where);
+    } else if (key == "enable_deprecated") {
+        if (value != "true" && value != "false") {
+            throw ConfigError(where + ": must be true or false, got \"" + std::string(value) +
+                              "\"");
+        }
+        const bool on = value == "true";
+        config.api.deprecated = {.endpoints_34 = on, .parameters_34 = on, .endpoints_35 = on};
     } else {
         throw ConfigError(where + ": unknown setting");
     }
 }
 
 void apply_environment(Config& config, const std::function<const char*(const char*)>& getenv) {
-    static constexpr std::array<std::pair<const char*, std::string_view>, 8> variables{{
+    static constexpr std::array<std::pair<const char*, std::string_view>, 10> variables{{
         {"CANTONLITE_ADDRESS", "address"},
         {"CANTONLITE_PORT", "port"},
         {"CANTONLITE_IO_THREADS", "io_threads"},
@@ -152,6 +182,8 @@ void apply_environment(Config& config, const std::function<const char*(const cha
         {"CANTONLITE_SEED", "seed"},
         {"CANTONLITE_JOURNAL", "journal"},
         {"CANTONLITE_ADMIN_TOKEN", "admin_token"},
+        {"CANTONLITE_RELEASE", "release"},
+        {"CANTONLITE_ENABLE_DEPRECATED", "enable_deprecated"},
     }};
     for (const auto& [name, key] : variables) {
         const char* value = getenv(name);

@@ -122,6 +122,10 @@ void write_summary(std::ostream& out, const ordered_json& doc) {
         counts.push_back(std::string(digits - text(count).size(), ' ') + text(count) + "  " + name);
     }
     out << "cantonlite network\n";
+    const auto& release = doc["release"];
+    section(out, "release",
+            {text(release["name"]) + " (Canton " + text(release["canton"]) + ", Splice " +
+             text(release["splice"]) + ")"});
     section(out, "DSO party", {text(doc["dso_party"])});
     section(out, "ledger end",
             {text(doc["ledger_end"]) + " (ledger time " + text(doc["ledger_time"]) + ")"});
@@ -151,8 +155,14 @@ void write_curl(std::ostream& out, const ordered_json& e, const TextOptions& opt
 
 }  // namespace
 
-ordered_json describe_json(const store::LedgerStore& store) {
+ordered_json describe_json(const store::LedgerStore& store, const areas::ApiProfile& profile) {
     const model::Network& n = store.network();
+    const areas::DeprecatedApis& d = profile.deprecated;
+    ordered_json release{{"name", areas::release_name(profile.release)},
+                         {"canton", areas::canton_version(profile.release)},
+                         {"splice", areas::splice_version(profile.release)}};
+    release["deprecated_apis_enabled"] =
+        !profile.canton_3_6() || (d.endpoints_34 && d.parameters_34 && d.endpoints_35);
     return ordered_json{{"dso_party", n.dso_party},
                         {"ledger_end", store.ledger_end()},
                         {"users", users_json(n)},
@@ -162,11 +172,12 @@ ordered_json describe_json(const store::LedgerStore& store) {
                         {"svs", svs_json(n)},
                         {"migrations", migrations_json(store)},
                         {"snapshots", snapshots_json(store)},
-                        {"counts", counts_json(store)}};
+                        {"counts", counts_json(store)},
+                        {"release", std::move(release)}};
 }
 
 std::string describe_text(const store::LedgerStore& store, const TextOptions& options) {
-    const ordered_json doc = describe_json(store);
+    const ordered_json doc = describe_json(store, options.profile);
     std::ostringstream out;
     write_summary(out, doc);
     out << "\nExample requests against http://127.0.0.1:" << options.port

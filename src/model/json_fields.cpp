@@ -77,6 +77,15 @@ std::optional<std::string> JsonObject::optional_string(std::string_view key) con
     return string(key);
 }
 
+std::optional<bool> JsonObject::optional_bool(std::string_view key) const {
+    if (!has(key)) return std::nullopt;
+    const nlohmann::json& v = required(key);
+    if (!v.is_boolean()) {
+        throw JsonFieldError(pointer_of(key), "must be true or false, got " + describe_json(v));
+    }
+    return v.get<bool>();
+}
+
 std::int64_t JsonObject::integer(std::string_view key, std::int64_t min, std::int64_t max) const {
     const nlohmann::json& v = required(key);
     const bool in_range =

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cantonlite/areas/admin/admin_area.hpp"
+#include "cantonlite/areas/release.hpp"
 #include "cantonlite/http/router.hpp"
 #include "cantonlite/seed/live_network.hpp"
 #include "cantonlite/store/ledger_store.hpp"
@@ -13,13 +14,16 @@
 namespace cantonlite::app {
 
 // The router of the daemon: ledger under /v2/, scan under /api/scan/, validator under
-// /api/validator/, all reading `store`, which must outlive it.
-[[nodiscard]] std::unique_ptr<http::Router> make_router(const store::LedgerStore& store);
+// /api/validator/, all reading `store`, which must outlive it; with the routes of `profile`'s
+// release.
+[[nodiscard]] std::unique_ptr<http::Router> make_router(const store::LedgerStore& store,
+                                                        const areas::ApiProfile& profile = {});
 
 // The daemon's router over a live network: the three API areas, which read under the network's
 // readers' lock, and the admin API under /_cantonlite/v1/, which writes to it.
 [[nodiscard]] std::unique_ptr<http::Router> make_router(seed::LiveNetwork& network,
-                                                        areas::admin::AdminOptions admin);
+                                                        areas::admin::AdminOptions admin,
+                                                        const areas::ApiProfile& profile = {});
 
 // Runs the command line (arguments after the program name). Returns the exit code:
 // 0 done, 1 the server could not start, 2 bad command line, config or seed.

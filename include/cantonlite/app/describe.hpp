@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cantonlite/app/examples.hpp"
+#include "cantonlite/areas/release.hpp"
 #include "cantonlite/store/ledger_store.hpp"
 
 namespace cantonlite::app {
@@ -15,9 +16,11 @@ namespace cantonlite::app {
 // "party", "wallet"}], "examples": [{"op", "method", "path", "body" (object or null), "user"
 // (string or null), "expect_status", "note"}]; then "ledger_time", "migration_id", "svs",
 // "migrations": [{"migration_id", "offset", "record_time", "imported_contracts"}], "snapshots":
-// [{"migration_id", "record_time", "holdings"}], "counts": {template: active contracts}.
-// The same store gives the same document.
-[[nodiscard]] nlohmann::ordered_json describe_json(const store::LedgerStore& store);
+// [{"migration_id", "record_time", "holdings"}], "counts": {template: active contracts},
+// "release": {"name", "canton", "splice", "deprecated_apis_enabled"} (the release `profile`
+// serves). The same store gives the same document.
+[[nodiscard]] nlohmann::ordered_json describe_json(const store::LedgerStore& store,
+                                                   const areas::ApiProfile& profile = {});
 
 // How the text form reaches the daemon and makes tokens.
 struct TextOptions {
@@ -25,6 +28,7 @@ struct TextOptions {
     // Shell words after `cantonlite token --user <u>` that load the same network
     // ("--seed 'my seed.json'"), already quoted; empty when the defaults do.
     std::string token_flags;
+    areas::ApiProfile profile;  // the release served
 };
 
 // The text form: a summary for humans, then per example a comment and a ready-to-run curl line.

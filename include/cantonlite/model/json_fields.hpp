@@ -53,6 +53,8 @@ class JsonObject {
                                                                std::int64_t min,
                                                                std::int64_t max) const;
 
+    [[nodiscard]] std::optional<bool> optional_bool(std::string_view key) const;
+
     [[nodiscard]] Timestamp timestamp(std::string_view key) const;  // required RFC 3339
 
     // Throws for the first member whose key is not in `known` (catches typos in hand-written

@@ -1,18 +1,59 @@
 #include "cantonlite/areas/ledger/ledger_area.hpp"
 
+#include <array>
+
 #include "cantonlite/areas/ledger/js_canton_error.hpp"
 #include "cantonlite/areas/ledger/ledger_handlers.hpp"
 
 namespace cantonlite::areas::ledger {
+namespace {
 
-LedgerArea::LedgerArea(const store::LedgerStore& store)
+struct DeprecatedEndpoint {
+    std::string_view method;
+    std::string_view path;
+    Deprecation deprecation;
+};
+
+// The endpoints Canton 3.4 and 3.5 deprecated, which Canton 3.6 disables unless the participant's
+// flag re-enables them (openapi.yaml of 3.6: "deprecated: true"; ApiDeprecation.scala).
+constexpr std::array<DeprecatedEndpoint, 11> deprecated_endpoints{{
+    {"POST", "/v2/commands/submit-and-wait-for-transaction-tree", Deprecation::endpoints_34},
+    {"GET", "/v2/package-vetting", Deprecation::endpoints_35},
+    {"POST", "/v2/package-vetting", Deprecation::endpoints_35},
+    {"GET", "/v2/state/active-contracts-page", Deprecation::endpoints_35},
+    {"POST", "/v2/updates/flats", Deprecation::endpoints_34},
+    {"POST", "/v2/updates/trees", Deprecation::endpoints_34},
+    {"GET", "/v2/updates/transaction-tree-by-offset/{offset}", Deprecation::endpoints_34},
+    {"POST", "/v2/updates/transaction-by-offset", Deprecation::endpoints_34},
+    {"POST", "/v2/updates/transaction-by-id", Deprecation::endpoints_34},
+    {"GET", "/v2/updates/transaction-tree-by-id/{update-id}", Deprecation::endpoints_34},
+    {"GET", "/v2/interactive-submission/preferred-package-version", Deprecation::endpoints_34},
+}};
+
+}  // namespace
+
+LedgerArea::LedgerArea(const store::LedgerStore& store, const ApiProfile& profile)
     : http::Area("/v2/", ""), store_(store), auth_(store.network()) {
+    // A disabled endpoint answers before its body is decoded or its token read
+    // (JsonV2DeprecatedApiDisabledTests: "rejected before its request body is decoded").
+    for (const DeprecatedEndpoint& e : deprecated_endpoints) {
+        if (is_enabled(profile, e.deprecation)) continue;
+        std::string cause =
+            disabled_message(e.deprecation, std::string(e.method) + " " + std::string(e.path));
+        add_route(std::string(e.method), std::string(e.path),
+                  [cause = std::move(cause)](const http::RequestContext&) -> http::Response {
+                      throw http::ApiError(http::ErrorKind::failed_precondition,
+                                           "DEPRECATED_API_DISABLED", cause);
+                  });
+    }
     // openapi.yaml (JSON Ledger API v2)
-    add_route("POST", "/v2/updates/transaction-by-offset", [this](const http::RequestContext& ctx) {
-        return post_transaction_by_offset(store_, auth_, ctx);
-    });
+    if (is_enabled(profile, Deprecation::endpoints_34)) {
+        add_route("POST", "/v2/updates/transaction-by-offset",
+                  [this](const http::RequestContext& ctx) {
+                      return post_transaction_by_offset(store_, auth_, ctx);
+                  });
+    }
 }
-
 http::Response LedgerArea::render_error(const http::ApiError& error,
                                         const http::Request& request) const {
     // The status follows the category's gRPC code, as the JSON API maps it; not the Splice table.

@@ -4,7 +4,10 @@
 
 namespace cantonlite::areas::scan {
 
-ScanArea::ScanArea(const store::LedgerStore& store) : SpliceArea("/api/scan/", "/api/scan") {
+ScanArea::ScanArea(const store::LedgerStore& store, const ApiProfile& profile)
+    : SpliceArea("/api/scan/", "/api/scan") {
+    // Splice 0.9 removed the v0 and v1 holdings/state and state/acs (splice-0.9/SOURCE.md).
+    const bool splice_0_6 = profile.release == Release::splice_0_6;
     const auto with_store = [&store](auto handler) {
         return [&store, handler](const http::RequestContext& ctx) { return handler(store, ctx); };
     };
@@ -14,8 +17,10 @@ ScanArea::ScanArea(const store::LedgerStore& store) : SpliceArea("/api/scan/", "
     add_route("GET", "/v0/lsu", with_store(get_lsu));
     add_route("POST", "/v0/backfilling/import-updates", with_store(post_import_updates));
     add_route("GET", "/v0/state/acs/snapshot-timestamp", with_store(get_snapshot_timestamp));
-    add_route("POST", "/v0/holdings/state", with_store(post_holdings_state_v0));
-    add_route("POST", "/v1/holdings/state", with_store(post_holdings_state_v1));
+    if (splice_0_6) {
+        add_route("POST", "/v0/holdings/state", with_store(post_holdings_state_v0));
+        add_route("POST", "/v1/holdings/state", with_store(post_holdings_state_v1));
+    }
     add_route("POST", "/v0/holdings/summary", with_store(post_holdings_summary_v0));
     add_route("POST", "/v1/holdings/summary", with_store(post_holdings_summary_v1));
     add_route("GET", "/v0/ans-entries/by-name/{name}", with_store(get_ans_entry_by_name));

@@ -370,10 +370,11 @@ TEST(ApplyEnvironment, AsksForTheDocumentedVariablesOnly) {
         return nullptr;
     });
 
-    EXPECT_EQ(asked, (std::vector<std::string>{"CANTONLITE_ADDRESS", "CANTONLITE_PORT",
-                                               "CANTONLITE_IO_THREADS", "CANTONLITE_LOG_LEVEL",
-                                               "CANTONLITE_LOG_FORMAT", "CANTONLITE_SEED",
-                                               "CANTONLITE_JOURNAL", "CANTONLITE_ADMIN_TOKEN"}));
+    EXPECT_EQ(asked, (std::vector<std::string>{
+                         "CANTONLITE_ADDRESS", "CANTONLITE_PORT", "CANTONLITE_IO_THREADS",
+                         "CANTONLITE_LOG_LEVEL", "CANTONLITE_LOG_FORMAT", "CANTONLITE_SEED",
+                         "CANTONLITE_JOURNAL", "CANTONLITE_ADMIN_TOKEN", "CANTONLITE_RELEASE",
+                         "CANTONLITE_ENABLE_DEPRECATED"}));
 }
 
 // --- default_config_path --------------------------------------------------------------------

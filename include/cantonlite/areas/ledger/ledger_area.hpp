@@ -2,6 +2,7 @@
 // LedgerArea: the Canton JSON Ledger API v2 under /v2/.
 
 #include "cantonlite/areas/ledger/ledger_auth.hpp"
+#include "cantonlite/areas/release.hpp"
 #include "cantonlite/http/area.hpp"
 #include "cantonlite/store/ledger_store.hpp"
 
@@ -12,8 +13,9 @@ namespace cantonlite::areas::ledger {
 // Owns the token handling built from the network's auth settings.
 class LedgerArea : public http::Area {
   public:
-    // Throws std::invalid_argument for unusable keys in the auth settings.
-    explicit LedgerArea(const store::LedgerStore& store);
+    // The routes of `profile`'s Canton release. Throws std::invalid_argument for unusable keys in
+    // the auth settings.
+    explicit LedgerArea(const store::LedgerStore& store, const ApiProfile& profile = {});
 
   protected:
     [[nodiscard]] http::Response render_error(const http::ApiError& error,
