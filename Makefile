@@ -7,7 +7,7 @@ JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?= -DCANTONLITE_WERROR=ON
 ARGS       ?=
 
-.PHONY: all deps configure build run test bench docker-smoke format clean
+.PHONY: all deps configure build run test bench tsan docker-smoke format clean
 
 all: build
 
@@ -36,6 +36,17 @@ bench: configure
 	cmake --build $(BUILD_DIR) --target cantonlite cantonlite_bench -j$(JOBS)
 	$(BUILD_DIR)/tests/bench/cantonlite_bench --bin $(BUILD_DIR)/cantonlite \
 	  --seed config/default-network.json $(BENCH_ARGS)
+
+# The concurrency tests under ThreadSanitizer, in their own build tree (build-tsan): readers on
+# every area while writers post steps, the journal's group commit, deferred answers over sockets,
+# the store's readers and writers, and the server's concurrent clients.
+TSAN_TESTS ?= *ReadersNeverSeeHalfABatch*:*Concurrent*:*WhenDurable*:*PendingCallbacks*:JournaledDaemon.*:Server.FiftyConcurrentClientsAreAllAnswered
+tsan: deps
+	@cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANTONLITE_SANITIZE=thread \
+	  $(CMAKE_ARGS) >/dev/null
+	cmake --build build-tsan --target cantonlite_unit_tests cantonlite_integration_tests -j$(JOBS)
+	TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/unit/cantonlite_unit_tests --gtest_filter='$(TSAN_TESTS)'
+	TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/integration/cantonlite_integration_tests --gtest_filter='$(TSAN_TESTS)'
 
 # Builds docker/Dockerfile with podman and checks the container from the host.
 docker-smoke:

@@ -25,7 +25,8 @@ namespace {
 
 using nlohmann::json;
 
-const std::string default_seed = std::string(CANTONLITE_SOURCE_DIR) + "/config/default-network.json";
+const std::string default_seed =
+    std::string(CANTONLITE_SOURCE_DIR) + "/config/default-network.json";
 
 class ReleaseRoutes : public testing::Test {
   protected:
@@ -40,13 +41,14 @@ class ReleaseRoutes : public testing::Test {
                                const std::string& user = "alice") {
         http::Request request{.method = method, .target = target, .body = body};
         request.headers.push_back(
-            {"Authorization",
-             "Bearer " + app::make_token(store_->network(), user, auth::wall_clock_seconds(), 3600)});
+            {"Authorization", "Bearer " + app::make_token(store_->network(), user,
+                                                          auth::wall_clock_seconds(), 3600)});
         return router.handle(request);
     }
 
     static std::string op1_body() {
-        return json{{"offset", 2}, {"requestingParties", {store_->network().find_user("alice")->party}}}
+        return json{{"offset", 2},
+                    {"requestingParties", {store_->network().find_user("alice")->party}}}
             .dump();
     }
 
@@ -72,8 +74,7 @@ TEST_F(ReleaseRoutes, Splice06ServesOpOneAndTheV0AndV1HoldingsState) {
 
 TEST_F(ReleaseRoutes, Splice09DisablesOpOneWithDeprecatedApiDisabled) {
     const auto router = app::make_router(*store_, {.release = Release::splice_0_9});
-    const http::Response r =
-        call(*router, "POST", "/v2/updates/transaction-by-offset", op1_body());
+    const http::Response r = call(*router, "POST", "/v2/updates/transaction-by-offset", op1_body());
     EXPECT_EQ(r.status, 400);  // FAILED_PRECONDITION, as the JSON API maps it
     const json error = json::parse(r.body);
     EXPECT_EQ(error.at("code"), "DEPRECATED_API_DISABLED");
@@ -125,13 +126,12 @@ TEST_F(ReleaseRoutes, TheParticipantFlagReEnablesOpOne) {
     const auto router = app::make_router(
         *store_, {.release = Release::splice_0_9, .deprecated = {.endpoints_34 = true}});
     const auto reference = app::make_router(*store_);
-    const http::Response r =
-        call(*router, "POST", "/v2/updates/transaction-by-offset", op1_body());
+    const http::Response r = call(*router, "POST", "/v2/updates/transaction-by-offset", op1_body());
     EXPECT_EQ(r.status, 200);
-    EXPECT_EQ(json::parse(r.body).at("transaction"),
-              json::parse(call(*reference, "POST", "/v2/updates/transaction-by-offset", op1_body())
-                              .body)
-                  .at("transaction"));
+    EXPECT_EQ(
+        json::parse(r.body).at("transaction"),
+        json::parse(call(*reference, "POST", "/v2/updates/transaction-by-offset", op1_body()).body)
+            .at("transaction"));
     // 3.5's deprecations keep their own flag.
     EXPECT_EQ(json::parse(call(*router, "GET", "/v2/package-vetting").body).at("code"),
               "DEPRECATED_API_DISABLED");
@@ -206,7 +206,8 @@ TEST(ReleaseSettings, FromTheFileTheVariableAndTheFlag) {
 }
 
 TEST_F(ReleaseRoutes, DescribeSaysWhichReleaseIsServed) {
-    const json doc = json::parse(app::describe_json(*store_, {.release = Release::splice_0_9}).dump());
+    const json doc =
+        json::parse(app::describe_json(*store_, {.release = Release::splice_0_9}).dump());
     EXPECT_EQ(doc.at("release"), json::parse(R"({"name": "splice-0.9", "canton": "3.6",
         "splice": "0.9", "deprecated_apis_enabled": false})"));
     EXPECT_EQ(json::parse(app::describe_json(*store_).dump()).at("release").at("name"),
