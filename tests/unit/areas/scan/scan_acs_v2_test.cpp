@@ -63,8 +63,16 @@ INSTANTIATE_TEST_SUITE_P(Cases, SnapshotTimestampAfter,
                                          AfterCase{second_snapshot, 0, migrated_snapshot},
                                          AfterCase{"2025-01-01T00:00:00Z", 1, migrated_snapshot}));
 
+// AcsSnapshotStore.lookupSnapshotAfter puts no time bound on later migrations: their first
+// snapshot answers even when it is earlier than `after`.
+TEST(SnapshotTimestampAfterLaterMigration, IsFoundWhateverItsTime) {
+    const Response response = api().get(after_route + "?after=2031-01-01T00:00:00Z&migration_id=0");
+    EXPECT_EQ(response.status, 200);
+    EXPECT_EQ(response.body, json({{"record_time", migrated_snapshot}}).dump());
+}
+
 TEST(SnapshotTimestampAfterNone, IsNotFoundWithTheRequestTimeAsOffsetDateTimeToString) {
-    EXPECT_TRUE(is_error(api().get(after_route + "?after=2031-01-01T00:00:00Z&migration_id=0"), 404,
+    EXPECT_TRUE(is_error(api().get(after_route + "?after=2031-01-01T00:00:00Z&migration_id=1"), 404,
                          "No snapshots found after 2031-01-01T00:00Z"));
     EXPECT_TRUE(is_error(api().get(after_route + "?after=" + migrated_snapshot + "&migration_id=1"),
                          404, "No snapshots found after 2025-01-04T00:00Z"));
