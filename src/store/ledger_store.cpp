@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <tuple>
 #include <unordered_set>
 
 #include "cantonlite/model/ids.hpp"
@@ -56,6 +57,10 @@ Timestamp record_time_of(const Update& u) {
     return std::visit([](const auto& x) { return x.record_time; }, u);
 }
 
+std::int64_t migration_id_of(const Update& u) {
+    return std::visit([](const auto& x) { return x.migration_id; }, u);
+}
+
 LedgerStore::LedgerStore(model::Network network, Timestamp genesis_time)
     : network_(std::move(network)),
       genesis_time_(genesis_time),
@@ -88,12 +93,15 @@ void LedgerStore::check_time(Timestamp t) const {
 void LedgerStore::push(Update update) {
     undo_.set(now_, std::max(now_, record_time_of(update)));
     undo_.push_back(history_, std::make_shared<const Update>(std::move(update)));
+    const Update& pushed = *history_.back();
+    undo_.assign(offset_by_update_id_, std::string_view(update_id_of(pushed)), offset_of(pushed));
 }
 
 void LedgerStore::rollback(UndoLog::Mark mark) {
     const std::unique_lock lock(mutex_);
     undo_.rollback(mark);
     last_rows_.reset();  // the holdings may be back to another state under the same version
+    last_acs_rows_.reset();
 }
 
 void LedgerStore::add_party(const std::string& alias, const Party& party) {
@@ -120,6 +128,7 @@ void LedgerStore::archive(const std::string& contract_id, Offset offset) {
     undo_.set(state.archived_offset, offset);
     undo_.erase(active_, sequence_of_.at(contract_id));
     views_->on_archived(*state.contract);
+    ++acs_version_;
 }
 
 void LedgerStore::append_transaction(const TransactionDraft& draft) {
@@ -197,16 +206,19 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
                                      e.acting_parties);
             tx.nodes.push_back(
                 Node{.node_id = id,
-                     .event = ExercisedNode{.contract_id = e.contract_id,
-                                            .template_id = e.template_id,
-                                            .interface_id = e.interface_id,
-                                            .choice = e.choice,
-                                            .choice_argument_json = ledger_text(e.argument),
-                                            .consuming = e.consuming,
-                                            .acting_parties = sorted_union(e.acting_parties, {}),
-                                            .exercise_result_json = ledger_text(e.result),
-                                            .contract = it->second.contract,
-                                            .last_descendant = id}});
+                     .event = ExercisedNode{
+                         .contract_id = e.contract_id,
+                         .template_id = e.template_id,
+                         .interface_id = e.interface_id,
+                         .choice = e.choice,
+                         .choice_argument_json = ledger_text(e.argument),
+                         .consuming = e.consuming,
+                         .acting_parties = sorted_union(e.acting_parties, {}),
+                         .exercise_result_json = ledger_text(e.result),
+                         .choice_argument = std::make_shared<const model::Value>(e.argument),
+                         .exercise_result = std::make_shared<const model::Value>(e.result),
+                         .contract = it->second.contract,
+                         .last_descendant = id}});
         }
         Node& node = tx.nodes.back();
         node.witnesses =
@@ -251,6 +263,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
                          c->template_id.package_name + ":" + c->template_id.qualified_name());
             undo_.assign(sequence_of_, std::string_view(c->contract_id), sequence);
             views_->on_created(c, facts[i], sequence, draft.update_id, draft.offset);
+            ++acs_version_;
         } else {
             const auto& e = std::get<ExerciseDraft>(draft.nodes[i].event);
             views_->on_exercised(e, draft.update_id, draft.offset);
@@ -356,9 +369,35 @@ void LedgerStore::take_snapshot(Timestamp record_time) {
         last_rows_ = std::move(data);
         last_rows_version_ = views_->holdings_version();
     }
-    auto snapshot =
-        std::make_shared<const Snapshot>(migration_id_, record_time, next_row_id_, last_rows_);
+    if (!last_acs_rows_ || last_acs_rows_version_ != acs_version_) {
+        auto data = std::make_shared<AcsRows>();
+        for (const auto& [_, c] : active_) {
+            const auto& sh = c->stakeholders;
+            if (std::find(sh.begin(), sh.end(), network_.dso_party) != sh.end()) {
+                data->rows.push_back(c);
+            }
+        }
+        std::sort(data->rows.begin(), data->rows.end(),
+                  [](const model::ContractPtr& a, const model::ContractPtr& b) {
+                      return std::tie(a->created_at, a->contract_id) <
+                             std::tie(b->created_at, b->contract_id);
+                  });
+        for (std::size_t i = 0; i < data->rows.size(); ++i) {
+            const model::Contract& c = *data->rows[i];
+            const auto row = static_cast<std::uint32_t>(i);
+            for (const Party& p : c.stakeholders) data->rows_by_stakeholder[p].push_back(row);
+            data->rows_by_template[c.template_id.package_name + ":" +
+                                   c.template_id.qualified_name()]
+                .push_back(row);
+        }
+        last_acs_rows_ = std::move(data);
+        last_acs_rows_version_ = acs_version_;
+    }
+    auto snapshot = std::make_shared<const Snapshot>(migration_id_, record_time, next_row_id_,
+                                                     last_rows_, next_acs_row_id_, last_acs_rows_);
     undo_.set(next_row_id_, next_row_id_ + static_cast<std::int64_t>(last_rows_->rows.size()));
+    undo_.set(next_acs_row_id_,
+              next_acs_row_id_ + static_cast<std::int64_t>(last_acs_rows_->rows.size()));
     undo_.assign(of_migration, record_time, SnapshotPtr(std::move(snapshot)));
     undo_.set(now_, std::max(now_, record_time));
 }
@@ -445,6 +484,47 @@ SnapshotPtr LedgerStore::snapshot(std::int64_t migration_id, Timestamp t, bool a
     auto it = m->second.upper_bound(t);
     if (it == m->second.begin()) return nullptr;
     return std::prev(it)->second;
+}
+
+SnapshotPtr LedgerStore::snapshot_after(std::int64_t migration_id, Timestamp t) const {
+    const std::shared_lock lock(mutex_);
+    SnapshotPtr best;
+    for (auto m = snapshots_.lower_bound(migration_id); m != snapshots_.end(); ++m) {
+        const auto it = m->first == migration_id ? m->second.upper_bound(t) : m->second.begin();
+        if (it == m->second.end()) continue;
+        if (!best || it->first < best->record_time) best = it->second;
+    }
+    return best;
+}
+
+std::vector<UpdatePtr> LedgerStore::history_page(
+    std::optional<std::pair<std::int64_t, Timestamp>> after, std::size_t limit) const {
+    const std::shared_lock lock(mutex_);
+    // Migration ids and record times never go down along the history: its offset order is the
+    // (migration id, record time) order.
+    const auto key = [](const UpdatePtr& u) {
+        return std::pair(migration_id_of(*u), record_time_of(*u));
+    };
+    auto it = history_.begin();
+    if (after) {
+        it = std::partition_point(history_.begin(), history_.end(),
+                                  [&](const UpdatePtr& u) { return key(u) <= *after; });
+    }
+    std::vector<UpdatePtr> out;
+    for (; it != history_.end(); ++it) {
+        if (std::holds_alternative<Migration>(**it)) continue;  // not an update of the history
+        if (out.size() >= limit && key(*it) != key(out.back())) break;
+        out.push_back(*it);
+    }
+    return out;
+}
+
+UpdatePtr LedgerStore::update_by_id(std::string_view update_id) const {
+    const std::shared_lock lock(mutex_);
+    const auto it = offset_by_update_id_.find(update_id);
+    if (it == offset_by_update_id_.end()) return nullptr;
+    const UpdatePtr& u = history_[static_cast<std::size_t>(it->second - 1)];
+    return std::holds_alternative<Migration>(*u) ? nullptr : u;
 }
 
 std::vector<std::pair<std::int64_t, Timestamp>> LedgerStore::snapshot_times() const {

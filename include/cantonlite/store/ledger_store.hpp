@@ -55,17 +55,33 @@ struct SnapshotRows {
     std::unordered_map<Party, std::vector<std::uint32_t>> rows_by_stakeholder;  // row indexes
 };
 
+// Every contract of a Scan ACS snapshot (the active contracts the DSO party is a stakeholder of:
+// Scan ingests no others), in (created_at, contract_id) order, and their indexes by stakeholder
+// and by template ("<package name>:<Module>:<Entity>"). Shared like SnapshotRows while the ACS
+// is unchanged.
+struct AcsRows {
+    std::vector<model::ContractPtr> rows;
+    std::unordered_map<Party, std::vector<std::uint32_t>> rows_by_stakeholder;  // row indexes
+    std::unordered_map<std::string, std::vector<std::uint32_t>> rows_by_template;
+};
+
 // The holdings of one migration's ACS at one record time, as Scan materialises them: rows in
 // (created_at, contract_id) order with consecutive row ids. Immutable; shared with readers.
+// The whole ACS (/v2/state/acs) is numbered in a sequence of its own, so that the holdings' row
+// ids stay what they were before it was kept.
 struct Snapshot {
     Snapshot(std::int64_t migration, model::Timestamp t, std::int64_t first_row,
-             std::shared_ptr<const SnapshotRows> data)
+             std::shared_ptr<const SnapshotRows> data, std::int64_t first_acs_row = 1,
+             std::shared_ptr<const AcsRows> acs_data = nullptr)
         : migration_id(migration),
           record_time(t),
           first_row_(first_row),
           data_(std::move(data)),
+          first_acs_row_(first_acs_row),
+          acs_(acs_data ? std::move(acs_data) : std::make_shared<const AcsRows>()),
           rows(data_->rows),
-          rows_by_stakeholder(data_->rows_by_stakeholder) {}
+          rows_by_stakeholder(data_->rows_by_stakeholder),
+          acs(*acs_) {}
     Snapshot(const Snapshot&) = delete;
     Snapshot& operator=(const Snapshot&) = delete;
 
@@ -75,10 +91,13 @@ struct Snapshot {
   private:
     std::int64_t first_row_;
     std::shared_ptr<const SnapshotRows> data_;
+    std::int64_t first_acs_row_;
+    std::shared_ptr<const AcsRows> acs_;
 
   public:
     const std::vector<HoldingRow>& rows;
     const std::unordered_map<Party, std::vector<std::uint32_t>>& rows_by_stakeholder;
+    const AcsRows& acs;
 
     // The row id of rows[i]: Scan numbers the rows of all snapshots in one sequence.
     [[nodiscard]] std::int64_t row_id(std::size_t i) const {
@@ -89,6 +108,17 @@ struct Snapshot {
         return rows.empty() ? 0 : row_id(rows.size() - 1);
     }
     [[nodiscard]] const std::shared_ptr<const SnapshotRows>& shared_rows() const { return data_; }
+
+    // The same for the whole ACS: acs.rows[i] has row id acs_row_id(i).
+    [[nodiscard]] std::int64_t acs_row_id(std::size_t i) const {
+        return first_acs_row_ + static_cast<std::int64_t>(i);
+    }
+    [[nodiscard]] std::int64_t first_acs_row_id() const {
+        return acs.rows.empty() ? 0 : first_acs_row_;
+    }
+    [[nodiscard]] std::int64_t last_acs_row_id() const {
+        return acs.rows.empty() ? 0 : acs_row_id(acs.rows.size() - 1);
+    }
 };
 using SnapshotPtr = std::shared_ptr<const Snapshot>;
 
@@ -207,8 +237,21 @@ class LedgerStore {
     // Scan: the snapshot of `migration_id` at exactly `t`, or the latest at or before it.
     [[nodiscard]] SnapshotPtr snapshot(std::int64_t migration_id, model::Timestamp t,
                                        bool at_or_before) const;
+    // Scan: the first snapshot after `t` of `migration_id`, or of a later migration, whichever has
+    // the earlier record time (AcsSnapshotStore.lookupSnapshotAfter); nullptr when none.
+    [[nodiscard]] SnapshotPtr snapshot_after(std::int64_t migration_id, model::Timestamp t) const;
     // Every snapshot's (migration id, record time), in order.
     [[nodiscard]] std::vector<std::pair<std::int64_t, model::Timestamp>> snapshot_times() const;
+
+    // Scan's update history: the transactions and reassignments after `after` (migration id,
+    // record time), in (migration id, record time) order, at least `limit` of them when there are
+    // as many: a page never ends inside a run of updates that share migration id and record time
+    // (Canton gives each update of a migration its own record time; a seed may not), so paging by
+    // the last item's key skips none. O(log history + page).
+    [[nodiscard]] std::vector<UpdatePtr> history_page(
+        std::optional<std::pair<std::int64_t, model::Timestamp>> after, std::size_t limit) const;
+    // The transaction or reassignment with this update id; nullptr when none.
+    [[nodiscard]] UpdatePtr update_by_id(std::string_view update_id) const;
 
     // Scan: active VoteRequests in ingestion order; the current one tracked by `tracking_cid`.
     [[nodiscard]] std::vector<model::ContractPtr> active_vote_requests() const;
@@ -247,11 +290,18 @@ class LedgerStore {
     std::int64_t migration_id_ = 0;                                    // guarded by mutex_
     std::map<std::int64_t, std::map<std::string_view, ImportUpdate>> imports_;   // guarded
     std::map<std::int64_t, std::map<model::Timestamp, SnapshotPtr>> snapshots_;  // guarded
-    std::int64_t next_row_id_ = 1;  // guarded by mutex_
+    std::int64_t next_row_id_ = 1;      // guarded by mutex_
+    std::int64_t next_acs_row_id_ = 1;  // guarded by mutex_
+    // The update ids of the history, viewing the updates' own ids. Guarded by mutex_.
+    std::unordered_map<std::string_view, Offset> offset_by_update_id_;
     // The rows of the latest snapshot taken, and the holdings version they show: a snapshot of
     // unchanged holdings shares them. Not undone; a rollback drops it.  Guarded by mutex_.
     std::shared_ptr<const SnapshotRows> last_rows_;
     std::uint64_t last_rows_version_ = 0;
+    // The same for the whole ACS; acs_version_ goes up with every create and archive.
+    std::shared_ptr<const AcsRows> last_acs_rows_;
+    std::uint64_t last_acs_rows_version_ = 0;
+    std::uint64_t acs_version_ = 0;
     std::unordered_map<std::string, Reassignment> in_flight_;  // unassigned, by contract id
     std::set<std::string, std::less<>>
         templates_;                       // "<package name>:<Module>:<Entity>" ever created

@@ -12,6 +12,7 @@
 #include "cantonlite/model/contract.hpp"
 #include "cantonlite/model/template_id.hpp"
 #include "cantonlite/model/timestamp.hpp"
+#include "cantonlite/model/value.hpp"
 
 namespace cantonlite::store {
 
@@ -33,9 +34,13 @@ struct ExercisedNode {
     bool consuming = false;
     std::vector<Party> acting_parties;
     std::string exercise_result_json;  // Ledger API encoding
-    model::ContractPtr contract;       // the exercised contract
-    std::vector<int> children;         // node ids of the immediate children, in execution order
-    int last_descendant = 0;  // the largest node id of this node's subtree (itself if none)
+    // The typed values of the two above, for the encodings Scan's update history writes
+    // (compact JSON and protobuf JSON).
+    std::shared_ptr<const model::Value> choice_argument;
+    std::shared_ptr<const model::Value> exercise_result;
+    model::ContractPtr contract;  // the exercised contract
+    std::vector<int> children;    // node ids of the immediate children, in execution order
+    int last_descendant = 0;      // the largest node id of this node's subtree (itself if none)
 };
 
 struct Node {
@@ -95,6 +100,8 @@ using UpdatePtr = std::shared_ptr<const Update>;
 [[nodiscard]] Offset offset_of(const Update& update);
 [[nodiscard]] const std::string& update_id_of(const Update& update);
 [[nodiscard]] model::Timestamp record_time_of(const Update& update);
+// The migration id an update belongs to (a reassignment: that of its source or target).
+[[nodiscard]] std::int64_t migration_id_of(const Update& update);
 
 // A contract re-imported into a migration (Scan's import updates, op 2).
 struct ImportUpdate {

@@ -6,6 +6,7 @@
 #include "cantonlite/areas/splice_request.hpp"
 #include "cantonlite/http/json_text.hpp"
 #include "cantonlite/store/holdings_query.hpp"
+#include "snapshot_support.hpp"
 
 namespace cantonlite::areas::scan {
 namespace {
@@ -15,65 +16,32 @@ using http::ErrorKind;
 
 constexpr std::int64_t summary_limit = 1000;  // HardLimit of the summary queries
 
-struct SnapshotQuery {
-    std::int64_t migration_id = 0;
-    model::Timestamp record_time;
-    bool at_or_before = false;
-};
-
-SnapshotQuery snapshot_query(const nlohmann::json& body) {
-    return SnapshotQuery{.migration_id = int64_member(body, "migration_id"),
-                         .record_time = date_time_member(body, "record_time"),
-                         .at_or_before = at_or_before_member(body)};
-}
-
-// The snapshot a query names, or the real 404 texts.
-store::SnapshotPtr resolve(const Store& store, const SnapshotQuery& q) {
-    if (auto s = store.snapshot(q.migration_id, q.record_time, q.at_or_before)) return s;
-    if (q.at_or_before) {
-        throw ApiError(ErrorKind::not_found, "",
-                       "No snapshots found before " + model::format_java_to_string(q.record_time));
-    }
-    throw ApiError(ErrorKind::not_found, "",
-                   "Failed to find ACS snapshot for migration id " +
-                       std::to_string(q.migration_id) + " at " +
-                       model::format_instant(q.record_time));
-}
-
-void check_parties(const std::vector<std::string>& parties, std::string_view name) {
-    if (parties.empty()) {
-        throw ApiError(ErrorKind::invalid_argument, "",
-                       "Expected '" + std::string(name) +
-                           "' to contain at least one item, but contained none.");
-    }
-    for (const std::string& p : parties) check_party(p);
-}
-
-// The update that created `c`, if it belongs to `migration_id` (else nullptr: an imported
-// contract).
-const store::Transaction* creating_transaction(const Store& store, const model::Contract& c,
-                                               std::int64_t migration_id, store::UpdatePtr& keep) {
-    keep = store.update_at(c.created_offset);
-    const auto* tx = keep ? std::get_if<store::Transaction>(keep.get()) : nullptr;
-    return tx != nullptr && tx->migration_id == migration_id ? tx : nullptr;
-}
-
-http::Response holdings_state(const Store& store, const Context& ctx, bool v1) {
+http::Response holdings_state_impl(const Store& store, const Context& ctx,
+                                   detail::HoldingsVersion version) {
+    using detail::HoldingsVersion;
     const nlohmann::json body = json_body(ctx.request);
-    const SnapshotQuery q = snapshot_query(body);
-    const std::optional<std::int64_t> after = optional_int64_member(body, "after");
+    const bool v2 = version == HoldingsVersion::v2;
+    const detail::SnapshotQuery q = detail::snapshot_query(body);
+    std::optional<std::int64_t> after;
+    std::optional<std::string> after_token;
+    if (v2) {
+        const auto it = body.find("after");
+        if (it != body.end() && !it->is_null()) after_token = string_member(body, "after");
+    } else {
+        after = optional_int64_member(body, "after");
+    }
     const std::int32_t page_size = int32_member(body, "page_size");
     const std::vector<std::string> owners = string_array_member(body, "owner_party_ids");
+    // The v2 handler checks the array's bound before anything else (once the body decoded).
+    if (v2) detail::check_max_items(owners.size(), "owner_party_ids");
     // The real order of checks: at_or_before resolves the snapshot first.
-    store::SnapshotPtr snapshot = q.at_or_before ? resolve(store, q) : nullptr;
+    store::SnapshotPtr snapshot = q.at_or_before ? detail::resolve(store, q) : nullptr;
     const std::size_t limit = page_limit(page_size);
-    check_parties(owners, "ownerPartyIds");
-    if (!snapshot) snapshot = resolve(store, q);
-    if (after && (*after < snapshot->first_row_id() || *after > snapshot->last_row_id())) {
-        throw ApiError(ErrorKind::invalid_argument, "",
-                       "Invalid after token, outside of snapshot range (" +
-                           std::to_string(snapshot->first_row_id()) + " to " +
-                           std::to_string(snapshot->last_row_id()) + ").");
+    detail::check_parties(owners, "ownerPartyIds");
+    if (!snapshot) snapshot = detail::resolve(store, q);
+    if (after_token) after = detail::decode_page_token(*after_token);
+    if (after) {
+        detail::check_after_in_range(*after, snapshot->first_row_id(), snapshot->last_row_id());
     }
     const store::HoldingsPage page = store::query_holdings(*snapshot, owners, after, limit);
     std::string out = "{";
@@ -85,24 +53,27 @@ http::Response holdings_state(const Store& store, const Context& ctx, bool v1) {
     for (std::size_t i = 0; i < page.rows.size(); ++i) {
         if (i > 0) out += ',';
         const model::Contract& c = *page.rows[i]->contract;
-        store::UpdatePtr keep;
-        const store::Transaction* tx = creating_transaction(store, c, snapshot->migration_id, keep);
-        if (v1) {
-            append_active_contract(out, c,
-                                   tx ? std::optional<std::string>(tx->update_id) : std::nullopt);
+        const std::optional<std::string> update_id =
+            detail::created_in_update_id(store, c, snapshot->migration_id);
+        if (version != HoldingsVersion::v0) {
+            append_active_contract(out, c, update_id);
         } else {
             // Imported contracts carry the import update's event id (update id = contract id).
             append_created_event(out, c,
-                                 tx ? "#" + tx->update_id + ":" + std::to_string(c.created_node_id)
-                                    : "#" + c.contract_id + ":0",
+                                 update_id
+                                     ? "#" + *update_id + ":" + std::to_string(c.created_node_id)
+                                     : "#" + c.contract_id + ":0",
                                  c.codegen_json);
         }
     }
     out += ']';
-    if (page.next_page_token) {
-        http::append_int_field(out, "next_page_token", *page.next_page_token);
-    } else {
+    if (!page.next_page_token) {
         http::append_null_field(out, "next_page_token");
+    } else if (v2) {
+        http::append_string_field(out, "next_page_token",
+                                  detail::encode_page_token(*page.next_page_token));
+    } else {
+        http::append_int_field(out, "next_page_token", *page.next_page_token);
     }
     out += '}';
     return http::Response::json(200, std::move(out));
@@ -124,10 +95,10 @@ model::Decimal holding_fee(const store::HoldingRow& row, std::int64_t round) {
 
 http::Response holdings_summary(const Store& store, const Context& ctx, bool v1) {
     const nlohmann::json body = json_body(ctx.request);
-    const SnapshotQuery q = snapshot_query(body);
+    const detail::SnapshotQuery q = detail::snapshot_query(body);
     const std::vector<std::string> owners = string_array_member(body, "owner_party_ids");
-    check_parties(owners, "partyIds");
-    const store::SnapshotPtr snapshot = resolve(store, q);
+    detail::check_parties(owners, "partyIds");
+    const store::SnapshotPtr snapshot = detail::resolve(store, q);
     const store::HoldingsPage page =
         store::query_holdings(*snapshot, owners, std::nullopt, summary_limit + 1);
     if (page.rows_read > summary_limit) {
@@ -180,12 +151,63 @@ http::Response holdings_summary(const Store& store, const Context& ctx, bool v1)
 
 }  // namespace
 
+namespace detail {
+
+SnapshotQuery snapshot_query(const nlohmann::json& body) {
+    return SnapshotQuery{.migration_id = int64_member(body, "migration_id"),
+                         .record_time = date_time_member(body, "record_time"),
+                         .at_or_before = at_or_before_member(body)};
+}
+
+store::SnapshotPtr resolve(const Store& store, const SnapshotQuery& q) {
+    if (auto s = store.snapshot(q.migration_id, q.record_time, q.at_or_before)) return s;
+    if (q.at_or_before) {
+        throw ApiError(ErrorKind::not_found, "",
+                       "No snapshots found before " + model::format_java_to_string(q.record_time));
+    }
+    throw ApiError(ErrorKind::not_found, "",
+                   "Failed to find ACS snapshot for migration id " +
+                       std::to_string(q.migration_id) + " at " +
+                       model::format_instant(q.record_time));
+}
+
+void check_parties(const std::vector<std::string>& parties, std::string_view name) {
+    if (parties.empty()) {
+        throw ApiError(ErrorKind::invalid_argument, "",
+                       "Expected '" + std::string(name) +
+                           "' to contain at least one item, but contained none.");
+    }
+    for (const std::string& p : parties) check_party(p);
+}
+
+std::optional<std::string> created_in_update_id(const Store& store, const model::Contract& c,
+                                                std::int64_t migration_id) {
+    const store::UpdatePtr update = store.update_at(c.created_offset);
+    const auto* tx = update ? std::get_if<store::Transaction>(update.get()) : nullptr;
+    if (tx == nullptr || tx->migration_id != migration_id) return std::nullopt;
+    return tx->update_id;
+}
+
+void check_after_in_range(std::int64_t after, std::int64_t first, std::int64_t last) {
+    if (after < first || after > last) {
+        throw ApiError(ErrorKind::invalid_argument, "",
+                       "Invalid after token, outside of snapshot range (" + std::to_string(first) +
+                           " to " + std::to_string(last) + ").");
+    }
+}
+
+http::Response holdings_state(const Store& store, const Context& ctx, HoldingsVersion version) {
+    return holdings_state_impl(store, ctx, version);
+}
+
+}  // namespace detail
+
 http::Response post_holdings_state_v0(const Store& store, const Context& ctx) {
-    return holdings_state(store, ctx, false);
+    return detail::holdings_state(store, ctx, detail::HoldingsVersion::v0);
 }
 
 http::Response post_holdings_state_v1(const Store& store, const Context& ctx) {
-    return holdings_state(store, ctx, true);
+    return detail::holdings_state(store, ctx, detail::HoldingsVersion::v1);
 }
 
 http::Response post_holdings_summary_v0(const Store& store, const Context& ctx) {
@@ -196,7 +218,9 @@ http::Response post_holdings_summary_v1(const Store& store, const Context& ctx) 
     return holdings_summary(store, ctx, true);
 }
 
-http::Response get_snapshot_timestamp(const Store& store, const Context& ctx) {
+namespace detail {
+
+TimestampParams timestamp_params(const Context& ctx, std::string_view time_name) {
     const auto param = [&](std::string_view name) {
         auto value = ctx.request.query_param(name);
         if (!value) {
@@ -207,12 +231,12 @@ http::Response get_snapshot_timestamp(const Store& store, const Context& ctx) {
         }
         return *value;
     };
-    const std::string before_text = param("before");
+    const std::string time_text = param(time_name);
     const std::string migration_text = param("migration_id");
-    const auto before = model::parse_timestamp(before_text);
-    if (!before) {
-        throw http::DecodeError("The query parameter 'before' was malformed:\n'" + before_text +
-                                "' is not a valid date-time");
+    const auto time = model::parse_timestamp(time_text);
+    if (!time) {
+        throw http::DecodeError("The query parameter '" + std::string(time_name) +
+                                "' was malformed:\n'" + time_text + "' is not a valid date-time");
     }
     std::int64_t migration_id = 0;
     try {
@@ -223,10 +247,17 @@ http::Response get_snapshot_timestamp(const Store& store, const Context& ctx) {
         throw http::DecodeError("The query parameter 'migration_id' was malformed:\n'" +
                                 migration_text + "' is not a valid 64-bit signed integer value");
     }
-    const store::SnapshotPtr snapshot = store.snapshot(migration_id, *before, true);
+    return TimestampParams{.time = *time, .migration_id = migration_id};
+}
+
+}  // namespace detail
+
+http::Response get_snapshot_timestamp(const Store& store, const Context& ctx) {
+    const detail::TimestampParams p = detail::timestamp_params(ctx, "before");
+    const store::SnapshotPtr snapshot = store.snapshot(p.migration_id, p.time, true);
     if (!snapshot) {
         throw ApiError(ErrorKind::not_found, "",
-                       "No snapshots found before " + model::format_java_to_string(*before));
+                       "No snapshots found before " + model::format_java_to_string(p.time));
     }
     std::string out = "{";
     http::append_string_field(out, "record_time",

@@ -16,10 +16,17 @@ ScanArea::ScanArea(const store::LedgerStore& store, const ApiProfile& profile)
     add_route("GET", "/v0/dso-party-id", with_store(get_dso_party_id));
     add_route("GET", "/v0/lsu", with_store(get_lsu));
     add_route("POST", "/v0/backfilling/import-updates", with_store(post_import_updates));
+    add_route("POST", "/v2/updates", with_store(post_updates_v2));
+    add_route("GET", "/v2/updates/{update_id}", with_store(get_update_by_id_v2));
     add_route("GET", "/v0/state/acs/snapshot-timestamp", with_store(get_snapshot_timestamp));
+    add_route("GET", "/v0/state/acs/snapshot-timestamp-after",
+              with_store(get_snapshot_timestamp_after));
     if (splice_0_6) {
         add_route("POST", "/v0/holdings/state", with_store(post_holdings_state_v0));
         add_route("POST", "/v1/holdings/state", with_store(post_holdings_state_v1));
+    } else {
+        add_route("POST", "/v2/state/acs", with_store(post_state_acs_v2));
+        add_route("POST", "/v2/holdings/state", with_store(post_holdings_state_v2));
     }
     add_route("POST", "/v0/holdings/summary", with_store(post_holdings_summary_v0));
     add_route("POST", "/v1/holdings/summary", with_store(post_holdings_summary_v1));

@@ -1,6 +1,9 @@
 #include "cantonlite/areas/scan/scan_json.hpp"
 
+#include <algorithm>
+
 #include "cantonlite/http/json_text.hpp"
+#include "cantonlite/model/value_json.hpp"
 
 namespace cantonlite::areas::scan {
 namespace {
@@ -92,6 +95,130 @@ void append_import_update(std::string& out, const store::ImportUpdate& update) {
     append_key(out, event_id, true);
     append_created_event(out, c, event_id, c.protobuf_json);
     out += "}}";
+}
+
+namespace {
+
+// LegacyOffset.Api.fromLong(1): what V1 writes for every offset.
+constexpr std::string_view consistent_offset = "000000000000000001";
+
+std::string value_text(const model::Value& v, DamlValueEncoding encoding) {
+    return encoding == DamlValueEncoding::compact_json ? model::to_codegen_json(v).dump()
+                                                       : model::to_protobuf_json(v).dump();
+}
+
+std::string_view create_arguments(const model::Contract& c, DamlValueEncoding encoding) {
+    return encoding == DamlValueEncoding::compact_json ? c.codegen_json : c.protobuf_json;
+}
+
+std::string event_id(const std::string& update_id, int node_id) {
+    return update_id + ":" + std::to_string(node_id);
+}
+
+void append_event_ids(std::string& out, const std::string& update_id, const std::vector<int>& ids) {
+    out += '[';
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        if (i > 0) out += ',';
+        http::append_json_string(out, event_id(update_id, ids[i]));
+    }
+    out += ']';
+}
+
+void append_exercised_event(std::string& out, const store::ExercisedNode& x, const std::string& id,
+                            const std::string& update_id, DamlValueEncoding encoding) {
+    out += '{';
+    append_string_field(out, "event_type", "exercised_event", true);
+    append_string_field(out, "event_id", id);
+    append_string_field(out, "contract_id", x.contract_id);
+    append_string_field(out, "template_id", x.template_id.to_string());
+    append_string_field(out, "package_name", x.template_id.package_name);
+    append_string_field(out, "choice", x.choice);
+    append_raw_field(out, "choice_argument", value_text(*x.choice_argument, encoding));
+    append_key(out, "child_event_ids");
+    append_event_ids(out, update_id, x.children);
+    append_raw_field(out, "exercise_result", value_text(*x.exercise_result, encoding));
+    append_raw_field(out, "consuming", x.consuming ? "true" : "false");
+    append_key(out, "acting_parties");
+    append_string_array(out, x.acting_parties);
+    if (x.interface_id) {
+        append_string_field(out, "interface_id", x.interface_id->to_string());
+    } else {
+        http::append_null_field(out, "interface_id");
+    }
+    out += '}';
+}
+
+void append_transaction_v2(std::string& out, const store::Transaction& tx,
+                           DamlValueEncoding encoding) {
+    out += '{';
+    append_string_field(out, "update_id", tx.update_id, true);
+    append_int_field(out, "migration_id", tx.migration_id);
+    append_string_field(out, "workflow_id", tx.workflow_id);
+    append_string_field(out, "record_time", model::format_micros(tx.record_time));
+    append_string_field(out, "synchronizer_id", tx.synchronizer_id);
+    append_string_field(out, "effective_at", model::format_instant(tx.effective_at));
+    append_key(out, "root_event_ids");
+    append_event_ids(out, tx.update_id, tx.roots);
+    // events_by_id: a SortedMap of the ids as strings ("u:10" sorts before "u:2").
+    std::vector<std::pair<std::string, const store::Node*>> events;
+    events.reserve(tx.nodes.size());
+    for (const store::Node& node : tx.nodes) {
+        events.emplace_back(event_id(tx.update_id, node.node_id), &node);
+    }
+    std::sort(events.begin(), events.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    append_key(out, "events_by_id");
+    out += '{';
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const auto& [id, node] = events[i];
+        append_key(out, id, i == 0);
+        if (const auto* c = std::get_if<store::CreatedNode>(&node->event)) {
+            append_created_event(out, *c->contract, id, create_arguments(*c->contract, encoding));
+        } else {
+            append_exercised_event(out, std::get<store::ExercisedNode>(node->event), id,
+                                   tx.update_id, encoding);
+        }
+    }
+    out += "}}";
+}
+
+void append_reassignment(std::string& out, const store::Reassignment& r,
+                         DamlValueEncoding encoding) {
+    out += '{';
+    append_string_field(out, "update_id", r.update_id, true);
+    append_string_field(out, "offset", consistent_offset);
+    append_string_field(out, "record_time", model::format_micros(r.record_time));
+    append_key(out, "event");
+    out += '{';
+    append_string_field(out, "submitter", r.submitter, true);
+    append_string_field(out, "source_synchronizer", r.source_synchronizer);
+    if (r.kind == store::Reassignment::Kind::assign) {
+        append_string_field(out, "target_synchronizer", r.target_synchronizer);
+        append_int_field(out, "migration_id", r.migration_id);
+        append_string_field(out, "unassign_id", r.unassign_id);
+        append_key(out, "created_event");
+        append_created_event(out, *r.contract, event_id(r.update_id, 0),
+                             create_arguments(*r.contract, encoding));
+        append_int_field(out, "reassignment_counter", r.reassignment_counter);
+    } else {
+        append_int_field(out, "migration_id", r.migration_id);
+        append_string_field(out, "target_synchronizer", r.target_synchronizer);
+        append_string_field(out, "unassign_id", r.unassign_id);
+        append_int_field(out, "reassignment_counter", r.reassignment_counter);
+        append_string_field(out, "contract_id", r.contract->contract_id);
+    }
+    out += "}}";
+}
+
+}  // namespace
+
+void append_update_history_item_v2(std::string& out, const store::Update& update,
+                                   DamlValueEncoding encoding) {
+    if (const auto* tx = std::get_if<store::Transaction>(&update)) {
+        append_transaction_v2(out, *tx, encoding);
+    } else {
+        append_reassignment(out, std::get<store::Reassignment>(update), encoding);
+    }
 }
 
 }  // namespace cantonlite::areas::scan

@@ -35,6 +35,26 @@ using Context = http::RequestContext;
 // GET /v0/state/acs/snapshot-timestamp?before=&migration_id= (getDateOfMostRecentSnapshotBefore).
 [[nodiscard]] http::Response get_snapshot_timestamp(const Store& store, const Context& ctx);
 
+// POST /v2/holdings/state (getHoldingsStateAtV2, Splice 0.9): as /v1/holdings/state with string
+// page tokens and at most 1000 owners.
+[[nodiscard]] http::Response post_holdings_state_v2(const Store& store, const Context& ctx);
+
+// POST /v2/state/acs (getAcsSnapshotAtV2, Splice 0.9): one page of every contract of a snapshot,
+// optionally only those of party_ids (stakeholders) and templates ("<package name>:<Module>:
+// <Entity>"), as ActiveContracts, with string page tokens.
+[[nodiscard]] http::Response post_state_acs_v2(const Store& store, const Context& ctx);
+
+// GET /v0/state/acs/snapshot-timestamp-after?after=&migration_id= (getDateOfFirstSnapshotAfter):
+// the first snapshot after `after` of that migration or a later one.
+[[nodiscard]] http::Response get_snapshot_timestamp_after(const Store& store, const Context& ctx);
+
+// POST /v2/updates (getUpdateHistoryV2): transactions and reassignments after (migration id,
+// record time), without import updates, in compact or protobuf JSON.
+[[nodiscard]] http::Response post_updates_v2(const Store& store, const Context& ctx);
+
+// GET /v2/updates/{update_id} (getUpdateByIdV2): one item of that history.
+[[nodiscard]] http::Response get_update_by_id_v2(const Store& store, const Context& ctx);
+
 // GET /v0/voterequests/{vote_request_contract_id} (lookupDsoRulesVoteRequest, op 8): by tracking
 // cid.
 [[nodiscard]] http::Response get_vote_request(const Store& store, const Context& ctx);

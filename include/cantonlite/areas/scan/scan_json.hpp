@@ -30,6 +30,18 @@ void append_active_contract(std::string& out, const model::Contract& c,
 // fixed offset and record time, one created event "<cid>:0" in protobuf JSON.
 void append_import_update(std::string& out, const store::ImportUpdate& update);
 
+// scan.yaml DamlValueEncoding.
+enum class DamlValueEncoding { compact_json, protobuf_json };
+
+// Spec: scan.yaml UpdateHistoryItemV2 (getUpdateHistoryV2, getUpdateByIdV2), as ScanHttpEncodings
+// writes it with its V1 rules then updateV1ToUpdateV2 (splice-behavior.md §3): a transaction
+// without `offset`, event ids "<update id>:<node id>" without '#', events_by_id sorted by id as
+// strings, record_time with six fraction digits, effective_at as Instant.toString, no
+// external_transaction_hash; a reassignment keeps offset "000000000000000001". Daml values in
+// `encoding`. REQUIRES: `update` is a Transaction or a Reassignment.
+void append_update_history_item_v2(std::string& out, const store::Update& update,
+                                   DamlValueEncoding encoding);
+
 // A JSON array of strings.
 void append_string_array(std::string& out, const std::vector<std::string>& items);
 
