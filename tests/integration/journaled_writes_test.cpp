@@ -26,7 +26,8 @@ namespace {
 
 using json = nlohmann::json;
 
-const std::string default_seed = std::string(CANTONLITE_SOURCE_DIR) + "/config/default-network.json";
+const std::string default_seed =
+    std::string(CANTONLITE_SOURCE_DIR) + "/config/default-network.json";
 
 std::string mint(int i) {
     return json{{"step", "mint"}, {"owner", "alice"}, {"amount", std::to_string(i + 1)}}.dump();

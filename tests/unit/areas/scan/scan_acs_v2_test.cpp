@@ -24,7 +24,13 @@ const std::string v1_holdings = "/api/scan/v1/holdings/state";
 const std::string v2_holdings = "/api/scan/v2/holdings/state";
 const std::string v2_acs = "/api/scan/v2/state/acs";
 
+// The Splice 0.9 routes, and the same network served as 0.6.12 for its v1 holdings/state.
 const ScanClient& api() {
+    static const ScanClient client(holdings_seed(), {.release = areas::Release::splice_0_9});
+    return client;
+}
+
+const ScanClient& api_0_6() {
     static const ScanClient client(holdings_seed());
     return client;
 }
@@ -112,7 +118,7 @@ TEST(HoldingsStateV2, IsV1WithStringTokens) {
         json v1_body = holdings_request(second_snapshot, {alice, bob}, page_size);
         json v2_body = v1_body;
         for (int page = 0; page < 10; ++page) {
-            const json v1 = body_of(api().post(v1_holdings, v1_body));
+            const json v1 = body_of(api_0_6().post(v1_holdings, v1_body));
             const Response response = api().post(v2_holdings, v2_body);
             ASSERT_EQ(response.status, 200) << response.body;
             const json v2 = body_of(response);

@@ -184,9 +184,11 @@ inline json holdings_seed() {
 // The real router over a store loaded from an inline seed, driven with plain Requests.
 class ScanClient {
   public:
-    explicit ScanClient(const json& seed) : ScanClient(seed::load_seed(seed, "test-seed")) {}
-    explicit ScanClient(std::unique_ptr<store::LedgerStore> store)
-        : store_(std::move(store)), router_(app::make_router(*store_)) {}
+    explicit ScanClient(const json& seed, const areas::ApiProfile& profile = {})
+        : ScanClient(seed::load_seed(seed, "test-seed"), profile) {}
+    explicit ScanClient(std::unique_ptr<store::LedgerStore> store,
+                        const areas::ApiProfile& profile = {})
+        : store_(std::move(store)), router_(app::make_router(*store_, profile)) {}
 
     [[nodiscard]] const store::LedgerStore& store() const { return *store_; }
 
