@@ -21,7 +21,7 @@ http::Response LedgerArea::render_error(const http::ApiError& error,
     std::optional<std::string> tid;
     if (traceparent) tid = trace_id_of_traceparent(*traceparent);
     if (!tid) tid = new_trace_id();
-    return http::Response::json(http_status_of_grpc(category_of(error.kind()).grpc_code),
+    return http::Response::json(http_status_of(error),
                                 js_canton_error(error, *tid).dump());
 }
 
