@@ -88,6 +88,8 @@ void LedgerStore::check_time(Timestamp t) const {
 void LedgerStore::push(Update update) {
     undo_.set(now_, std::max(now_, record_time_of(update)));
     undo_.push_back(history_, std::make_shared<const Update>(std::move(update)));
+    const Update& stored = *history_.back();
+    undo_.assign(offset_of_update_, std::string_view(update_id_of(stored)), offset_of(stored));
 }
 
 void LedgerStore::rollback(UndoLog::Mark mark) {
@@ -250,6 +252,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             undo_.insert(templates_,
                          c->template_id.package_name + ":" + c->template_id.qualified_name());
             undo_.assign(sequence_of_, std::string_view(c->contract_id), sequence);
+            undo_.push_back(created_, std::string_view(c->contract_id));
             views_->on_created(c, facts[i], sequence, draft.update_id, draft.offset);
         } else {
             const auto& e = std::get<ExerciseDraft>(draft.nodes[i].event);
@@ -289,6 +292,7 @@ void LedgerStore::unassign(const std::string& contract_id, const std::string& ta
     undo_.set(state.synchronizer_id, std::string());
     undo_.set(state.reassignment_counter, r.reassignment_counter);
     undo_.assign(in_flight_, contract_id, r);
+    undo_.push_back(state.reassignments, offset);
     push(std::move(r));
 }
 
@@ -309,6 +313,7 @@ void LedgerStore::assign(const std::string& contract_id, const Party& submitter,
     r.record_time = record_time;
     undo_.set(state.synchronizer_id, r.target_synchronizer);
     undo_.erase(in_flight_, contract_id);
+    undo_.push_back(state.reassignments, offset);
     push(std::move(r));
 }
 
@@ -395,6 +400,22 @@ std::optional<ContractState> LedgerStore::contract(std::string_view contract_id)
     const auto it = contracts_.find(contract_id);
     if (it == contracts_.end()) return std::nullopt;
     return it->second;
+}
+
+std::optional<Offset> LedgerStore::offset_of_update(std::string_view update_id) const {
+    const std::shared_lock lock(mutex_);
+    const auto it = offset_of_update_.find(update_id);
+    if (it == offset_of_update_.end()) return std::nullopt;
+    return it->second;
+}
+
+void LedgerStore::visit_created(
+    std::uint64_t from,
+    const std::function<bool(std::uint64_t, const ContractState&)>& visit) const {
+    const std::shared_lock lock(mutex_);
+    for (std::uint64_t i = from; i < created_.size(); ++i) {
+        if (!visit(i, contracts_.at(created_[i]))) return;
+    }
 }
 
 std::vector<model::ContractPtr> LedgerStore::active_contracts() const {
