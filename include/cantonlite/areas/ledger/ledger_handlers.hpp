@@ -8,11 +8,61 @@
 
 namespace cantonlite::areas::ledger {
 
+// The Canton release a handler answers as, where the read side differs:
+// - canton_3_6 refuses the deprecated request fields filter/verbose of /v2/updates and
+//   /v2/state/active-contracts (DEPRECATED_API_DISABLED), writes JsTransaction.transactionHash,
+//   and accepts GET /v2/state/ledger-end?synchronizer_id=...
+enum class CantonRelease { canton_3_5, canton_3_6 };
+
+// The JSON API's list limit (websocket-config.http-list-max-elements-limit, default 200).
+inline constexpr std::int64_t http_list_max_elements = 200;
+
 // POST /v2/updates/transaction-by-offset (op 1): the transaction at an offset, as the requested
 // parties see it, in the steps and order of a Canton 3.5 participant
 // (../shared/docs/reference/canton-ledger-behavior.md §1, §3, §5).
 [[nodiscard]] http::Response post_transaction_by_offset(const store::LedgerStore& store,
                                                         const LedgerAuth& auth,
                                                         const http::RequestContext& ctx);
+
+// GET /v2/state/ledger-end
+[[nodiscard]] http::Response get_state_ledger_end(const store::LedgerStore& store,
+                                                  const LedgerAuth& auth,
+                                                  const http::RequestContext& ctx,
+                                                  CantonRelease release);
+// POST /v2/state/active-contracts (the HTTP list form)
+[[nodiscard]] http::Response post_state_active_contracts(const store::LedgerStore& store,
+                                                         const LedgerAuth& auth,
+                                                         const http::RequestContext& ctx,
+                                                         CantonRelease release);
+// POST /v2/state/active-contracts-page
+[[nodiscard]] http::Response post_state_active_contracts_page(const store::LedgerStore& store,
+                                                              const LedgerAuth& auth,
+                                                              const http::RequestContext& ctx,
+                                                              CantonRelease release);
+
+// POST /v2/updates/update-by-offset
+[[nodiscard]] http::Response post_updates_update_by_offset(const store::LedgerStore& store,
+                                                           const LedgerAuth& auth,
+                                                           const http::RequestContext& ctx,
+                                                           CantonRelease release);
+// POST /v2/updates/update-by-id
+[[nodiscard]] http::Response post_updates_update_by_id(const store::LedgerStore& store,
+                                                       const LedgerAuth& auth,
+                                                       const http::RequestContext& ctx,
+                                                       CantonRelease release);
+// POST /v2/updates (the HTTP list form)
+[[nodiscard]] http::Response post_updates(const store::LedgerStore& store, const LedgerAuth& auth,
+                                          const http::RequestContext& ctx, CantonRelease release);
+// POST /v2/updates/get-updates-page
+[[nodiscard]] http::Response post_updates_get_updates_page(const store::LedgerStore& store,
+                                                           const LedgerAuth& auth,
+                                                           const http::RequestContext& ctx,
+                                                           CantonRelease release);
+
+// POST /v2/events/events-by-contract-id
+[[nodiscard]] http::Response post_events_events_by_contract_id(const store::LedgerStore& store,
+                                                               const LedgerAuth& auth,
+                                                               const http::RequestContext& ctx,
+                                                               CantonRelease release);
 
 }  // namespace cantonlite::areas::ledger
