@@ -25,8 +25,8 @@ void check_lf_party(const std::string& p) {
         if (!ok) {
             char hex[8];
             std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(c));
-            throw_invalid_argument(std::string("non expected character ") + hex + " in Daml-LF Party \"" +
-                             p + "\"");
+            throw_invalid_argument(std::string("non expected character ") + hex +
+                                   " in Daml-LF Party \"" + p + "\"");
         }
     }
 }
@@ -114,7 +114,8 @@ void throw_missing_field(const std::string& field) {
 
 void validate_event_format(const EventFormat& events) {
     if (events.filters_by_party.empty() && !events.filters_for_any_party) {
-        throw_invalid_argument("filtersByParty and filtersForAnyParty cannot be empty simultaneously");
+        throw_invalid_argument(
+            "filtersByParty and filtersForAnyParty cannot be empty simultaneously");
     }
     for (const auto& [party, filters] : events.filters_by_party) {
         check_lf_party(party);
@@ -299,7 +300,8 @@ TransactionView project(const store::Transaction& tx, const Reader& r, Transacti
 
 std::optional<ContractView> view_contract(const Reader& r, const model::Contract& c) {
     ContractView view{.witness_parties = visible(c.stakeholders, r)};
-    const auto matched = matches(r, r.any_party ? c.stakeholders : view.witness_parties, c.template_id);
+    const auto matched =
+        matches(r, r.any_party ? c.stakeholders : view.witness_parties, c.template_id);
     if (view.witness_parties.empty() || !matched) return std::nullopt;
     view.blob = matched->blob;
     view.interfaces = matched->interfaces;

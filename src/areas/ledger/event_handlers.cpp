@@ -88,8 +88,8 @@ http::Response post_events_events_by_contract_id(const store::LedgerStore& store
     const store::Node* archive =
         archived_in ? consuming_node(*archived_in, request.contract_id) : nullptr;
     return http::Response::json(
-        200, events_by_contract_id_json(*created_in, created_in->nodes[node_id], *view,
-                                        archived_in, archive));
+        200, events_by_contract_id_json(*created_in, created_in->nodes[node_id], *view, archived_in,
+                                        archive));
 }
 
 }  // namespace cantonlite::areas::ledger

@@ -103,8 +103,8 @@ ActiveContractsRequest decode_active_contracts(std::string_view body) {
     if (const json* at = member(value, "activeAtOffset"))
         request.active_at_offset = decode_long(*at, "activeAtOffset");
     request.event_format = optional_event_format(value);
-    request.stream_continuation_token = decode_optional_string(
-        member(value, "streamContinuationToken"), "streamContinuationToken");
+    request.stream_continuation_token =
+        decode_optional_string(member(value, "streamContinuationToken"), "streamContinuationToken");
     return request;
 }
 

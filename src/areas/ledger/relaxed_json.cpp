@@ -67,7 +67,6 @@ std::optional<std::int64_t> whole_long(const json& number) {
 
 }  // namespace
 
-
 // Spec: canton-ledger-behavior.md §5.4 (tapir DefaultDecodeFailureHandler over circe 0.14.2).
 [[noreturn]] void fail(std::string_view detail) {
     throw http::DecodeError("Invalid value for: body (" + std::string(detail) + ")");

@@ -170,19 +170,31 @@ http::Response get_state_ledger_end(const store::LedgerStore& store, const Ledge
 }
 
 http::Response post_state_active_contracts(const store::LedgerStore& store, const LedgerAuth& auth,
-                                           const http::RequestContext& ctx,
-                                           CantonRelease release) {
-    const StreamListParams params = decode_stream_list_params(ctx.request);    // 400 text
-    const Caller caller = auth.identify(ctx.request);                          // 403
+                                           const http::RequestContext& ctx, CantonRelease release) {
+    const StreamListParams params = decode_stream_list_params(ctx.request);            // 400 text
+    const Caller caller = auth.identify(ctx.request);                                  // 403
     const ActiveContractsRequest request = decode_active_contracts(ctx.request.body);  // 400 text
-    const EventFormat events = select_event_format(request, release);          // 400
-    authorize_events(auth, caller, events);                                    // 401, 403
-    validate_event_format(events);                                             // 400
+    const EventFormat events = select_event_format(request, release);                  // 400
+    authorize_events(auth, caller, events);                                            // 401, 403
+    validate_event_format(events);                                                     // 400
     std::uint64_t from = 0;
     if (request.stream_continuation_token) {
+        // AcsContinuationToken.decodeAndValidate: undecodable, then not this request's.
         const auto token = parse_acs_token(*request.stream_continuation_token);
-        if (!token || token->first != request.active_at_offset) {
-            throw_invalid_argument("Invalid stream continuation token");
+        if (!token) {
+            throw ApiError(ErrorKind::invalid_argument, "INVALID_FIELD",
+                           "The submitted command has a field with invalid value: Invalid field "
+                           "stream_continuation_token: Invalid continuation token for "
+                           "GetActiveContractsRequest",
+                           {{"field_name", "stream_continuation_token"}});
+        }
+        if (token->first != request.active_at_offset) {
+            throw ApiError(ErrorKind::invalid_argument, "INVALID_CONTINUATION_TOKEN",
+                           "The submitted command contains an invalid continuation token. Tokens "
+                           "used in ACS requests must be taken from a valid "
+                           "GetActiveContractsResponse and used with the same EventFormat "
+                           "settings, with the same Canton participant running the same Canton "
+                           "version.");
         }
         from = token->second;
     }

@@ -67,10 +67,10 @@ UpdateFormat select_update_format(const UpdatesRequest& req, CantonRelease relea
     }
     EventFormat events = *req.filter;
     events.verbose = req.verbose;
-    return UpdateFormat{.include_transactions =
-                            TransactionFormat{.event_format = events,
-                                              .transaction_shape = TransactionShape::acs_delta},
-                        .include_reassignments = events};
+    return UpdateFormat{
+        .include_transactions = TransactionFormat{.event_format = events,
+                                                  .transaction_shape = TransactionShape::acs_delta},
+        .include_reassignments = events};
 }
 
 [[noreturn]] void non_positive(std::int64_t offset, const std::string& field,
@@ -128,7 +128,8 @@ bool is_hex(std::string_view s) {
 // The update id's validation (requireNonEmptyString, requireLedgerString, UpdateId).
 void check_update_id(const std::string& id) {
     if (id.empty()) throw_missing_field("update_id");
-    if (id.size() % 2 != 0 || !is_hex(id)) throw_invalid_argument("Failed to parse hex string: " + id);
+    if (id.size() % 2 != 0 || !is_hex(id))
+        throw_invalid_argument("Failed to parse hex string: " + id);
 }
 
 // ---- page tokens: base64 of "updates|<asc|desc>|<lowest>|<highest>|<request digest>" ----
@@ -206,7 +207,7 @@ http::Response post_updates_update_by_offset(const store::LedgerStore& store,
                                              const LedgerAuth& auth,
                                              const http::RequestContext& ctx,
                                              CantonRelease release) {
-    const Caller caller = auth.identify(ctx.request);                           // 403
+    const Caller caller = auth.identify(ctx.request);                                 // 403
     const UpdateByOffsetRequest request = decode_update_by_offset(ctx.request.body);  // 400 text
     const UpdateReader reader =
         authorize_and_resolve(store, auth, caller, request.update_format,
@@ -219,12 +220,11 @@ http::Response post_updates_update_by_offset(const store::LedgerStore& store,
 }
 
 http::Response post_updates_update_by_id(const store::LedgerStore& store, const LedgerAuth& auth,
-                                         const http::RequestContext& ctx,
-                                         CantonRelease release) {
+                                         const http::RequestContext& ctx, CantonRelease release) {
     const Caller caller = auth.identify(ctx.request);
     const UpdateByIdRequest request = decode_update_by_id(ctx.request.body);
-    const UpdateReader reader = authorize_and_resolve(
-        store, auth, caller, request.update_format, [&] { check_update_id(request.update_id); });
+    const UpdateReader reader = authorize_and_resolve(store, auth, caller, request.update_format,
+                                                      [&] { check_update_id(request.update_id); });
     const std::optional<store::Offset> offset = store.offset_of_update(request.update_id);
     const store::UpdatePtr update = offset ? store.update_at(*offset) : nullptr;
     std::optional<std::string> json;
@@ -285,46 +285,53 @@ http::Response post_updates_get_updates_page(const store::LedgerStore& store,
     const std::int64_t end_of_ledger = store.ledger_end();
     std::optional<PageToken> token;
     std::int32_t page_size = default_updates_page_size;
-    const UpdateReader reader = authorize_and_resolve(store, auth, caller, request.update_format, [&] {
-        if (request.page_token) token = decode_token(*request.page_token, request);
-        if (request.end_offset_inclusive) {
-            check_positive(*request.end_offset_inclusive, "endOffsetInclusive");
-        }
-        if (request.begin_offset_exclusive) {
-            check_non_negative(*request.begin_offset_exclusive, "beginOffsetExclusive");
-        }
-        if (const auto size = request.max_page_size) {
-            if (*size <= 0) {
-                throw_invalid_argument("Requested page size must be positive, but got " +
-                                       std::to_string(*size));
+    const UpdateReader reader =
+        authorize_and_resolve(store, auth, caller, request.update_format, [&] {
+            if (request.page_token) token = decode_token(*request.page_token, request);
+            if (request.end_offset_inclusive) {
+                check_positive(*request.end_offset_inclusive, "endOffsetInclusive");
             }
-            if (*size > max_updates_page_size) {
-                throw_invalid_argument("Requested page size must not exceed " +
-                                       std::to_string(max_updates_page_size) + ", but got " +
-                                       std::to_string(*size));
+            if (request.begin_offset_exclusive) {
+                check_non_negative(*request.begin_offset_exclusive, "beginOffsetExclusive");
             }
-            page_size = *size;
-        }
-        if (request.end_offset_inclusive) {
-            check_before_end("endOffsetInclusive", *request.end_offset_inclusive, end_of_ledger);
-        }
-        if (request.begin_offset_exclusive && request.end_offset_inclusive &&
-            *request.begin_offset_exclusive > *request.end_offset_inclusive) {
-            throw_invalid_argument("beginOffsetExclusive is after endOffsetInclusive");
-        }
-    });
+            if (const auto size = request.max_page_size) {
+                if (*size <= 0) {
+                    throw_invalid_argument("Requested page size must be positive, but got " +
+                                           std::to_string(*size));
+                }
+                if (*size > max_updates_page_size) {
+                    throw_invalid_argument("Requested page size must not exceed " +
+                                           std::to_string(max_updates_page_size) + ", but got " +
+                                           std::to_string(*size));
+                }
+                page_size = *size;
+            }
+            if (request.end_offset_inclusive) {
+                check_before_end("endOffsetInclusive", *request.end_offset_inclusive,
+                                 end_of_ledger);
+            }
+            if (request.begin_offset_exclusive && request.end_offset_inclusive &&
+                *request.begin_offset_exclusive > *request.end_offset_inclusive) {
+                throw_invalid_argument("beginOffsetExclusive is after endOffsetInclusive");
+            }
+        });
     const std::int64_t begin = request.begin_offset_exclusive.value_or(0);
     const std::int64_t end = request.end_offset_inclusive.value_or(end_of_ledger);
     std::vector<std::int64_t> offsets;
     if (!request.descending_order) {
+        // IndexServiceImpl.buildAscendingPage: a full page ends just before the first update of
+        // the next; the last page ends at the end, and without a requested end its token tails.
         const std::int64_t from = token ? token->highest : begin;
-        std::vector<std::string> updates = read_range(store, reader, from, end, false,
-                                                      page_size + 1LL, release, &offsets);
-        std::optional<std::string> next;
+        std::vector<std::string> updates =
+            read_range(store, reader, from, end, false, page_size + 1LL, release, &offsets);
         std::int64_t highest = end;
-        if (static_cast<std::int64_t>(updates.size()) > page_size) {
+        const bool full = static_cast<std::int64_t>(updates.size()) > page_size;
+        if (full) {
             updates.pop_back();
-            highest = offsets[static_cast<std::size_t>(page_size) - 1];
+            highest = offsets.back() - 1;
+        }
+        std::optional<std::string> next;
+        if (full || !request.end_offset_inclusive) {
             next = encode_token(
                 {.descending = false, .highest = highest, .digest = request_digest(request)});
         }
@@ -338,7 +345,9 @@ http::Response post_updates_get_updates_page(const store::LedgerStore& store,
     if (static_cast<std::int64_t>(updates.size()) > page_size) {
         updates.pop_back();
         lowest = offsets.back();
-        next = encode_token({.descending = true, .lowest = lowest, .highest = to,
+        next = encode_token({.descending = true,
+                             .lowest = lowest,
+                             .highest = to,
                              .digest = request_digest(request)});
     }
     return http::Response::json(200, page_json(updates, lowest, to, next));

@@ -118,7 +118,8 @@ UpdateReader UpdateReader::make(const UpdateFormat& format, const model::Network
 }
 
 void validate_update_format(const UpdateFormat& format) {
-    if (format.include_transactions) (void)validate_transaction_format(*format.include_transactions);
+    if (format.include_transactions)
+        (void)validate_transaction_format(*format.include_transactions);
     if (format.include_reassignments) validate_event_format(*format.include_reassignments);
 }
 

@@ -45,8 +45,8 @@ void check_known_update_format(const store::LedgerStore& store, const UpdateForm
 struct AcsEntry {
     model::ContractPtr contract;
     ContractView view;
-    std::string workflow_id;        // of the transaction that created it
-    std::string synchronizer_id;    // where it is (active) or comes from (in flight)
+    std::string workflow_id;      // of the transaction that created it
+    std::string synchronizer_id;  // where it is (active) or comes from (in flight)
     std::int64_t reassignment_counter = 0;
     std::int64_t activated_offset = 0;  // its create or latest assignment
     int activated_node_id = 0;

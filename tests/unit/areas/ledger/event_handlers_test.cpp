@@ -42,7 +42,8 @@ class EventHandlersTest : public LedgerSuite {
 };
 
 TEST_F(EventHandlersTest, AnArchivedContractHasItsCreateAndArchive) {
-    const http::Response r = post({{"contractId", alice_coin_1}, {"eventFormat", event_format(alice)}});
+    const http::Response r =
+        post({{"contractId", alice_coin_1}, {"eventFormat", event_format(alice)}});
 
     ASSERT_EQ(r.status, 200) << r.body;
     const json body = json::parse(r.body);
@@ -54,7 +55,8 @@ TEST_F(EventHandlersTest, AnArchivedContractHasItsCreateAndArchive) {
 }
 
 TEST_F(EventHandlersTest, AnActiveContractHasANullArchive) {
-    const http::Response r = post({{"contractId", alice_coin_4}, {"eventFormat", event_format(alice)}});
+    const http::Response r =
+        post({{"contractId", alice_coin_4}, {"eventFormat", event_format(alice)}});
 
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_TRUE(json::parse(r.body)["archived"].is_null());
@@ -63,10 +65,9 @@ TEST_F(EventHandlersTest, AnActiveContractHasANullArchive) {
 TEST_F(EventHandlersTest, TheCreateEqualsTheOneOfItsTransaction) {
     const json events = json::parse(
         post({{"contractId", alice_coin_4}, {"eventFormat", event_format(alice)}}).body);
-    const json tx = json::parse(
-        call("POST", "/v2/updates/transaction-by-offset",
-             json{{"offset", 43}, {"requestingParties", {alice}}}.dump())
-            .body);
+    const json tx = json::parse(call("POST", "/v2/updates/transaction-by-offset",
+                                     json{{"offset", 43}, {"requestingParties", {alice}}}.dump())
+                                    .body);
 
     bool found = false;
     for (const json& e : tx["transaction"]["events"]) {
@@ -79,7 +80,8 @@ TEST_F(EventHandlersTest, TheCreateEqualsTheOneOfItsTransaction) {
 }
 
 TEST_F(EventHandlersTest, AnotherPartysContractIsNotFound) {
-    const http::Response r = post({{"contractId", alice_coin_4}, {"eventFormat", event_format(bob)}}, "bob");
+    const http::Response r =
+        post({{"contractId", alice_coin_4}, {"eventFormat", event_format(bob)}}, "bob");
 
     expect_error(r, 404, "CONTRACT_EVENTS_NOT_FOUND", "Contract events not found, or not visible.");
     EXPECT_EQ(json::parse(r.body)["resources"],
@@ -95,8 +97,9 @@ TEST_F(EventHandlersTest, ValidationErrors) {
                  "contract_id: cannot parse ContractId \"xyz\"");
     expect_error(post({{"contractId", alice_coin_4}}), 400, "MISSING_FIELD",
                  "The submitted command is missing a mandatory field: event_format");
-    expect_error(post({{"contractId", "00" + std::string(64, 'a')}, {"eventFormat", event_format(alice)}}),
-                 404, "CONTRACT_EVENTS_NOT_FOUND", "Contract events not found, or not visible.");
+    expect_error(
+        post({{"contractId", "00" + std::string(64, 'a')}, {"eventFormat", event_format(alice)}}),
+        404, "CONTRACT_EVENTS_NOT_FOUND", "Contract events not found, or not visible.");
 }
 
 TEST_F(EventHandlersTest, FollowsTheAuthMatrix) {

@@ -30,12 +30,15 @@ class ListLimitTest : public LedgerSuite {
         return {{"filtersByParty", by_party}};
     }
     static json updates_body() {
-        return {{"beginExclusive", 0},
-                {"updateFormat",
-                 {{"includeTransactions",
-                   {{"eventFormat", format()}, {"transactionShape", "TRANSACTION_SHAPE_ACS_DELTA"}}}}}};
+        return {
+            {"beginExclusive", 0},
+            {"updateFormat",
+             {{"includeTransactions",
+               {{"eventFormat", format()}, {"transactionShape", "TRANSACTION_SHAPE_ACS_DELTA"}}}}}};
     }
-    static json acs_body() { return {{"activeAtOffset", store_->ledger_end()}, {"eventFormat", format()}}; }
+    static json acs_body() {
+        return {{"activeAtOffset", store_->ledger_end()}, {"eventFormat", format()}};
+    }
 
     static http::Response post(const std::string& target, const json& body) {
         return call("POST", target, body.dump(), "party-0");
@@ -46,7 +49,8 @@ void expect_too_large(const http::Response& r) {
     EXPECT_EQ(r.status, 413) << r.body.substr(0, 300);
     const json e = json::parse(r.body);
     EXPECT_EQ(e["code"], "JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED");
-    EXPECT_EQ(e["cause"], "The number of matching elements (201) is greater than the node limit (200).");
+    EXPECT_EQ(e["cause"],
+              "The number of matching elements (201) is greater than the node limit (200).");
     EXPECT_EQ(e["errorCategory"], 2);
     EXPECT_EQ(e["grpcCodeValue"], 10);
     EXPECT_EQ(e["context"], json::object());
@@ -90,7 +94,8 @@ TEST_F(ListLimitTest, ThePagesOfTheAcsAddUpToTheAcs) {
 
     ASSERT_GT(paged.size(), 200U);
     for (std::size_t i = 0; i < first.size(); ++i)
-        EXPECT_EQ(first[i]["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"], paged[i]);
+        EXPECT_EQ(first[i]["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"],
+                  paged[i]);
 }
 
 }  // namespace

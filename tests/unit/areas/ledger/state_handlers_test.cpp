@@ -52,9 +52,9 @@ class StateHandlersTest : public LedgerSuite {
     }
     static std::set<std::string> acs(const std::string& party, const std::string& user,
                                      std::int64_t at) {
-        const http::Response r = post("/v2/state/active-contracts",
-                                      {{"activeAtOffset", at}, {"eventFormat", event_format(party)}},
-                                      user);
+        const http::Response r =
+            post("/v2/state/active-contracts",
+                 {{"activeAtOffset", at}, {"eventFormat", event_format(party)}}, user);
         EXPECT_EQ(r.status, 200) << r.body;
         std::set<std::string> ids;
         for (const json& entry : json::parse(r.body)) ids.insert(contract_id_of(entry));
@@ -98,9 +98,9 @@ TEST_F(StateHandlersTest, TheAcsListsActiveContractsWithTheirSynchronizer) {
 }
 
 TEST_F(StateHandlersTest, AnInFlightContractIsAnIncompleteUnassignment) {
-    const http::Response r = post("/v2/state/active-contracts",
-                                  {{"activeAtOffset", 45}, {"eventFormat", event_format(carol)}},
-                                  "carol");
+    const http::Response r =
+        post("/v2/state/active-contracts",
+             {{"activeAtOffset", 45}, {"eventFormat", event_format(carol)}}, "carol");
 
     ASSERT_EQ(r.status, 200) << r.body;
     bool found = false;
@@ -116,8 +116,9 @@ TEST_F(StateHandlersTest, AnInFlightContractIsAnIncompleteUnassignment) {
 }
 
 TEST_F(StateHandlersTest, AReassignedContractIsOnItsNewSynchronizer) {
-    const http::Response r = post("/v2/state/active-contracts",
-                                  {{"activeAtOffset", 45}, {"eventFormat", event_format(bob)}}, "bob");
+    const http::Response r =
+        post("/v2/state/active-contracts",
+             {{"activeAtOffset", 45}, {"eventFormat", event_format(bob)}}, "bob");
 
     ASSERT_EQ(r.status, 200);
     for (const json& entry : json::parse(r.body)) {
@@ -126,7 +127,8 @@ TEST_F(StateHandlersTest, AReassignedContractIsOnItsNewSynchronizer) {
         EXPECT_EQ(active["reassignmentCounter"], 1);
         EXPECT_EQ(active["createdEvent"]["offset"], 39);  // activated by its assignment
         EXPECT_EQ(active["synchronizerId"],
-                  "private-synchronizer::12200ed66a9741e7b8a2a74d75fc02fd1d60e93d443c1cc2fda28161897f8be14dfe");
+                  "private-synchronizer::"
+                  "12200ed66a9741e7b8a2a74d75fc02fd1d60e93d443c1cc2fda28161897f8be14dfe");
     }
 }
 
@@ -151,9 +153,9 @@ TEST_F(StateHandlersTest, TheAcsEqualsTheCreatesMinusTheArchivesOfTheUpdates) {
             json format = {{"includeTransactions",
                             {{"eventFormat", event_format(party)},
                              {"transactionShape", "TRANSACTION_SHAPE_ACS_DELTA"}}}};
-            const http::Response r = post(
-                "/v2/updates", {{"beginExclusive", 0}, {"endInclusive", at}, {"updateFormat", format}},
-                user);
+            const http::Response r =
+                post("/v2/updates",
+                     {{"beginExclusive", 0}, {"endInclusive", at}, {"updateFormat", format}}, user);
             ASSERT_EQ(r.status, 200) << r.body;
             std::set<std::string> live;
             for (const json& u : json::parse(r.body)) {
@@ -230,16 +232,17 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST_F(StateHandlersTest, TheLegacyFilterStillWorksIn35) {
-    const http::Response r =
-        post("/v2/state/active-contracts", {{"activeAtOffset", 45}, {"filter", event_format(alice)}});
+    const http::Response r = post("/v2/state/active-contracts",
+                                  {{"activeAtOffset", 45}, {"filter", event_format(alice)}});
 
     EXPECT_EQ(r.status, 200) << r.body;
 }
 
 TEST_F(StateHandlersTest, Canton36RefusesTheLegacyFilter) {
-    http::Request request{.method = "POST",
-                          .target = "/v2/state/active-contracts",
-                          .body = json{{"activeAtOffset", 45}, {"filter", event_format(alice)}}.dump()};
+    http::Request request{
+        .method = "POST",
+        .target = "/v2/state/active-contracts",
+        .body = json{{"activeAtOffset", 45}, {"filter", event_format(alice)}}.dump()};
     request.headers.push_back({"Authorization", "Bearer " + token("alice")});
     const http::PathParams params;
     const http::RequestContext ctx{.request = request, .params = params};
@@ -259,11 +262,52 @@ TEST_F(StateHandlersTest, Canton36RefusesTheLegacyFilter) {
     }
 }
 
+TEST_F(StateHandlersTest, TheListResumesAfterAContinuationToken) {
+    const json all =
+        json::parse(post("/v2/state/active-contracts",
+                         {{"activeAtOffset", 45}, {"eventFormat", event_format(alice)}})
+                        .body);
+    ASSERT_GT(all.size(), 2U);
+
+    const json rest =
+        json::parse(post("/v2/state/active-contracts",
+                         {{"activeAtOffset", 45},
+                          {"eventFormat", event_format(alice)},
+                          {"streamContinuationToken", all[1]["streamContinuationToken"]}})
+                        .body);
+
+    ASSERT_EQ(rest.size(), all.size() - 2);
+    EXPECT_EQ(rest[0], all[2]);
+}
+
+TEST_F(StateHandlersTest, AContinuationTokenOfAnotherRequestIsRefused) {
+    const json all =
+        json::parse(post("/v2/state/active-contracts",
+                         {{"activeAtOffset", 45}, {"eventFormat", event_format(alice)}})
+                        .body);
+
+    const http::Response other =
+        post("/v2/state/active-contracts",
+             {{"activeAtOffset", 44},
+              {"eventFormat", event_format(alice)},
+              {"streamContinuationToken", all[0]["streamContinuationToken"]}});
+    const http::Response garbage =
+        post("/v2/state/active-contracts", {{"activeAtOffset", 45},
+                                            {"eventFormat", event_format(alice)},
+                                            {"streamContinuationToken", "eA=="}});
+
+    EXPECT_EQ(json::parse(other.body)["code"], "INVALID_CONTINUATION_TOKEN");
+    expect_error(
+        garbage, 400, "INVALID_FIELD",
+        "The submitted command has a field with invalid value: Invalid field "
+        "stream_continuation_token: Invalid continuation token for GetActiveContractsRequest");
+}
+
 // ---- pages ----
 
 TEST_F(StateHandlersTest, APageWithoutAnOffsetIsAtTheLedgerEnd) {
-    const http::Response r =
-        post("/v2/state/active-contracts-page", {{"eventFormat", event_format(alice)}, {"maxPageSize", 2}});
+    const http::Response r = post("/v2/state/active-contracts-page",
+                                  {{"eventFormat", event_format(alice)}, {"maxPageSize", 2}});
 
     ASSERT_EQ(r.status, 200) << r.body;
     const json page = json::parse(r.body);
@@ -295,8 +339,9 @@ TEST_F(StateHandlersTest, PageErrors) {
                  400, "INVALID_ARGUMENT",
                  "The submitted request has invalid arguments: Requested page size must not "
                  "exceed 10000, but got 10001");
-    const http::Response bad_token = post("/v2/state/active-contracts-page",
-                                          {{"eventFormat", event_format(alice)}, {"pageToken", "eA=="}});
+    const http::Response bad_token =
+        post("/v2/state/active-contracts-page",
+             {{"eventFormat", event_format(alice)}, {"pageToken", "eA=="}});
     EXPECT_EQ(bad_token.status, 400);
     EXPECT_EQ(json::parse(bad_token.body)["code"], "INVALID_ACS_PAGE_TOKEN");
 }
@@ -304,14 +349,16 @@ TEST_F(StateHandlersTest, PageErrors) {
 // ---- auth ----
 
 TEST_F(StateHandlersTest, TheAcsFollowsTheAuthMatrix) {
-    const std::string body = json{{"activeAtOffset", 45}, {"eventFormat", event_format(alice)}}.dump();
+    const std::string body =
+        json{{"activeAtOffset", 45}, {"eventFormat", event_format(alice)}}.dump();
     for (const char* target : {"/v2/state/active-contracts", "/v2/state/active-contracts-page"}) {
         expect_redacted(call("POST", target, body, ""), 401, 16);
         expect_redacted(call("POST", target, body, "bob"), 403, 7);
         EXPECT_EQ(call("POST", target, body, "dave").status, 200);
         EXPECT_EQ(call("POST", target, body, "auditor").status, 200);
         const std::string any =
-            json{{"activeAtOffset", 45}, {"eventFormat", {{"filtersForAnyParty", json::object()}}}}.dump();
+            json{{"activeAtOffset", 45}, {"eventFormat", {{"filtersForAnyParty", json::object()}}}}
+                .dump();
         expect_redacted(call("POST", target, any, "alice"), 403, 7);
         EXPECT_EQ(call("POST", target, any, "auditor").status, 200);
     }

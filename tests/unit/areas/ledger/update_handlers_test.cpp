@@ -17,7 +17,8 @@ const std::string alice =
 const std::string bob = "bob::122081b637d8fcd2c6da6359e6963113a1170de795e4b725b84d1e0b4cfd9ec58ce9";
 const std::string carol =
     "carol::12204c26d9074c27d89ede59270c0ac14b71e071b15239519f75474b2f3ba63481f5";
-const std::string alice_mint_id = "122006efd6df3bff416c5ce8b08dac1517c070486eccbc112fffb12652a542c73ca8";
+const std::string alice_mint_id =
+    "122006efd6df3bff416c5ce8b08dac1517c070486eccbc112fffb12652a542c73ca8";
 
 json event_format(const std::string& party) {
     json by_party = json::object();
@@ -26,7 +27,8 @@ json event_format(const std::string& party) {
 }
 
 json transactions(const std::string& party, const char* shape = "TRANSACTION_SHAPE_ACS_DELTA") {
-    return {{"includeTransactions", {{"eventFormat", event_format(party)}, {"transactionShape", shape}}}};
+    return {{"includeTransactions",
+             {{"eventFormat", event_format(party)}, {"transactionShape", shape}}}};
 }
 
 json everything(const std::string& party) {
@@ -68,9 +70,9 @@ TEST_F(UpdateHandlersTest, UpdateByOffsetEqualsTheTransactionOfTransactionByOffs
                      {{"offset", offset},
                       {"transactionFormat",
                        {{"eventFormat", event_format(alice)}, {"transactionShape", shape}}}});
-            const http::Response update = post(
-                "/v2/updates/update-by-offset",
-                {{"offset", offset}, {"updateFormat", transactions(alice, shape)}});
+            const http::Response update =
+                post("/v2/updates/update-by-offset",
+                     {{"offset", offset}, {"updateFormat", transactions(alice, shape)}});
 
             ASSERT_EQ(legacy.status, update.status) << offset << shape;
             if (legacy.status != 200) continue;
@@ -100,8 +102,8 @@ TEST_F(UpdateHandlersTest, AnAssignmentCarriesTheCreatedEvent) {
                                   {{"offset", 39}, {"updateFormat", everything(bob)}}, "bob");
 
     ASSERT_EQ(r.status, 200) << r.body;
-    const json a = json::parse(r.body)["update"]["Reassignment"]["value"]["events"][0]
-                                      ["JsAssignmentEvent"];
+    const json a =
+        json::parse(r.body)["update"]["Reassignment"]["value"]["events"][0]["JsAssignmentEvent"];
     EXPECT_EQ(a["reassignmentCounter"], 1);
     EXPECT_EQ(a["createdEvent"]["offset"], 39);
     EXPECT_EQ(a["createdEvent"]["contractId"],
@@ -119,8 +121,8 @@ TEST_F(UpdateHandlersTest, AReassignmentIsNotFoundWithoutReassignmentsAsked) {
 }
 
 TEST_F(UpdateHandlersTest, AMigrationIsNoLedgerApiUpdate) {
-    const http::Response r = post("/v2/updates/update-by-offset",
-                                  {{"offset", 32}, {"updateFormat", everything(alice)}});
+    const http::Response r =
+        post("/v2/updates/update-by-offset", {{"offset", 32}, {"updateFormat", everything(alice)}});
 
     expect_error(r, 404, "UPDATE_NOT_FOUND", "Update not found, or not visible.");
 }
@@ -198,8 +200,9 @@ TEST_F(UpdateHandlersTest, AMalformedBodyIsPlainText) {
 // ---- update-by-id ----
 
 TEST_F(UpdateHandlersTest, UpdateByIdEqualsUpdateByOffset) {
-    const http::Response by_id = post("/v2/updates/update-by-id",
-                                      {{"updateId", alice_mint_id}, {"updateFormat", everything(alice)}});
+    const http::Response by_id =
+        post("/v2/updates/update-by-id",
+             {{"updateId", alice_mint_id}, {"updateFormat", everything(alice)}});
     const http::Response by_offset =
         post("/v2/updates/update-by-offset", {{"offset", 2}, {"updateFormat", everything(alice)}});
 
@@ -231,17 +234,19 @@ TEST_F(UpdateHandlersTest, UpdateByIdValidatesTheId) {
 
 TEST_F(UpdateHandlersTest, TheListHasTheUpdatesOfTheRangeThePartySees) {
     const http::Response r =
-        post("/v2/updates", {{"beginExclusive", 0}, {"endInclusive", 12}, {"updateFormat", everything(alice)}});
+        post("/v2/updates",
+             {{"beginExclusive", 0}, {"endInclusive", 12}, {"updateFormat", everything(alice)}});
 
     ASSERT_EQ(r.status, 200) << r.body;
     std::vector<int> offsets;
-    for (const json& u : json::parse(r.body)) offsets.push_back(u["update"]["Transaction"]["value"]["offset"]);
+    for (const json& u : json::parse(r.body))
+        offsets.push_back(u["update"]["Transaction"]["value"]["offset"]);
     EXPECT_EQ(offsets, (std::vector<int>{1, 2, 6, 7, 11, 12}));  // her wallet install at 1
 }
 
 TEST_F(UpdateHandlersTest, TheListWithoutAnEndReadsToTheLedgerEnd) {
-    const http::Response r = post("/v2/updates", {{"beginExclusive", 40}, {"updateFormat", everything(bob)}},
-                                  "bob");
+    const http::Response r =
+        post("/v2/updates", {{"beginExclusive", 40}, {"updateFormat", everything(bob)}}, "bob");
 
     ASSERT_EQ(r.status, 200) << r.body;
     const json list = json::parse(r.body);
@@ -250,17 +255,19 @@ TEST_F(UpdateHandlersTest, TheListWithoutAnEndReadsToTheLedgerEnd) {
 }
 
 TEST_F(UpdateHandlersTest, TheLimitParameterCutsTheList) {
-    const http::Response r = call("POST", "/v2/updates?limit=2",
-                                  json{{"beginExclusive", 0}, {"updateFormat", everything(alice)}}.dump());
+    const http::Response r =
+        call("POST", "/v2/updates?limit=2",
+             json{{"beginExclusive", 0}, {"updateFormat", everything(alice)}}.dump());
 
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_EQ(json::parse(r.body).size(), 2U);
 }
 
 TEST_F(UpdateHandlersTest, DescendingOrderReadsFromTheEnd) {
-    const http::Response r = post(
-        "/v2/updates",
-        {{"beginExclusive", 0}, {"endInclusive", 12}, {"descendingOrder", true}, {"updateFormat", everything(alice)}});
+    const http::Response r = post("/v2/updates", {{"beginExclusive", 0},
+                                                  {"endInclusive", 12},
+                                                  {"descendingOrder", true},
+                                                  {"updateFormat", everything(alice)}});
 
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_EQ(json::parse(r.body)[0]["update"]["Transaction"]["value"]["offset"], 12);
@@ -270,8 +277,8 @@ TEST_F(UpdateHandlersTest, TheLegacyFilterReadsTransactionsAndReassignments) {
     json filter = json::object();
     filter["filtersByParty"][bob] = {{"cumulative", json::array()}};
 
-    const http::Response r =
-        post("/v2/updates", {{"beginExclusive", 37}, {"endInclusive", 39}, {"filter", filter}}, "bob");
+    const http::Response r = post(
+        "/v2/updates", {{"beginExclusive", 37}, {"endInclusive", 39}, {"filter", filter}}, "bob");
 
     ASSERT_EQ(r.status, 200) << r.body;
     const json list = json::parse(r.body);
@@ -286,7 +293,8 @@ TEST_F(UpdateHandlersTest, ABadLimitIsAQueryParameterDecodeError) {
     EXPECT_EQ(r.body, "Invalid value for: query parameter limit");
 }
 
-class UpdatesListErrors : public UpdateHandlersTest, public testing::WithParamInterface<ErrorCase> {};
+class UpdatesListErrors : public UpdateHandlersTest,
+                          public testing::WithParamInterface<ErrorCase> {};
 
 TEST_P(UpdatesListErrors, AnswerCantonsError) {
     const ErrorCase& c = GetParam();
@@ -324,21 +332,24 @@ INSTANTIATE_TEST_SUITE_P(
                   400,
                   "OFFSET_AFTER_LEDGER_END",
                   "Begin offset (46) is after ledger end (45)"},
-        ErrorCase{"EndAfterTheEnd",
-                  {{"beginExclusive", 0}, {"endInclusive", 50}, {"updateFormat", everything(alice)}},
-                  400,
-                  "OFFSET_AFTER_LEDGER_END",
-                  "End offset (50) is after ledger end (45)"},
-        ErrorCase{"EndBeforeBegin",
-                  {{"beginExclusive", 10}, {"endInclusive", 5}, {"updateFormat", everything(alice)}},
-                  400,
-                  "OFFSET_OUT_OF_RANGE",
-                  "End offset 5 is before begin offset 10."},
-        ErrorCase{"DescendingWithoutEnd",
-                  {{"beginExclusive", 0}, {"descendingOrder", true}, {"updateFormat", everything(alice)}},
-                  400,
-                  "DESCENDING_ORDER_MISSING_END",
-                  "end_inclusive is not provided when descending_order is true"}),
+        ErrorCase{
+            "EndAfterTheEnd",
+            {{"beginExclusive", 0}, {"endInclusive", 50}, {"updateFormat", everything(alice)}},
+            400,
+            "OFFSET_AFTER_LEDGER_END",
+            "End offset (50) is after ledger end (45)"},
+        ErrorCase{
+            "EndBeforeBegin",
+            {{"beginExclusive", 10}, {"endInclusive", 5}, {"updateFormat", everything(alice)}},
+            400,
+            "OFFSET_OUT_OF_RANGE",
+            "End offset 5 is before begin offset 10."},
+        ErrorCase{
+            "DescendingWithoutEnd",
+            {{"beginExclusive", 0}, {"descendingOrder", true}, {"updateFormat", everything(alice)}},
+            400,
+            "DESCENDING_ORDER_MISSING_END",
+            "end_inclusive is not provided when descending_order is true"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // A limit above the node limit is capped, never an error by itself (list_limit_test.cpp has the
@@ -348,8 +359,9 @@ TEST_F(UpdateHandlersTest, ALimitAboveTheNodeLimitIsCapped) {
                        {{"eventFormat", {{"filtersForAnyParty", {{"cumulative", json::array()}}}}},
                         {"transactionShape", "TRANSACTION_SHAPE_LEDGER_EFFECTS"}}}};
 
-    const http::Response r = call("POST", "/v2/updates?limit=500",
-                                  json{{"beginExclusive", 0}, {"updateFormat", any}}.dump(), "auditor");
+    const http::Response r =
+        call("POST", "/v2/updates?limit=500",
+             json{{"beginExclusive", 0}, {"updateFormat", any}}.dump(), "auditor");
 
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_EQ(json::parse(r.body).size(), 41U);  // 45 less a migration and three reassignments
@@ -357,14 +369,17 @@ TEST_F(UpdateHandlersTest, ALimitAboveTheNodeLimitIsCapped) {
 
 // ---- get-updates-page ----
 
+// alice's updates up to 12: 1, 2, 6, 7, 11, 12. A full page ends just before the next one's first
+// update (IndexServiceImpl.buildAscendingPage).
 TEST_F(UpdateHandlersTest, PagesWalkTheRangeWithTokens) {
-    json body = {{"maxPageSize", 2}, {"updateFormat", everything(alice)}, {"endOffsetInclusive", 12}};
+    json body = {
+        {"maxPageSize", 2}, {"updateFormat", everything(alice)}, {"endOffsetInclusive", 12}};
     const http::Response first = post("/v2/updates/get-updates-page", body);
     ASSERT_EQ(first.status, 200) << first.body;
     const json p1 = json::parse(first.body);
     ASSERT_EQ(p1["updates"].size(), 2U);
     EXPECT_EQ(p1["lowestPageOffsetExclusive"], 0);
-    EXPECT_EQ(p1["highestPageOffsetInclusive"], 2);
+    EXPECT_EQ(p1["highestPageOffsetInclusive"], 5);
     ASSERT_TRUE(p1["nextPageToken"].is_string());
 
     body["pageToken"] = p1["nextPageToken"];
@@ -372,12 +387,24 @@ TEST_F(UpdateHandlersTest, PagesWalkTheRangeWithTokens) {
     body["pageToken"] = p2["nextPageToken"];
     const json p3 = json::parse(post("/v2/updates/get-updates-page", body).body);
 
-    EXPECT_EQ(p2["lowestPageOffsetExclusive"], 2);
+    EXPECT_EQ(p2["lowestPageOffsetExclusive"], 5);
     EXPECT_EQ(p2["updates"][0]["update"]["Transaction"]["value"]["offset"], 6);
+    EXPECT_EQ(p2["highestPageOffsetInclusive"], 10);
     EXPECT_EQ(p3["updates"].size(), 2U);
     EXPECT_EQ(p3["updates"][1]["update"]["Transaction"]["value"]["offset"], 12);
     EXPECT_EQ(p3["highestPageOffsetInclusive"], 12);
     EXPECT_TRUE(p3["nextPageToken"].is_null());
+}
+
+TEST_F(UpdateHandlersTest, TheLastPageWithoutAnEndTailsTheLedger) {
+    const http::Response r =
+        post("/v2/updates/get-updates-page",
+             {{"beginOffsetExclusive", 40}, {"updateFormat", everything(alice)}});
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    const json page = json::parse(r.body);
+    EXPECT_EQ(page["highestPageOffsetInclusive"], 45);
+    EXPECT_TRUE(page["nextPageToken"].is_string());
 }
 
 TEST_F(UpdateHandlersTest, DescendingPagesStartAtTheEnd) {
@@ -404,9 +431,9 @@ TEST_F(UpdateHandlersTest, PageErrors) {
                  400, "INVALID_ARGUMENT",
                  "The submitted request has invalid arguments: Requested page size must not "
                  "exceed 2000, but got 2001");
-    expect_error(post("/v2/updates/get-updates-page",
-                      {{"beginOffsetExclusive", 9}, {"endOffsetInclusive", 5},
-                       {"updateFormat", everything(alice)}}),
+    expect_error(post("/v2/updates/get-updates-page", {{"beginOffsetExclusive", 9},
+                                                       {"endOffsetInclusive", 5},
+                                                       {"updateFormat", everything(alice)}}),
                  400, "INVALID_ARGUMENT",
                  "The submitted request has invalid arguments: beginOffsetExclusive is after "
                  "endOffsetInclusive");
@@ -441,13 +468,17 @@ TEST_P(UpdateRoutesAuth, FollowTheAuthMatrix) {
 
 INSTANTIATE_TEST_SUITE_P(
     Routes, UpdateRoutesAuth,
-    testing::Values(Route{"UpdateByOffset", "/v2/updates/update-by-offset",
+    testing::Values(Route{"UpdateByOffset",
+                          "/v2/updates/update-by-offset",
                           {{"offset", 2}, {"updateFormat", everything(alice)}}},
-                    Route{"UpdateById", "/v2/updates/update-by-id",
+                    Route{"UpdateById",
+                          "/v2/updates/update-by-id",
                           {{"updateId", alice_mint_id}, {"updateFormat", everything(alice)}}},
-                    Route{"Updates", "/v2/updates",
+                    Route{"Updates",
+                          "/v2/updates",
                           {{"beginExclusive", 0}, {"updateFormat", everything(alice)}}},
-                    Route{"UpdatesPage", "/v2/updates/get-updates-page",
+                    Route{"UpdatesPage",
+                          "/v2/updates/get-updates-page",
                           {{"updateFormat", everything(alice)}}}),
     [](const auto& info) { return std::string(info.param.name); });
 
@@ -456,9 +487,10 @@ TEST_F(UpdateHandlersTest, AnyPartyFormatsNeedCanReadAsAnyParty) {
 
     expect_redacted(post("/v2/updates/update-by-offset", {{"offset", 38}, {"updateFormat", any}}),
                     403, 7);
-    EXPECT_EQ(post("/v2/updates/update-by-offset", {{"offset", 38}, {"updateFormat", any}}, "auditor")
-                  .status,
-              200);
+    EXPECT_EQ(
+        post("/v2/updates/update-by-offset", {{"offset", 38}, {"updateFormat", any}}, "auditor")
+            .status,
+        200);
 }
 
 }  // namespace
