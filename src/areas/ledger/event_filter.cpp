@@ -15,20 +15,8 @@ using http::ErrorKind;
 
 constexpr std::string_view invalid_arguments = "The submitted request has invalid arguments: ";
 
-// A Daml-LF Party string (IdString.scala): non-empty, at most 255 of [A-Za-z0-9:-_ ].
 void check_lf_party(const std::string& p) {
-    if (p.empty()) throw_invalid_argument("Daml-LF Party is empty");
-    if (p.size() > 255) throw_invalid_argument("Daml-LF Party is too long (max: 255)");
-    for (const char c : p) {
-        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                        (c >= '0' && c <= '9') || c == ':' || c == '-' || c == '_' || c == ' ';
-        if (!ok) {
-            char hex[8];
-            std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(c));
-            throw_invalid_argument(std::string("non expected character ") + hex +
-                                   " in Daml-LF Party \"" + p + "\"");
-        }
-    }
+    if (const auto error = lf_party_error(p)) throw_invalid_argument(*error);
 }
 
 void check_filters(const Filters& filters) {
@@ -100,6 +88,21 @@ PartyFilter merge(const Filters& filters, const model::Network& network) {
 }
 
 }  // namespace
+
+std::optional<std::string> lf_party_error(const std::string& p) {
+    if (p.empty()) return "Daml-LF Party is empty";
+    if (p.size() > 255) return "Daml-LF Party is too long (max: 255)";
+    for (const char c : p) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                        (c >= '0' && c <= '9') || c == ':' || c == '-' || c == '_' || c == ' ';
+        if (!ok) {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(c));
+            return std::string("non expected character ") + hex + " in Daml-LF Party \"" + p + "\"";
+        }
+    }
+    return std::nullopt;
+}
 
 void throw_invalid_argument(const std::string& what) {
     throw ApiError(ErrorKind::invalid_argument, "INVALID_ARGUMENT",

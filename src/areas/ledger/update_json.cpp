@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cantonlite/areas/ledger/transaction_json.hpp"
+#include "cantonlite/http/api_error.hpp"
 #include "cantonlite/http/json_text.hpp"
 #include "cantonlite/model/timestamp.hpp"
 
@@ -121,6 +122,18 @@ void validate_update_format(const UpdateFormat& format) {
     if (format.include_transactions)
         (void)validate_transaction_format(*format.include_transactions);
     if (format.include_reassignments) validate_event_format(*format.include_reassignments);
+    // ParticipantAuthorizationTopologyFormat: requirePartyField(_, "parties").
+    const auto& topology = format.include_topology_events;
+    if (!topology || !topology->participant_authorization_parties) return;
+    for (const std::string& p : *topology->participant_authorization_parties) {
+        if (const auto error = lf_party_error(p)) {
+            throw http::ApiError(http::ErrorKind::invalid_argument, "INVALID_FIELD",
+                                 "The submitted command has a field with invalid value: Invalid "
+                                 "field parties: " +
+                                     *error,
+                                 {{"field_name", "parties"}});
+        }
+    }
 }
 
 void check_known_update_format(const store::LedgerStore& store, const UpdateFormat& format) {

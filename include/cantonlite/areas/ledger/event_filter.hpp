@@ -21,6 +21,10 @@ namespace cantonlite::areas::ledger {
 // 400 MISSING_FIELD "The submitted command is missing a mandatory field: <field>".
 [[noreturn]] void throw_missing_field(const std::string& field);
 
+// Why `p` is no Daml-LF Party (IdString.scala: non-empty, at most 255 of [A-Za-z0-9:-_ ]), in
+// Daml-LF's words; nullopt when it is one.
+[[nodiscard]] std::optional<std::string> lf_party_error(const std::string& p);
+
 // FormatValidator.validate(EventFormat): both selectors empty, bad party keys, filters without
 // their identifier, package-id references. Throws ApiError (400).
 void validate_event_format(const EventFormat& events);

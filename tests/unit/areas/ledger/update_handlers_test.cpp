@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "cantonlite/areas/ledger/ledger_handlers.hpp"
+#include "cantonlite/http/api_error.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
 #include "ledger_test_support.hpp"
 
@@ -189,6 +191,18 @@ INSTANTIATE_TEST_SUITE_P(
                   "Update not found, or not visible."},
         ErrorCase{"BadBody", json::array(), 400, "", ""}),
     [](const auto& info) { return std::string(info.param.name); });
+
+TEST_F(UpdateHandlersTest, TopologyPartiesMustBeDamlLfParties) {
+    const json format = {{"includeTopologyEvents",
+                          {{"includeParticipantAuthorizationEvents", {{"parties", {"a!"}}}}}}};
+
+    const http::Response r =
+        post("/v2/updates/update-by-offset", {{"offset", 2}, {"updateFormat", format}}, "auditor");
+
+    expect_error(r, 400, "INVALID_FIELD",
+                 "The submitted command has a field with invalid value: Invalid field parties: "
+                 "non expected character 0x21 in Daml-LF Party \"a!\"");
+}
 
 TEST_F(UpdateHandlersTest, AMalformedBodyIsPlainText) {
     const http::Response r = call("POST", "/v2/updates/update-by-offset", R"({"offset":"x"})");
@@ -441,6 +455,47 @@ TEST_F(UpdateHandlersTest, PageErrors) {
                    {{"pageToken", "bm9wZQ=="}, {"updateFormat", everything(alice)}})
                   .status,
               400);
+}
+
+// ---- Canton 3.6 ----
+
+// The handlers as the release switch will call them for splice-0.9.
+http::Response as_canton_36(const store::LedgerStore& store, const std::string& token,
+                            const std::string& target, const json& body) {
+    http::Request request{.method = "POST", .target = target, .body = body.dump()};
+    request.headers.push_back({"Authorization", "Bearer " + token});
+    const http::PathParams params;
+    const http::RequestContext ctx{.request = request, .params = params};
+    const LedgerAuth auth(store.network());
+    if (target == "/v2/updates") return post_updates(store, auth, ctx, CantonRelease::canton_3_6);
+    return post_updates_update_by_offset(store, auth, ctx, CantonRelease::canton_3_6);
+}
+
+TEST_F(UpdateHandlersTest, Canton36AppendsTheTransactionHash) {
+    const http::Response r = as_canton_36(*store_, token("alice"), "/v2/updates/update-by-offset",
+                                          {{"offset", 2}, {"updateFormat", transactions(alice)}});
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    const nlohmann::ordered_json tx =
+        nlohmann::ordered_json::parse(r.body)["update"]["Transaction"]["value"];
+    EXPECT_EQ(tx.back(), nullptr);
+    EXPECT_EQ((--tx.end()).key(), "transactionHash");
+}
+
+TEST_F(UpdateHandlersTest, Canton36RefusesTheLegacyFilter) {
+    json filter = json::object();
+    filter["filtersByParty"][alice] = {{"cumulative", json::array()}};
+
+    try {
+        (void)as_canton_36(*store_, token("alice"), "/v2/updates",
+                           {{"beginExclusive", 0}, {"filter", filter}});
+        FAIL() << "no error";
+    } catch (const http::ApiError& e) {
+        EXPECT_EQ(e.code(), "DEPRECATED_API_DISABLED");
+        EXPECT_EQ(e.kind(), http::ErrorKind::failed_precondition);
+        EXPECT_TRUE(std::string(e.what()).starts_with(
+            "The fields filter/verbose of the /v2/updates requests was deprecated in Canton 3.4"));
+    }
 }
 
 // ---- auth ----
