@@ -16,6 +16,8 @@ int http_status(ErrorKind kind) {
             return 404;
         case ErrorKind::already_exists:
             return 409;
+        case ErrorKind::content_too_large:
+            return 413;
         case ErrorKind::too_many_requests:
             return 429;
         case ErrorKind::internal:

@@ -60,4 +60,37 @@ std::string base64_encode(std::string_view bytes) {
     return out;
 }
 
+std::optional<std::string> base64_decode(std::string_view text) {
+    if (text.size() % 4 != 0) return std::nullopt;
+    const auto value = [](char c) -> int {
+        if (c >= 'A' && c <= 'Z') return c - 'A';
+        if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+        if (c >= '0' && c <= '9') return c - '0' + 52;
+        if (c == '+') return 62;
+        if (c == '/') return 63;
+        return -1;
+    };
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); i += 4) {
+        int n = 0;
+        int pad = 0;
+        for (std::size_t k = 0; k < 4; ++k) {
+            const char c = text[i + k];
+            const bool last_group = i + 4 == text.size();
+            if (c == '=' && last_group && k >= 2 && (k == 3 || text[i + 3] == '=')) {
+                ++pad;
+                n <<= 6;
+                continue;
+            }
+            const int v = value(c);
+            if (v < 0 || pad > 0) return std::nullopt;
+            n = (n << 6) | v;
+        }
+        out += static_cast<char>((n >> 16) & 0xFF);
+        if (pad < 2) out += static_cast<char>((n >> 8) & 0xFF);
+        if (pad < 1) out += static_cast<char>(n & 0xFF);
+    }
+    return out;
+}
+
 }  // namespace cantonlite::model

@@ -93,8 +93,8 @@ void LedgerStore::check_time(Timestamp t) const {
 void LedgerStore::push(Update update) {
     undo_.set(now_, std::max(now_, record_time_of(update)));
     undo_.push_back(history_, std::make_shared<const Update>(std::move(update)));
-    const Update& pushed = *history_.back();
-    undo_.assign(offset_by_update_id_, std::string_view(update_id_of(pushed)), offset_of(pushed));
+    const Update& stored = *history_.back();
+    undo_.assign(offset_of_update_, std::string_view(update_id_of(stored)), offset_of(stored));
 }
 
 void LedgerStore::rollback(UndoLog::Mark mark) {
@@ -262,6 +262,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             undo_.insert(templates_,
                          c->template_id.package_name + ":" + c->template_id.qualified_name());
             undo_.assign(sequence_of_, std::string_view(c->contract_id), sequence);
+            undo_.push_back(created_, std::string_view(c->contract_id));
             views_->on_created(c, facts[i], sequence, draft.update_id, draft.offset);
             ++acs_version_;
         } else {
@@ -302,6 +303,7 @@ void LedgerStore::unassign(const std::string& contract_id, const std::string& ta
     undo_.set(state.synchronizer_id, std::string());
     undo_.set(state.reassignment_counter, r.reassignment_counter);
     undo_.assign(in_flight_, contract_id, r);
+    undo_.push_back(state.reassignments, offset);
     push(std::move(r));
 }
 
@@ -322,6 +324,7 @@ void LedgerStore::assign(const std::string& contract_id, const Party& submitter,
     r.record_time = record_time;
     undo_.set(state.synchronizer_id, r.target_synchronizer);
     undo_.erase(in_flight_, contract_id);
+    undo_.push_back(state.reassignments, offset);
     push(std::move(r));
 }
 
@@ -436,6 +439,22 @@ std::optional<ContractState> LedgerStore::contract(std::string_view contract_id)
     return it->second;
 }
 
+std::optional<Offset> LedgerStore::offset_of_update(std::string_view update_id) const {
+    const std::shared_lock lock(mutex_);
+    const auto it = offset_of_update_.find(update_id);
+    if (it == offset_of_update_.end()) return std::nullopt;
+    return it->second;
+}
+
+void LedgerStore::visit_created(
+    std::uint64_t from,
+    const std::function<bool(std::uint64_t, const ContractState&)>& visit) const {
+    const std::shared_lock lock(mutex_);
+    for (std::uint64_t i = from; i < created_.size(); ++i) {
+        if (!visit(i, contracts_.at(created_[i]))) return;
+    }
+}
+
 std::vector<model::ContractPtr> LedgerStore::active_contracts() const {
     const std::shared_lock lock(mutex_);
     std::vector<model::ContractPtr> out;
@@ -521,8 +540,8 @@ std::vector<UpdatePtr> LedgerStore::history_page(
 
 UpdatePtr LedgerStore::update_by_id(std::string_view update_id) const {
     const std::shared_lock lock(mutex_);
-    const auto it = offset_by_update_id_.find(update_id);
-    if (it == offset_by_update_id_.end()) return nullptr;
+    const auto it = offset_of_update_.find(update_id);
+    if (it == offset_of_update_.end()) return nullptr;
     const UpdatePtr& u = history_[static_cast<std::size_t>(it->second - 1)];
     return std::holds_alternative<Migration>(*u) ? nullptr : u;
 }

@@ -18,6 +18,7 @@ enum class ErrorKind {
     permission_denied,    // 403
     not_found,            // 404
     already_exists,       // 409
+    content_too_large,    // 413
     too_many_requests,    // 429
     internal,             // 500
     unimplemented,        // 501
@@ -52,12 +53,22 @@ class ApiError : public std::runtime_error {
         return *this;
     }
 
+    // Canton's JSON layer builds some errors itself (JsCantonError.fromErrorCode) instead of
+    // receiving them from its gRPC layer: their body carries only the error's own context and a
+    // definiteAnswer of its own.
+    bool from_json_layer() const { return from_json_layer_; }
+    ApiError& built_by_json_layer() {
+        from_json_layer_ = true;
+        return *this;
+    }
+
   private:
     ErrorKind kind_;
     std::string code_;
     KeyValues context_;
     KeyValues resources_;
     bool definite_answer_ = true;
+    bool from_json_layer_ = false;
 };
 
 // The request cannot be decoded: malformed JSON, a missing or mistyped field, a bad parameter.

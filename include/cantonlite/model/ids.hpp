@@ -3,6 +3,7 @@
 // start.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -21,5 +22,7 @@ namespace cantonlite::model {
 
 // Standard base64 with padding.
 [[nodiscard]] std::string base64_encode(std::string_view bytes);
+// The bytes of standard padded base64; nullopt when `text` is not that.
+[[nodiscard]] std::optional<std::string> base64_decode(std::string_view text);
 
 }  // namespace cantonlite::model

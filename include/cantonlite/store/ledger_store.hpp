@@ -2,6 +2,7 @@
 // LedgerStore: the one in-memory ledger from which every area answers.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -35,6 +36,7 @@ struct ContractState {
     std::optional<Offset> archived_offset;
     std::string synchronizer_id;  // "" while unassigned (in flight between synchronizers)
     std::int64_t reassignment_counter = 0;
+    std::vector<Offset> reassignments;  // the offsets of its unassignments and assignments
 };
 
 // One Amulet or LockedAmulet of a Scan ACS snapshot.
@@ -220,6 +222,14 @@ class LedgerStore {
 
     [[nodiscard]] UpdatePtr update_at(Offset offset) const;  // nullptr outside 1..ledger_end()
     [[nodiscard]] std::optional<ContractState> contract(std::string_view contract_id) const;
+    // The offset of the update with this id; nullopt when there is none.
+    [[nodiscard]] std::optional<Offset> offset_of_update(std::string_view update_id) const;
+    // Calls visit(sequence, state) for every contract ever created, in creation order, from the
+    // creation sequence `from` on, until visit returns false. Runs under the readers' lock: visit
+    // must not call the store.
+    void visit_created(
+        std::uint64_t from,
+        const std::function<bool(std::uint64_t sequence, const ContractState& state)>& visit) const;
 
     // The active contracts, in creation order.
     [[nodiscard]] std::vector<model::ContractPtr> active_contracts() const;
@@ -286,14 +296,15 @@ class LedgerStore {
     std::map<std::uint64_t, model::ContractPtr> active_;  // by creation sequence; guarded
     std::unordered_map<std::string_view, std::uint64_t> sequence_of_;  // contract id -> sequence
     std::uint64_t next_sequence_ = 0;                                  // guarded by mutex_
-    model::Timestamp now_;                                             // guarded by mutex_
-    std::int64_t migration_id_ = 0;                                    // guarded by mutex_
-    std::map<std::int64_t, std::map<std::string_view, ImportUpdate>> imports_;   // guarded
+    std::vector<std::string_view> created_;  // contract ids by creation sequence; guarded
+    // The update ids of the history, viewing the updates' own ids. Guarded by mutex_.
+    std::unordered_map<std::string_view, Offset> offset_of_update_;
+    model::Timestamp now_;                                                      // guarded by mutex_
+    std::int64_t migration_id_ = 0;                                             // guarded by mutex_
+    std::map<std::int64_t, std::map<std::string_view, ImportUpdate>> imports_;  // guarded
     std::map<std::int64_t, std::map<model::Timestamp, SnapshotPtr>> snapshots_;  // guarded
     std::int64_t next_row_id_ = 1;      // guarded by mutex_
     std::int64_t next_acs_row_id_ = 1;  // guarded by mutex_
-    // The update ids of the history, viewing the updates' own ids. Guarded by mutex_.
-    std::unordered_map<std::string_view, Offset> offset_by_update_id_;
     // The rows of the latest snapshot taken, and the holdings version they show: a snapshot of
     // unchanged holdings shares them. Not undone; a rollback drops it.  Guarded by mutex_.
     std::shared_ptr<const SnapshotRows> last_rows_;

@@ -55,6 +55,7 @@ ErrorCategory category_of(ErrorKind kind) {
         case ErrorKind::already_exists:
             return {.id = 10, .grpc_code = 6, .redacted = false, .retryable = false};
         case ErrorKind::too_many_requests:
+        case ErrorKind::content_too_large:  // ContentionOnSharedResources, answered with 413
             return {.id = 2, .grpc_code = 10, .redacted = false, .retryable = true};
         case ErrorKind::unimplemented:
             return {.id = 14, .grpc_code = 12, .redacted = true, .retryable = false};
@@ -66,7 +67,41 @@ ErrorCategory category_of(ErrorKind kind) {
     return {.id = 4, .grpc_code = 13, .redacted = true, .retryable = false};
 }
 
+namespace {
+
+// JsCantonError.fromErrorCode (canton-ledger-behavior.md §5.1 B): the error's own context, the
+// resource keys as they are, both ids the trace id, and the error's definite answer.
+nlohmann::ordered_json json_layer_error(const http::ApiError& error, const std::string& tid) {
+    const ErrorCategory category = category_of(error.kind());
+    nlohmann::ordered_json context = nlohmann::ordered_json::object();
+    for (const auto& [key, value] : error.context()) context[key] = value;
+    nlohmann::ordered_json resources = nlohmann::ordered_json::array();
+    for (const auto& [key, value] : error.resources()) resources.push_back({key, value});
+    nlohmann::ordered_json body;
+    body["code"] = error.code();
+    body["cause"] = std::string(error.what());
+    body["correlationId"] = tid;
+    body["traceId"] = tid;
+    body["context"] = context;
+    body["resources"] = resources;
+    body["errorCategory"] = category.id;
+    body["grpcCodeValue"] = category.grpc_code;
+    body["retryInfo"] =
+        category.retryable ? nlohmann::ordered_json("1 second") : nlohmann::ordered_json(nullptr);
+    body["definiteAnswer"] =
+        error.definite_answer() ? nlohmann::ordered_json(false) : nlohmann::ordered_json(nullptr);
+    return body;
+}
+
+}  // namespace
+
+int http_status_of(const http::ApiError& error) {
+    if (error.kind() == ErrorKind::content_too_large) return 413;  // Endpoints.handleListLimit
+    return http_status_of_grpc(category_of(error.kind()).grpc_code);
+}
+
 nlohmann::ordered_json js_canton_error(const http::ApiError& error, std::string_view trace_id) {
+    if (error.from_json_layer()) return json_layer_error(error, std::string(trace_id));
     const ErrorCategory category = category_of(error.kind());
     const std::string tid(trace_id);
     nlohmann::ordered_json context = nlohmann::ordered_json::object();

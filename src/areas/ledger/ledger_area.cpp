@@ -53,6 +53,37 @@ LedgerArea::LedgerArea(const store::LedgerStore& store, const ApiProfile& profil
                       return post_transaction_by_offset(store_, auth_, ctx);
                   });
     }
+    // The read side, in both lines; `release` says where they differ.
+    const ApiProfile release = profile;
+    add_route("GET", "/v2/state/ledger-end", [this, release](const http::RequestContext& ctx) {
+        return get_state_ledger_end(store_, auth_, ctx, release);
+    });
+    add_route("POST", "/v2/state/active-contracts",
+              [this, release](const http::RequestContext& ctx) {
+                  return post_state_active_contracts(store_, auth_, ctx, release);
+              });
+    add_route("POST", "/v2/state/active-contracts-page",
+              [this, release](const http::RequestContext& ctx) {
+                  return post_state_active_contracts_page(store_, auth_, ctx, release);
+              });
+    add_route("POST", "/v2/updates", [this, release](const http::RequestContext& ctx) {
+        return post_updates(store_, auth_, ctx, release);
+    });
+    add_route("POST", "/v2/updates/update-by-offset",
+              [this, release](const http::RequestContext& ctx) {
+                  return post_updates_update_by_offset(store_, auth_, ctx, release);
+              });
+    add_route("POST", "/v2/updates/update-by-id", [this, release](const http::RequestContext& ctx) {
+        return post_updates_update_by_id(store_, auth_, ctx, release);
+    });
+    add_route("POST", "/v2/updates/get-updates-page",
+              [this, release](const http::RequestContext& ctx) {
+                  return post_updates_get_updates_page(store_, auth_, ctx, release);
+              });
+    add_route("POST", "/v2/events/events-by-contract-id",
+              [this, release](const http::RequestContext& ctx) {
+                  return post_events_events_by_contract_id(store_, auth_, ctx, release);
+              });
 }
 http::Response LedgerArea::render_error(const http::ApiError& error,
                                         const http::Request& request) const {
@@ -62,8 +93,7 @@ http::Response LedgerArea::render_error(const http::ApiError& error,
     std::optional<std::string> tid;
     if (traceparent) tid = trace_id_of_traceparent(*traceparent);
     if (!tid) tid = new_trace_id();
-    return http::Response::json(http_status_of_grpc(category_of(error.kind()).grpc_code),
-                                js_canton_error(error, *tid).dump());
+    return http::Response::json(http_status_of(error), js_canton_error(error, *tid).dump());
 }
 
 http::Response LedgerArea::render_decode_error(const http::DecodeError& error) const {

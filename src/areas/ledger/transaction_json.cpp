@@ -65,10 +65,12 @@ std::string traceparent(const std::string& update_id) {
     return "00-" + hash.substr(0, 32) + "-" + hash.substr(32, 16) + "-01";
 }
 
-void append_created(std::string& out, const store::Transaction& tx, const EventView& e) {
+}  // namespace
+
+void append_created_event_object(std::string& out, std::int64_t offset, const EventView& e) {
     const model::Contract& c = *std::get<store::CreatedNode>(e.node->event).contract;
-    out += R"({"CreatedEvent":{)";
-    append_int_field(out, "offset", tx.offset, true);
+    out += '{';
+    append_int_field(out, "offset", offset, true);
     append_int_field(out, "nodeId", e.node->node_id);
     append_string_field(out, "contractId", c.contract_id);
     append_string_field(out, "templateId", c.template_id.to_string());
@@ -85,26 +87,28 @@ void append_created(std::string& out, const store::Transaction& tx, const EventV
     append_string_field(out, "packageName", c.template_id.package_name);
     append_string_field(out, "representativePackageId", c.template_id.package_id);
     append_raw_field(out, "acsDelta", e.acs_delta ? "true" : "false");
-    out += "}}";
+    out += '}';
 }
 
-void append_archived(std::string& out, const store::Transaction& tx, const EventView& e) {
+void append_archived_event_object(std::string& out, std::int64_t offset, const EventView& e) {
     const auto& x = std::get<store::ExercisedNode>(e.node->event);
-    out += R"({"ArchivedEvent":{)";
-    append_int_field(out, "offset", tx.offset, true);
+    out += '{';
+    append_int_field(out, "offset", offset, true);
     append_int_field(out, "nodeId", e.node->node_id);
     append_string_field(out, "contractId", x.contract_id);
     append_string_field(out, "templateId", x.template_id.to_string());
     append_strings(out, "witnessParties", e.witness_parties);
     append_string_field(out, "packageName", x.template_id.package_name);
     append_interface_ids(out, e);
-    out += "}}";
+    out += '}';
 }
 
-void append_exercised(std::string& out, const store::Transaction& tx, const EventView& e) {
+namespace {
+
+void append_exercised(std::string& out, std::int64_t offset, const EventView& e) {
     const auto& x = std::get<store::ExercisedNode>(e.node->event);
     out += R"({"ExercisedEvent":{)";
-    append_int_field(out, "offset", tx.offset, true);
+    append_int_field(out, "offset", offset, true);
     append_int_field(out, "nodeId", e.node->node_id);
     append_string_field(out, "contractId", x.contract_id);
     append_string_field(out, "templateId", x.template_id.to_string());
@@ -128,9 +132,14 @@ void append_exercised(std::string& out, const store::Transaction& tx, const Even
 
 }  // namespace
 
-std::string transaction_response(const TransactionView& view) {
+std::string traceparent_of(const std::string& update_id) {
+    return traceparent(update_id);
+}
+
+void append_transaction_object(std::string& out, const TransactionView& view,
+                               bool with_transaction_hash) {
     const store::Transaction& tx = *view.transaction;
-    std::string out = R"({"transaction":{)";
+    out += '{';
     append_string_field(out, "updateId", tx.update_id, true);
     append_string_field(out, "commandId", view.submitter_visible ? tx.command_id : "");
     append_string_field(out, "workflowId", tx.workflow_id);
@@ -142,13 +151,17 @@ std::string transaction_response(const TransactionView& view) {
         const EventView& e = view.events[i];
         switch (e.kind) {
             case EventView::Kind::created:
-                append_created(out, tx, e);
+                out += R"({"CreatedEvent":)";
+                append_created_event_object(out, tx.offset, e);
+                out += '}';
                 break;
             case EventView::Kind::archived:
-                append_archived(out, tx, e);
+                out += R"({"ArchivedEvent":)";
+                append_archived_event_object(out, tx.offset, e);
+                out += '}';
                 break;
             case EventView::Kind::exercised:
-                append_exercised(out, tx, e);
+                append_exercised(out, tx.offset, e);
                 break;
         }
     }
@@ -167,7 +180,14 @@ std::string transaction_response(const TransactionView& view) {
     } else {
         append_null_field(out, "paidTrafficCost");
     }
-    out += "}}";
+    if (with_transaction_hash) append_null_field(out, "transactionHash");
+    out += '}';
+}
+
+std::string transaction_response(const TransactionView& view) {
+    std::string out = R"({"transaction":)";
+    append_transaction_object(out, view, false);
+    out += '}';
     return out;
 }
 

@@ -137,6 +137,32 @@ TEST_F(ReleaseRoutes, TheParticipantFlagReEnablesOpOne) {
               "DEPRECATED_API_DISABLED");
 }
 
+TEST_F(ReleaseRoutes, TheFilterAndVerboseFieldsAreDisabledUntilTheirFlagIsSet) {
+    const std::string party = store_->network().find_user("alice")->party;
+    const std::string legacy = json{{"beginExclusive", 0},
+                                    {"endInclusive", 3},
+                                    {"verbose", true},
+                                    {"filter", {{"filtersByParty", {{party, json::object()}}}}}}
+                                   .dump();
+    const auto disabled = app::make_router(*store_, {.release = Release::splice_0_9});
+    const http::Response r = call(*disabled, "POST", "/v2/updates", legacy);
+    EXPECT_EQ(r.status, 400);
+    EXPECT_EQ(json::parse(r.body).at("cause"),
+              "The fields filter/verbose of the /v2/updates requests was deprecated in Canton 3.4, "
+              "is disabled by default since Canton 3.6 and will be removed in Canton 3.7. Set "
+              "`canton.participants.<participant>.features.deprecated.enable-deprecated-"
+              "parameters-34 = true` to re-enable it temporarily.");
+    const auto enabled = app::make_router(
+        *store_, {.release = Release::splice_0_9, .deprecated = {.parameters_34 = true}});
+    const auto original = app::make_router(*store_);
+    EXPECT_EQ(call(*enabled, "POST", "/v2/updates", legacy).status, 200);
+    EXPECT_EQ(call(*original, "POST", "/v2/updates", legacy).status, 200);
+    // The read side itself is in both lines.
+    for (const auto* router : {disabled.get(), original.get()}) {
+        EXPECT_EQ(call(*router, "GET", "/v2/state/ledger-end").status, 200);
+    }
+}
+
 TEST_F(ReleaseRoutes, Splice09RemovedTheV0AndV1HoldingsState) {
     const auto router = app::make_router(*store_, {.release = Release::splice_0_9});
     const auto unknown = call(*router, "POST", "/api/scan/v9/unknown", "{}");
@@ -147,8 +173,14 @@ TEST_F(ReleaseRoutes, Splice09RemovedTheV0AndV1HoldingsState) {
                   "The requested resource could not be found: " + std::string(path));
     }
     EXPECT_EQ(unknown.status, 404);
-    // What stays: the summaries, the lookups, import updates.
+    // What stays: the summaries, the lookups, import updates; what 0.9 adds answers there only.
     EXPECT_EQ(call(*router, "GET", "/api/scan/v0/dso-party-id").status, 200);
+    const std::string v2 = R"({"migration_id": 0, "record_time": "2025-01-02T00:00:00Z",
+        "owner_party_ids": [")" +
+                           store_->network().find_user("alice")->party + R"("], "page_size": 10})";
+    EXPECT_EQ(call(*router, "POST", "/api/scan/v2/holdings/state", v2).status, 200);
+    EXPECT_EQ(call(*app::make_router(*store_), "POST", "/api/scan/v2/holdings/state", v2).status,
+              404);
 }
 
 TEST(ReleaseNames, ParseAndPrint) {

@@ -25,6 +25,8 @@ inline std::string error_kind_name(ErrorKind kind) {
             return "NotFound";
         case ErrorKind::already_exists:
             return "AlreadyExists";
+        case ErrorKind::content_too_large:
+            return "ContentTooLarge";
         case ErrorKind::too_many_requests:
             return "TooManyRequests";
         case ErrorKind::internal:

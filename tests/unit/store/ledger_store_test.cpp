@@ -347,6 +347,59 @@ TEST_F(LedgerStoreTest, ReassignmentMovesTheContractAndCountsUp) {
     EXPECT_EQ(assign.source_synchronizer, "global::1220dd");
 }
 
+TEST_F(LedgerStoreTest, AContractListsTheOffsetsOfItsReassignments) {
+    const std::string cid = mint(alice, "1");
+    const Timestamp t{store_.now().micros + second};
+
+    store_.unassign(cid, "private::1220ee", alice, t);
+    store_.assign(cid, alice, Timestamp{t.micros + second});
+
+    EXPECT_EQ(store_.contract(cid)->reassignments, (std::vector<Offset>{2, 3}));
+}
+
+TEST_F(LedgerStoreTest, FindsTheOffsetOfAnUpdateId) {
+    mint(alice, "1");
+    mint(alice, "2");
+
+    EXPECT_EQ(store_.offset_of_update(store_.update_id_for(2)), 2);
+    EXPECT_EQ(store_.offset_of_update("1220ff"), std::nullopt);
+}
+
+TEST_F(LedgerStoreTest, VisitsTheCreatedContractsInCreationOrderFromASequence) {
+    const std::string a = mint(alice, "1");
+    const std::string b = mint(bob, "2");
+    const std::string c = mint(alice, "3");
+    auto d = draft();
+    d.add(-1, archive(b, bob));
+    store_.append_transaction(d);
+
+    std::vector<std::pair<std::uint64_t, std::string>> seen;
+    store_.visit_created(1, [&](std::uint64_t sequence, const ContractState& state) {
+        seen.emplace_back(sequence, state.contract->contract_id);
+        EXPECT_EQ(state.archived_offset.has_value(), state.contract->contract_id == b);
+        return seen.size() < 5;
+    });
+
+    EXPECT_EQ(seen, (std::vector<std::pair<std::uint64_t, std::string>>{{1, b}, {2, c}}));
+    (void)a;
+}
+
+TEST_F(LedgerStoreTest, ARollbackForgetsTheNewUpdateIdsCreationsAndReassignments) {
+    const std::string kept = mint(alice, "1");
+    store_.undo().set_recording(true);
+    const UndoLog::Mark mark = store_.undo().mark();
+    mint(alice, "2");
+    store_.unassign(kept, "private::1220ee", alice, Timestamp{store_.now().micros + second});
+
+    store_.rollback(mark);
+
+    EXPECT_EQ(store_.offset_of_update(store_.update_id_for(2)), std::nullopt);
+    EXPECT_TRUE(store_.contract(kept)->reassignments.empty());
+    int created = 0;
+    store_.visit_created(0, [&](std::uint64_t, const ContractState&) { return ++created > 0; });
+    EXPECT_EQ(created, 1);
+}
+
 TEST_F(LedgerStoreTest, ReassignmentToAnUnknownSynchronizerIsRejected) {
     const std::string cid = mint(alice, "1");
 

@@ -23,12 +23,16 @@ struct ErrorCategory {
 // The HTTP status the JSON API gives a gRPC status code (Canton GrpcHttpErrorCodes, §5.3).
 [[nodiscard]] int http_status_of_grpc(int grpc_code);
 
+// The HTTP status of an error: its category's, except the list limit's 413.
+[[nodiscard]] int http_status_of(const http::ApiError& error);
+
 // The category a handler's error kind stands for.
 [[nodiscard]] ErrorCategory category_of(http::ErrorKind kind);
 
 // The JsCantonError object, all ten keys, as a Canton 3.5 participant writes it for an error that
 // came back from its gRPC layer (canton-ledger-behavior.md §5.1 A). Redacted categories become the
-// "security-sensitive" form with code NA. `trace_id` is the request's 32-hex trace id.
+// "security-sensitive" form with code NA. An error built by the JSON layer has the §5.1 B form.
+// `trace_id` is the request's 32-hex trace id.
 [[nodiscard]] nlohmann::ordered_json js_canton_error(const http::ApiError& error,
                                                      std::string_view trace_id);
 

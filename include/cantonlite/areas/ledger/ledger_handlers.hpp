@@ -2,11 +2,20 @@
 // The handlers of the ledger area (openapi.yaml, JSON Ledger API v2).
 
 #include "cantonlite/areas/ledger/ledger_auth.hpp"
+#include "cantonlite/areas/release.hpp"
 #include "cantonlite/http/response.hpp"
 #include "cantonlite/http/route_table.hpp"
 #include "cantonlite/store/ledger_store.hpp"
 
 namespace cantonlite::areas::ledger {
+
+// The release a handler answers as (`release`), where the read side differs. Canton 3.6 refuses
+// the deprecated request fields filter/verbose of /v2/updates and /v2/state/active-contracts
+// (DEPRECATED_API_DISABLED) unless enable-deprecated-parameters-34 is set, writes
+// JsTransaction.transactionHash, and accepts GET /v2/state/ledger-end?synchronizer_id=...
+
+// The JSON API's list limit (websocket-config.http-list-max-elements-limit, default 200).
+inline constexpr std::int64_t http_list_max_elements = 200;
 
 // POST /v2/updates/transaction-by-offset (op 1): the transaction at an offset, as the requested
 // parties see it, in the steps and order of a Canton 3.5 participant
@@ -14,5 +23,47 @@ namespace cantonlite::areas::ledger {
 [[nodiscard]] http::Response post_transaction_by_offset(const store::LedgerStore& store,
                                                         const LedgerAuth& auth,
                                                         const http::RequestContext& ctx);
+
+// GET /v2/state/ledger-end
+[[nodiscard]] http::Response get_state_ledger_end(const store::LedgerStore& store,
+                                                  const LedgerAuth& auth,
+                                                  const http::RequestContext& ctx,
+                                                  const ApiProfile& release);
+// POST /v2/state/active-contracts (the HTTP list form)
+[[nodiscard]] http::Response post_state_active_contracts(const store::LedgerStore& store,
+                                                         const LedgerAuth& auth,
+                                                         const http::RequestContext& ctx,
+                                                         const ApiProfile& release);
+// POST /v2/state/active-contracts-page
+[[nodiscard]] http::Response post_state_active_contracts_page(const store::LedgerStore& store,
+                                                              const LedgerAuth& auth,
+                                                              const http::RequestContext& ctx,
+                                                              const ApiProfile& release);
+
+// POST /v2/updates/update-by-offset
+[[nodiscard]] http::Response post_updates_update_by_offset(const store::LedgerStore& store,
+                                                           const LedgerAuth& auth,
+                                                           const http::RequestContext& ctx,
+                                                           const ApiProfile& release);
+// POST /v2/updates/update-by-id
+[[nodiscard]] http::Response post_updates_update_by_id(const store::LedgerStore& store,
+                                                       const LedgerAuth& auth,
+                                                       const http::RequestContext& ctx,
+                                                       const ApiProfile& release);
+// POST /v2/updates (the HTTP list form)
+[[nodiscard]] http::Response post_updates(const store::LedgerStore& store, const LedgerAuth& auth,
+                                          const http::RequestContext& ctx,
+                                          const ApiProfile& release);
+// POST /v2/updates/get-updates-page
+[[nodiscard]] http::Response post_updates_get_updates_page(const store::LedgerStore& store,
+                                                           const LedgerAuth& auth,
+                                                           const http::RequestContext& ctx,
+                                                           const ApiProfile& release);
+
+// POST /v2/events/events-by-contract-id
+[[nodiscard]] http::Response post_events_events_by_contract_id(const store::LedgerStore& store,
+                                                               const LedgerAuth& auth,
+                                                               const http::RequestContext& ctx,
+                                                               const ApiProfile& release);
 
 }  // namespace cantonlite::areas::ledger

@@ -2,6 +2,7 @@
 // The JSON of JsGetTransactionResponse (openapi.yaml), spliced from the store's encodings, in the
 // field order Canton's circe codecs write (../shared/docs/reference/canton-ledger-behavior.md §4).
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -38,5 +39,17 @@ struct TransactionView {
 
 // {"transaction": JsTransaction} for `view`. REQUIRES: view.transaction set, events non-empty.
 [[nodiscard]] std::string transaction_response(const TransactionView& view);
+
+// The JsTransaction object for `view`. `with_transaction_hash`: Canton 3.6 appends
+// "transactionHash" (null: the store keeps no transaction hashes). REQUIRES: as above.
+void append_transaction_object(std::string& out, const TransactionView& view,
+                               bool with_transaction_hash);
+// The CreatedEvent object (no {"CreatedEvent": ...} wrapper) of e.node, a created node, at
+// `offset`.
+void append_created_event_object(std::string& out, std::int64_t offset, const EventView& e);
+// The ArchivedEvent object of e.node, a consuming exercise, at `offset`.
+void append_archived_event_object(std::string& out, std::int64_t offset, const EventView& e);
+// The W3C traceparent a stored update carries: derived from its update id.
+[[nodiscard]] std::string traceparent_of(const std::string& update_id);
 
 }  // namespace cantonlite::areas::ledger

@@ -44,6 +44,17 @@ struct TransactionFormat {
     TransactionShape transaction_shape = TransactionShape::unspecified;
 };
 
+// TopologyFormat: includeParticipantAuthorizationEvents, when set, with its parties ([] = all).
+struct TopologyFormat {
+    std::optional<std::vector<std::string>> participant_authorization_parties;
+};
+
+struct UpdateFormat {
+    std::optional<TransactionFormat> include_transactions;
+    std::optional<EventFormat> include_reassignments;
+    std::optional<TopologyFormat> include_topology_events;
+};
+
 struct TransactionByOffsetRequest {
     std::int64_t offset = 0;                      // missing: 0 (the relaxed codec's default)
     std::vector<std::string> requesting_parties;  // missing or null: []

@@ -71,6 +71,7 @@ INSTANTIATE_TEST_SUITE_P(
                     CategoryCase{ErrorKind::not_found, 11, 5, false, false},
                     CategoryCase{ErrorKind::already_exists, 10, 6, false, false},
                     CategoryCase{ErrorKind::too_many_requests, 2, 10, false, true},
+                    CategoryCase{ErrorKind::content_too_large, 2, 10, false, true},
                     CategoryCase{ErrorKind::internal, 4, 13, true, false},
                     CategoryCase{ErrorKind::unimplemented, 14, 12, true, false},
                     CategoryCase{ErrorKind::unavailable, 1, 14, false, true}),
@@ -131,6 +132,25 @@ TEST(JsCantonError, InvalidArgumentMatchesTheDocsExample) {
                     "tid": "99e67812af315256ef9a02a9fdb94646"},
         "correlationId": null, "definiteAnswer": null, "errorCategory": 8, "grpcCodeValue": 3,
         "resources": [], "retryInfo": null, "traceId": "99e67812af315256ef9a02a9fdb94646"
+    })json"));
+}
+
+// Endpoints.handleListLimit: JsCantonError.fromErrorCode of MaximumNumberOfElements (§5.1 B).
+TEST(JsCantonError, AnErrorOfTheJsonLayerHasItsOwnContextAndADefiniteAnswer) {
+    const ApiError error =
+        ApiError(ErrorKind::content_too_large, "JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED",
+                 "The number of matching elements (201) is greater than the node limit (200).")
+            .built_by_json_layer();
+
+    const json body = js_canton_error(error, tid);
+
+    EXPECT_EQ(body, json::parse(R"json({
+        "code": "JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED",
+        "cause": "The number of matching elements (201) is greater than the node limit (200).",
+        "correlationId": "99e67812af315256ef9a02a9fdb94646",
+        "traceId": "99e67812af315256ef9a02a9fdb94646",
+        "context": {}, "resources": [], "errorCategory": 2, "grpcCodeValue": 10,
+        "retryInfo": "1 second", "definiteAnswer": false
     })json"));
 }
 
@@ -336,6 +356,7 @@ TEST_P(LedgerAreaStatus, FollowsTheGrpcCodeOfTheCategory) {
 }
 
 // canton-ledger-behavior.md §5.3: INVALID_ARGUMENT, FAILED_PRECONDITION, OUT_OF_RANGE -> 400;
+// the list limit (ABORTED) -> 413 (Endpoints.handleListLimit);
 // UNAUTHENTICATED -> 401; PERMISSION_DENIED -> 403; NOT_FOUND -> 404; ABORTED, ALREADY_EXISTS ->
 // 409; INTERNAL -> 500; UNIMPLEMENTED -> 501; UNAVAILABLE -> 503.
 INSTANTIATE_TEST_SUITE_P(Kinds, LedgerAreaStatus,
@@ -347,6 +368,7 @@ INSTANTIATE_TEST_SUITE_P(Kinds, LedgerAreaStatus,
                                          LedgerStatusCase{ErrorKind::not_found, 404},
                                          LedgerStatusCase{ErrorKind::already_exists, 409},
                                          LedgerStatusCase{ErrorKind::too_many_requests, 409},
+                                         LedgerStatusCase{ErrorKind::content_too_large, 413},
                                          LedgerStatusCase{ErrorKind::internal, 500},
                                          LedgerStatusCase{ErrorKind::unimplemented, 501},
                                          LedgerStatusCase{ErrorKind::unavailable, 503}),

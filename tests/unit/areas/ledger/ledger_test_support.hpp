@@ -6,6 +6,7 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "cantonlite/app/application.hpp"
 #include "cantonlite/app/token.hpp"
@@ -31,6 +32,53 @@ class LedgerSuite : public ::testing::Test {
     // A token that `cantonlite token --user <user>` would print now, valid for an hour.
     static std::string token(const std::string& user) {
         return app::make_token(store_->network(), user, auth::wall_clock_seconds(), 3600);
+    }
+
+    // A correctly signed token of the default network's settings for a user the participant
+    // may not know (its audience and secret: docs/default-network.md).
+    static std::string forged_user_token(const std::string& user) {
+        const std::int64_t now = auth::wall_clock_seconds();
+        const nlohmann::json header = {{"alg", "HS256"}, {"typ", "JWT"}};
+        const nlohmann::json claims = {
+            {"sub", user},
+            {"aud", nlohmann::json::array({store_->network().auth.audience})},
+            {"iat", now},
+            {"exp", now + 3600}};
+        const std::string input =
+            app::base64url_encode(header.dump()) + "." + app::base64url_encode(claims.dump());
+        return input + "." +
+               app::base64url_encode(
+                   app::hmac_sha256(store_->network().auth.hs256_secret.value_or(""), input));
+    }
+
+    // `method target` with `body`, as `user` ("" for no token).
+    static http::Response call(const std::string& method, const std::string& target,
+                               const std::string& body, const std::string& user = "alice") {
+        http::Request r{.method = method, .target = target, .body = body};
+        if (!user.empty()) r.headers.push_back({"Authorization", "Bearer " + token(user)});
+        return router_->handle(r);
+    }
+
+    // A redacted JsCantonError (canton-ledger-behavior.md §5.1 A).
+    static void expect_redacted(const http::Response& r, int status, int grpc_code,
+                                const nlohmann::json& context = nlohmann::json::object()) {
+        EXPECT_EQ(r.status, status) << r.body;
+        const nlohmann::json e = nlohmann::json::parse(r.body);
+        EXPECT_EQ(e["code"], "NA");
+        EXPECT_EQ(e["cause"], "A security-sensitive error has been received");
+        EXPECT_EQ(e["errorCategory"], -1);
+        EXPECT_EQ(e["grpcCodeValue"], grpc_code);
+        EXPECT_EQ(e["context"], context);
+    }
+
+    // A JsCantonError with this status, code and cause.
+    static void expect_error(const http::Response& r, int status, const std::string& code,
+                             const std::string& cause) {
+        EXPECT_EQ(r.status, status) << r.body;
+        if (r.content_type != "application/json") return;
+        const nlohmann::json e = nlohmann::json::parse(r.body);
+        EXPECT_EQ(e["code"], code) << r.body;
+        EXPECT_EQ(e["cause"], cause) << r.body;
     }
 
     static inline store::LedgerStore* store_ = nullptr;

@@ -1,0 +1,103 @@
+#pragma once
+// The filter engine of the ledger's read side: the validation of an EventFormat / TransactionFormat
+// (FormatValidator), the check of its identifiers against the participant's packages, and the
+// Reader that decides which events a request sees and what it renders of them
+// (../shared/docs/reference/canton-ledger-behavior.md §3.2, §3.3, §3.5).
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cantonlite/areas/ledger/transaction_json.hpp"
+#include "cantonlite/areas/ledger/transaction_request.hpp"
+#include "cantonlite/model/contract.hpp"
+#include "cantonlite/store/ledger_store.hpp"
+
+namespace cantonlite::areas::ledger {
+
+// 400 INVALID_ARGUMENT "The submitted request has invalid arguments: <what>".
+[[noreturn]] void throw_invalid_argument(const std::string& what);
+// 400 MISSING_FIELD "The submitted command is missing a mandatory field: <field>".
+[[noreturn]] void throw_missing_field(const std::string& field);
+
+// Why `p` is no Daml-LF Party (IdString.scala: non-empty, at most 255 of [A-Za-z0-9:-_ ]), in
+// Daml-LF's words; nullopt when it is one.
+[[nodiscard]] std::optional<std::string> lf_party_error(const std::string& p);
+
+// FormatValidator.validate(EventFormat): both selectors empty, bad party keys, filters without
+// their identifier, package-id references. Throws ApiError (400).
+void validate_event_format(const EventFormat& events);
+// FormatValidator.validate(TransactionFormat): shape, then event_format, then the event format.
+// Returns the event format. Throws ApiError (400).
+const EventFormat& validate_transaction_format(const TransactionFormat& format);
+
+// checkUnknownIdentifiers: package names, templates and interfaces the participant does not know.
+// Throws ApiError (404).
+void check_known(const store::LedgerStore& store, const EventFormat& events);
+
+// The parties an event format reads as (filtersByParty keys), for authorization.
+[[nodiscard]] std::vector<std::string> parties_of(const EventFormat& events);
+
+// What matching filters ask to be rendered of an event.
+struct Projection {
+    bool blob = false;
+    std::vector<InterfaceView> interfaces;  // with includeInterfaceView, one per interface
+
+    void add_interface(const InterfaceView& v);
+    void add(const Projection& other);
+};
+
+// One party's filter, merged from its cumulative entries (FV validateFilters; an interface filter
+// stands for the templates implementing the interface, EventProjectionProperties).
+struct PartyFilter {
+    struct ByInterface {
+        InterfaceView view;  // the instance and its interface id, resolved once per request
+        bool include_view;
+        bool blob;
+    };
+    bool wildcard = false;
+    bool wildcard_blob = false;
+    std::map<std::string, bool, std::less<>>
+        templates;  // "<package name>:<Module>:<Entity>" -> blob
+    std::vector<ByInterface> interfaces;
+
+    [[nodiscard]] std::optional<Projection> match(const model::TemplateId& t) const;
+};
+
+// A validated event format, resolved against the network: one filter per party and the any-party
+// one. REQUIRES (make): the format passed validate_event_format and check_known.
+struct Reader {
+    std::map<std::string, PartyFilter, std::less<>> by_party;
+    std::optional<PartyFilter> any_party;
+
+    [[nodiscard]] static Reader make(const EventFormat& events, const model::Network& network);
+};
+
+// Whether one of the parties of the sorted list `sorted` is a reader's party.
+[[nodiscard]] bool intersects(const std::vector<std::string>& sorted, const Reader& r);
+
+// The parties of `candidates` the reader asks for (all of them for an any-party reader).
+[[nodiscard]] std::vector<std::string> visible(const std::vector<std::string>& candidates,
+                                               const Reader& r);
+
+// Whether a filter of one of `parties` matches `t`, and what those filters ask to render.
+[[nodiscard]] std::optional<Projection> matches(const Reader& r,
+                                                const std::vector<std::string>& parties,
+                                                const model::TemplateId& t);
+
+// What `r` sees of `tx` in `shape`: its events in node order (none when nothing is visible).
+[[nodiscard]] TransactionView project(const store::Transaction& tx, const Reader& r,
+                                      TransactionShape shape);
+
+// A contract as a stakeholder-based reader sees it outside a transaction (the ACS, reassignments,
+// events by contract id): the stakeholders it may see and what its filters render; nullopt when
+// no filter of a visible stakeholder matches the template.
+struct ContractView {
+    std::vector<std::string> witness_parties;
+    bool blob = false;
+    std::vector<InterfaceView> interfaces;  // sorted by interface id
+};
+[[nodiscard]] std::optional<ContractView> view_contract(const Reader& r, const model::Contract& c);
+
+}  // namespace cantonlite::areas::ledger

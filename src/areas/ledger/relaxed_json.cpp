@@ -1,0 +1,347 @@
+#include "cantonlite/areas/ledger/relaxed_json.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <utility>
+
+#include "cantonlite/http/api_error.hpp"
+
+namespace cantonlite::areas::ledger::relaxed {
+namespace {
+
+using nlohmann::json;
+
+// --- malformed JSON, in jawn's words (approximated from nlohmann's diagnosis) ---
+
+std::string jawn_expectation(std::string_view nlohmann_text) {
+    const auto has = [&](std::string_view s) { return nlohmann_text.find(s) != std::string::npos; };
+    if (has("expected end of input")) return "expected whitespace or eof";
+    if (has("expected ':'")) return "expected :";
+    if (has("object key") || has("expected string literal")) return "expected \"";
+    if (has("while parsing object")) return "expected , or }";
+    if (has("while parsing array")) return "expected , or ]";
+    return "expected json value";
+}
+
+// nlohmann reports the end of a bad token; jawn reports its start.
+std::size_t token_start(std::string_view body, std::size_t index) {
+    const auto in_token = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '+' || c == '.';
+    };
+    while (index > 0 && in_token(body[index - 1]) && in_token(body[index])) --index;
+    return index;
+}
+
+std::string jawn_message(std::string_view body, const json::parse_error& error) {
+    if (error.byte > body.size()) return "exhausted input";
+    const std::size_t index = token_start(body, error.byte == 0 ? 0 : error.byte - 1);
+    const std::string_view before = body.substr(0, index);
+    const std::size_t line =
+        1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
+    const std::size_t newline = before.rfind('\n');
+    const std::size_t column = newline == std::string_view::npos ? index + 1 : index - newline;
+    constexpr std::size_t shown = 10;
+    std::string got(body.substr(index, shown));
+    if (body.size() - index > shown) got += "...";
+    return jawn_expectation(error.what()) + " got '" + got + "' (line " + std::to_string(line) +
+           ", column " + std::to_string(column) + ")";
+}
+
+std::optional<std::int64_t> whole_long(const json& number) {
+    if (number.is_number_unsigned()) {
+        const auto u = number.get<std::uint64_t>();
+        if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+            return std::nullopt;
+        return static_cast<std::int64_t>(u);
+    }
+    if (number.is_number_integer()) return number.get<std::int64_t>();
+    if (!number.is_number_float()) return std::nullopt;
+    const double d = number.get<double>();
+    constexpr double limit = 9223372036854775808.0;  // 2^63
+    if (!std::isfinite(d) || d != std::trunc(d) || d < -limit || d >= limit) return std::nullopt;
+    return static_cast<std::int64_t>(d);
+}
+
+}  // namespace
+
+// Spec: canton-ledger-behavior.md §5.4 (tapir DefaultDecodeFailureHandler over circe 0.14.2).
+[[noreturn]] void fail(std::string_view detail) {
+    throw http::DecodeError("Invalid value for: body (" + std::string(detail) + ")");
+}
+
+[[noreturn]] void fail_at(std::string_view message, std::string_view path) {
+    fail(std::string(message) + " at '" + std::string(path) + "'");
+}
+
+[[noreturn]] void wrong_type(const json& value, std::string_view expecting, std::string_view path) {
+    fail_at("Got value '" + value.dump() + "' with wrong type, expecting " + std::string(expecting),
+            path);
+}
+
+// A relaxed object that is not a JSON object gets no defaults, so its first field is missing.
+void require_object(const json& value, std::string_view first_field) {
+    if (!value.is_object()) fail_at("Missing required field", first_field);
+}
+
+// The member `key` of a JSON object, or nullptr when absent.
+const json* member(const json& object, std::string_view key) {
+    const auto it = object.find(key);
+    return it == object.end() ? nullptr : &*it;
+}
+
+json parse_body(std::string_view body) {
+    try {
+        return json::parse(body);
+    } catch (const json::parse_error& error) {
+        fail(jawn_message(body, error));
+    } catch (const json::out_of_range& error) {
+        // A number beyond a double (1e400): jawn would keep it, and circe reject it wherever a
+        // field is read from it; nlohmann cannot hold it at all.
+        const std::string_view what = error.what();
+        const std::size_t text = what.find("number overflow");
+        fail(text == std::string_view::npos ? what : what.substr(text));
+    }
+}
+
+// --- scalars ---
+
+// circe's Decoder[Long]: a whole JSON number, or a string holding one ("5", "5.0").
+std::int64_t decode_long(const json& value, std::string_view path) {
+    std::optional<std::int64_t> result;
+    if (value.is_string()) {
+        const auto& text = value.get_ref<const std::string&>();
+        const bool trimmed = !text.empty() &&
+                             std::isspace(static_cast<unsigned char>(text.front())) == 0 &&
+                             std::isspace(static_cast<unsigned char>(text.back())) == 0;
+        const json number = trimmed ? json::parse(text, nullptr, false) : json();
+        if (number.is_number()) result = whole_long(number);
+    } else {
+        result = whole_long(value);
+    }
+    if (!result) fail_at("Long", path);
+    return *result;
+}
+
+std::optional<std::int64_t> decode_optional_long(const json* value, std::string_view path) {
+    if (value == nullptr || value->is_null()) return std::nullopt;
+    return decode_long(*value, path);
+}
+
+std::optional<std::int32_t> decode_optional_int(const json* value, std::string_view path) {
+    if (value == nullptr || value->is_null()) return std::nullopt;
+    std::optional<std::int64_t> n;
+    if (value->is_number()) n = whole_long(*value);
+    if (!n || *n < std::numeric_limits<std::int32_t>::min() ||
+        *n > std::numeric_limits<std::int32_t>::max())
+        fail_at("Int", path);
+    return static_cast<std::int32_t>(*n);
+}
+
+std::string decode_string(const json* value, std::string_view path) {
+    if (value == nullptr) return "";
+    if (!value->is_string()) wrong_type(*value, "string", path);
+    return value->get<std::string>();
+}
+
+std::optional<std::string> decode_optional_string(const json* value, std::string_view path) {
+    if (value == nullptr || value->is_null()) return std::nullopt;
+    return decode_string(value, path);
+}
+
+bool decode_bool(const json* value, std::string_view path) {
+    if (value == nullptr) return false;
+    if (!value->is_boolean()) wrong_type(*value, "'true' or 'false'", path);
+    return value->get<bool>();
+}
+
+std::vector<std::string> decode_strings(const json* value, std::string_view path) {
+    std::vector<std::string> out;
+    if (value == nullptr) return out;
+    if (!value->is_array()) wrong_type(*value, "array", path);
+    for (std::size_t i = 0; i < value->size(); ++i) {
+        const json& item = (*value)[i];
+        if (!item.is_string())
+            wrong_type(item, "string", std::string(path) + "[" + std::to_string(i) + "]");
+        out.push_back(item.get<std::string>());
+    }
+    return out;
+}
+
+// Spec §3.5: split like Java's String.split(":"), which drops trailing empty parts.
+std::optional<Identifier> decode_identifier(const json* value, std::string_view path) {
+    if (value == nullptr || value->is_null()) return std::nullopt;
+    if (!value->is_string()) wrong_type(*value, "string", path);
+    const auto& text = value->get_ref<const std::string&>();
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    for (std::size_t colon; (colon = text.find(':', start)) != std::string::npos; start = colon + 1)
+        parts.push_back(text.substr(start, colon - start));
+    parts.push_back(text.substr(start));
+    while (parts.size() > 1 && parts.back().empty()) parts.pop_back();
+    if (parts.size() != 3 || text.empty()) {
+        fail_at("Invalid identifier format (" + text +
+                    ") not matching the expected format (<package>:<moduleName>:<entityName>)",
+                path);
+    }
+    return Identifier{.package = parts[0], .module_name = parts[1], .entity_name = parts[2]};
+}
+
+TransactionShape decode_shape(const json* value) {
+    constexpr std::string_view path = "transactionShape";
+    // The relaxed codec pre-fills a missing enum with scalapb's Unrecognized(0).
+    const json prefilled = {{"Unrecognized", {{"unrecognizedValue", 0}}}};
+    const json& v = value == nullptr ? prefilled : *value;
+    if (!v.is_string()) wrong_type(v, "string", path);
+    const auto& name = v.get_ref<const std::string&>();
+    if (name == "TRANSACTION_SHAPE_UNSPECIFIED") return TransactionShape::unspecified;
+    if (name == "TRANSACTION_SHAPE_ACS_DELTA") return TransactionShape::acs_delta;
+    if (name == "TRANSACTION_SHAPE_LEDGER_EFFECTS") return TransactionShape::ledger_effects;
+    fail_at("Unrecognized enum value " + name +
+                ". Supported values: [TRANSACTION_SHAPE_UNSPECIFIED, TRANSACTION_SHAPE_ACS_DELTA, "
+                "TRANSACTION_SHAPE_LEDGER_EFFECTS]",
+            path);
+}
+
+// --- relaxed objects; each decodes from a fresh cursor, so paths restart at its fields ---
+
+namespace {
+
+// The `value` of {"<X>Filter": {"value": {...}}} (proto WildcardFilter/TemplateFilter/...).
+CumulativeFilter decode_filter_value(CumulativeFilter::Kind kind, const json& value) {
+    CumulativeFilter filter{.kind = kind};
+    switch (kind) {
+        case CumulativeFilter::Kind::template_filter:
+            require_object(value, "templateId");
+            filter.identifier = decode_identifier(member(value, "templateId"), "templateId");
+            break;
+        case CumulativeFilter::Kind::interface_filter:
+            require_object(value, "interfaceId");
+            filter.identifier = decode_identifier(member(value, "interfaceId"), "interfaceId");
+            filter.include_interface_view =
+                decode_bool(member(value, "includeInterfaceView"), "includeInterfaceView");
+            break;
+        default:
+            require_object(value, "includeCreatedEventBlob");
+    }
+    filter.include_created_event_blob =
+        decode_bool(member(value, "includeCreatedEventBlob"), "includeCreatedEventBlob");
+    return filter;
+}
+
+// IdentifierFilter: the first alternative key present, in circe's (alphabetical) order.
+CumulativeFilter decode_identifier_filter(const json& value) {
+    using Kind = CumulativeFilter::Kind;
+    static const std::pair<std::string_view, Kind> alternatives[] = {
+        {"Empty", Kind::empty},
+        {"InterfaceFilter", Kind::interface_filter},
+        {"TemplateFilter", Kind::template_filter},
+        {"WildcardFilter", Kind::wildcard},
+    };
+    if (value.is_object()) {
+        for (const auto& [key, kind] : alternatives) {
+            const json* wrapper = member(value, key);
+            if (wrapper == nullptr) continue;
+            if (kind == Kind::empty) return CumulativeFilter{};
+            require_object(*wrapper, "value");
+            const json* inner = member(*wrapper, "value");
+            if (inner == nullptr) fail_at("Missing required field", "value");
+            return decode_filter_value(kind, *inner);
+        }
+    }
+    fail_at("JSON decoding to CNil should never happen", "identifierFilter");
+}
+
+CumulativeFilter decode_cumulative_filter(const json& value) {
+    require_object(value, "identifierFilter");
+    const json* identifier_filter = member(value, "identifierFilter");
+    return identifier_filter == nullptr ? CumulativeFilter{}
+                                        : decode_identifier_filter(*identifier_filter);
+}
+
+}  // namespace
+
+Filters decode_filters(const json& value) {
+    require_object(value, "cumulative");
+    Filters filters;
+    const json* cumulative = member(value, "cumulative");
+    if (cumulative == nullptr) return filters;
+    if (!cumulative->is_array()) wrong_type(*cumulative, "array", "cumulative");
+    for (const json& item : *cumulative)
+        filters.cumulative.push_back(decode_cumulative_filter(item));
+    return filters;
+}
+
+EventFormat decode_event_format(const json& value) {
+    require_object(value, "filtersByParty");
+    EventFormat format;
+    if (const json* by_party = member(value, "filtersByParty")) {
+        if (!by_party->is_object()) wrong_type(*by_party, "object", "filtersByParty");
+        for (const auto& [party, filters] : by_party->items())
+            format.filters_by_party.emplace(party, decode_filters(filters));
+    }
+    const json* any_party = member(value, "filtersForAnyParty");
+    if (any_party != nullptr && !any_party->is_null())
+        format.filters_for_any_party = decode_filters(*any_party);
+    format.verbose = decode_bool(member(value, "verbose"), "verbose");
+    return format;
+}
+
+TransactionFormat decode_transaction_format(const json& value) {
+    require_object(value, "eventFormat");
+    TransactionFormat format;
+    const json* event_format = member(value, "eventFormat");
+    if (event_format != nullptr && !event_format->is_null())
+        format.event_format = decode_event_format(*event_format);
+    format.transaction_shape = decode_shape(member(value, "transactionShape"));
+    return format;
+}
+
+EventFormat decode_transaction_filter(const json& value) {
+    require_object(value, "filtersByParty");
+    EventFormat format;
+    if (const json* by_party = member(value, "filtersByParty")) {
+        if (!by_party->is_object()) wrong_type(*by_party, "object", "filtersByParty");
+        for (const auto& [party, filters] : by_party->items())
+            format.filters_by_party.emplace(party, decode_filters(filters));
+    }
+    const json* any_party = member(value, "filtersForAnyParty");
+    if (any_party != nullptr && !any_party->is_null())
+        format.filters_for_any_party = decode_filters(*any_party);
+    return format;
+}
+
+namespace {
+
+TopologyFormat decode_topology_format(const json& value) {
+    require_object(value, "includeParticipantAuthorizationEvents");
+    TopologyFormat format;
+    const json* events = member(value, "includeParticipantAuthorizationEvents");
+    if (events != nullptr && !events->is_null()) {
+        require_object(*events, "parties");
+        format.participant_authorization_parties =
+            decode_strings(member(*events, "parties"), "parties");
+    }
+    return format;
+}
+
+}  // namespace
+
+UpdateFormat decode_update_format(const json& value) {
+    require_object(value, "includeTransactions");
+    UpdateFormat format;
+    const json* transactions = member(value, "includeTransactions");
+    if (transactions != nullptr && !transactions->is_null())
+        format.include_transactions = decode_transaction_format(*transactions);
+    const json* reassignments = member(value, "includeReassignments");
+    if (reassignments != nullptr && !reassignments->is_null())
+        format.include_reassignments = decode_event_format(*reassignments);
+    const json* topology = member(value, "includeTopologyEvents");
+    if (topology != nullptr && !topology->is_null())
+        format.include_topology_events = decode_topology_format(*topology);
+    return format;
+}
+
+}  // namespace cantonlite::areas::ledger::relaxed

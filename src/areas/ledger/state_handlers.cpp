@@ -1,0 +1,277 @@
+// The StateService of the JSON Ledger API: the ledger end, the HTTP list of active contracts and
+// its pages (JsStateService, ApiStateService, IndexServiceImpl.getActiveContracts).
+#include "cantonlite/areas/ledger/event_filter.hpp"
+#include "cantonlite/areas/ledger/ledger_handlers.hpp"
+#include "cantonlite/areas/ledger/list_limit.hpp"
+#include "cantonlite/areas/ledger/read_requests.hpp"
+#include "cantonlite/areas/ledger/update_json.hpp"
+#include "cantonlite/http/api_error.hpp"
+#include "cantonlite/model/ids.hpp"
+
+namespace cantonlite::areas::ledger {
+namespace {
+
+using http::ApiError;
+using http::ErrorKind;
+
+// StateServiceConfig: maxAcsPageSize and defaultAcsPageSize.
+constexpr std::int32_t max_acs_page_size = 10000;
+constexpr std::int32_t default_acs_page_size = 2000;
+
+// ---- reading the ACS at an offset ----
+
+struct Candidate {
+    std::uint64_t sequence = 0;
+    store::ContractState state;
+    ContractView view;
+};
+
+// The contracts active (or in flight) at `at` that `reader` sees, in creation order, from the
+// creation sequence `from` on, at most `limit`. Stops at the first contract created after `at`.
+std::vector<Candidate> scan_acs(const store::LedgerStore& store, const Reader& reader,
+                                std::int64_t at, std::uint64_t from, std::int64_t limit) {
+    std::vector<Candidate> found;
+    if (limit <= 0) return found;
+    store.visit_created(from, [&](std::uint64_t sequence, const store::ContractState& state) {
+        if (state.created_offset > at) return false;
+        if (state.archived_offset && *state.archived_offset <= at) return true;
+        if (auto view = view_contract(reader, *state.contract)) {
+            found.push_back({.sequence = sequence, .state = state, .view = std::move(*view)});
+        }
+        return static_cast<std::int64_t>(found.size()) < limit;
+    });
+    return found;
+}
+
+// Where a candidate is at `at`: its create, then its reassignments up to `at`.
+AcsEntry resolve(const store::LedgerStore& store, Candidate&& c, std::int64_t at) {
+    AcsEntry entry{.contract = c.state.contract,
+                   .view = std::move(c.view),
+                   .activated_offset = c.state.created_offset,
+                   .activated_node_id = c.state.contract->created_node_id};
+    if (const store::UpdatePtr created = store.update_at(c.state.created_offset)) {
+        if (const auto* tx = std::get_if<store::Transaction>(created.get())) {
+            entry.workflow_id = tx->workflow_id;
+            entry.synchronizer_id = tx->synchronizer_id;
+        }
+    }
+    for (const store::Offset offset : c.state.reassignments) {
+        if (offset > at) break;
+        store::UpdatePtr update = store.update_at(offset);
+        const auto* r = update ? std::get_if<store::Reassignment>(update.get()) : nullptr;
+        if (r == nullptr) continue;
+        entry.reassignment_counter = r->reassignment_counter;
+        if (r->kind == store::Reassignment::Kind::unassign) {
+            entry.synchronizer_id = r->source_synchronizer;
+            entry.unassigned = r;
+            entry.keep_alive = std::move(update);
+        } else {
+            entry.synchronizer_id = r->target_synchronizer;
+            entry.activated_offset = r->offset;
+            entry.activated_node_id = 0;
+            entry.unassigned = nullptr;
+            entry.keep_alive.reset();
+        }
+    }
+    return entry;
+}
+
+// ---- tokens: base64 of "acs|<active at>|<creation sequence to continue from>" ----
+
+std::string acs_token(std::int64_t at, std::uint64_t next) {
+    return model::base64_encode("acs|" + std::to_string(at) + "|" + std::to_string(next));
+}
+
+std::optional<std::pair<std::int64_t, std::uint64_t>> parse_acs_token(const std::string& text) {
+    const std::optional<std::string> raw = model::base64_decode(text);
+    if (!raw || !raw->starts_with("acs|")) return std::nullopt;
+    const std::size_t bar = raw->find('|', 4);
+    if (bar == std::string::npos) return std::nullopt;
+    try {
+        std::size_t used = 0;
+        const std::int64_t at = std::stoll(raw->substr(4, bar - 4), &used);
+        if (used != bar - 4) return std::nullopt;
+        const std::string rest = raw->substr(bar + 1);
+        const std::uint64_t next = std::stoull(rest, &used);
+        if (used != rest.size()) return std::nullopt;
+        return std::make_pair(at, next);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+[[noreturn]] void invalid_page_token(const std::string& message) {
+    throw ApiError(ErrorKind::invalid_argument, "INVALID_ACS_PAGE_TOKEN",
+                   "The submitted command contains an invalid page token. Tokens used in ACS "
+                   "requests must be taken from a valid GetActiveContractsPageResponse and used "
+                   "with the same EventFormat settings, with the same Canton participant running "
+                   "the same Canton version. " +
+                       message);
+}
+
+// ---- validation ----
+
+void check_non_negative(std::int64_t offset) {
+    if (offset >= 0) return;
+    throw ApiError(ErrorKind::invalid_argument, "NEGATIVE_OFFSET",
+                   "Offset " + std::to_string(offset) +
+                       " in active_at_offset is a negative integer: the offset in "
+                       "active_at_offset field has to be a non-negative integer (>=0)")
+        .without_definite_answer();
+}
+
+void check_before_end(std::int64_t at, std::int64_t end) {
+    if (at <= end) return;
+    throw ApiError(ErrorKind::out_of_range, "OFFSET_AFTER_LEDGER_END",
+                   "active_at_offset offset (" + std::to_string(at) + ") is after ledger end (" +
+                       std::to_string(end) + ")");
+}
+
+// The JSON layer: eventFormat or the deprecated filter/verbose (toGetActiveContractsRequest).
+EventFormat select_event_format(const ActiveContractsRequest& req, const ApiProfile& release) {
+    if (!is_enabled(release, Deprecation::parameters_34) && (req.filter || req.verbose))
+        throw_deprecated_parameters("/v2/state/active-contracts");
+    if (req.event_format && req.filter) {
+        throw_invalid_argument(
+            "Both event_format and filter are set. Please use either backwards compatible "
+            "arguments (filter and verbose) or event_format, but not both.");
+    }
+    if (req.event_format && req.verbose) {
+        throw_invalid_argument(
+            "Both event_format and verbose are set. Please use either backwards compatible "
+            "arguments (filter and verbose) or event_format, but not both.");
+    }
+    if (req.event_format) return *req.event_format;
+    if (!req.filter) {
+        throw_invalid_argument(
+            "Either filter/verbose or event_format is required. Please use either backwards "
+            "compatible arguments (filter and verbose) or event_format.");
+    }
+    EventFormat events = *req.filter;
+    events.verbose = req.verbose;
+    return events;
+}
+
+void authorize_events(const LedgerAuth& auth, const Caller& caller,
+                      const std::optional<EventFormat>& events) {
+    auth.authorize(caller, events ? parties_of(*events) : std::vector<std::string>{},
+                   events && events->filters_for_any_party.has_value());
+}
+
+}  // namespace
+
+http::Response get_state_ledger_end(const store::LedgerStore& store, const LedgerAuth& auth,
+                                    const http::RequestContext& ctx,
+                                    const ApiProfile& /*release*/) {
+    // Canton 3.6 adds the query parameter synchronizer_id (an array of ids); the answer is the
+    // participant's ledger end either way, which is what the one-participant store has.
+    const Caller caller = auth.identify(ctx.request);
+    auth.authorize(caller, {}, false);  // RequiredClaim.Public: any authenticated user
+    return http::Response::json(200, R"({"offset":)" + std::to_string(store.ledger_end()) + "}");
+}
+
+http::Response post_state_active_contracts(const store::LedgerStore& store, const LedgerAuth& auth,
+                                           const http::RequestContext& ctx,
+                                           const ApiProfile& release) {
+    const StreamListParams params = decode_stream_list_params(ctx.request);            // 400 text
+    const Caller caller = auth.identify(ctx.request);                                  // 403
+    const ActiveContractsRequest request = decode_active_contracts(ctx.request.body);  // 400 text
+    const EventFormat events = select_event_format(request, release);                  // 400
+    authorize_events(auth, caller, events);                                            // 401, 403
+    validate_event_format(events);                                                     // 400
+    std::uint64_t from = 0;
+    if (request.stream_continuation_token) {
+        // AcsContinuationToken.decodeAndValidate: undecodable, then not this request's.
+        const auto token = parse_acs_token(*request.stream_continuation_token);
+        if (!token) {
+            throw ApiError(ErrorKind::invalid_argument, "INVALID_FIELD",
+                           "The submitted command has a field with invalid value: Invalid field "
+                           "stream_continuation_token: Invalid continuation token for "
+                           "GetActiveContractsRequest",
+                           {{"field_name", "stream_continuation_token"}});
+        }
+        if (token->first != request.active_at_offset) {
+            throw ApiError(ErrorKind::invalid_argument, "INVALID_CONTINUATION_TOKEN",
+                           "The submitted command contains an invalid continuation token. Tokens "
+                           "used in ACS requests must be taken from a valid "
+                           "GetActiveContractsResponse and used with the same EventFormat "
+                           "settings, with the same Canton participant running the same Canton "
+                           "version.");
+        }
+        from = token->second;
+    }
+    check_non_negative(request.active_at_offset);
+    check_known(store, events);  // 404
+    check_before_end(request.active_at_offset, store.ledger_end());
+    const Reader reader = Reader::make(events, store.network());
+    std::vector<Candidate> found =
+        scan_acs(store, reader, request.active_at_offset, from, list_take(params.limit));
+    check_list_limit(found.size());  // 413
+    std::string out = "[";
+    for (std::size_t i = 0; i < found.size(); ++i) {
+        if (i > 0) out += ',';
+        const std::uint64_t next = found[i].sequence + 1;
+        out += active_contract_json(resolve(store, std::move(found[i]), request.active_at_offset),
+                                    acs_token(request.active_at_offset, next));
+    }
+    out += ']';
+    return http::Response::json(200, out);
+}
+
+http::Response post_state_active_contracts_page(const store::LedgerStore& store,
+                                                const LedgerAuth& auth,
+                                                const http::RequestContext& ctx,
+                                                const ApiProfile& /*release*/) {
+    const Caller caller = auth.identify(ctx.request);
+    const ActiveContractsPageRequest request = decode_active_contracts_page(ctx.request.body);
+    authorize_events(auth, caller, request.event_format);
+    if (!request.event_format) throw_missing_field("event_format");
+    validate_event_format(*request.event_format);
+    std::int32_t page_size = default_acs_page_size;
+    if (const auto size = request.max_page_size) {
+        if (*size <= 0) {
+            throw_invalid_argument("Requested page size must be positive, but got " +
+                                   std::to_string(*size));
+        }
+        if (*size > max_acs_page_size) {
+            throw_invalid_argument("Requested page size must not exceed " +
+                                   std::to_string(max_acs_page_size) + ", but got " +
+                                   std::to_string(*size));
+        }
+        page_size = *size;
+    }
+    std::optional<std::pair<std::int64_t, std::uint64_t>> token;
+    if (request.page_token) {
+        token = parse_acs_token(*request.page_token);
+        if (!token) invalid_page_token("Invalid token format");
+    }
+    if (request.active_at_offset) check_non_negative(*request.active_at_offset);
+    // An activeAtOffset of 0 is the participant's begin, which the page reads as "none given".
+    std::int64_t at = store.ledger_end();
+    if (token) {
+        at = token->first;
+    } else if (request.active_at_offset && *request.active_at_offset > 0) {
+        at = *request.active_at_offset;
+    }
+    check_known(store, *request.event_format);
+    check_before_end(at, store.ledger_end());
+    const Reader reader = Reader::make(*request.event_format, store.network());
+    std::vector<Candidate> found =
+        scan_acs(store, reader, at, token ? token->second : 0, page_size + 1LL);
+    std::optional<std::string> next;
+    if (static_cast<std::int64_t>(found.size()) > page_size) {
+        next = acs_token(at, found.back().sequence);
+        found.pop_back();
+    }
+    std::string out = R"({"activeContracts":[)";
+    for (std::size_t i = 0; i < found.size(); ++i) {
+        if (i > 0) out += ',';
+        out += active_contract_json(resolve(store, std::move(found[i]), at), "");
+    }
+    out += R"(],"activeAtOffset":)" + std::to_string(at) + R"(,"nextPageToken":)";
+    out += next ? "\"" + *next + "\"" : std::string("null");
+    out += '}';
+    return http::Response::json(200, out);
+}
+
+}  // namespace cantonlite::areas::ledger
