@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cantonlite::http {
 
@@ -22,5 +23,8 @@ void append_int_field(std::string& out, std::string_view key, std::int64_t value
 void append_raw_field(std::string& out, std::string_view key, std::string_view raw_json,
                       bool first = false);
 void append_null_field(std::string& out, std::string_view key, bool first = false);
+// `"key":["a","b"]`, with a leading comma unless `first`.
+void append_strings_field(std::string& out, std::string_view key,
+                          const std::vector<std::string>& items, bool first = false);
 
 }  // namespace cantonlite::http

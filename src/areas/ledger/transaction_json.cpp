@@ -11,22 +11,13 @@ using http::append_key;
 using http::append_null_field;
 using http::append_raw_field;
 using http::append_string_field;
-
-void append_strings(std::string& out, std::string_view key, const std::vector<std::string>& items) {
-    append_key(out, key);
-    out += '[';
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        if (i > 0) out += ',';
-        http::append_json_string(out, items[i]);
-    }
-    out += ']';
-}
+using http::append_strings_field;
 
 // implementedInterfaces: the ids of the interfaces asked for.
 void append_interface_ids(std::string& out, const EventView& e) {
     std::vector<std::string> ids;
     for (const InterfaceView& i : e.interfaces) ids.push_back(i.interface_id);
-    append_strings(out, "implementedInterfaces", ids);
+    append_strings_field(out, "implementedInterfaces", ids);
 }
 
 // interfaceViews: one JsInterfaceView per interface; a view that cannot be computed has a failed
@@ -80,9 +71,9 @@ void append_created_event_object(std::string& out, std::int64_t offset, const Ev
     append_string_field(out, "createdEventBlob",
                         e.include_created_event_blob ? model::created_event_blob(c) : "");
     append_interface_views(out, c, e);
-    append_strings(out, "witnessParties", e.witness_parties);
-    append_strings(out, "signatories", c.signatories);
-    append_strings(out, "observers", c.observers);
+    append_strings_field(out, "witnessParties", e.witness_parties);
+    append_strings_field(out, "signatories", c.signatories);
+    append_strings_field(out, "observers", c.observers);
     append_string_field(out, "createdAt", model::format_instant(c.created_at));
     append_string_field(out, "packageName", c.template_id.package_name);
     append_string_field(out, "representativePackageId", c.template_id.package_id);
@@ -97,7 +88,7 @@ void append_archived_event_object(std::string& out, std::int64_t offset, const E
     append_int_field(out, "nodeId", e.node->node_id);
     append_string_field(out, "contractId", x.contract_id);
     append_string_field(out, "templateId", x.template_id.to_string());
-    append_strings(out, "witnessParties", e.witness_parties);
+    append_strings_field(out, "witnessParties", e.witness_parties);
     append_string_field(out, "packageName", x.template_id.package_name);
     append_interface_ids(out, e);
     out += '}';
@@ -119,9 +110,9 @@ void append_exercised(std::string& out, std::int64_t offset, const EventView& e)
     }
     append_string_field(out, "choice", x.choice);
     append_raw_field(out, "choiceArgument", x.choice_argument_json);
-    append_strings(out, "actingParties", x.acting_parties);
+    append_strings_field(out, "actingParties", x.acting_parties);
     append_raw_field(out, "consuming", x.consuming ? "true" : "false");
-    append_strings(out, "witnessParties", e.witness_parties);
+    append_strings_field(out, "witnessParties", e.witness_parties);
     append_int_field(out, "lastDescendantNodeId", x.last_descendant);
     append_raw_field(out, "exerciseResult", x.exercise_result_json);
     append_string_field(out, "packageName", x.template_id.package_name);

@@ -15,16 +15,7 @@ using http::append_key;
 using http::append_null_field;
 using http::append_raw_field;
 using http::append_string_field;
-
-void append_strings(std::string& out, std::string_view key, const std::vector<std::string>& items) {
-    append_key(out, key);
-    out += '[';
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        if (i > 0) out += ',';
-        http::append_json_string(out, items[i]);
-    }
-    out += ']';
-}
+using http::append_strings_field;
 
 void append_trace_context(std::string& out, const std::string& update_id) {
     append_key(out, "traceContext");
@@ -63,7 +54,7 @@ void append_unassigned_event(std::string& out, const store::Reassignment& r,
     append_string_field(out, "submitter", r.submitter);
     append_int_field(out, "reassignmentCounter", r.reassignment_counter);
     append_null_field(out, "assignmentExclusivity");
-    append_strings(out, "witnessParties", view.witness_parties);
+    append_strings_field(out, "witnessParties", view.witness_parties);
     append_string_field(out, "packageName", c.template_id.package_name);
     append_int_field(out, "offset", r.offset);
     append_int_field(out, "nodeId", 0);

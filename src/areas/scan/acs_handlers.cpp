@@ -19,40 +19,6 @@ using http::ErrorKind;
 
 constexpr std::size_t max_request_array_items = 1000;  // HttpRequestLimits.MaxRequestArrayItems
 
-// Standard base64 (padding required), or nullopt.
-std::optional<std::string> base64_decode(std::string_view text) {
-    if (text.empty() || text.size() % 4 != 0) return std::nullopt;
-    const auto value = [](char c) -> int {
-        if (c >= 'A' && c <= 'Z') return c - 'A';
-        if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-        if (c >= '0' && c <= '9') return c - '0' + 52;
-        if (c == '+') return 62;
-        if (c == '/') return 63;
-        return -1;
-    };
-    std::string out;
-    for (std::size_t i = 0; i < text.size(); i += 4) {
-        int v[4];
-        for (std::size_t k = 0; k < 4; ++k) {
-            const char c = text[i + k];
-            const bool last_group = i + 4 == text.size();
-            if (c == '=' && last_group && k >= 2 && (k == 3 || text[i + 3] == '=')) {
-                v[k] = 0;
-                continue;
-            }
-            v[k] = value(c);
-            if (v[k] < 0) return std::nullopt;
-        }
-        const std::uint32_t bits =
-            (static_cast<std::uint32_t>(v[0]) << 18) | (static_cast<std::uint32_t>(v[1]) << 12) |
-            (static_cast<std::uint32_t>(v[2]) << 6) | static_cast<std::uint32_t>(v[3]);
-        out += static_cast<char>((bits >> 16) & 0xff);
-        if (text[i + 2] != '=') out += static_cast<char>((bits >> 8) & 0xff);
-        if (text[i + 3] != '=') out += static_cast<char>(bits & 0xff);
-    }
-    return out;
-}
-
 // Java's String.split(":"): trailing empty strings dropped.
 std::vector<std::string> java_split(const std::string& s) {
     std::vector<std::string> parts;
@@ -118,7 +84,8 @@ std::string encode_page_token(std::int64_t row_id) {
 }
 
 std::int64_t decode_page_token(std::string_view token) {
-    const std::optional<std::string> text = base64_decode(token);
+    const std::optional<std::string> text =
+        token.empty() ? std::nullopt : model::base64_decode(token);
     const nlohmann::json value =
         text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
     if (!text || value.is_discarded() || !value.is_number_integer() ||
