@@ -12,9 +12,6 @@ namespace {
 
 using nlohmann::json;
 
-const std::string alice =
-    "alice::12202bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90";
-const std::string bob = "bob::122081b637d8fcd2c6da6359e6963113a1170de795e4b725b84d1e0b4cfd9ec58ce9";
 // alice-coin-1: created at 2, archived at 6.
 const std::string alice_coin_1 =
     "005c56bcaed417fa65ad43cea966eb1d0bca35ab26595e75fbdff884fa933ca050ca10122054c070629d7bc1a744"
@@ -23,12 +20,6 @@ const std::string alice_coin_1 =
 const std::string alice_coin_4 =
     "004e49a4381652186e68ac35c5e6718b2c007675b1df5621a9ed59b5b8b5969c9cca101220b22e5318cb03990f28"
     "d56decb525ee6f781b968e7f87d3412bf2535d2812a56a";
-
-json event_format(const std::string& party) {
-    json by_party = json::object();
-    by_party[party] = {{"cumulative", json::array()}};
-    return {{"filtersByParty", by_party}};
-}
 
 class EventHandlersTest : public LedgerSuite {
   protected:

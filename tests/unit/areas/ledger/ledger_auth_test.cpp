@@ -21,14 +21,6 @@ namespace {
 
 using nlohmann::json;
 
-const std::string alice =
-    "alice::12202bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90";
-const std::string bob = "bob::122081b637d8fcd2c6da6359e6963113a1170de795e4b725b84d1e0b4cfd9ec58ce9";
-const std::string carol =
-    "carol::12204c26d9074c27d89ede59270c0ac14b71e071b15239519f75474b2f3ba63481f5";
-const std::string dave =
-    "dave::122061ea0803f8853523b777d414ace3130cd4d3f92de2cd7ff8695c337d79c2eeee";
-
 // The default network's token settings (docs/default-network.md "At a glance").
 const std::string secret = "unsafe";
 const std::string audience = "https://canton.network.global";

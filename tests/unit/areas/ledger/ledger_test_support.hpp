@@ -15,6 +15,23 @@
 
 namespace cantonlite::areas::ledger {
 
+// The default network's users' parties (docs/default-network.md).
+inline const std::string alice =
+    "alice::12202bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90";
+inline const std::string bob =
+    "bob::122081b637d8fcd2c6da6359e6963113a1170de795e4b725b84d1e0b4cfd9ec58ce9";
+inline const std::string carol =
+    "carol::12204c26d9074c27d89ede59270c0ac14b71e071b15239519f75474b2f3ba63481f5";
+inline const std::string dave =
+    "dave::122061ea0803f8853523b777d414ace3130cd4d3f92de2cd7ff8695c337d79c2eeee";
+
+// An EventFormat reading `party` with no filter entries (a template wildcard).
+inline nlohmann::json event_format(const std::string& party) {
+    nlohmann::json by_party = nlohmann::json::object();
+    by_party[party] = {{"cumulative", nlohmann::json::array()}};
+    return {{"filtersByParty", by_party}};
+}
+
 class LedgerSuite : public ::testing::Test {
   protected:
     // For a suite's SetUpTestSuite: serve `store` until the suite ends.

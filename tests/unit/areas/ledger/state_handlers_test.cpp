@@ -16,23 +16,12 @@ namespace {
 
 using nlohmann::json;
 
-const std::string alice =
-    "alice::12202bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90";
-const std::string bob = "bob::122081b637d8fcd2c6da6359e6963113a1170de795e4b725b84d1e0b4cfd9ec58ce9";
-const std::string carol =
-    "carol::12204c26d9074c27d89ede59270c0ac14b71e071b15239519f75474b2f3ba63481f5";
 const std::string carol_counter =
     "0075029927c92bd55d15920f9a2419389a45fdb8affc965e56178ecd18e915d233ca10122019fd7f4ccab122b450"
     "b675338868480ee6267fd2dbef43b24a2413765fc9e6f5";
 const std::string accepted_rent =
     "00a4d81dd06864f30ae1fec3e39c7120554a2d706c8e784d3eb7f1f6f1b05a8693ca101220855f99471bee15fbff"
     "3b6ed2fa765661143dce7aee771adc85f89fe8d64c8442";
-
-json event_format(const std::string& party) {
-    json by_party = json::object();
-    by_party[party] = {{"cumulative", json::array()}};
-    return {{"filtersByParty", by_party}};
-}
 
 std::string contract_id_of(const json& entry) {
     const json& e = entry["contractEntry"];

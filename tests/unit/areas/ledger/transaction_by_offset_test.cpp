@@ -13,10 +13,6 @@ namespace {
 
 using nlohmann::json;
 
-const std::string alice =
-    "alice::12202bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90";
-const std::string bob = "bob::122081b637d8fcd2c6da6359e6963113a1170de795e4b725b84d1e0b4cfd9ec58ce9";
-
 class TransactionByOffsetTest : public LedgerSuite {
   protected:
     static void SetUpTestSuite() {

@@ -14,19 +14,8 @@ namespace {
 
 using nlohmann::json;
 
-const std::string alice =
-    "alice::12202bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90";
-const std::string bob = "bob::122081b637d8fcd2c6da6359e6963113a1170de795e4b725b84d1e0b4cfd9ec58ce9";
-const std::string carol =
-    "carol::12204c26d9074c27d89ede59270c0ac14b71e071b15239519f75474b2f3ba63481f5";
 const std::string alice_mint_id =
     "122006efd6df3bff416c5ce8b08dac1517c070486eccbc112fffb12652a542c73ca8";
-
-json event_format(const std::string& party) {
-    json by_party = json::object();
-    by_party[party] = {{"cumulative", json::array()}};
-    return {{"filtersByParty", by_party}};
-}
 
 json transactions(const std::string& party, const char* shape = "TRANSACTION_SHAPE_ACS_DELTA") {
     return {{"includeTransactions",
