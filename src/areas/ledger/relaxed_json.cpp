@@ -275,16 +275,7 @@ Filters decode_filters(const json& value) {
 }
 
 EventFormat decode_event_format(const json& value) {
-    require_object(value, "filtersByParty");
-    EventFormat format;
-    if (const json* by_party = member(value, "filtersByParty")) {
-        if (!by_party->is_object()) wrong_type(*by_party, "object", "filtersByParty");
-        for (const auto& [party, filters] : by_party->items())
-            format.filters_by_party.emplace(party, decode_filters(filters));
-    }
-    const json* any_party = member(value, "filtersForAnyParty");
-    if (any_party != nullptr && !any_party->is_null())
-        format.filters_for_any_party = decode_filters(*any_party);
+    EventFormat format = decode_transaction_filter(value);
     format.verbose = decode_bool(member(value, "verbose"), "verbose");
     return format;
 }

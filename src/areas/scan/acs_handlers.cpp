@@ -192,16 +192,8 @@ http::Response post_state_acs_v2(const Store& store, const Context& ctx) {
 
 http::Response get_snapshot_timestamp_after(const Store& store, const Context& ctx) {
     const detail::TimestampParams p = detail::timestamp_params(ctx, "after");
-    const store::SnapshotPtr snapshot = store.snapshot_after(p.migration_id, p.time);
-    if (!snapshot) {
-        throw ApiError(ErrorKind::not_found, "",
-                       "No snapshots found after " + model::format_java_to_string(p.time));
-    }
-    std::string out = "{";
-    http::append_string_field(out, "record_time",
-                              model::format_offset_date_time(snapshot->record_time), true);
-    out += '}';
-    return http::Response::json(200, std::move(out));
+    return detail::snapshot_time_answer(store.snapshot_after(p.migration_id, p.time), "after",
+                                        p.time);
 }
 
 }  // namespace cantonlite::areas::scan

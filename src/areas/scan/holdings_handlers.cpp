@@ -220,6 +220,20 @@ http::Response post_holdings_summary_v1(const Store& store, const Context& ctx) 
 
 namespace detail {
 
+http::Response snapshot_time_answer(const store::SnapshotPtr& snapshot, std::string_view relation,
+                                    model::Timestamp time) {
+    if (!snapshot) {
+        throw ApiError(ErrorKind::not_found, "",
+                       "No snapshots found " + std::string(relation) + " " +
+                           model::format_java_to_string(time));
+    }
+    std::string out = "{";
+    http::append_string_field(out, "record_time",
+                              model::format_offset_date_time(snapshot->record_time), true);
+    out += '}';
+    return http::Response::json(200, std::move(out));
+}
+
 TimestampParams timestamp_params(const Context& ctx, std::string_view time_name) {
     const auto param = [&](std::string_view name) {
         auto value = ctx.request.query_param(name);
@@ -254,16 +268,8 @@ TimestampParams timestamp_params(const Context& ctx, std::string_view time_name)
 
 http::Response get_snapshot_timestamp(const Store& store, const Context& ctx) {
     const detail::TimestampParams p = detail::timestamp_params(ctx, "before");
-    const store::SnapshotPtr snapshot = store.snapshot(p.migration_id, p.time, true);
-    if (!snapshot) {
-        throw ApiError(ErrorKind::not_found, "",
-                       "No snapshots found before " + model::format_java_to_string(p.time));
-    }
-    std::string out = "{";
-    http::append_string_field(out, "record_time",
-                              model::format_offset_date_time(snapshot->record_time), true);
-    out += '}';
-    return http::Response::json(200, std::move(out));
+    return detail::snapshot_time_answer(store.snapshot(p.migration_id, p.time, true), "before",
+                                        p.time);
 }
 
 }  // namespace cantonlite::areas::scan

@@ -67,4 +67,9 @@ struct TimestampParams {
 };
 [[nodiscard]] TimestampParams timestamp_params(const Context& ctx, std::string_view time_name);
 
+// The answer of the snapshot-timestamp lookups: {"record_time": ...} of `snapshot`, or 404 "No
+// snapshots found <relation> <time>" when there is none (relation "before" or "after").
+[[nodiscard]] http::Response snapshot_time_answer(const store::SnapshotPtr& snapshot,
+                                                  std::string_view relation, model::Timestamp time);
+
 }  // namespace cantonlite::areas::scan::detail
