@@ -67,9 +67,9 @@ http::Request request_of(const store::LedgerStore& store, const Example& e) {
     http::Request r{.method = e.method, .target = e.path, .body = e.body ? e.body->dump() : ""};
     if (e.body) r.headers.push_back({"Content-Type", "application/json"});
     if (e.user) {
-        r.headers.push_back({"Authorization", "Bearer " + make_token(store.network(), *e.user,
-                                                                     auth::wall_clock_seconds(),
-                                                                     3600)});
+        r.headers.push_back(
+            {"Authorization",
+             "Bearer " + make_token(store.network(), *e.user, auth::wall_clock_seconds(), 3600)});
     }
     return r;
 }
@@ -118,8 +118,10 @@ TEST(ReleaseExamples, Splice06ExamplesStillGetTheirStatus) {
 
 TEST(ReleaseExamples, Splice09ExamplesUseNoRemovedOrDisabledPath) {
     const std::set<std::string> gone{
-        "/v2/updates/transaction-by-offset", "/api/scan/v0/holdings/state",
-        "/api/scan/v1/holdings/state",       "/api/scan/v0/state/acs",
+        "/v2/updates/transaction-by-offset",
+        "/api/scan/v0/holdings/state",
+        "/api/scan/v1/holdings/state",
+        "/api/scan/v0/state/acs",
         "/api/scan/v1/state/acs",
     };
     for (const auto& store : {load(small_seed()), default_network()}) {
@@ -168,9 +170,9 @@ TEST(ReleaseExamples, Splice09OpOneAsksUpdateByOffsetAtTheSameOffsets) {
     EXPECT_EQ(op1[1].expect_status, 404);
     for (const Example& e : op1) {
         EXPECT_EQ(e.user, "carol");
-        EXPECT_EQ(e.note.rfind("splice-0.9's replacement of POST /v2/updates/transaction-by-offset",
-                               0),
-                  0U)
+        EXPECT_EQ(
+            e.note.rfind("splice-0.9's replacement of POST /v2/updates/transaction-by-offset", 0),
+            0U)
             << e.note;
     }
 }
@@ -189,9 +191,10 @@ TEST(ReleaseExamples, Splice09OpThreeAsksTheV2HoldingsStateOfTheSameSnapshot) {
     for (std::size_t i = 0; i < now.size(); ++i) {
         EXPECT_EQ(now[i].path, "/api/scan/v2/holdings/state");
         EXPECT_EQ(now[i].body, old[i].body);  // the same snapshot and owner
-        EXPECT_EQ(now[i].note, "splice-0.9's replacement of POST /api/scan/v0/holdings/state "
-                               "(removed with v1 in Splice 0.9): " +
-                                   old[i].note);
+        EXPECT_EQ(now[i].note,
+                  "splice-0.9's replacement of POST /api/scan/v0/holdings/state "
+                  "(removed with v1 in Splice 0.9): " +
+                      old[i].note);
     }
 }
 
