@@ -26,9 +26,9 @@ ordered_json users_json(const model::Network& n) {
     return users;
 }
 
-ordered_json examples_json(const LedgerStore& store) {
+ordered_json examples_json(const LedgerStore& store, const areas::ApiProfile& profile) {
     ordered_json out = ordered_json::array();
-    for (const Example& e : make_examples(store)) {
+    for (const Example& e : make_examples(store, profile)) {
         out.push_back({{"op", e.op},
                        {"method", e.method},
                        {"path", e.path},
@@ -166,7 +166,7 @@ ordered_json describe_json(const store::LedgerStore& store, const areas::ApiProf
     return ordered_json{{"dso_party", n.dso_party},
                         {"ledger_end", store.ledger_end()},
                         {"users", users_json(n)},
-                        {"examples", examples_json(store)},
+                        {"examples", examples_json(store, profile)},
                         {"ledger_time", time_text(store.now())},
                         {"migration_id", store.migration_id()},
                         {"svs", svs_json(n)},

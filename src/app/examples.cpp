@@ -66,15 +66,38 @@ std::optional<VisibleTransaction> latest_visible_transaction(const Facts& f) {
     return std::nullopt;
 }
 
-void op1_transaction_by_offset(const Facts& f, Examples& out) {
+// Op 1 reads the transaction at an offset as the party's ACS delta: by transaction-by-offset
+// (requestingParties), or under splice-0.9, where Canton 3.6 disables that endpoint, by its
+// replacement update-by-offset with the same format spelled out (verbose, the party's wildcard).
+Example offset_request(bool replacement, store::Offset offset, const Party& party) {
+    if (!replacement) {
+        return {.op = 1,
+                .method = "POST",
+                .path = "/v2/updates/transaction-by-offset",
+                .body = ordered_json{{"offset", offset}, {"requestingParties", {party}}}};
+    }
+    const ordered_json event_format{{"filtersByParty", {{party, ordered_json::object()}}},
+                                    {"verbose", true}};
+    const ordered_json transactions{{"eventFormat", event_format},
+                                    {"transactionShape", "TRANSACTION_SHAPE_ACS_DELTA"}};
+    return {.op = 1,
+            .method = "POST",
+            .path = "/v2/updates/update-by-offset",
+            .body = ordered_json{{"offset", offset},
+                                 {"updateFormat", {{"includeTransactions", transactions}}}}};
+}
+
+const std::string op1_replacement_note =
+    "splice-0.9's replacement of POST /v2/updates/transaction-by-offset (disabled since Canton "
+    "3.6): ";
+
+void op1_transaction_by_offset(const Facts& f, Examples& out, const areas::ApiProfile& profile) {
+    const bool replacement = profile.canton_3_6();
     const auto request = [&](store::Offset offset, const Party& party, const model::User* user,
                              int status, std::string note) {
-        Example e{.op = 1,
-                  .method = "POST",
-                  .path = "/v2/updates/transaction-by-offset",
-                  .body = ordered_json{{"offset", offset}, {"requestingParties", {party}}},
-                  .expect_status = status,
-                  .note = std::move(note)};
+        Example e = offset_request(replacement, offset, party);
+        e.expect_status = status;
+        e.note = replacement ? op1_replacement_note + note : std::move(note);
         return f.network().auth.ledger_auth ? with_token(std::move(e), user) : e;
     };
     const auto visible = latest_visible_transaction(f);
@@ -147,10 +170,17 @@ std::optional<SnapshotChoice> choose_snapshot(const Facts& f) {
     return std::nullopt;
 }
 
+// Under splice-0.9, op 3 asks /v2/holdings/state, which replaces the removed v0 and v1 (the same
+// body; a string page token).
+const std::string op3_replacement_note =
+    "splice-0.9's replacement of POST /api/scan/v0/holdings/state (removed with v1 in Splice "
+    "0.9): ";
+
 // Ops 3 (scan: no token, paged) and 6 (scan proxy: any token) ask for the same holdings.
 Example holdings_request(const Facts& f, int op, const SnapshotChoice& s, int status,
-                         std::string note) {
+                         std::string note, bool replacement) {
     const bool scan = op == 3;
+    replacement = replacement && scan;
     ordered_json body{{"migration_id", s.migration_id},
                       {"record_time", time_text(s.record_time)},
                       {"record_time_match", "exact"}};
@@ -158,11 +188,12 @@ Example holdings_request(const Facts& f, int op, const SnapshotChoice& s, int st
     body["owner_party_ids"] = {s.owner};
     Example e{.op = op,
               .method = "POST",
-              .path = scan ? "/api/scan/v0/holdings/state"
-                           : "/api/validator/v1/scan-proxy/holdings/summary",
+              .path = !scan         ? "/api/validator/v1/scan-proxy/holdings/summary"
+                      : replacement ? "/api/scan/v2/holdings/state"
+                                    : "/api/scan/v0/holdings/state",
               .body = std::move(body),
               .expect_status = status,
-              .note = std::move(note)};
+              .note = replacement ? op3_replacement_note + note : std::move(note)};
     return scan ? e : with_token(std::move(e), f.any_user());
 }
 
@@ -174,13 +205,15 @@ std::string no_snapshot_error(int op, std::int64_t migration, model::Timestamp t
 }
 
 // A snapshot with holdings, and a record time after the ledger clock, where no snapshot can be.
-void holdings_examples(const Facts& f, Examples& out, int op) {
+// `replacement`: op 3 as splice-0.9 serves it.
+void holdings_examples(const Facts& f, Examples& out, int op, bool replacement) {
     const auto chosen = choose_snapshot(f);
     if (chosen) {
         out.push_back(holdings_request(
             f, op, *chosen, 200,
             "the holdings of " + chosen->owner + " in the snapshot of migration " +
-                std::to_string(chosen->migration_id) + " at " + time_text(chosen->record_time)));
+                std::to_string(chosen->migration_id) + " at " + time_text(chosen->record_time),
+            replacement));
     }
     const model::User* user = f.any_user();
     const SnapshotChoice missing{
@@ -192,15 +225,15 @@ void holdings_examples(const Facts& f, Examples& out, int op) {
     std::string note = "no ACS snapshot at that record time: 404 " +
                        no_snapshot_error(op, missing.migration_id, missing.record_time);
     if (!chosen) note += "; the network has no snapshot with holdings" + no_success;
-    out.push_back(holdings_request(f, op, missing, 404, std::move(note)));
+    out.push_back(holdings_request(f, op, missing, 404, std::move(note), replacement));
 }
 
-void op3_holdings_state(const Facts& f, Examples& out) {
-    holdings_examples(f, out, 3);
+void op3_holdings_state(const Facts& f, Examples& out, const areas::ApiProfile& profile) {
+    holdings_examples(f, out, 3, profile.canton_3_6());
 }
 
 void op6_holdings_summary(const Facts& f, Examples& out) {
-    holdings_examples(f, out, 6);
+    holdings_examples(f, out, 6, false);
 }
 
 Example vote_request(const std::string& cid, int status, std::string note) {
@@ -271,13 +304,14 @@ std::string encode_path_segment(std::string_view text) {
     return out;
 }
 
-std::vector<Example> make_examples(const store::LedgerStore& store) {
+std::vector<Example> make_examples(const store::LedgerStore& store,
+                                   const areas::ApiProfile& profile) {
     using namespace examples;
     const Facts facts(store);
     Examples out;
-    op1_transaction_by_offset(facts, out);
+    op1_transaction_by_offset(facts, out, profile);
     op2_import_updates(facts, out);
-    op3_holdings_state(facts, out);
+    op3_holdings_state(facts, out, profile);
     op4_transfer_offers(facts, out);
     op5_buy_traffic_status(facts, out);
     op6_holdings_summary(facts, out);

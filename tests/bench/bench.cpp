@@ -12,10 +12,13 @@
 //   - snapshot, revert and reset after K mints, as ratios to the network's start-up time.
 // Every answer must have the status its example expects; any other is counted and makes the run
 // fail (exit 1), so `--quick` doubles as an end-to-end check of the examples.
+// `--release R` (repeatable) runs every seed once per release line: the daemon serves R
+// (`serve --release R`) and the examples are R's (`describe --json --release R`); without it, the
+// daemon's default release.
 //
 // Usage: cantonlite_bench --bin PATH [--seed FILE]... [--generate P,M,K] [--seconds S]
 //                         [--connections C] [--writers N,N,...] [--revert-writes K]
-//                         [--journal-dir DIR] [--quick]
+//                         [--journal-dir DIR] [--release R]... [--quick]
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -62,7 +65,21 @@ struct Options {
     int revert_writes = 100;             // K: mints between a snapshot and its revert (or a reset)
     int repeats = 5;                     // snapshots, reverts and resets timed (median)
     fs::path journal_dir = fs::temp_directory_path();  // where the journal and fsync probe go
+    std::vector<std::string> releases;  // --release values, in order; none: the default release
+    std::string release;                // the one being run; "": the daemon's default
 };
+
+// The flags of `serve` and `describe` that choose the release being run; none for the default.
+std::vector<std::string> release_flags(const Options& o) {
+    if (o.release.empty()) return {};
+    return {"--release", o.release};
+}
+
+// `extra` flags of `serve`, then the release being run.
+std::vector<std::string> serve_flags(const Options& o, std::vector<std::string> extra = {}) {
+    for (std::string& flag : release_flags(o)) extra.push_back(std::move(flag));
+    return extra;
+}
 
 // A free-standing write target for the journal and the fsync baseline, removed when destroyed.
 class TempFile {
@@ -285,8 +302,9 @@ Load run_load(std::uint16_t port, const Example& e, double seconds, int connecti
 
 // The example requests of the loaded network, one per operation and path, with their tokens.
 std::vector<Example> examples_of(const Options& o, const std::string& seed) {
-    const json described = json::parse(
-        run_capture(shell_quote(o.bin) + " describe --json --seed " + shell_quote(seed)));
+    std::string command = shell_quote(o.bin) + " describe --json --seed " + shell_quote(seed);
+    for (const std::string& flag : release_flags(o)) command += " " + shell_quote(flag);
+    const json described = json::parse(run_capture(command));
     std::map<std::string, std::string> tokens;
     std::vector<Example> out;
     std::map<std::string, bool> seen;
@@ -531,9 +549,9 @@ long bench_journal(const Options& o, const std::string& seed) {
     double one_writer = 0;  // writes/s of 1 connection: one sync per write, at best
     const auto run = [&](const std::vector<int>& writers, int io_threads) {
         const TempFile journal(o.journal_dir, "journal");
-        const Daemon daemon(
-            o.bin, seed,
-            {"--journal", journal.path().string(), "--io-threads", std::to_string(io_threads)});
+        const Daemon daemon(o.bin, seed,
+                            serve_flags(o, {"--journal", journal.path().string(), "--io-threads",
+                                            std::to_string(io_threads)}));
         if (fsync == 0) {
             const Example livez{
                 .label = "GET /api/scan/livez",
@@ -583,9 +601,10 @@ long bench_seed(const Options& o, const std::string& seed) {
     const auto [parse_seconds, parse_kib] = parse_baseline(seed);
     long unexpected = 0;
     {
-        const Daemon daemon(o.bin, seed);
+        const Daemon daemon(o.bin, seed, serve_flags(o));
         const long daemon_kib = daemon.peak_kib();
-        std::cout << "\n## " << seed << " (" << fs::file_size(seed) / 1024 << " KiB)\n\n"
+        std::cout << "\n## " << seed << " (" << fs::file_size(seed) / 1024 << " KiB"
+                  << (o.release.empty() ? "" : ", " + o.release) << ")\n\n"
                   << "| measure | daemon | baseline: JSON parse of the seed | ratio |\n"
                   << "|---|---|---|---|\n"
                   << "| start-up (s) | " << fixed(daemon.startup_seconds(), 3) << " | "
@@ -662,6 +681,8 @@ Options parse_options(int argc, char** argv) {
             o.revert_writes = std::stoi(value());
         } else if (a == "--journal-dir") {
             o.journal_dir = value();
+        } else if (a == "--release") {
+            o.releases.push_back(value());
         } else if (a == "--quick") {
             o.seconds = 0.1;
             o.connections = 2;
@@ -699,7 +720,11 @@ int main(int argc, char** argv) {
         std::cout << "# cantonlite_bench (" << std::thread::hardware_concurrency() << " cores, "
                   << o.seconds << " s per request)\n";
         long unexpected = 0;
-        for (const std::string& seed : o.seeds) unexpected += bench_seed(o, seed);
+        if (o.releases.empty()) o.releases.emplace_back();  // the daemon's default release
+        for (const std::string& release : o.releases) {
+            o.release = release;
+            for (const std::string& seed : o.seeds) unexpected += bench_seed(o, seed);
+        }
         if (generated) fs::remove(*generated);
         if (unexpected > 0) {
             std::cerr << unexpected << " answers had an unexpected status\n";

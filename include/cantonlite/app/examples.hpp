@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cantonlite/areas/release.hpp"
 #include "cantonlite/store/ledger_store.hpp"
 
 namespace cantonlite::app {
@@ -26,7 +27,10 @@ struct Example {
 // Per operation 1-13, in that order: a request that succeeds when the network has the data for
 // it, and, where the operation has one, a request that fails (its note says when a success
 // example is missing and why). Reads the whole history; the same store gives the same examples.
-[[nodiscard]] std::vector<Example> make_examples(const store::LedgerStore& store);
+// The requests are those `profile`'s release serves: under splice-0.9 op 1 asks update-by-offset
+// (transaction-by-offset is disabled) and op 3 Scan's /v2/holdings/state (v0 and v1 are removed).
+[[nodiscard]] std::vector<Example> make_examples(const store::LedgerStore& store,
+                                                 const areas::ApiProfile& profile = {});
 
 // RFC 3986 percent-encoding of one path segment: everything but unreserved characters
 // ("alice::1220ab" -> "alice%3A%3A1220ab").
