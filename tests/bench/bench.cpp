@@ -10,6 +10,9 @@
 //     reads) and to one writer: above 1 is group commit;
 //   - a read's p50/p99 latency while writers post mints, as a ratio to the same read alone;
 //   - snapshot, revert and reset after K mints, as ratios to the network's start-up time.
+//   - a size sweep (--sweep, amulet counts): per size, load time as a ratio to parsing its seed,
+//     resident memory per amulet, a holdings page's and an op-1 lookup's latency; then load and
+//     latencies as ratios to the smallest size, against the issue-12 targets (reported only).
 // Every answer must have the status its example expects; any other is counted and makes the run
 // fail (exit 1), so `--quick` doubles as an end-to-end check of the examples.
 // `--release R` (repeatable) runs every seed once per release line: the daemon serves R
@@ -18,7 +21,7 @@
 //
 // Usage: cantonlite_bench --bin PATH [--seed FILE]... [--generate P,M,K] [--seconds S]
 //                         [--connections C] [--writers N,N,...] [--revert-writes K]
-//                         [--journal-dir DIR] [--release R]... [--quick]
+//                         [--journal-dir DIR] [--release R]... [--sweep M,M,...|none] [--quick]
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -67,6 +70,8 @@ struct Options {
     fs::path journal_dir = fs::temp_directory_path();  // where the journal and fsync probe go
     std::vector<std::string> releases;  // --release values, in order; none: the default release
     std::string release;                // the one being run; "": the daemon's default
+    std::vector<int> sweep{10000, 100000, 300000};  // amulet counts of the size sweep; none: skip
+    long sweep_requests = 300;  // requests per latency measurement of the sweep (one connection)
 };
 
 // The flags of `serve` and `describe` that choose the release being run; none for the default.
@@ -167,6 +172,7 @@ class Daemon {
     std::uint16_t port() const { return port_; }
     double startup_seconds() const { return startup_; }
     long peak_kib() const { return status_kib(pid_, "VmHWM"); }
+    long resident_kib() const { return status_kib(pid_, "VmRSS"); }
 
   private:
     bool start(const std::string& bin, const std::string& seed,
@@ -260,7 +266,10 @@ struct Load {
     long unexpected = 0;
 };
 
-Load run_load(std::uint16_t port, const Example& e, double seconds, int connections) {
+// Over `connections` keep-alive connections for `seconds`, or until each has sent `per_connection`
+// requests when that is above 0.
+Load run_load(std::uint16_t port, const Example& e, double seconds, int connections,
+              long per_connection = 0) {
     std::atomic<long> done{0};
     std::atomic<long> unexpected{0};
     std::vector<std::vector<double>> latencies(static_cast<std::size_t>(connections));
@@ -271,7 +280,8 @@ Load run_load(std::uint16_t port, const Example& e, double seconds, int connecti
         threads.emplace_back([&, t] {
             cantonlite::testing::HttpConnection c(port);
             auto& mine = latencies[static_cast<std::size_t>(t)];
-            while (Clock::now() < deadline) {
+            while (Clock::now() < deadline &&
+                   (per_connection <= 0 || static_cast<long>(mine.size()) < per_connection)) {
                 const auto sent = Clock::now();
                 const auto r = c.send(e.request) ? c.read_response() : std::nullopt;
                 if (!r) {
@@ -300,11 +310,25 @@ Load run_load(std::uint16_t port, const Example& e, double seconds, int connecti
             .unexpected = unexpected};
 }
 
-// The example requests of the loaded network, one per operation and path, with their tokens.
-std::vector<Example> examples_of(const Options& o, const std::string& seed) {
+// `cantonlite describe --json` of the seed, for the release being run.
+json describe(const Options& o, const std::string& seed) {
     std::string command = shell_quote(o.bin) + " describe --json --seed " + shell_quote(seed);
     for (const std::string& flag : release_flags(o)) command += " " + shell_quote(flag);
-    const json described = json::parse(run_capture(command));
+    return json::parse(run_capture(command));
+}
+
+// The header "Authorization: Bearer <token of user>\r\n" the seed's network accepts.
+std::string bearer_header(const Options& o, const std::string& seed, const std::string& user) {
+    std::string token = run_capture(shell_quote(o.bin) + " token --user " + shell_quote(user) +
+                                    " --seed " + shell_quote(seed));
+    while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back())))
+        token.pop_back();
+    return "Authorization: Bearer " + token + "\r\n";
+}
+
+// The example requests of the loaded network, one per operation and path, with their tokens.
+std::vector<Example> examples_of(const Options& o, const std::string& seed) {
+    const json described = describe(o, seed);
     std::map<std::string, std::string> tokens;
     std::vector<Example> out;
     std::map<std::string, bool> seen;
@@ -319,14 +343,8 @@ std::vector<Example> examples_of(const Options& o, const std::string& seed) {
         std::string headers;
         if (e.contains("user") && e.at("user").is_string()) {
             const std::string user = e.at("user");
-            if (!tokens.contains(user)) {
-                std::string token = run_capture(shell_quote(o.bin) + " token --user " +
-                                                shell_quote(user) + " --seed " + shell_quote(seed));
-                while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back())))
-                    token.pop_back();
-                tokens[user] = token;
-            }
-            headers = "Authorization: Bearer " + tokens[user] + "\r\n";
+            if (!tokens.contains(user)) tokens[user] = bearer_header(o, seed, user);
+            headers = tokens[user];
         }
         const std::string body =
             e.contains("body") && !e.at("body").is_null() ? e.at("body").dump() : "";
@@ -594,6 +612,178 @@ long bench_journal(const Options& o, const std::string& seed) {
     return unexpected;
 }
 
+// `cantonlite generate` of that size, written to `to`.
+void generate_seed(const Options& o, const fs::path& to, long parties, long amulets, long updates) {
+    std::ofstream(to) << run_capture(
+        shell_quote(o.bin) + " generate --parties " + std::to_string(parties) + " --amulets " +
+        std::to_string(amulets) + " --updates " + std::to_string(updates));
+}
+
+// One size of the sweep.
+struct SweepPoint {
+    long amulets = 0;
+    long parties = 0;
+    std::uintmax_t seed_bytes = 0;
+    double load = 0;   // spawn to first answer, s
+    double parse = 0;  // nlohmann parse of the seed in a child, s
+    long resident_kib = 0;
+    long lookup_offset = 0;
+    Load holdings;  // one page of 100 at the latest snapshot
+    Load lookup;    // op 1: transaction-by-offset in the middle of the ledger
+};
+
+// The first example of `described` for operation `op` on `path` that expects 200.
+const json& example_for(const json& described, int op, const std::string& path) {
+    for (const json& e : described.at("examples")) {
+        if (e.value("op", 0) == op && e.value("path", "") == path &&
+            e.value("expect_status", 200) == 200) {
+            return e;
+        }
+    }
+    throw std::runtime_error("describe --json has no op " + std::to_string(op) + " example " +
+                             path);
+}
+
+// One size of the sweep: generate, parse baseline, start the daemon, memory, then the latency of
+// a holdings page and of an op-1 lookup over one keep-alive connection.
+SweepPoint sweep_point(const Options& o, int amulets, long& unexpected) {
+    SweepPoint p;
+    p.amulets = amulets;
+    p.parties = std::clamp(amulets / 10L, 2L, 1000L);
+    const TempFile seed(fs::temp_directory_path(), "sweep-" + std::to_string(amulets) + ".json");
+    generate_seed(o, seed.path(), p.parties, amulets, amulets / 10);
+    p.seed_bytes = fs::file_size(seed.path());
+    p.parse = parse_baseline(seed.path().string()).first;
+    const json described = describe(o, seed.path().string());
+
+    // Holdings: op 3's example (a party with holdings), at the latest snapshot of its migration.
+    const std::string holdings_path = "/api/scan/v0/holdings/state";
+    json holdings_body = example_for(described, 3, holdings_path).at("body");
+    for (const json& s : described.at("snapshots")) {
+        if (s.at("migration_id") == holdings_body.at("migration_id") &&
+            s.at("record_time").get<std::string>() >
+                holdings_body.at("record_time").get<std::string>()) {
+            holdings_body["record_time"] = s.at("record_time");
+        }
+    }
+    holdings_body["page_size"] = 100;
+    const Example holdings{
+        .label = "holdings page",
+        .request = cantonlite::testing::make_request("POST", holdings_path, holdings_body.dump())};
+
+    // Op 1: the example's party and user token, at the first offset from the middle of the ledger
+    // that holds a transaction visible to that party.
+    const std::string lookup_path = "/v2/updates/transaction-by-offset";
+    const json& lookup_example = example_for(described, 1, lookup_path);
+    json lookup_body = lookup_example.at("body");
+    const std::string auth = bearer_header(o, seed.path().string(), lookup_example.at("user"));
+    p.lookup_offset = lookup_body.at("offset").get<long>();
+
+    const Daemon daemon(o.bin, seed.path().string(), serve_flags(o));
+    p.load = daemon.startup_seconds();
+    p.resident_kib = daemon.resident_kib();
+    {
+        cantonlite::testing::HttpConnection c(daemon.port());
+        const long end = described.at("ledger_end").get<long>();
+        for (long offset = end / 2; offset <= end; ++offset) {
+            lookup_body["offset"] = offset;
+            const auto r = c.send(cantonlite::testing::make_request("POST", lookup_path,
+                                                                    lookup_body.dump(), auth))
+                               ? c.read_response()
+                               : std::nullopt;
+            if (!r) break;
+            if (r->status == 200) {
+                p.lookup_offset = offset;
+                break;
+            }
+        }
+    }
+    lookup_body["offset"] = p.lookup_offset;
+    const Example lookup{.label = "op-1 lookup",
+                         .request = cantonlite::testing::make_request("POST", lookup_path,
+                                                                      lookup_body.dump(), auth)};
+    constexpr double cap_seconds = 120;  // the request count ends the measurement, not this
+    p.holdings = run_load(daemon.port(), holdings, cap_seconds, 1, o.sweep_requests);
+    p.lookup = run_load(daemon.port(), lookup, cap_seconds, 1, o.sweep_requests);
+    unexpected += p.holdings.unexpected + p.lookup.unexpected;
+    return p;
+}
+
+// The size sweep (--sweep M1,M2,...): per amulet count M, a network of min(1000, M/10) parties, M
+// amulets and M/10 further updates; its load time against parsing its seed, its resident memory
+// per amulet, and the latency of a holdings page and an op-1 lookup; then how each grows with M,
+// as ratios to the first M, and the targets of issue 12 (reported, never failed on).
+long bench_sweep(const Options& o) {
+    long unexpected = 0;
+    std::vector<SweepPoint> points;
+    std::cout << "\n## size sweep (" << o.sweep_requests << " requests per latency, 1 connection"
+              << (o.release.empty() ? "" : ", " + o.release) << ")\n\n"
+              << "| amulets | parties | seed MiB | load s | parse s | load ÷ parse | RSS MiB | "
+              << "bytes/amulet | holdings p50 / p99 ms | op-1 p50 / p99 ms (offset) |\n"
+              << "|---|---|---|---|---|---|---|---|---|---|\n";
+    for (const int amulets : o.sweep) {
+        const SweepPoint p = sweep_point(o, amulets, unexpected);
+        const auto unexpected_of = [](const Load& l) {
+            return l.unexpected ? " (" + std::to_string(l.unexpected) + " unexpected)"
+                                : std::string();
+        };
+        std::cout << "| " << p.amulets << " | " << p.parties << " | "
+                  << fixed(static_cast<double>(p.seed_bytes) / (1024 * 1024), 1) << " | "
+                  << fixed(p.load, 3) << " | " << fixed(p.parse, 3) << " | "
+                  << fixed(ratio(p.load, p.parse), 2) << " | " << fixed(p.resident_kib / 1024.0, 1)
+                  << " | " << fixed(p.resident_kib * 1024.0 / p.amulets, 0) << " | "
+                  << fixed(p.holdings.p50_ms, 3) << " / " << fixed(p.holdings.p99_ms, 3)
+                  << unexpected_of(p.holdings) << " | " << fixed(p.lookup.p50_ms, 3) << " / "
+                  << fixed(p.lookup.p99_ms, 3) << " (" << p.lookup_offset << ")"
+                  << unexpected_of(p.lookup) << " |\n";
+        points.push_back(p);
+    }
+    const SweepPoint& first = points.front();
+    std::cout << "\n| amulets | M ÷ first | load ÷ first | holdings p50 ÷ first | "
+              << "op-1 p50 ÷ first |\n|---|---|---|---|---|\n";
+    for (const SweepPoint& p : points) {
+        std::cout << "| " << p.amulets << " | "
+                  << fixed(ratio(static_cast<double>(p.amulets), first.amulets), 2) << " | "
+                  << fixed(ratio(p.load, first.load), 2) << " | "
+                  << fixed(ratio(p.holdings.p50_ms, first.holdings.p50_ms), 2) << " | "
+                  << fixed(ratio(p.lookup.p50_ms, first.lookup.p50_ms), 2) << " |\n";
+    }
+
+    const auto verdict = [](bool met) { return met ? "met" : "NOT met"; };
+    std::cout << "\nTargets of issue 12 (reported, never failed on):\n";
+    for (const SweepPoint& p : points) {
+        const double per_amulet = p.resident_kib * 1024.0 / p.amulets;
+        const double load_ratio = ratio(p.load, p.parse);
+        std::cout << "- " << p.amulets << " amulets: at most 1000 bytes per amulet "
+                  << verdict(per_amulet <= 1000) << " (" << fixed(per_amulet, 0)
+                  << "); load at most 5x parse " << verdict(load_ratio <= 5) << " ("
+                  << fixed(load_ratio, 2) << "x)\n";
+    }
+    const auto at = [&](long amulets) -> const SweepPoint* {
+        for (const SweepPoint& p : points)
+            if (p.amulets == amulets) return &p;
+        return nullptr;
+    };
+    if (const SweepPoint* small = at(100000), *big = at(300000); small && big) {
+        const double r = ratio(big->load, small->load);
+        std::cout << "- 300000 load at most 3.3x the 100000 load: " << verdict(r <= 3.3) << " ("
+                  << fixed(r, 2) << "x)\n";
+    } else {
+        std::cout << "- 300000 load at most 3.3x the 100000 load: not measured (both sizes "
+                  << "needed)\n";
+    }
+    const SweepPoint& last = points.back();
+    if (points.size() > 1) {
+        const double h = ratio(last.holdings.p50_ms, first.holdings.p50_ms);
+        const double l = ratio(last.lookup.p50_ms, first.lookup.p50_ms);
+        std::cout << "- holdings page p50 at " << last.amulets << " at most 1.5x at "
+                  << first.amulets << ": " << verdict(h <= 1.5) << " (" << fixed(h, 2) << "x)\n"
+                  << "- op-1 lookup p50 at " << last.amulets << " at most 1.5x at " << first.amulets
+                  << ": " << verdict(l <= 1.5) << " (" << fixed(l, 2) << "x)\n";
+    }
+    return unexpected;
+}
+
 // One seed: start-up and memory, then every example's throughput, then the admin API's writes (a
 // daemon without journal, reset between measurements, then a fresh one with a journal). Returns
 // the unexpected answers.
@@ -644,16 +834,17 @@ long bench_seed(const Options& o, const std::string& seed) {
     return unexpected;
 }
 
-// "1,4,16" -> {1, 4, 16}
-std::vector<int> int_list(std::string text) {
+// "1,4,16" -> {1, 4, 16}, for the option `flag`.
+std::vector<int> int_list(std::string text, const std::string& flag) {
     std::replace(text.begin(), text.end(), ',', ' ');
     std::istringstream in(text);
     std::vector<int> out;
     for (int n = 0; in >> n;) {
-        if (n < 1) throw std::runtime_error("--writers: counts must be at least 1");
+        if (n < 1) throw std::runtime_error(flag + ": counts must be at least 1");
         out.push_back(n);
     }
-    if (out.empty()) throw std::runtime_error("--writers needs counts such as 1,4,16");
+    if (!in.eof()) throw std::runtime_error(flag + ": not a list of counts: " + text);
+    if (out.empty()) throw std::runtime_error(flag + " needs counts such as 1,4,16");
     return out;
 }
 
@@ -676,7 +867,10 @@ Options parse_options(int argc, char** argv) {
         } else if (a == "--connections") {
             o.connections = std::stoi(value());
         } else if (a == "--writers") {
-            o.writers = int_list(value());
+            o.writers = int_list(value(), a);
+        } else if (a == "--sweep") {
+            const std::string counts = value();
+            o.sweep = counts.empty() || counts == "none" ? std::vector<int>{} : int_list(counts, a);
         } else if (a == "--revert-writes") {
             o.revert_writes = std::stoi(value());
         } else if (a == "--journal-dir") {
@@ -690,6 +884,8 @@ Options parse_options(int argc, char** argv) {
             o.writers = {1, 3};  // 3 > 2 io threads: the extra daemon runs too
             o.revert_writes = 5;
             o.repeats = 2;
+            o.sweep = {200, 600};
+            o.sweep_requests = 50;
         } else {
             throw std::runtime_error("unknown argument " + a);
         }
@@ -704,7 +900,7 @@ int main(int argc, char** argv) {
     try {
         Options o = parse_options(argc, argv);
         ::signal(SIGPIPE, SIG_IGN);
-        std::optional<fs::path> generated;
+        std::optional<fs::path> generated;  // by --generate
         if (!o.generate.empty()) {
             std::replace(o.generate.begin(), o.generate.end(), ',', ' ');
             std::istringstream sizes(o.generate);
@@ -712,9 +908,7 @@ int main(int argc, char** argv) {
             sizes >> parties >> amulets >> updates;
             generated = fs::temp_directory_path() /
                         ("cantonlite-bench-" + std::to_string(::getpid()) + ".json");
-            std::ofstream(*generated) << run_capture(
-                shell_quote(o.bin) + " generate --parties " + std::to_string(parties) +
-                " --amulets " + std::to_string(amulets) + " --updates " + std::to_string(updates));
+            generate_seed(o, *generated, parties, amulets, updates);
             o.seeds.push_back(generated->string());
         }
         std::cout << "# cantonlite_bench (" << std::thread::hardware_concurrency() << " cores, "
@@ -726,6 +920,10 @@ int main(int argc, char** argv) {
             for (const std::string& seed : o.seeds) unexpected += bench_seed(o, seed);
         }
         if (generated) fs::remove(*generated);
+        if (!o.sweep.empty()) {
+            o.release = o.releases.front();
+            unexpected += bench_sweep(o);
+        }
         if (unexpected > 0) {
             std::cerr << unexpected << " answers had an unexpected status\n";
             return 1;
