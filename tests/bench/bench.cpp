@@ -628,8 +628,9 @@ struct SweepPoint {
     double parse = 0;  // nlohmann parse of the seed in a child, s
     long resident_kib = 0;
     long lookup_offset = 0;
-    Load holdings;  // one page of 100 at the latest snapshot
-    Load lookup;    // op 1: transaction-by-offset in the middle of the ledger
+    long holdings_rows = -1;  // created_events of the page: the party's holdings, at most 100
+    Load holdings;            // one page of 100 at the latest snapshot
+    Load lookup;              // op 1: transaction-by-offset in the middle of the ledger
 };
 
 // The first example of `described` for operation `op` on `path` that expects 200.
@@ -702,6 +703,14 @@ SweepPoint sweep_point(const Options& o, int amulets, long& unexpected) {
     const Example lookup{.label = "op-1 lookup",
                          .request = cantonlite::testing::make_request("POST", lookup_path,
                                                                       lookup_body.dump(), auth)};
+    {
+        cantonlite::testing::HttpConnection c(daemon.port());
+        const auto r = c.send(holdings.request) ? c.read_response() : std::nullopt;
+        const json page = r ? json::parse(r->body, nullptr, false) : json();
+        if (page.is_object() && page.contains("created_events")) {
+            p.holdings_rows = static_cast<long>(page.at("created_events").size());
+        }
+    }
     constexpr double cap_seconds = 120;  // the request count ends the measurement, not this
     p.holdings = run_load(daemon.port(), holdings, cap_seconds, 1, o.sweep_requests);
     p.lookup = run_load(daemon.port(), lookup, cap_seconds, 1, o.sweep_requests);
@@ -719,7 +728,7 @@ long bench_sweep(const Options& o) {
     std::cout << "\n## size sweep (" << o.sweep_requests << " requests per latency, 1 connection"
               << (o.release.empty() ? "" : ", " + o.release) << ")\n\n"
               << "| amulets | parties | seed MiB | load s | parse s | load ÷ parse | RSS MiB | "
-              << "bytes/amulet | holdings p50 / p99 ms | op-1 p50 / p99 ms (offset) |\n"
+              << "bytes/amulet | holdings p50 / p99 ms (rows) | op-1 p50 / p99 ms (offset) |\n"
               << "|---|---|---|---|---|---|---|---|---|---|\n";
     for (const int amulets : o.sweep) {
         const SweepPoint p = sweep_point(o, amulets, unexpected);
@@ -732,10 +741,10 @@ long bench_sweep(const Options& o) {
                   << fixed(p.load, 3) << " | " << fixed(p.parse, 3) << " | "
                   << fixed(ratio(p.load, p.parse), 2) << " | " << fixed(p.resident_kib / 1024.0, 1)
                   << " | " << fixed(p.resident_kib * 1024.0 / p.amulets, 0) << " | "
-                  << fixed(p.holdings.p50_ms, 3) << " / " << fixed(p.holdings.p99_ms, 3)
-                  << unexpected_of(p.holdings) << " | " << fixed(p.lookup.p50_ms, 3) << " / "
-                  << fixed(p.lookup.p99_ms, 3) << " (" << p.lookup_offset << ")"
-                  << unexpected_of(p.lookup) << " |\n";
+                  << fixed(p.holdings.p50_ms, 3) << " / " << fixed(p.holdings.p99_ms, 3) << " ("
+                  << p.holdings_rows << ")" << unexpected_of(p.holdings) << " | "
+                  << fixed(p.lookup.p50_ms, 3) << " / " << fixed(p.lookup.p99_ms, 3) << " ("
+                  << p.lookup_offset << ")" << unexpected_of(p.lookup) << " |\n";
         points.push_back(p);
     }
     const SweepPoint& first = points.front();
