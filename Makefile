@@ -40,7 +40,7 @@ bench: configure
 # The concurrency tests under ThreadSanitizer, in their own build tree (build-tsan): readers on
 # every area while writers post steps, the journal's group commit, deferred answers over sockets,
 # the store's readers and writers, and the server's concurrent clients.
-TSAN_TESTS ?= *ReadersNeverSeeHalfABatch*:*Concurrent*:*WhenDurable*:*PendingCallbacks*:JournaledDaemon.*:Server.FiftyConcurrentClientsAreAllAnswered
+TSAN_TESTS ?= *ReadersNeverSeeHalfABatch*:*Concurrent*:*WhenDurable*:*PendingCallbacks*:JournaledDaemon.*:Server.FiftyConcurrentClientsAreAllAnswered:DescriptorExhaustion.*
 tsan: deps
 	@cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANTONLITE_SANITIZE=thread \
 	  $(CMAKE_ARGS) >/dev/null
