@@ -1,5 +1,7 @@
 #include "cantonlite/app/application.hpp"
 
+#include <sys/resource.h>
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -79,6 +81,17 @@ std::optional<Loaded> load_network(const CommandLine& cli) {
     return std::nullopt;
 }
 
+// server.max_connections, or when it is 0 the soft descriptor limit less a reserve for what else
+// the process opens (journal, seed, logs, spdlog's files); 0 (no cap) when there is no limit.
+std::size_t connection_cap(const ServerConfig& s) {
+    if (s.max_connections > 0) return static_cast<std::size_t>(s.max_connections);
+    constexpr rlim_t reserve = 64;
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 0;
+    return limit.rlim_cur > 2 * reserve ? static_cast<std::size_t>(limit.rlim_cur - reserve)
+                                        : static_cast<std::size_t>(limit.rlim_cur / 2);
+}
+
 net::ServerOptions server_options(const Config& config) {
     const ServerConfig& s = config.server;
     const int cores = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
@@ -91,6 +104,7 @@ net::ServerOptions server_options(const Config& config) {
         .max_header_bytes = s.max_header_bytes,
         .max_body_bytes = s.max_body_bytes,
         .shutdown_grace = std::chrono::milliseconds(s.shutdown_grace_ms),
+        .max_connections = connection_cap(s),
         .server_header = std::string("cantonlite/") + CANTONLITE_VERSION,
         .access_log = make_access_log(config.log.format),
     };

@@ -52,7 +52,8 @@ std::int64_t parse_integer(std::string_view text, std::int64_t min, std::int64_t
 
 void read_server(const JsonObject& o, ServerConfig& s) {
     o.reject_unknown_keys({"address", "port", "io_threads", "read_timeout_ms", "idle_timeout_ms",
-                           "max_header_bytes", "max_body_bytes", "shutdown_grace_ms"});
+                           "max_header_bytes", "max_body_bytes", "shutdown_grace_ms",
+                           "max_connections"});
     constexpr std::int64_t day_ms = 86'400'000;
     if (auto v = o.optional_string("address")) s.address = *v;
     if (auto v = o.optional_integer("port", 0, 65535)) s.port = static_cast<std::uint16_t>(*v);
@@ -66,6 +67,7 @@ void read_server(const JsonObject& o, ServerConfig& s) {
         s.max_body_bytes = static_cast<std::uint64_t>(*v);
     }
     if (auto v = o.optional_integer("shutdown_grace_ms", 0, day_ms)) s.shutdown_grace_ms = *v;
+    if (auto v = o.optional_integer("max_connections", 0, 1'000'000)) s.max_connections = *v;
 }
 
 void read_log(const JsonObject& o, LogConfig& l) {

@@ -37,6 +37,12 @@ void Listener::close() {
 }
 
 void Listener::accept() {
+    const bool room = hub_->has_room_or_wait([self = shared_from_this()] {
+        asio::post(self->acceptor_.get_executor(), [self] {
+            if (self->acceptor_.is_open()) self->accept();
+        });
+    });
+    if (!room) return;  // at max_connections: resumed when a session closes
     acceptor_.async_accept(
         asio::make_strand(ioc_),
         [self = shared_from_this()](boost::system::error_code ec, tcp::socket socket) {

@@ -67,12 +67,24 @@ bool SessionHub::add(const std::shared_ptr<Session>& session) {
 
 void SessionHub::remove(const Session* session) {
     std::function<void()> drained;
+    std::function<void()> room;
     {
         const std::lock_guard lock(mutex_);
         sessions_.erase(session);
         if (stopping_ && sessions_.empty()) drained = std::exchange(on_drained_, nullptr);
+        if (on_room_ && sessions_.size() < options_.max_connections) {
+            room = std::exchange(on_room_, nullptr);
+        }
     }
     if (drained) drained();
+    if (room) room();
+}
+
+bool SessionHub::has_room_or_wait(std::function<void()> resume) {
+    const std::lock_guard lock(mutex_);
+    if (options_.max_connections == 0 || sessions_.size() < options_.max_connections) return true;
+    on_room_ = std::move(resume);
+    return false;
 }
 
 std::vector<std::shared_ptr<Session>> SessionHub::live_sessions() {

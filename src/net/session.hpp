@@ -36,6 +36,10 @@ class SessionHub {
     bool add(const std::shared_ptr<Session>& session);
     void remove(const Session* session);
 
+    // Whether another session may be added under options().max_connections. When not, `resume`
+    // is kept and runs once, on the thread that removes a session, as soon as one may.
+    bool has_room_or_wait(std::function<void()> resume);
+
     // Closes every session now, busy or not (the grace period is over).
     void close_all();
 
@@ -52,6 +56,7 @@ class SessionHub {
     std::mutex mutex_;
     std::unordered_map<const Session*, std::weak_ptr<Session>> sessions_;  // guarded by mutex_
     std::function<void()> on_drained_;                                     // guarded by mutex_
+    std::function<void()> on_room_;  // the listener, waiting for room; guarded by mutex_
 };
 
 // One accepted connection: reads requests one after another, answers each through the router in

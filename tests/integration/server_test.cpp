@@ -1,5 +1,6 @@
 // The Beast server end to end, over real sockets on a free port.
 #include <atomic>
+#include <memory>
 #include <system_error>
 #include <thread>
 
@@ -245,6 +246,30 @@ TEST(Server, FiftyConcurrentClientsAreAllAnswered) {
     for (auto& t : threads) t.join();
 
     EXPECT_EQ(ok.load(), clients * requests_each);
+}
+
+// At max_connections the server accepts no more until one closes: the next connection waits in
+// the backlog (as with Pekko's max-connections) and is served once a slot is free.
+TEST(Server, AtMaxConnectionsTheNextConnectionWaitsForAFreeSlot) {
+    TestServer server(net::ServerOptions{.io_threads = 2, .max_connections = 3});
+    std::vector<std::unique_ptr<HttpConnection>> first;
+    for (int i = 0; i < 3; ++i) {
+        first.push_back(std::make_unique<HttpConnection>(server.port()));
+        ASSERT_TRUE(first.back()->send(make_request("GET", "/api/scan/v0/dso-party-id")));
+        const auto r = first.back()->read_response();
+        ASSERT_TRUE(r && r->status == 200);
+    }
+    HttpConnection waiting(server.port());
+    ASSERT_TRUE(waiting.send(make_request("GET", "/api/scan/v0/dso-party-id")));
+    EXPECT_FALSE(waiting.read_response(300ms).has_value()) << "served past the cap";
+
+    first.front().reset();  // a slot frees up
+    const auto r = waiting.read_response();
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(r->status, 200);
+    // The others are still served.
+    ASSERT_TRUE(first.back()->send(make_request("GET", "/api/scan/livez")));
+    EXPECT_EQ(first.back()->read_response()->status, 200);
 }
 
 TEST(Server, AccessLogHasOneLinePerRequest) {

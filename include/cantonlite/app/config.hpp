@@ -30,6 +30,9 @@ struct ServerConfig {
     std::uint32_t max_header_bytes = 16 * 1024;
     std::uint64_t max_body_bytes = 8 * 1024 * 1024;
     std::int64_t shutdown_grace_ms = 5'000;
+    // Connections at once; 0: the descriptor limit (RLIMIT_NOFILE) less a reserve for the journal,
+    // the seed and the logs.
+    std::int64_t max_connections = 0;
 };
 
 struct LogConfig {

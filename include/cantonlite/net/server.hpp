@@ -31,7 +31,10 @@ struct ServerOptions {
     std::uint32_t max_header_bytes = 16 * 1024;       // request line and headers; over: 431
     std::uint64_t max_body_bytes = 8 * 1024 * 1024;   // over: 413
     std::chrono::milliseconds shutdown_grace{5'000};  // in-flight requests get this long on stop()
-    std::string server_header = "cantonlite";         // value of the Server response header
+    // At most this many connections at once (0: no cap). At the cap the server accepts no more
+    // until one closes; new connections wait in the kernel's backlog, as Pekko's max-connections.
+    std::size_t max_connections = 0;
+    std::string server_header = "cantonlite";             // value of the Server response header
     std::function<void(const AccessRecord&)> access_log;  // called once per response; may be empty
 };
 

@@ -85,7 +85,7 @@ TEST_F(ConfigFileTest, ReadsEveryField) {
     const fs::path file = write(R"({
         "server": {"address": "0.0.0.0", "port": 8080, "io_threads": 4, "read_timeout_ms": 1000,
                    "idle_timeout_ms": 2000, "max_header_bytes": 4096, "max_body_bytes": 1024,
-                   "shutdown_grace_ms": 0},
+                   "shutdown_grace_ms": 0, "max_connections": 500},
         "log": {"level": "debug", "format": "json"},
         "seed": "seeds/network.json"
     })");
@@ -100,6 +100,7 @@ TEST_F(ConfigFileTest, ReadsEveryField) {
     EXPECT_EQ(config.server.max_header_bytes, 4096U);
     EXPECT_EQ(config.server.max_body_bytes, 1024U);
     EXPECT_EQ(config.server.shutdown_grace_ms, 0);
+    EXPECT_EQ(config.server.max_connections, 500);
     EXPECT_EQ(config.log.level, "debug");
     EXPECT_EQ(config.log.format, LogFormat::json);
     EXPECT_EQ(config.seed, dir_ / "seeds" / "network.json");
@@ -190,6 +191,9 @@ INSTANTIATE_TEST_SUITE_P(
         FileErrorCase{"NegativeShutdownGrace",
                       R"({"server": {"shutdown_grace_ms": -5}, "seed": "s.json"})",
                       "/server/shutdown_grace_ms: must be an integer from 0 to 86400000, got -5"},
+        FileErrorCase{"NegativeMaxConnections",
+                      R"({"server": {"max_connections": -1}, "seed": "s.json"})",
+                      "/server/max_connections: must be an integer from 0 to 1000000, got -1"},
         FileErrorCase{"EmptyAddress", R"({"server": {"address": ""}, "seed": "s.json"})",
                       "/server/address: must be a non-empty string, got \"\""},
         FileErrorCase{
