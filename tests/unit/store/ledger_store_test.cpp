@@ -1,6 +1,9 @@
 #include "cantonlite/store/ledger_store.hpp"
 
 #include <atomic>
+#include <chrono>
+#include <mutex>
+#include <set>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -408,8 +411,12 @@ TEST_F(LedgerStoreTest, ReassignmentToAnUnknownSynchronizerIsRejected) {
 
 TEST_F(LedgerStoreTest, ConcurrentReadersSeeWholeUpdates) {
     constexpr int writes = 400;
+    constexpr int checkpoints = 4;  // the writer waits for a reader every writes/checkpoints
     std::atomic<bool> done{false};
     std::atomic<int> checks{0};
+    std::atomic<Offset> latest_seen{0};
+    std::mutex seen_mutex;
+    std::set<Offset> ends_seen;
     std::vector<std::thread> readers;
     for (int r = 0; r < 3; ++r) {
         readers.emplace_back([&] {
@@ -426,16 +433,39 @@ TEST_F(LedgerStoreTest, ConcurrentReadersSeeWholeUpdates) {
                 }
                 const auto active = store_.active_contracts();
                 ASSERT_GE(static_cast<Offset>(active.size()), end);
+                {
+                    const std::lock_guard lock(seen_mutex);
+                    ends_seen.insert(end);
+                }
+                Offset seen = latest_seen.load();
+                while (seen < end && !latest_seen.compare_exchange_weak(seen, end)) {
+                }
                 ++checks;
             }
         });
     }
-    for (int i = 0; i < writes; ++i) mint(i % 2 == 0 ? alice : bob, "1");
+    for (int i = 1; i <= writes; ++i) {
+        mint(i % 2 == 0 ? alice : bob, "1");
+        // At each checkpoint wait (boundedly) until a reader has checked the ledger at this end,
+        // so that the readers provably ran between the writes.
+        if (i % (writes / checkpoints) == 0 && i < writes) {
+            const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+            while (latest_seen.load() < i && std::chrono::steady_clock::now() < until) {
+                std::this_thread::yield();
+            }
+        }
+    }
     done = true;
     for (auto& t : readers) t.join();
 
     EXPECT_EQ(store_.ledger_end(), writes);
     EXPECT_GT(checks.load(), 0);
+    // Readers checked the ledger at (at least) each checkpoint's end, while writes went on.
+    std::size_t mid_write = 0;
+    for (const Offset end : ends_seen) {
+        if (end > 0 && end < writes) ++mid_write;
+    }
+    EXPECT_GE(mid_write, static_cast<std::size_t>(checkpoints - 1));
 }
 
 }  // namespace
