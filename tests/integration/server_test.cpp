@@ -307,6 +307,18 @@ TEST(Server, SecondServerOnSamePortFailsToStart) {
     EXPECT_THROW(second.start(), std::system_error);
 }
 
+// Sends a request's header and the first byte of its two-byte body, and returns once the server has
+// read the header (its 100 Continue says so): the request is then in flight, without a sleep.
+void start_request_in_flight(HttpConnection& c) {
+    ASSERT_TRUE(
+        c.send("POST /api/scan/v0/lsu HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n"
+               "Content-Length: 2\r\n\r\n"));
+    const auto interim = c.read_response();
+    ASSERT_TRUE(interim.has_value());
+    ASSERT_EQ(interim->status, 100);
+    ASSERT_TRUE(c.send("{"));
+}
+
 TEST(Server, GracefulStopClosesIdleConnections) {
     TestServer server;
     HttpConnection idle(server.port());
@@ -322,8 +334,7 @@ TEST(Server, GracefulStopClosesIdleConnections) {
 TEST(Server, GracefulStopLetsInFlightRequestFinish) {
     TestServer server;
     HttpConnection c(server.port());
-    ASSERT_TRUE(c.send("POST /api/scan/v0/lsu HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{"));
-    std::this_thread::sleep_for(100ms);  // let the server read the header: the request is in flight
+    start_request_in_flight(c);
 
     server.server().stop();
     std::thread waiter([&] { server.server().wait(); });
@@ -339,8 +350,7 @@ TEST(Server, GracefulStopLetsInFlightRequestFinish) {
 TEST(Server, GracefulStopIsBoundedByGracePeriod) {
     TestServer server(net::ServerOptions{.shutdown_grace = 200ms});
     HttpConnection c(server.port());
-    ASSERT_TRUE(c.send("POST /api/scan/v0/lsu HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{"));
-    std::this_thread::sleep_for(100ms);
+    start_request_in_flight(c);
 
     server.server().stop();
     server.server().wait();  // returns although the request never completes
