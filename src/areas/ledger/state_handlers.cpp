@@ -1,5 +1,7 @@
 // The StateService of the JSON Ledger API: the ledger end, the HTTP list of active contracts and
 // its pages (JsStateService, ApiStateService, IndexServiceImpl.getActiveContracts).
+#include <nlohmann/json.hpp>
+
 #include "cantonlite/areas/ledger/event_filter.hpp"
 #include "cantonlite/areas/ledger/ledger_handlers.hpp"
 #include "cantonlite/areas/ledger/list_limit.hpp"
@@ -76,28 +78,52 @@ AcsEntry resolve(const store::LedgerStore& store, Candidate&& c, std::int64_t at
     return entry;
 }
 
-// ---- tokens: base64 of "acs|<active at>|<creation sequence to continue from>" ----
+// ---- tokens: base64 of "acs|<active at>|<creation sequence to continue from>", and for pages
+// "|<request digest>" after them ----
 
-std::string acs_token(std::int64_t at, std::uint64_t next) {
-    return model::base64_encode("acs|" + std::to_string(at) + "|" + std::to_string(next));
+struct AcsToken {
+    std::int64_t at = 0;
+    std::uint64_t next = 0;
+    std::string digest;  // pages only: of the event format the token was made for
+};
+
+std::string acs_token(std::int64_t at, std::uint64_t next, const std::string& digest = "") {
+    return model::base64_encode("acs|" + std::to_string(at) + "|" + std::to_string(next) +
+                                (digest.empty() ? "" : "|" + digest));
 }
 
-std::optional<std::pair<std::int64_t, std::uint64_t>> parse_acs_token(const std::string& text) {
+std::optional<AcsToken> parse_acs_token(const std::string& text) {
     const std::optional<std::string> raw = model::base64_decode(text);
     if (!raw || !raw->starts_with("acs|")) return std::nullopt;
     const std::size_t bar = raw->find('|', 4);
     if (bar == std::string::npos) return std::nullopt;
     try {
+        AcsToken token;
         std::size_t used = 0;
-        const std::int64_t at = std::stoll(raw->substr(4, bar - 4), &used);
+        token.at = std::stoll(raw->substr(4, bar - 4), &used);
         if (used != bar - 4) return std::nullopt;
-        const std::string rest = raw->substr(bar + 1);
-        const std::uint64_t next = std::stoull(rest, &used);
+        std::string rest = raw->substr(bar + 1);
+        if (const std::size_t last = rest.find('|'); last != std::string::npos) {
+            token.digest = rest.substr(last + 1);
+            rest.resize(last);
+            if (token.digest.empty()) return std::nullopt;
+        }
+        token.next = std::stoull(rest, &used);
         if (used != rest.size()) return std::nullopt;
-        return std::make_pair(at, next);
+        return token;
     } catch (const std::exception&) {
         return std::nullopt;
     }
+}
+
+// What a page token is bound to: the request's eventFormat, as JSON with sorted keys.
+std::string event_format_digest(std::string_view body) {
+    const nlohmann::json request = nlohmann::json::parse(body, nullptr, false);
+    const nlohmann::json* format = nullptr;
+    if (request.is_object()) {
+        if (const auto it = request.find("eventFormat"); it != request.end()) format = &*it;
+    }
+    return model::sha256_hex(format ? format->dump() : "null").substr(0, 16);
 }
 
 [[noreturn]] void invalid_page_token(const std::string& message) {
@@ -190,7 +216,8 @@ http::Response post_state_active_contracts(const store::LedgerStore& store, cons
                            "GetActiveContractsRequest",
                            {{"field_name", "stream_continuation_token"}});
         }
-        if (token->first != request.active_at_offset) {
+        if (token->at != request.active_at_offset ||
+            token->digest != event_format_digest(ctx.request.body)) {
             throw ApiError(ErrorKind::invalid_argument, "INVALID_CONTINUATION_TOKEN",
                            "The submitted command contains an invalid continuation token. Tokens "
                            "used in ACS requests must be taken from a valid "
@@ -198,7 +225,7 @@ http::Response post_state_active_contracts(const store::LedgerStore& store, cons
                            "settings, with the same Canton participant running the same Canton "
                            "version.");
         }
-        from = token->second;
+        from = token->next;
     }
     check_non_negative(request.active_at_offset);
     check_known(store, events);  // 404
@@ -207,12 +234,13 @@ http::Response post_state_active_contracts(const store::LedgerStore& store, cons
     std::vector<Candidate> found =
         scan_acs(store, reader, request.active_at_offset, from, list_take(params.limit));
     check_list_limit(found.size());  // 413
+    const std::string digest = event_format_digest(ctx.request.body);
     std::string out = "[";
     for (std::size_t i = 0; i < found.size(); ++i) {
         if (i > 0) out += ',';
         const std::uint64_t next = found[i].sequence + 1;
         out += active_contract_json(resolve(store, std::move(found[i]), request.active_at_offset),
-                                    acs_token(request.active_at_offset, next));
+                                    acs_token(request.active_at_offset, next, digest));
     }
     out += ']';
     return http::Response::json(200, out);
@@ -240,16 +268,23 @@ http::Response post_state_active_contracts_page(const store::LedgerStore& store,
         }
         page_size = *size;
     }
-    std::optional<std::pair<std::int64_t, std::uint64_t>> token;
-    if (request.page_token) {
+    std::optional<AcsToken> token;
+    const std::string digest = event_format_digest(ctx.request.body);
+    if (request.page_token && !request.page_token->empty()) {
         token = parse_acs_token(*request.page_token);
-        if (!token) invalid_page_token("Invalid token format");
+        if (!token || token->digest.empty()) invalid_page_token("Invalid token format");
+        // The spec: a token works with "the same active_at_offset and event_format".
+        const bool same_offset = !request.active_at_offset || *request.active_at_offset == 0 ||
+                                 *request.active_at_offset == token->at;
+        if (token->digest != digest || !same_offset) {
+            invalid_page_token("The request does not match the token");
+        }
     }
     if (request.active_at_offset) check_non_negative(*request.active_at_offset);
     // An activeAtOffset of 0 is the participant's begin, which the page reads as "none given".
     std::int64_t at = store.ledger_end();
     if (token) {
-        at = token->first;
+        at = token->at;
     } else if (request.active_at_offset && *request.active_at_offset > 0) {
         at = *request.active_at_offset;
     }
@@ -257,10 +292,10 @@ http::Response post_state_active_contracts_page(const store::LedgerStore& store,
     check_before_end(at, store.ledger_end());
     const Reader reader = Reader::make(*request.event_format, store.network());
     std::vector<Candidate> found =
-        scan_acs(store, reader, at, token ? token->second : 0, page_size + 1LL);
+        scan_acs(store, reader, at, token ? token->next : 0, page_size + 1LL);
     std::optional<std::string> next;
     if (static_cast<std::int64_t>(found.size()) > page_size) {
-        next = acs_token(at, found.back().sequence);
+        next = acs_token(at, found.back().sequence, digest);
         found.pop_back();
     }
     std::string out = R"({"activeContracts":[)";

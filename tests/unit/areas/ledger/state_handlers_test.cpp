@@ -335,6 +335,60 @@ TEST_F(StateHandlersTest, PageErrors) {
     EXPECT_EQ(json::parse(bad_token.body)["code"], "INVALID_ACS_PAGE_TOKEN");
 }
 
+// The spec: a page token works only with "the same active_at_offset and event_format".
+TEST_F(StateHandlersTest, APageTokenIsBoundToItsOffsetAndEventFormat) {
+    const json first = json::parse(
+        post("/v2/state/active-contracts-page",
+             {{"eventFormat", event_format(bob)}, {"maxPageSize", 1}, {"activeAtOffset", 40}},
+             "bob")
+            .body);
+    ASSERT_TRUE(first["nextPageToken"].is_string());
+    const json token = first["nextPageToken"];
+    const auto with = [&](json body) {
+        body["pageToken"] = token;
+        body["maxPageSize"] = 1;
+        return post("/v2/state/active-contracts-page", body, "bob");
+    };
+    const std::string mismatch =
+        "The submitted command contains an invalid page token. Tokens used in ACS requests must "
+        "be taken from a valid GetActiveContractsPageResponse and used with the same EventFormat "
+        "settings, with the same Canton participant running the same Canton version. The request "
+        "does not match the token";
+
+    EXPECT_EQ(with({{"eventFormat", event_format(bob)}, {"activeAtOffset", 40}}).status, 200);
+    EXPECT_EQ(with({{"eventFormat", event_format(bob)}}).status, 200);  // the token's offset
+    json wildcard = event_format(bob);
+    wildcard["verbose"] = true;
+    expect_error(with({{"eventFormat", wildcard}, {"activeAtOffset", 40}}), 400,
+                 "INVALID_ACS_PAGE_TOKEN", mismatch);
+    expect_error(with({{"eventFormat", event_format(bob)}, {"activeAtOffset", 41}}), 400,
+                 "INVALID_ACS_PAGE_TOKEN", mismatch);
+    // An empty token is the first page.
+    const http::Response empty = post("/v2/state/active-contracts-page",
+                                      {{"eventFormat", event_format(bob)},
+                                       {"activeAtOffset", 40},
+                                       {"maxPageSize", 1},
+                                       {"pageToken", ""}},
+                                      "bob");
+    EXPECT_EQ(empty.status, 200);
+    EXPECT_EQ(json::parse(empty.body)["activeContracts"], first["activeContracts"]);
+}
+
+TEST_F(StateHandlersTest, AContinuationTokenIsBoundToItsEventFormat) {
+    const json all =
+        json::parse(post("/v2/state/active-contracts",
+                         {{"activeAtOffset", 45}, {"eventFormat", event_format(alice)}})
+                        .body);
+    json verbose = event_format(alice);
+    verbose["verbose"] = true;
+    const http::Response other =
+        post("/v2/state/active-contracts",
+             {{"activeAtOffset", 45},
+              {"eventFormat", verbose},
+              {"streamContinuationToken", all[0]["streamContinuationToken"]}});
+    EXPECT_EQ(json::parse(other.body)["code"], "INVALID_CONTINUATION_TOKEN");
+}
+
 // ---- auth ----
 
 TEST_F(StateHandlersTest, TheAcsFollowsTheAuthMatrix) {
