@@ -1,11 +1,13 @@
 #include "cantonlite/areas/ledger/list_limit.hpp"
 
-#include "cantonlite/areas/release.hpp"
-
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 #include "cantonlite/areas/ledger/ledger_handlers.hpp"
+#include "cantonlite/areas/release.hpp"
 #include "cantonlite/http/api_error.hpp"
+#include "cantonlite/model/ids.hpp"
 
 namespace cantonlite::areas::ledger {
 
@@ -30,6 +32,15 @@ void throw_deprecated_parameters(const std::string& path) {
     throw ApiError(ErrorKind::failed_precondition, "DEPRECATED_API_DISABLED",
                    disabled_message(Deprecation::parameters_34,
                                     "The fields filter/verbose of the " + path + " requests"));
+}
+
+std::string request_member_digest(std::string_view body, std::string_view key) {
+    const nlohmann::json request = nlohmann::json::parse(body, nullptr, false);
+    const nlohmann::json* member = nullptr;
+    if (request.is_object()) {
+        if (const auto it = request.find(key); it != request.end()) member = &*it;
+    }
+    return model::sha256_hex(member != nullptr ? member->dump() : "null").substr(0, 16);
 }
 
 }  // namespace cantonlite::areas::ledger

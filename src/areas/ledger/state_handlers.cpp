@@ -1,7 +1,5 @@
 // The StateService of the JSON Ledger API: the ledger end, the HTTP list of active contracts and
 // its pages (JsStateService, ApiStateService, IndexServiceImpl.getActiveContracts).
-#include <nlohmann/json.hpp>
-
 #include "cantonlite/areas/ledger/event_filter.hpp"
 #include "cantonlite/areas/ledger/ledger_handlers.hpp"
 #include "cantonlite/areas/ledger/list_limit.hpp"
@@ -116,16 +114,6 @@ std::optional<AcsToken> parse_acs_token(const std::string& text) {
     }
 }
 
-// What a page token is bound to: the request's eventFormat, as JSON with sorted keys.
-std::string event_format_digest(std::string_view body) {
-    const nlohmann::json request = nlohmann::json::parse(body, nullptr, false);
-    const nlohmann::json* format = nullptr;
-    if (request.is_object()) {
-        if (const auto it = request.find("eventFormat"); it != request.end()) format = &*it;
-    }
-    return model::sha256_hex(format ? format->dump() : "null").substr(0, 16);
-}
-
 [[noreturn]] void invalid_page_token(const std::string& message) {
     throw ApiError(ErrorKind::invalid_argument, "INVALID_ACS_PAGE_TOKEN",
                    "The submitted command contains an invalid page token. Tokens used in ACS "
@@ -217,7 +205,7 @@ http::Response post_state_active_contracts(const store::LedgerStore& store, cons
                            {{"field_name", "stream_continuation_token"}});
         }
         if (token->at != request.active_at_offset ||
-            token->digest != event_format_digest(ctx.request.body)) {
+            token->digest != request_member_digest(ctx.request.body, "eventFormat")) {
             throw ApiError(ErrorKind::invalid_argument, "INVALID_CONTINUATION_TOKEN",
                            "The submitted command contains an invalid continuation token. Tokens "
                            "used in ACS requests must be taken from a valid "
@@ -234,7 +222,7 @@ http::Response post_state_active_contracts(const store::LedgerStore& store, cons
     std::vector<Candidate> found =
         scan_acs(store, reader, request.active_at_offset, from, list_take(params.limit));
     check_list_limit(found.size());  // 413
-    const std::string digest = event_format_digest(ctx.request.body);
+    const std::string digest = request_member_digest(ctx.request.body, "eventFormat");
     std::string out = "[";
     for (std::size_t i = 0; i < found.size(); ++i) {
         if (i > 0) out += ',';
@@ -269,7 +257,7 @@ http::Response post_state_active_contracts_page(const store::LedgerStore& store,
         page_size = *size;
     }
     std::optional<AcsToken> token;
-    const std::string digest = event_format_digest(ctx.request.body);
+    const std::string digest = request_member_digest(ctx.request.body, "eventFormat");
     if (request.page_token && !request.page_token->empty()) {
         token = parse_acs_token(*request.page_token);
         if (!token || token->digest.empty()) invalid_page_token("Invalid token format");

@@ -141,9 +141,11 @@ struct PageToken {
     std::string digest;
 };
 
-std::string request_digest(const UpdatesPageRequest& r) {
+// Binds a token to the request's begin, end and updateFormat.
+std::string request_digest(const UpdatesPageRequest& r, std::string_view body) {
     return model::sha256_hex(std::to_string(r.begin_offset_exclusive.value_or(-1)) + "/" +
-                             std::to_string(r.end_offset_inclusive.value_or(-1)))
+                             std::to_string(r.end_offset_inclusive.value_or(-1)) + "/" +
+                             request_member_digest(body, "updateFormat"))
         .substr(0, 16);
 }
 
@@ -162,7 +164,8 @@ std::string encode_token(const PageToken& t) {
                        message);
 }
 
-PageToken decode_token(const std::string& text, const UpdatesPageRequest& r) {
+PageToken decode_token(const std::string& text, const UpdatesPageRequest& r,
+                       std::string_view body) {
     const std::optional<std::string> raw = model::base64_decode(text);
     std::vector<std::string> parts;
     if (raw) {
@@ -179,7 +182,7 @@ PageToken decode_token(const std::string& text, const UpdatesPageRequest& r) {
     } catch (const std::exception&) {
         invalid_token("Invalid token format");
     }
-    if (t.digest != request_digest(r)) invalid_token("The request does not match the token");
+    if (t.digest != request_digest(r, body)) invalid_token("The request does not match the token");
     if (t.descending != r.descending_order) {
         invalid_token(r.descending_order ? "Page token not from descendingOrder=true request"
                                          : "Page token not from descendingOrder=false request");
@@ -288,7 +291,8 @@ http::Response post_updates_get_updates_page(const store::LedgerStore& store,
     std::int32_t page_size = default_updates_page_size;
     const UpdateReader reader =
         authorize_and_resolve(store, auth, caller, request.update_format, [&] {
-            if (request.page_token) token = decode_token(*request.page_token, request);
+            if (request.page_token)
+                token = decode_token(*request.page_token, request, ctx.request.body);
             if (request.end_offset_inclusive) {
                 check_positive(*request.end_offset_inclusive, "endOffsetInclusive");
             }
@@ -333,8 +337,9 @@ http::Response post_updates_get_updates_page(const store::LedgerStore& store,
         }
         std::optional<std::string> next;
         if (full || !request.end_offset_inclusive) {
-            next = encode_token(
-                {.descending = false, .highest = highest, .digest = request_digest(request)});
+            next = encode_token({.descending = false,
+                                 .highest = highest,
+                                 .digest = request_digest(request, ctx.request.body)});
         }
         return http::Response::json(200, page_json(updates, from, highest, next));
     }
@@ -349,7 +354,7 @@ http::Response post_updates_get_updates_page(const store::LedgerStore& store,
         next = encode_token({.descending = true,
                              .lowest = lowest,
                              .highest = to,
-                             .digest = request_digest(request)});
+                             .digest = request_digest(request, ctx.request.body)});
     }
     return http::Response::json(200, page_json(updates, lowest, to, next));
 }

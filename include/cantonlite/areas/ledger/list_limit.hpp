@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace cantonlite::areas::ledger {
 
@@ -17,5 +18,10 @@ void check_list_limit(std::size_t count);
 
 // 400 DEPRECATED_API_DISABLED (Canton 3.6): the fields filter/verbose of `path`'s requests.
 [[noreturn]] void throw_deprecated_parameters(const std::string& path);
+
+// A short digest of the member `key` of the JSON request `body` (its keys sorted; "null" when
+// absent): what a page or continuation token is bound to, so that it only works with the same
+// format.
+[[nodiscard]] std::string request_member_digest(std::string_view body, std::string_view key);
 
 }  // namespace cantonlite::areas::ledger

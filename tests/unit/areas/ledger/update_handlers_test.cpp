@@ -399,6 +399,23 @@ TEST_F(UpdateHandlersTest, PagesWalkTheRangeWithTokens) {
     EXPECT_TRUE(p3["nextPageToken"].is_null());
 }
 
+// "Tokens ... must be ... used with the same EventFormat settings, the same begin and end".
+TEST_F(UpdateHandlersTest, APageTokenIsBoundToItsUpdateFormat) {
+    json body = {
+        {"maxPageSize", 2}, {"updateFormat", everything(alice)}, {"endOffsetInclusive", 12}};
+    const json p1 = json::parse(post("/v2/updates/get-updates-page", body).body);
+    ASSERT_TRUE(p1["nextPageToken"].is_string());
+    body["pageToken"] = p1["nextPageToken"];
+    EXPECT_EQ(post("/v2/updates/get-updates-page", body).status, 200);
+
+    body["updateFormat"] = transactions(alice);
+    const http::Response other = post("/v2/updates/get-updates-page", body);
+    EXPECT_EQ(other.status, 400);
+    EXPECT_EQ(json::parse(other.body)["code"], "INVALID_UPDATES_PAGE_TOKEN");
+    EXPECT_TRUE(json::parse(other.body)["cause"].get<std::string>().ends_with(
+        "The request does not match the token"));
+}
+
 TEST_F(UpdateHandlersTest, TheLastPageWithoutAnEndTailsTheLedger) {
     const http::Response r =
         post("/v2/updates/get-updates-page",
