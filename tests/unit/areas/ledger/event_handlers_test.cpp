@@ -23,12 +23,9 @@ const std::string alice_coin_4 =
 
 class EventHandlersTest : public LedgerSuite {
   protected:
-    static void SetUpTestSuite() {
-        serve(seed::load_seed_file(std::string(CANTONLITE_SOURCE_DIR) +
-                                   "/config/default-network.json"));
-    }
+    static void SetUpTestSuite() { serve_default_network(); }
     static http::Response post(const json& body, const std::string& user = "alice") {
-        return call("POST", "/v2/events/events-by-contract-id", body.dump(), user);
+        return LedgerSuite::post("/v2/events/events-by-contract-id", body, user);
     }
 };
 

@@ -11,6 +11,7 @@
 #include "cantonlite/app/application.hpp"
 #include "cantonlite/app/token.hpp"
 #include "cantonlite/auth/jwt_verifier.hpp"
+#include "cantonlite/seed/seed_loader.hpp"
 #include "cantonlite/store/ledger_store.hpp"
 
 namespace cantonlite::areas::ledger {
@@ -38,6 +39,11 @@ class LedgerSuite : public ::testing::Test {
     static void serve(std::unique_ptr<store::LedgerStore> store) {
         store_ = store.release();
         router_ = app::make_router(*store_).release();
+    }
+    // For a suite's SetUpTestSuite: serve the shipped default network (docs/default-network.md).
+    static void serve_default_network() {
+        serve(seed::load_seed_file(std::string(CANTONLITE_SOURCE_DIR) +
+                                   "/config/default-network.json"));
     }
     static void TearDownTestSuite() {
         delete router_;
@@ -74,6 +80,12 @@ class LedgerSuite : public ::testing::Test {
         http::Request r{.method = method, .target = target, .body = body};
         if (!user.empty()) r.headers.push_back({"Authorization", "Bearer " + token(user)});
         return router_->handle(r);
+    }
+
+    // POST `body` to `target` as `user` ("" for no token).
+    static http::Response post(const std::string& target, const nlohmann::json& body,
+                               const std::string& user = "alice") {
+        return call("POST", target, body.dump(), user);
     }
 
     // A redacted JsCantonError (canton-ledger-behavior.md §5.1 A).

@@ -31,14 +31,7 @@ std::string contract_id_of(const json& entry) {
 
 class StateHandlersTest : public LedgerSuite {
   protected:
-    static void SetUpTestSuite() {
-        serve(seed::load_seed_file(std::string(CANTONLITE_SOURCE_DIR) +
-                                   "/config/default-network.json"));
-    }
-    static http::Response post(const std::string& target, const json& body,
-                               const std::string& user = "alice") {
-        return call("POST", target, body.dump(), user);
-    }
+    static void SetUpTestSuite() { serve_default_network(); }
     static std::set<std::string> acs(const std::string& party, const std::string& user,
                                      std::int64_t at) {
         const http::Response r =

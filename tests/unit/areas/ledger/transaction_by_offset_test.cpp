@@ -15,16 +15,10 @@ using nlohmann::json;
 
 class TransactionByOffsetTest : public LedgerSuite {
   protected:
-    static void SetUpTestSuite() {
-        serve(seed::load_seed_file(std::string(CANTONLITE_SOURCE_DIR) +
-                                   "/config/default-network.json"));
-    }
+    static void SetUpTestSuite() { serve_default_network(); }
 
     static http::Response post(const json& body, const std::string& user = "alice") {
-        http::Request r{
-            .method = "POST", .target = "/v2/updates/transaction-by-offset", .body = body.dump()};
-        if (!user.empty()) r.headers.push_back({"Authorization", "Bearer " + token(user)});
-        return router_->handle(r);
+        return LedgerSuite::post("/v2/updates/transaction-by-offset", body, user);
     }
 
     static json format(const std::string& party, const char* shape,

@@ -30,14 +30,7 @@ json everything(const std::string& party) {
 
 class UpdateHandlersTest : public LedgerSuite {
   protected:
-    static void SetUpTestSuite() {
-        serve(seed::load_seed_file(std::string(CANTONLITE_SOURCE_DIR) +
-                                   "/config/default-network.json"));
-    }
-    static http::Response post(const std::string& target, const json& body,
-                               const std::string& user = "alice") {
-        return call("POST", target, body.dump(), user);
-    }
+    static void SetUpTestSuite() { serve_default_network(); }
 };
 
 // ---- update-by-offset ----
