@@ -15,6 +15,7 @@
 #include "cantonlite/app/token.hpp"
 #include "cantonlite/auth/jwt_verifier.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
+#include "small_seed.hpp"
 
 namespace cantonlite::app {
 namespace {
@@ -26,32 +27,7 @@ using nlohmann::json;
 const ApiProfile splice_0_6{};
 const ApiProfile splice_0_9{.release = Release::splice_0_9};
 
-// A network with data for every operation (describe_test.cpp's, shortened): a snapshot with
-// holdings, a migration, and the latest transaction carol's.
-json small_seed() {
-    return json::parse(R"({
-      "network": {"dso_party": "DSO::1220d5",
-                  "svs": [{"name": "Sv-1", "party": "sv-1::1220a1"},
-                          {"name": "Sv-2", "party": "sv-2::1220a2"}],
-                  "start_time": "2025-01-01T00:00:00Z"},
-      "users": [{"id": "alice", "party": "alice::1220a1", "wallet": true},
-                {"id": "bob", "party": "bob::1220b0", "wallet": true},
-                {"id": "carol", "party": "carol::1220c0"}],
-      "auth": {"hs256": {"secret": "test"}},
-      "steps": [
-        {"step": "mint", "owner": "alice", "amount": "100"},
-        {"step": "mint", "owner": "bob", "amount": "50"},
-        {"step": "create_buy_traffic_request", "user": "bob", "traffic_amount": 200000,
-         "tracking_id": "traffic-1", "expires_at": "2025-01-02T00:00:00Z", "as": "traffic-1"},
-        {"step": "request_vote", "requester": "Sv-1", "action": {"offboard_sv": "Sv-2"},
-         "reason": {"url": "https://forum.example/1", "body": "leaving"},
-         "vote_before": "2025-01-10T00:00:00Z", "as": "vote-1"},
-        {"step": "transfer_command", "sender": "carol"},
-        {"step": "snapshot"},
-        {"step": "migrate"},
-        {"step": "mint", "owner": "carol", "amount": "5"}
-      ]})");
-}
+using testseeds::small_seed;  // the describe tests' network
 
 std::unique_ptr<store::LedgerStore> load(const json& seed) {
     return seed::load_seed(seed, "seed.json");
