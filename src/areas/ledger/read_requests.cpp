@@ -15,21 +15,15 @@ using nlohmann::json;
 using namespace relaxed;
 
 std::optional<UpdateFormat> optional_update_format(const json& value) {
-    const json* format = member(value, "updateFormat");
-    if (format == nullptr || format->is_null()) return std::nullopt;
-    return decode_update_format(*format);
+    return optional_member(value, "updateFormat", decode_update_format);
 }
 
 std::optional<EventFormat> optional_event_format(const json& value) {
-    const json* format = member(value, "eventFormat");
-    if (format == nullptr || format->is_null()) return std::nullopt;
-    return decode_event_format(*format);
+    return optional_member(value, "eventFormat", decode_event_format);
 }
 
 std::optional<EventFormat> optional_filter(const json& value) {
-    const json* filter = member(value, "filter");
-    if (filter == nullptr || filter->is_null()) return std::nullopt;
-    return decode_transaction_filter(*filter);
+    return optional_member(value, "filter", decode_transaction_filter);
 }
 
 // tapir's Codec[Long] of a query parameter: Java's Long.parseLong.

@@ -283,9 +283,7 @@ EventFormat decode_event_format(const json& value) {
 TransactionFormat decode_transaction_format(const json& value) {
     require_object(value, "eventFormat");
     TransactionFormat format;
-    const json* event_format = member(value, "eventFormat");
-    if (event_format != nullptr && !event_format->is_null())
-        format.event_format = decode_event_format(*event_format);
+    format.event_format = optional_member(value, "eventFormat", decode_event_format);
     format.transaction_shape = decode_shape(member(value, "transactionShape"));
     return format;
 }
@@ -298,9 +296,7 @@ EventFormat decode_transaction_filter(const json& value) {
         for (const auto& [party, filters] : by_party->items())
             format.filters_by_party.emplace(party, decode_filters(filters));
     }
-    const json* any_party = member(value, "filtersForAnyParty");
-    if (any_party != nullptr && !any_party->is_null())
-        format.filters_for_any_party = decode_filters(*any_party);
+    format.filters_for_any_party = optional_member(value, "filtersForAnyParty", decode_filters);
     return format;
 }
 
@@ -323,15 +319,12 @@ TopologyFormat decode_topology_format(const json& value) {
 UpdateFormat decode_update_format(const json& value) {
     require_object(value, "includeTransactions");
     UpdateFormat format;
-    const json* transactions = member(value, "includeTransactions");
-    if (transactions != nullptr && !transactions->is_null())
-        format.include_transactions = decode_transaction_format(*transactions);
-    const json* reassignments = member(value, "includeReassignments");
-    if (reassignments != nullptr && !reassignments->is_null())
-        format.include_reassignments = decode_event_format(*reassignments);
-    const json* topology = member(value, "includeTopologyEvents");
-    if (topology != nullptr && !topology->is_null())
-        format.include_topology_events = decode_topology_format(*topology);
+    format.include_transactions =
+        optional_member(value, "includeTransactions", decode_transaction_format);
+    format.include_reassignments =
+        optional_member(value, "includeReassignments", decode_event_format);
+    format.include_topology_events =
+        optional_member(value, "includeTopologyEvents", decode_topology_format);
     return format;
 }
 

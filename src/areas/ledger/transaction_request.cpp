@@ -17,9 +17,8 @@ TransactionByOffsetRequest decode_transaction_by_offset(std::string_view body) {
         request.offset = decode_long(*offset, "offset");
     request.requesting_parties =
         decode_strings(member(value, "requestingParties"), "requestingParties");
-    const json* format = member(value, "transactionFormat");
-    if (format != nullptr && !format->is_null())
-        request.transaction_format = decode_transaction_format(*format);
+    request.transaction_format =
+        optional_member(value, "transactionFormat", decode_transaction_format);
     return request;
 }
 

@@ -28,6 +28,16 @@ void require_object(const json& value, std::string_view first_field);
 // The member `key` of a JSON object, or nullptr when absent.
 [[nodiscard]] const json* member(const json& object, std::string_view key);
 
+// `decode` of the member `key` of `object`; none when it is missing or null (an optional message
+// field of the relaxed codec).
+template <class Decode>
+[[nodiscard]] auto optional_member(const json& object, std::string_view key, Decode decode)
+    -> std::optional<decltype(decode(object))> {
+    const json* value = member(object, key);
+    if (value == nullptr || value->is_null()) return std::nullopt;
+    return decode(*value);
+}
+
 // The body as JSON; malformed JSON fails in jawn's words.
 [[nodiscard]] json parse_body(std::string_view body);
 
