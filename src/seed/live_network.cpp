@@ -148,15 +148,6 @@ Written LiveNetwork::write(const std::function<nlohmann::json()>& make_op) {
     return Written{.answer = std::move(answer), .ticket = ticket};
 }
 
-void LiveNetwork::wait_durable(const Written& written) {
-    if (!written.ticket) return;
-    try {
-        journal_->wait_durable(*written.ticket);
-    } catch (const journal::JournalError& e) {
-        throw sync_failed(e);
-    }
-}
-
 void LiveNetwork::when_durable(const Written& written,
                                std::function<void(std::exception_ptr)> done) {
     if (!written.ticket) return done(nullptr);

@@ -91,8 +91,6 @@ class LiveNetwork {
     [[nodiscard]] nlohmann::json time() const;
     [[nodiscard]] nlohmann::json snapshots() const;
 
-    // Returns once the write is durable. Throws WriteError (500) when the journal cannot sync.
-    void wait_durable(const Written& written);
     // Calls `done` once the write is durable (nullptr) or the journal failed (a WriteError), from
     // the journal's thread or at once; never blocks. Concurrent writers share one sync.
     void when_durable(const Written& written, std::function<void(std::exception_ptr)> done);

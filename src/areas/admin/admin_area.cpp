@@ -143,10 +143,8 @@ http::Response AdminArea::run(const http::RequestContext& ctx, F&& operation) co
                     if (!error) return done(ok(answer));
                     try {
                         std::rethrow_exception(error);
-                    } catch (const seed::WriteError& e) {
+                    } catch (const std::exception& e) {  // a WriteError: the sync failed
                         spdlog::error("admin write: {}", e.what());
-                        done(render_error(ApiError(ErrorKind::internal, "", e.what()), {}));
-                    } catch (const std::exception& e) {
                         done(render_error(ApiError(ErrorKind::internal, "", e.what()), {}));
                     }
                 });
