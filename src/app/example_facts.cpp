@@ -3,6 +3,7 @@
 #include <variant>
 
 #include "cantonlite/model/timestamp.hpp"
+#include "cantonlite/model/value_json.hpp"
 
 namespace cantonlite::app::examples {
 
@@ -45,7 +46,8 @@ void Facts::collect_traffic_requests(const store::Transaction& tx) {
 }
 
 ordered_json payload_field(const model::Contract& c, const std::string& key) {
-    const ordered_json payload = ordered_json::parse(c.api_json);
+    const ordered_json payload =
+        ordered_json::parse(model::value_json(c.argument, model::ValueEncoding::api_compressed));
     return payload.is_object() && payload.contains(key) ? payload.at(key) : ordered_json();
 }
 

@@ -1,47 +1,11 @@
 #include "cantonlite/http/json_text.hpp"
 
-#include <array>
+#include "cantonlite/util/json_escape.hpp"
 
 namespace cantonlite::http {
 
 void append_json_string(std::string& out, std::string_view s) {
-    static constexpr std::array<char, 16> hex{'0', '1', '2', '3', '4', '5', '6', '7',
-                                              '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
-    out += '"';
-    for (const char c : s) {
-        switch (c) {
-            case '"':
-                out += "\\\"";
-                break;
-            case '\\':
-                out += "\\\\";
-                break;
-            case '\n':
-                out += "\\n";
-                break;
-            case '\r':
-                out += "\\r";
-                break;
-            case '\t':
-                out += "\\t";
-                break;
-            case '\b':
-                out += "\\b";
-                break;
-            case '\f':
-                out += "\\f";
-                break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    out += "\\u00";
-                    out += hex[(c >> 4) & 0xF];
-                    out += hex[c & 0xF];
-                } else {
-                    out += c;
-                }
-        }
-    }
-    out += '"';
+    util::append_json_string(out, s);
 }
 
 void append_key(std::string& out, std::string_view key, bool first) {

@@ -22,7 +22,8 @@ std::string created_event_blob(const Contract& c) {
     return base64_encode(
         "\n\x03"
         "2.1\x12" +
-        c.contract_id + "\x1a" + c.template_id.to_string() + "\"" + c.protobuf_json);
+        c.contract_id + "\x1a" + c.template_id.to_string() + "\"" +
+        value_json(c.argument, ValueEncoding::protobuf));
 }
 
 ContractPtr make_contract(std::string contract_id, TemplateId template_id, const Value& argument,
@@ -45,14 +46,7 @@ ContractPtr make_contract(std::string contract_id, TemplateId template_id, const
     c->created_at = created_at;
     c->created_offset = created_offset;
     c->created_node_id = created_node_id;
-    c->codegen_json = to_codegen_json(argument).dump();
-    c->api_json = to_api_compressed_json(argument).dump();
-    c->protobuf_json = to_protobuf_json(argument).dump();
-    c->ledger_json = to_ledger_json(argument).dump();
-    // dump() grows its string by doubling: give the spare capacity back, the text lives long.
-    for (std::string* text : {&c->codegen_json, &c->api_json, &c->protobuf_json, &c->ledger_json}) {
-        text->shrink_to_fit();
-    }
+    c->argument = pack(argument);
     return c;
 }
 

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cantonlite/model/value_json.hpp"
+
 namespace cantonlite::model {
 namespace {
 
@@ -35,7 +37,7 @@ const Json* at(const Json& v, std::initializer_list<const char*> path) {
 }
 
 std::optional<Json> parse_argument(const Contract& c) {
-    Json v = Json::parse(c.ledger_json, nullptr, false);
+    Json v = Json::parse(value_json(c.argument, ValueEncoding::ledger), nullptr, false);
     if (v.is_discarded()) return std::nullopt;
     return v;
 }

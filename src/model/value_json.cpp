@@ -3,11 +3,17 @@
 #include <cstddef>
 #include <string>
 #include <utility>
+#include <vector>
+
+#include "cantonlite/util/json_escape.hpp"
+#include "packed_reader.hpp"
 
 namespace cantonlite::model {
 namespace {
 
 using Kind = Value::Kind;
+using packed::Reader;
+using util::append_json_string;
 
 // How a compact encoding writes an Optional whose payload is itself an Optional. A Value carries
 // no type, so a None is always taken to be of type `Optional a` with `a` not an Optional: it is
@@ -61,224 +67,329 @@ constexpr CompactStyle ledger_style{.numeric = scaled_numeric,
                                     .nested_optionals = NestedOptionals::every_level,
                                     .drop_trailing_nones = true};
 
-bool is_none(const Value& v) {
-    return v.kind == Kind::optional && v.items.empty();
-}
+// Writes the compact encodings (codegen, api_compressed, ledger) of packed values.
+class CompactWriter {
+  public:
+    CompactWriter(std::string& out, const CompactStyle& style) : out_(out), style_(style) {}
 
-// [element]
-OrderedJson wrap(OrderedJson element) {
-    OrderedJson out = OrderedJson::array();
-    out.push_back(std::move(element));
-    return out;
-}
-
-// {"key": value}
-OrderedJson tagged(const char* key, OrderedJson value) {
-    OrderedJson out = OrderedJson::object();
-    out[key] = std::move(value);
-    return out;
-}
-
-OrderedJson compact(const Value& v, const CompactStyle& style);
-
-// One level of a nested Optional in the every_level form: None [], Some x [x'], where x' is the
-// same form of x when x is an Optional too.
-OrderedJson every_level(const Value& v, const CompactStyle& style) {
-    if (v.items.empty()) return OrderedJson::array();
-    const Value& payload = v.items.front();
-    return wrap(payload.kind == Kind::optional ? every_level(payload, style)
-                                               : compact(payload, style));
-}
-
-// None is null and Some x is x, unless x is an Optional itself (see NestedOptionals).
-OrderedJson compact_optional(const Value& v, const CompactStyle& style) {
-    if (v.items.empty()) return nullptr;
-    const Value& payload = v.items.front();
-    if (payload.kind != Kind::optional) return compact(payload, style);
-    if (style.nested_optionals == NestedOptionals::every_level) {
-        return wrap(every_level(payload, style));
+    void value(Reader& in) {
+        const Kind kind = in.kind();
+        switch (kind) {
+            case Kind::unit:
+                out_ += "{}";
+                return;
+            case Kind::boolean:
+                out_ += in.byte() != 0 ? "true" : "false";
+                return;
+            case Kind::int64:
+                quoted(std::to_string(in.integer()));
+                return;
+            case Kind::numeric:
+                quoted(style_.numeric(in.decimal()));
+                return;
+            case Kind::text:
+            case Kind::enumeration:
+                append_json_string(out_, in.text());
+                return;
+            case Kind::party:
+            case Kind::contract_id:
+                append_json_string(out_, in.name().view());
+                return;
+            case Kind::timestamp:
+                quoted(style_.timestamp(Timestamp{in.integer()}));
+                return;
+            case Kind::date:
+                quoted(format_date(in.integer()));
+                return;
+            case Kind::optional:
+                optional(in);
+                return;
+            case Kind::list:
+                list(in, in.count());
+                return;
+            case Kind::gen_map:
+                gen_map(in);
+                return;
+            case Kind::text_map:
+            case Kind::record:
+                object(in, kind);
+                return;
+            case Kind::variant:
+                out_ += "{\"tag\":";
+                append_json_string(out_, in.text());
+                out_ += ",\"value\":";
+                value(in);
+                out_ += '}';
+                return;
+        }
     }
-    return is_none(payload) ? OrderedJson::array() : wrap(compact(payload, style));
-}
 
-OrderedJson compact_list(const Value& v, const CompactStyle& style) {
-    OrderedJson out = OrderedJson::array();
-    for (const Value& element : v.items) out.push_back(compact(element, style));
-    return out;
-}
+  private:
+    void quoted(const std::string& s) { append_json_string(out_, s); }
 
-// Text maps and records: an object in label order.
-OrderedJson compact_object(const Value& v, std::size_t size, const CompactStyle& style) {
-    OrderedJson out = OrderedJson::object();
-    for (std::size_t i = 0; i < size; ++i) out[v.labels[i]] = compact(v.items[i], style);
-    return out;
-}
-
-OrderedJson compact_record(const Value& v, const CompactStyle& style) {
-    std::size_t size = v.items.size();
-    while (style.drop_trailing_nones && size > 0 && is_none(v.items[size - 1])) --size;
-    return compact_object(v, size, style);
-}
-
-// [[k, v], ...]
-OrderedJson compact_gen_map(const Value& v, const CompactStyle& style) {
-    OrderedJson out = OrderedJson::array();
-    for (std::size_t i = 0; i + 1 < v.items.size(); i += 2) {
-        out.push_back(
-            OrderedJson::array({compact(v.items[i], style), compact(v.items[i + 1], style)}));
+    void list(Reader& in, std::size_t count) {
+        out_ += '[';
+        for (std::size_t i = 0; i < count; ++i) {
+            if (i > 0) out_ += ',';
+            value(in);
+        }
+        out_ += ']';
     }
-    return out;
-}
 
-OrderedJson compact_variant(const Value& v, const CompactStyle& style) {
-    OrderedJson out = OrderedJson::object();
-    out["tag"] = v.text;
-    out["value"] = compact(v.items.front(), style);
-    return out;
-}
-
-OrderedJson compact(const Value& v, const CompactStyle& style) {
-    switch (v.kind) {
-        case Kind::unit:
-            return OrderedJson::object();
-        case Kind::boolean:
-            return v.number != 0;
-        case Kind::int64:
-            return std::to_string(v.number);
-        case Kind::numeric:
-            return style.numeric(v.decimal);
-        case Kind::text:
-        case Kind::party:
-        case Kind::contract_id:
-        case Kind::enumeration:
-            return v.text;
-        case Kind::timestamp:
-            return style.timestamp(Timestamp{v.number});
-        case Kind::date:
-            return format_date(v.number);
-        case Kind::optional:
-            return compact_optional(v, style);
-        case Kind::list:
-            return compact_list(v, style);
-        case Kind::text_map:
-            return compact_object(v, v.items.size(), style);
-        case Kind::gen_map:
-            return compact_gen_map(v, style);
-        case Kind::record:
-            return compact_record(v, style);
-        case Kind::variant:
-            return compact_variant(v, style);
+    // [[k, v], ...]
+    void gen_map(Reader& in) {
+        const std::size_t pairs = in.count();
+        out_ += '[';
+        for (std::size_t i = 0; i < pairs; ++i) {
+            if (i > 0) out_ += ',';
+            list(in, 2);
+        }
+        out_ += ']';
     }
-    return nullptr;  // not reached: the switch names every Kind
-}
 
-// proto3 JSON leaves a repeated field out when it is empty: {"list":{}}.
-OrderedJson repeated(const char* key, OrderedJson elements) {
-    OrderedJson out = OrderedJson::object();
-    if (!elements.empty()) out[key] = std::move(elements);
-    return out;
-}
-
-// {"key": K, "value": V}; proto3 JSON leaves out a string key that is "".
-OrderedJson map_entry(OrderedJson key, OrderedJson value) {
-    OrderedJson out = OrderedJson::object();
-    if (key != "") out["key"] = std::move(key);
-    out["value"] = std::move(value);
-    return out;
-}
-
-OrderedJson protobuf_record(const Value& v) {
-    OrderedJson fields = OrderedJson::array();
-    for (const Value& field : v.items) fields.push_back(tagged("value", to_protobuf_json(field)));
-    return tagged("record", repeated("fields", std::move(fields)));
-}
-
-OrderedJson protobuf_list(const Value& v) {
-    OrderedJson elements = OrderedJson::array();
-    for (const Value& element : v.items) elements.push_back(to_protobuf_json(element));
-    return tagged("list", repeated("elements", std::move(elements)));
-}
-
-OrderedJson protobuf_text_map(const Value& v) {
-    OrderedJson entries = OrderedJson::array();
-    for (std::size_t i = 0; i < v.items.size(); ++i) {
-        entries.push_back(map_entry(v.labels[i], to_protobuf_json(v.items[i])));
+    // After the optional tag: None is null and Some x is x, unless x is an Optional itself (see
+    // NestedOptionals).
+    void optional(Reader& in) {
+        if (in.byte() == 0) {
+            out_ += "null";
+            return;
+        }
+        if (!in.at_optional()) {
+            value(in);
+            return;
+        }
+        if (style_.nested_optionals == NestedOptionals::every_level) {
+            out_ += '[';
+            every_level(in);
+            out_ += ']';
+            return;
+        }
+        if (in.at_none()) {  // Some None
+            in.skip();
+            out_ += "[]";
+            return;
+        }
+        out_ += '[';
+        value(in);
+        out_ += ']';
     }
-    return tagged("textMap", repeated("entries", std::move(entries)));
-}
 
-OrderedJson protobuf_gen_map(const Value& v) {
-    OrderedJson entries = OrderedJson::array();
-    for (std::size_t i = 0; i + 1 < v.items.size(); i += 2) {
-        entries.push_back(
-            map_entry(to_protobuf_json(v.items[i]), to_protobuf_json(v.items[i + 1])));
+    // One level of a nested Optional in the every_level form: None [], Some x [x'], where x' is
+    // the same form of x when x is an Optional too.
+    void every_level(Reader& in) {
+        (void)in.kind();
+        out_ += '[';
+        if (in.byte() != 0) {
+            if (in.at_optional()) {
+                every_level(in);
+            } else {
+                value(in);
+            }
+        }
+        out_ += ']';
     }
-    return tagged("genMap", repeated("entries", std::move(entries)));
-}
 
-OrderedJson protobuf_optional(const Value& v) {
-    OrderedJson out = OrderedJson::object();
-    if (!v.items.empty()) out["value"] = to_protobuf_json(v.items.front());
-    return tagged("optional", std::move(out));
-}
+    // Text maps and records: an object in label order; records in the ledger style without their
+    // trailing Nones.
+    void object(Reader& in, Kind kind) {
+        const std::size_t count = in.count();
+        std::size_t written = count;
+        const char* start = in.position();
+        if (kind == Kind::record && style_.drop_trailing_nones) {
+            written = 0;
+            for (std::size_t i = 0; i < count; ++i) {
+                (void)in.varint();
+                if (!in.at_none()) written = i + 1;
+                in.skip();
+            }
+            in.seek(start);
+        }
+        out_ += '{';
+        for (std::size_t i = 0; i < count; ++i) {
+            const std::string_view label = kind == Kind::record ? in.name().view() : in.text();
+            if (i >= written) {
+                in.skip();
+                continue;
+            }
+            if (i > 0) out_ += ',';
+            append_json_string(out_, label);
+            out_ += ':';
+            value(in);
+        }
+        out_ += '}';
+    }
 
-OrderedJson protobuf_variant(const Value& v) {
-    OrderedJson out = OrderedJson::object();
-    out["constructor"] = v.text;
-    out["value"] = to_protobuf_json(v.items.front());
-    return tagged("variant", std::move(out));
+    std::string& out_;
+    const CompactStyle& style_;
+};
+
+// Writes the protobuf JSON encoding of packed values.
+class ProtobufWriter {
+  public:
+    explicit ProtobufWriter(std::string& out) : out_(out) {}
+
+    void value(Reader& in) {
+        switch (in.kind()) {
+            case Kind::unit:
+                out_ += "{\"unit\":{}}";
+                return;
+            case Kind::boolean:
+                out_ += in.byte() != 0 ? "{\"bool\":true}" : "{\"bool\":false}";
+                return;
+            case Kind::int64:
+                tagged_string("int64", std::to_string(in.integer()));
+                return;
+            case Kind::numeric:
+                tagged_string("numeric", in.decimal().to_scaled_string());
+                return;
+            case Kind::text:
+                tagged_string("text", in.text());
+                return;
+            case Kind::party:
+                tagged_string("party", in.name().view());
+                return;
+            case Kind::contract_id:
+                tagged_string("contractId", in.name().view());
+                return;
+            case Kind::timestamp:
+                tagged_string("timestamp", std::to_string(in.integer()));
+                return;
+            case Kind::date:
+                out_ += "{\"date\":" + std::to_string(in.integer()) + "}";
+                return;
+            case Kind::optional:
+                out_ += "{\"optional\":{";
+                if (in.byte() != 0) {
+                    out_ += "\"value\":";
+                    value(in);
+                }
+                out_ += "}}";
+                return;
+            case Kind::list:
+                repeated("list", "elements", in.count(), [&] { value(in); });
+                return;
+            case Kind::text_map:
+                repeated("textMap", "entries", in.count(), [&] {
+                    const std::string_view key = in.text();
+                    out_ += '{';
+                    if (!key.empty()) {  // proto3 JSON leaves out a string key that is ""
+                        out_ += "\"key\":";
+                        append_json_string(out_, key);
+                        out_ += ',';
+                    }
+                    out_ += "\"value\":";
+                    value(in);
+                    out_ += '}';
+                });
+                return;
+            case Kind::gen_map:
+                repeated("genMap", "entries", in.count(), [&] {
+                    out_ += "{\"key\":";
+                    value(in);
+                    out_ += ",\"value\":";
+                    value(in);
+                    out_ += '}';
+                });
+                return;
+            case Kind::record:
+                repeated("record", "fields", in.count(), [&] {
+                    (void)in.varint();  // the label: this encoding has none
+                    out_ += "{\"value\":";
+                    value(in);
+                    out_ += '}';
+                });
+                return;
+            case Kind::variant:
+                out_ += "{\"variant\":{\"constructor\":";
+                append_json_string(out_, in.text());
+                out_ += ",\"value\":";
+                value(in);
+                out_ += "}}";
+                return;
+            case Kind::enumeration:
+                out_ += "{\"enum\":{\"constructor\":";
+                append_json_string(out_, in.text());
+                out_ += "}}";
+                return;
+        }
+    }
+
+  private:
+    void tagged_string(const char* tag, std::string_view s) {
+        out_ += "{\"";
+        out_ += tag;
+        out_ += "\":";
+        append_json_string(out_, s);
+        out_ += '}';
+    }
+
+    // {"tag":{"key":[element,...]}}; proto3 JSON leaves a repeated field out when it is empty:
+    // {"tag":{}}.
+    template <typename Element>
+    void repeated(const char* tag, const char* key, std::size_t count, Element element) {
+        out_ += "{\"";
+        out_ += tag;
+        out_ += "\":{";
+        if (count > 0) {
+            out_ += '"';
+            out_ += key;
+            out_ += "\":[";
+            for (std::size_t i = 0; i < count; ++i) {
+                if (i > 0) out_ += ',';
+                element();
+            }
+            out_ += ']';
+        }
+        out_ += "}}";
+    }
+
+    std::string& out_;
+};
+
+OrderedJson document(const Value& v, ValueEncoding encoding) {
+    return OrderedJson::parse(value_json(pack(v), encoding));
 }
 
 }  // namespace
 
+void append_value_json(std::string& out, const PackedValue& v, ValueEncoding encoding) {
+    Reader in(v.bytes());
+    switch (encoding) {
+        case ValueEncoding::codegen:
+            CompactWriter(out, codegen_style).value(in);
+            return;
+        case ValueEncoding::api_compressed:
+            CompactWriter(out, api_compressed_style).value(in);
+            return;
+        case ValueEncoding::ledger:
+            CompactWriter(out, ledger_style).value(in);
+            return;
+        case ValueEncoding::protobuf:
+            ProtobufWriter(out).value(in);
+            return;
+    }
+}
+
+std::string value_json(const PackedValue& v, ValueEncoding encoding) {
+    std::string out;
+    append_value_json(out, v, encoding);
+    return out;
+}
+
 OrderedJson to_codegen_json(const Value& v) {
-    return compact(v, codegen_style);
+    return document(v, ValueEncoding::codegen);
 }
 
 OrderedJson to_api_compressed_json(const Value& v) {
-    return compact(v, api_compressed_style);
+    return document(v, ValueEncoding::api_compressed);
 }
 
 OrderedJson to_ledger_json(const Value& v) {
-    return compact(v, ledger_style);
+    return document(v, ValueEncoding::ledger);
 }
 
 OrderedJson to_protobuf_json(const Value& v) {
-    switch (v.kind) {
-        case Kind::unit:
-            return tagged("unit", OrderedJson::object());
-        case Kind::boolean:
-            return tagged("bool", v.number != 0);
-        case Kind::int64:
-            return tagged("int64", std::to_string(v.number));
-        case Kind::numeric:
-            return tagged("numeric", v.decimal.to_scaled_string());
-        case Kind::text:
-            return tagged("text", v.text);
-        case Kind::party:
-            return tagged("party", v.text);
-        case Kind::contract_id:
-            return tagged("contractId", v.text);
-        case Kind::timestamp:
-            return tagged("timestamp", std::to_string(v.number));
-        case Kind::date:
-            return tagged("date", v.number);
-        case Kind::optional:
-            return protobuf_optional(v);
-        case Kind::list:
-            return protobuf_list(v);
-        case Kind::text_map:
-            return protobuf_text_map(v);
-        case Kind::gen_map:
-            return protobuf_gen_map(v);
-        case Kind::record:
-            return protobuf_record(v);
-        case Kind::variant:
-            return protobuf_variant(v);
-        case Kind::enumeration:
-            return tagged("enum", tagged("constructor", v.text));
-    }
-    return nullptr;  // not reached: the switch names every Kind
+    return document(v, ValueEncoding::protobuf);
 }
 
 }  // namespace cantonlite::model

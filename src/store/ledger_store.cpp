@@ -6,7 +6,6 @@
 #include <unordered_set>
 
 #include "cantonlite/model/ids.hpp"
-#include "cantonlite/model/value_json.hpp"
 #include "splice_views.hpp"
 
 namespace cantonlite::store {
@@ -28,13 +27,6 @@ bool in_pre_order(const std::vector<NodeDraft>& nodes, int previous, int parent)
         if (n == parent) return true;
     }
     return parent == -1;
-}
-
-// A value in the Ledger API encoding, stored for the life of the ledger: no spare capacity.
-std::string ledger_text(const model::Value& v) {
-    std::string text = model::to_ledger_json(v).dump();
-    text.shrink_to_fit();
-    return text;
 }
 
 // A contract a draft exercises: committed before, or created earlier in the same draft.
@@ -206,19 +198,16 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
                                      e.acting_parties);
             tx.nodes.push_back(
                 Node{.node_id = id,
-                     .event = ExercisedNode{
-                         .contract_id = e.contract_id,
-                         .template_id = e.template_id,
-                         .interface_id = e.interface_id,
-                         .choice = e.choice,
-                         .choice_argument_json = ledger_text(e.argument),
-                         .consuming = e.consuming,
-                         .acting_parties = sorted_union(e.acting_parties, {}),
-                         .exercise_result_json = ledger_text(e.result),
-                         .choice_argument = std::make_shared<const model::Value>(e.argument),
-                         .exercise_result = std::make_shared<const model::Value>(e.result),
-                         .contract = it->second.contract,
-                         .last_descendant = id}});
+                     .event = ExercisedNode{.contract_id = e.contract_id,
+                                            .template_id = e.template_id,
+                                            .interface_id = e.interface_id,
+                                            .choice = e.choice,
+                                            .choice_argument = model::pack(e.argument),
+                                            .consuming = e.consuming,
+                                            .acting_parties = sorted_union(e.acting_parties, {}),
+                                            .exercise_result = model::pack(e.result),
+                                            .contract = it->second.contract,
+                                            .last_descendant = id}});
         }
         Node& node = tx.nodes.back();
         node.witnesses =

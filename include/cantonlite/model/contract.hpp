@@ -1,10 +1,11 @@
 #pragma once
-// Contract: one created contract with its argument encoded, once, in every JSON form served.
+// Contract: one created contract, its argument kept once in packed form.
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "cantonlite/model/packed_value.hpp"
 #include "cantonlite/model/template_id.hpp"
 #include "cantonlite/model/timestamp.hpp"
 #include "cantonlite/model/value.hpp"
@@ -23,11 +24,10 @@ struct Contract {
     std::int64_t created_offset = 0;        // offset of the creating transaction
     int created_node_id = 0;                // node of the create within it
 
-    // The create argument, encoded once (model/value_json.hpp):
-    std::string codegen_json;   // Scan CreatedEvent.create_arguments
-    std::string api_json;       // Splice Contract.payload
-    std::string protobuf_json;  // import updates' create_arguments
-    std::string ledger_json;    // Ledger API createArgument
+    // The create argument; each response writes the JSON encoding it serves from it
+    // (model/value_json.hpp): Scan's create_arguments (codegen), Splice Contract.payload
+    // (api_compressed), import updates (protobuf), the Ledger API's createArgument (ledger).
+    PackedValue argument;
 };
 
 using ContractPtr = std::shared_ptr<const Contract>;
@@ -36,7 +36,7 @@ using ContractPtr = std::shared_ptr<const Contract>;
 // demand rather than stored: only a few responses carry it, and a ledger holds millions.
 [[nodiscard]] std::string created_event_blob(const Contract& c);
 
-// Builds a contract and encodes its argument. Sorts and de-duplicates the parties.
+// Builds a contract and packs its argument. Sorts and de-duplicates the parties.
 [[nodiscard]] ContractPtr make_contract(std::string contract_id, TemplateId template_id,
                                         const Value& argument, std::vector<std::string> signatories,
                                         std::vector<std::string> observers, Timestamp created_at,

@@ -10,6 +10,7 @@
 namespace cantonlite::model {
 
 __extension__ using Int128 = __int128;
+__extension__ using UInt128 = unsigned __int128;
 
 // An exact decimal with scale 10 and at most 28 integer digits (Daml Numeric 10). Plain value.
 class Decimal {

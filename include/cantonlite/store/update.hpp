@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cantonlite/model/contract.hpp"
+#include "cantonlite/model/packed_value.hpp"
 #include "cantonlite/model/template_id.hpp"
 #include "cantonlite/model/timestamp.hpp"
 #include "cantonlite/model/value.hpp"
@@ -30,14 +31,10 @@ struct ExercisedNode {
     model::TemplateId template_id;  // the template that defines the choice
     std::optional<model::TemplateId> interface_id;
     std::string choice;
-    std::string choice_argument_json;  // Ledger API encoding
+    model::PackedValue choice_argument;
     bool consuming = false;
     std::vector<Party> acting_parties;
-    std::string exercise_result_json;  // Ledger API encoding
-    // The typed values of the two above, for the encodings Scan's update history writes
-    // (compact JSON and protobuf JSON).
-    std::shared_ptr<const model::Value> choice_argument;
-    std::shared_ptr<const model::Value> exercise_result;
+    model::PackedValue exercise_result;
     model::ContractPtr contract;  // the exercised contract
     std::vector<int> children;    // node ids of the immediate children, in execution order
     int last_descendant = 0;      // the largest node id of this node's subtree (itself if none)

@@ -2,6 +2,7 @@
 
 #include "cantonlite/http/json_text.hpp"
 #include "cantonlite/model/ids.hpp"
+#include "cantonlite/model/value_json.hpp"
 
 namespace cantonlite::areas::ledger {
 namespace {
@@ -67,7 +68,8 @@ void append_created_event_object(std::string& out, std::int64_t offset, const Ev
     append_string_field(out, "templateId", c.template_id.to_string());
     append_null_field(out, "contractKey");
     append_string_field(out, "contractKeyHash", "");
-    append_raw_field(out, "createArgument", c.ledger_json);
+    append_key(out, "createArgument");
+    model::append_value_json(out, c.argument, model::ValueEncoding::ledger);
     append_string_field(out, "createdEventBlob",
                         e.include_created_event_blob ? model::created_event_blob(c) : "");
     append_interface_views(out, c, e);
@@ -109,12 +111,14 @@ void append_exercised(std::string& out, std::int64_t offset, const EventView& e)
         append_null_field(out, "interfaceId");
     }
     append_string_field(out, "choice", x.choice);
-    append_raw_field(out, "choiceArgument", x.choice_argument_json);
+    append_key(out, "choiceArgument");
+    model::append_value_json(out, x.choice_argument, model::ValueEncoding::ledger);
     append_strings_field(out, "actingParties", x.acting_parties);
     append_raw_field(out, "consuming", x.consuming ? "true" : "false");
     append_strings_field(out, "witnessParties", e.witness_parties);
     append_int_field(out, "lastDescendantNodeId", x.last_descendant);
-    append_raw_field(out, "exerciseResult", x.exercise_result_json);
+    append_key(out, "exerciseResult");
+    model::append_value_json(out, x.exercise_result, model::ValueEncoding::ledger);
     append_string_field(out, "packageName", x.template_id.package_name);
     append_interface_ids(out, e);
     append_raw_field(out, "acsDelta", e.acs_delta ? "true" : "false");

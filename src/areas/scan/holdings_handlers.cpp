@@ -5,6 +5,7 @@
 #include "cantonlite/areas/scan/scan_json.hpp"
 #include "cantonlite/areas/splice_request.hpp"
 #include "cantonlite/http/json_text.hpp"
+#include "cantonlite/model/value_json.hpp"
 #include "cantonlite/store/holdings_query.hpp"
 #include "snapshot_support.hpp"
 
@@ -63,7 +64,7 @@ http::Response holdings_state_impl(const Store& store, const Context& ctx,
                                  update_id
                                      ? "#" + *update_id + ":" + std::to_string(c.created_node_id)
                                      : "#" + c.contract_id + ":0",
-                                 c.codegen_json);
+                                 model::ValueEncoding::codegen);
         }
     }
     out += ']';

@@ -42,19 +42,21 @@ void append_contract(std::string& out, const model::Contract& c) {
     out += '{';
     append_string_field(out, "template_id", c.template_id.to_string(), true);
     append_string_field(out, "contract_id", c.contract_id);
-    append_raw_field(out, "payload", c.api_json);
+    append_key(out, "payload");
+    model::append_value_json(out, c.argument, model::ValueEncoding::api_compressed);
     append_string_field(out, "created_event_blob", model::created_event_blob(c));
     append_string_field(out, "created_at", model::format_instant(c.created_at));
     out += '}';
 }
 
 void append_created_event(std::string& out, const model::Contract& c, std::string_view event_id,
-                          std::string_view create_arguments) {
+                          model::ValueEncoding encoding) {
     out += '{';
     append_string_field(out, "event_type", "created_event", true);
     append_string_field(out, "event_id", event_id);
     append_event_head(out, c);
-    append_raw_field(out, "create_arguments", create_arguments);
+    append_key(out, "create_arguments");
+    model::append_value_json(out, c.argument, encoding);
     append_string_field(out, "created_at", model::format_offset_date_time(c.created_at));
     append_parties(out, c);
     out += '}';
@@ -71,7 +73,8 @@ void append_active_contract(std::string& out, const model::Contract& c,
     append_string_field(out, "contract_id", c.contract_id);
     append_string_field(out, "template_id", c.template_id.to_string());
     append_string_field(out, "package_name", c.template_id.package_name);
-    append_raw_field(out, "create_arguments", c.codegen_json);
+    append_key(out, "create_arguments");
+    model::append_value_json(out, c.argument, model::ValueEncoding::codegen);
     append_string_field(out, "created_at", model::format_offset_date_time(c.created_at));
     append_parties(out, c);
     out += '}';
@@ -93,7 +96,7 @@ void append_import_update(std::string& out, const store::ImportUpdate& update) {
     append_key(out, "events_by_id");
     out += '{';
     append_key(out, event_id, true);
-    append_created_event(out, c, event_id, c.protobuf_json);
+    append_created_event(out, c, event_id, model::ValueEncoding::protobuf);
     out += "}}";
 }
 
@@ -102,13 +105,9 @@ namespace {
 // LegacyOffset.Api.fromLong(1): what V1 writes for every offset.
 constexpr std::string_view consistent_offset = "000000000000000001";
 
-std::string value_text(const model::Value& v, DamlValueEncoding encoding) {
-    return encoding == DamlValueEncoding::compact_json ? model::to_codegen_json(v).dump()
-                                                       : model::to_protobuf_json(v).dump();
-}
-
-std::string_view create_arguments(const model::Contract& c, DamlValueEncoding encoding) {
-    return encoding == DamlValueEncoding::compact_json ? c.codegen_json : c.protobuf_json;
+model::ValueEncoding value_encoding(DamlValueEncoding encoding) {
+    return encoding == DamlValueEncoding::compact_json ? model::ValueEncoding::codegen
+                                                       : model::ValueEncoding::protobuf;
 }
 
 std::string event_id(const std::string& update_id, int node_id) {
@@ -133,10 +132,12 @@ void append_exercised_event(std::string& out, const store::ExercisedNode& x, con
     append_string_field(out, "template_id", x.template_id.to_string());
     append_string_field(out, "package_name", x.template_id.package_name);
     append_string_field(out, "choice", x.choice);
-    append_raw_field(out, "choice_argument", value_text(*x.choice_argument, encoding));
+    append_key(out, "choice_argument");
+    model::append_value_json(out, x.choice_argument, value_encoding(encoding));
     append_key(out, "child_event_ids");
     append_event_ids(out, update_id, x.children);
-    append_raw_field(out, "exercise_result", value_text(*x.exercise_result, encoding));
+    append_key(out, "exercise_result");
+    model::append_value_json(out, x.exercise_result, value_encoding(encoding));
     append_raw_field(out, "consuming", x.consuming ? "true" : "false");
     append_key(out, "acting_parties");
     append_string_array(out, x.acting_parties);
@@ -173,7 +174,7 @@ void append_transaction_v2(std::string& out, const store::Transaction& tx,
         const auto& [id, node] = events[i];
         append_key(out, id, i == 0);
         if (const auto* c = std::get_if<store::CreatedNode>(&node->event)) {
-            append_created_event(out, *c->contract, id, create_arguments(*c->contract, encoding));
+            append_created_event(out, *c->contract, id, value_encoding(encoding));
         } else {
             append_exercised_event(out, std::get<store::ExercisedNode>(node->event), id,
                                    tx.update_id, encoding);
@@ -197,8 +198,7 @@ void append_reassignment(std::string& out, const store::Reassignment& r,
         append_int_field(out, "migration_id", r.migration_id);
         append_string_field(out, "unassign_id", r.unassign_id);
         append_key(out, "created_event");
-        append_created_event(out, *r.contract, event_id(r.update_id, 0),
-                             create_arguments(*r.contract, encoding));
+        append_created_event(out, *r.contract, event_id(r.update_id, 0), value_encoding(encoding));
         append_int_field(out, "reassignment_counter", r.reassignment_counter);
     } else {
         append_int_field(out, "migration_id", r.migration_id);

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "cantonlite/model/value_json.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
 
 namespace cantonlite::seed {
@@ -30,7 +31,7 @@ json read_json(const std::string& name) {
 }
 
 json payload(const model::ContractPtr& contract) {
-    return json::parse(contract->api_json);
+    return json::parse(model::value_json(contract->argument, model::ValueEncoding::api_compressed));
 }
 
 model::Timestamp time_of(const json& text) {

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "cantonlite/model/value_json.hpp"
 #include "seed/seed_test_network.hpp"
 
 namespace cantonlite::seed {
@@ -130,10 +131,10 @@ json contract_json(const model::Contract& c) {
             {"stakeholders", c.stakeholders},
             {"created_at", c.created_at.micros},
             {"created_event_blob", model::created_event_blob(c)},
-            {"codegen_json", c.codegen_json},
-            {"api_json", c.api_json},
-            {"protobuf_json", c.protobuf_json},
-            {"ledger_json", c.ledger_json}};
+            {"codegen_json", model::value_json(c.argument, model::ValueEncoding::codegen)},
+            {"api_json", model::value_json(c.argument, model::ValueEncoding::api_compressed)},
+            {"protobuf_json", model::value_json(c.argument, model::ValueEncoding::protobuf)},
+            {"ledger_json", model::value_json(c.argument, model::ValueEncoding::ledger)}};
 }
 
 json exercised_json(const store::ExercisedNode& e) {
@@ -141,10 +142,10 @@ json exercised_json(const store::ExercisedNode& e) {
             {"template_id", e.template_id.to_string()},
             {"interface_id", e.interface_id ? e.interface_id->to_string() : ""},
             {"choice", e.choice},
-            {"choice_argument", e.choice_argument_json},
+            {"choice_argument", model::value_json(e.choice_argument, model::ValueEncoding::ledger)},
             {"consuming", e.consuming},
             {"acting_parties", e.acting_parties},
-            {"exercise_result", e.exercise_result_json},
+            {"exercise_result", model::value_json(e.exercise_result, model::ValueEncoding::ledger)},
             {"contract_signatories", e.contract->signatories},
             {"contract_stakeholders", e.contract->stakeholders},
             {"children", e.children},

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cantonlite/model/timestamp.hpp"
+#include "cantonlite/model/value_json.hpp"
 #include "seed/seed_test_network.hpp"
 
 namespace cantonlite::seed {
@@ -198,7 +199,9 @@ TEST(StepBootstrap, WalletInstallPayloadNamesTheUser) {
                            {"validatorParty", validator},
                            {"endUserName", "alice"},
                            {"endUserParty", alice}};
-    EXPECT_EQ(payload_json(created_at(*s, 1, 3)->api_json), expected);
+    EXPECT_EQ(payload_json(model::value_json(created_at(*s, 1, 3)->argument,
+                                             model::ValueEncoding::api_compressed)),
+              expected);
 }
 
 // ================================ time and ids ================================
@@ -287,9 +290,9 @@ TEST(StepMint, RecordsTheTapArgumentAndResult) {
     const auto s = load(seed_with({mint("alice", "1000", "a1")}));
 
     const store::ExercisedNode& tap = exercised_at(*s, 2, 0);
-    EXPECT_EQ(json::parse(tap.choice_argument_json),
+    EXPECT_EQ(json::parse(model::value_json(tap.choice_argument, model::ValueEncoding::ledger)),
               (json{{"receiver", alice}, {"amount", "1000.0000000000"}}));
-    EXPECT_EQ(json::parse(tap.exercise_result_json),
+    EXPECT_EQ(json::parse(model::value_json(tap.exercise_result, model::ValueEncoding::ledger)),
               (json{{"amuletSum", {{"amulet", cid(*s, 2, 1)}}}}));
 }
 
@@ -306,7 +309,9 @@ TEST(StepMint, AmuletCodegenJsonHasTheReferenceShape) {
                             {{"initialAmount", "100.0000000000"},
                              {"createdAt", {{"number", "12"}}},
                              {"ratePerRound", {{"rate", "0.0000190259"}}}}}};
-    EXPECT_EQ(payload_json(created_at(*s, 2, 1)->codegen_json), expected);
+    EXPECT_EQ(payload_json(
+                  model::value_json(created_at(*s, 2, 1)->argument, model::ValueEncoding::codegen)),
+              expected);
 }
 
 TEST(StepMint, AmuletApiJsonStripsTrailingZeros) {
@@ -321,7 +326,9 @@ TEST(StepMint, AmuletApiJsonStripsTrailingZeros) {
                             {{"initialAmount", "100.0"},
                              {"createdAt", {{"number", "12"}}},
                              {"ratePerRound", {{"rate", "0.0000190259"}}}}}};
-    EXPECT_EQ(payload_json(created_at(*s, 2, 1)->api_json), expected);
+    EXPECT_EQ(payload_json(model::value_json(created_at(*s, 2, 1)->argument,
+                                             model::ValueEncoding::api_compressed)),
+              expected);
 }
 
 TEST(StepMint, AmuletLedgerJsonKeepsTheFullScale) {
@@ -336,13 +343,16 @@ TEST(StepMint, AmuletLedgerJsonKeepsTheFullScale) {
                             {{"initialAmount", "12.5000000000"},
                              {"createdAt", {{"number", "3"}}},
                              {"ratePerRound", {{"rate", "0.0000190259"}}}}}};
-    EXPECT_EQ(payload_json(created_at(*s, 2, 1)->ledger_json), expected);
+    EXPECT_EQ(payload_json(
+                  model::value_json(created_at(*s, 2, 1)->argument, model::ValueEncoding::ledger)),
+              expected);
 }
 
 TEST(StepMint, DefaultRoundIsOnePerTenMinutesSinceTheStart) {
     const auto s = load(seed_with({at(mint("alice", "10", "a1"), "2025-01-01T00:25:00Z")}));
 
-    EXPECT_EQ(payload_json(created_at(*s, 2, 1)->codegen_json)["amount"]["createdAt"],
+    EXPECT_EQ(payload_json(model::value_json(created_at(*s, 2, 1)->argument,
+                                             model::ValueEncoding::codegen))["amount"]["createdAt"],
               (json{{"number", "2"}}));
 }
 
@@ -352,7 +362,9 @@ TEST(StepMint, RatePerRoundOverridesTheDefault) {
 
     const auto s = load(seed_with({step}));
 
-    EXPECT_EQ(payload_json(created_at(*s, 2, 1)->api_json)["amount"]["ratePerRound"],
+    EXPECT_EQ(payload_json(model::value_json(
+                  created_at(*s, 2, 1)->argument,
+                  model::ValueEncoding::api_compressed))["amount"]["ratePerRound"],
               (json{{"rate", "0.5"}}));
 }
 
@@ -436,7 +448,9 @@ TEST(StepLock, LockedAmuletCodegenJsonHasTheReferenceShape) {
                             {{"holders", {provider}},
                              {"expiresAt", "2025-03-01T00:00:00Z"},
                              {"optContext", "order 17"}}}};
-    EXPECT_EQ(payload_json(created_at(*s, 3, 2)->codegen_json), expected);
+    EXPECT_EQ(payload_json(
+                  model::value_json(created_at(*s, 3, 2)->argument, model::ValueEncoding::codegen)),
+              expected);
 }
 
 TEST(StepLock, LedgerJsonDropsAnAbsentTrailingContext) {
@@ -445,15 +459,22 @@ TEST(StepLock, LedgerJsonDropsAnAbsentTrailingContext) {
 
     const auto s = load(seed_with({mint("alice", "1000", "a1"), step}));
 
-    EXPECT_EQ(payload_json(created_at(*s, 3, 2)->ledger_json)["lock"],
+    EXPECT_EQ(payload_json(model::value_json(created_at(*s, 3, 2)->argument,
+                                             model::ValueEncoding::ledger))["lock"],
               (json{{"holders", {provider}}, {"expiresAt", "2025-03-01T00:00:00Z"}}));
-    EXPECT_EQ(payload_json(created_at(*s, 3, 2)->api_json)["lock"]["optContext"], nullptr);
+    EXPECT_EQ(
+        payload_json(model::value_json(created_at(*s, 3, 2)->argument,
+                                       model::ValueEncoding::api_compressed))["lock"]["optContext"],
+        nullptr);
 }
 
 TEST(StepLock, ChangeHasTheRestOfTheAmulet) {
     const auto s = load(seed_with({mint("alice", "1000", "a1"), lock_step()}));
 
-    EXPECT_EQ(payload_json(created_at(*s, 3, 3)->api_json)["amount"]["initialAmount"], "750.0");
+    EXPECT_EQ(payload_json(model::value_json(
+                  created_at(*s, 3, 3)->argument,
+                  model::ValueEncoding::api_compressed))["amount"]["initialAmount"],
+              "750.0");
 }
 
 TEST(StepLock, WithoutAmountLocksTheWholeAmuletAndMakesNoChange) {
@@ -465,7 +486,9 @@ TEST(StepLock, WithoutAmountLocksTheWholeAmuletAndMakesNoChange) {
     const store::Transaction& tx = transaction_at(*s, 3);
     ASSERT_EQ(tx.nodes.size(), 3U);
     EXPECT_EQ(template_name(created_at(*s, 3, 2)->template_id), locked_amulet_template);
-    EXPECT_EQ(payload_json(created_at(*s, 3, 2)->api_json)["amulet"]["amount"]["initialAmount"],
+    EXPECT_EQ(payload_json(model::value_json(
+                  created_at(*s, 3, 2)->argument,
+                  model::ValueEncoding::api_compressed))["amulet"]["amount"]["initialAmount"],
               "1000.0");
 }
 
@@ -508,7 +531,10 @@ TEST(StepUnlock, UnlockedAmuletHasTheLockedAmount) {
 
     const auto s = load(seed_with({mint("alice", "1000", "a1"), lock_step(), unlock}));
 
-    EXPECT_EQ(payload_json(created_at(*s, 4, 1)->api_json)["amount"]["initialAmount"], "250.0");
+    EXPECT_EQ(payload_json(model::value_json(
+                  created_at(*s, 4, 1)->argument,
+                  model::ValueEncoding::api_compressed))["amount"]["initialAmount"],
+              "250.0");
 }
 
 // The choice's controllers are the owner and the lock holders: a real submission must act as all
@@ -578,13 +604,18 @@ TEST(StepTransfer, ResultNamesTheCreatedAmuletsAndTheChange) {
                             {{{"tag", "TransferResultAmulet"}, {"value", cid(*s, 3, 2)}},
                              {{"tag", "TransferResultLockedAmulet"}, {"value", cid(*s, 3, 3)}}}},
                            {"senderChangeAmulet", cid(*s, 3, 4)}};
-    EXPECT_EQ(json::parse(exercised_at(*s, 3, 0).exercise_result_json), expected);
+    EXPECT_EQ(json::parse(model::value_json(exercised_at(*s, 3, 0).exercise_result,
+                                            model::ValueEncoding::ledger)),
+              expected);
 }
 
 TEST(StepTransfer, ChangeHasTheInputsMinusTheOutputs) {
     const auto s = load(seed_with({mint("alice", "1000", "a1"), transfer_step()}));
 
-    EXPECT_EQ(payload_json(created_at(*s, 3, 4)->api_json)["amount"]["initialAmount"], "950.0");
+    EXPECT_EQ(payload_json(model::value_json(
+                  created_at(*s, 3, 4)->argument,
+                  model::ValueEncoding::api_compressed))["amount"]["initialAmount"],
+              "950.0");
 }
 
 TEST(StepTransfer, SpendingEverythingCreatesNoChange) {
@@ -595,7 +626,8 @@ TEST(StepTransfer, SpendingEverythingCreatesNoChange) {
     const auto s = load(seed_with({mint("alice", "1000", "a1"), step}));
 
     EXPECT_EQ(transaction_at(*s, 3).nodes.size(), 3U);
-    EXPECT_EQ(json::parse(exercised_at(*s, 3, 0).exercise_result_json)["senderChangeAmulet"],
+    EXPECT_EQ(json::parse(model::value_json(exercised_at(*s, 3, 0).exercise_result,
+                                            model::ValueEncoding::ledger))["senderChangeAmulet"],
               nullptr);
 }
 
@@ -610,7 +642,10 @@ TEST(StepTransfer, ArchivesEveryInput) {
     ASSERT_EQ(tx.nodes.size(), 5U);
     EXPECT_EQ(exercised_at(*s, 4, 1).contract_id, cid(*s, 2, 1));
     EXPECT_EQ(exercised_at(*s, 4, 2).contract_id, cid(*s, 3, 1));
-    EXPECT_EQ(payload_json(created_at(*s, 4, 4)->api_json)["amount"]["initialAmount"], "30.0");
+    EXPECT_EQ(payload_json(model::value_json(
+                  created_at(*s, 4, 4)->argument,
+                  model::ValueEncoding::api_compressed))["amount"]["initialAmount"],
+              "30.0");
 }
 
 TEST(StepTransfer, SnapshotHoldsTheOutputsAndTheChange) {
@@ -652,7 +687,8 @@ TEST(StepTransferOffer, CreateExercisesTheSendersWalletInstall) {
 TEST(StepTransferOffer, CreateResultNamesTheOffer) {
     const auto s = load(seed_with({offer_step()}));
 
-    EXPECT_EQ(json::parse(exercised_at(*s, 2, 0).exercise_result_json),
+    EXPECT_EQ(json::parse(model::value_json(exercised_at(*s, 2, 0).exercise_result,
+                                            model::ValueEncoding::ledger)),
               (json{{"transferOffer", cid(*s, 2, 1)}}));
 }
 
@@ -666,7 +702,9 @@ TEST(StepTransferOffer, OfferApiJsonHasTheReferenceShape) {
                            {"description", "lunch"},
                            {"expiresAt", "2025-02-01T00:00:00Z"},
                            {"trackingId", "offer-1"}};
-    EXPECT_EQ(payload_json(created_at(*s, 2, 1)->api_json), expected);
+    EXPECT_EQ(payload_json(model::value_json(created_at(*s, 2, 1)->argument,
+                                             model::ValueEncoding::api_compressed)),
+              expected);
 }
 
 TEST(StepTransferOffer, OfferIsListedForSenderAndReceiver) {
@@ -726,7 +764,8 @@ TEST(StepTransferOffer, WithdrawIsConsumingActingAsTheSenderWithTheReason) {
                                                            .last_descendant = 0,
                                                            .witnesses = {alice, bob}})}));
     EXPECT_EQ(tree_json(transaction_at(*s, 3)), expected);
-    EXPECT_EQ(json::parse(exercised_at(*s, 3, 0).choice_argument_json),
+    EXPECT_EQ(json::parse(model::value_json(exercised_at(*s, 3, 0).choice_argument,
+                                            model::ValueEncoding::ledger)),
               (json{{"reason", "changed my mind"}}));
     EXPECT_EQ(transaction_at(*s, 3).submitters, std::vector<std::string>{alice});
 }
@@ -746,7 +785,9 @@ TEST(StepTransferOffer, ExpireIsConsumingActingAsTheSender) {
                                                            .last_descendant = 0,
                                                            .witnesses = {alice, bob}})}));
     EXPECT_EQ(tree_json(transaction_at(*s, 3)), expected);
-    EXPECT_EQ(json::parse(exercised_at(*s, 3, 0).choice_argument_json), (json{{"actor", alice}}));
+    EXPECT_EQ(json::parse(model::value_json(exercised_at(*s, 3, 0).choice_argument,
+                                            model::ValueEncoding::ledger)),
+              (json{{"actor", alice}}));
     EXPECT_TRUE(s->transfer_offers_of(bob).empty());
 }
 
@@ -791,7 +832,9 @@ TEST(StepBuyTraffic, RequestCodegenJsonHasTheReferenceShape) {
                            {"memberId", participant},
                            {"synchronizerId", global_synchronizer},
                            {"migrationId", "0"}};
-    EXPECT_EQ(payload_json(created_at(*s, 2, 1)->codegen_json), expected);
+    EXPECT_EQ(payload_json(
+                  model::value_json(created_at(*s, 2, 1)->argument, model::ValueEncoding::codegen)),
+              expected);
 }
 
 TEST(StepBuyTraffic, MemberAndSynchronizerIdsOverrideTheDefaults) {
@@ -801,7 +844,8 @@ TEST(StepBuyTraffic, MemberAndSynchronizerIdsOverrideTheDefaults) {
 
     const auto s = load(seed_with({step}));
 
-    const json payload = payload_json(created_at(*s, 2, 1)->codegen_json);
+    const json payload = payload_json(
+        model::value_json(created_at(*s, 2, 1)->argument, model::ValueEncoding::codegen));
     EXPECT_EQ(payload["memberId"], "PAR::other::1220ff");
     EXPECT_EQ(payload["synchronizerId"], private_synchronizer);
 }
@@ -831,7 +875,8 @@ TEST(StepBuyTraffic, CompleteArchivesTheRequestActingAsTheUser) {
                                                            .last_descendant = 0,
                                                            .witnesses = {alice}})}));
     EXPECT_EQ(tree_json(transaction_at(*s, 3)), expected);
-    EXPECT_EQ(json::parse(exercised_at(*s, 3, 0).exercise_result_json)["trackingInfo"],
+    EXPECT_EQ(json::parse(model::value_json(exercised_at(*s, 3, 0).exercise_result,
+                                            model::ValueEncoding::ledger))["trackingInfo"],
               (json{{"trackingId", "traffic-1"}, {"endUserParty", alice}}));
 }
 
@@ -855,7 +900,8 @@ TEST(StepBuyTraffic, CancelRecordsARejectedEventWithTheReason) {
 
     EXPECT_EQ(exercised_at(*s, 3, 0).choice, "BuyTrafficRequest_Cancel");
     EXPECT_TRUE(exercised_at(*s, 3, 0).consuming);
-    EXPECT_EQ(json::parse(exercised_at(*s, 3, 0).choice_argument_json),
+    EXPECT_EQ(json::parse(model::value_json(exercised_at(*s, 3, 0).choice_argument,
+                                            model::ValueEncoding::ledger)),
               (json{{"reason", "out of funds"}}));
     const auto event = s->latest_buy_traffic_event(alice, "traffic-1");
     ASSERT_TRUE(event.has_value());
@@ -914,7 +960,9 @@ TEST(StepAns, EntryApiJsonHasTheTemplateFields) {
                            {"url", "https://alice.example"},
                            {"description", "Alice"},
                            {"expiresAt", "2026-01-01T00:00:00Z"}};
-    EXPECT_EQ(payload_json(created_at(*s, 2, 0)->api_json), expected);
+    EXPECT_EQ(payload_json(model::value_json(created_at(*s, 2, 0)->argument,
+                                             model::ValueEncoding::api_compressed)),
+              expected);
 }
 
 json renew_step(const std::string& expires_at) {
@@ -943,9 +991,11 @@ TEST(StepAns, RenewArchivesAndRecreatesTheEntryActingAsTheDso) {
 TEST(StepAns, RenewExtendsByTheDifferenceOfTheExpiries) {
     const auto s = load(seed_with({register_step(), renew_step("2027-01-01T00:00:00Z")}));
 
-    EXPECT_EQ(json::parse(exercised_at(*s, 3, 0).choice_argument_json),
+    EXPECT_EQ(json::parse(model::value_json(exercised_at(*s, 3, 0).choice_argument,
+                                            model::ValueEncoding::ledger)),
               (json{{"extension", {{"microseconds", "31536000000000"}}}}));
-    EXPECT_EQ(json::parse(exercised_at(*s, 3, 0).exercise_result_json),
+    EXPECT_EQ(json::parse(model::value_json(exercised_at(*s, 3, 0).exercise_result,
+                                            model::ValueEncoding::ledger)),
               (json{{"entryCid", cid(*s, 3, 1)}}));
 }
 
@@ -1016,7 +1066,9 @@ TEST(StepVote, RequestHoldsTheRequestersOwnVoteAndNoTracking) {
                         {"optCastAt", "2025-01-01T00:00:01Z"}}})})},
         {"trackingCid", nullptr},
         {"targetEffectiveAt", nullptr}};
-    EXPECT_EQ(payload_json(created_at(*s, 2, 1)->api_json), expected);
+    EXPECT_EQ(payload_json(model::value_json(created_at(*s, 2, 1)->argument,
+                                             model::ValueEncoding::api_compressed)),
+              expected);
 }
 
 TEST(StepVote, RequestIsFoundByItsOwnContractId) {
@@ -1058,7 +1110,8 @@ TEST(StepVote, CastVoteRecreatesTheRequestActingAsTheDso) {
 TEST(StepVote, CastVoteAddsTheVoteAndTracksTheOriginal) {
     const auto s = load(seed_with({request_vote_step(), cast_vote_step("Sv-2")}));
 
-    const json payload = payload_json(created_at(*s, 3, 2)->api_json);
+    const json payload = payload_json(
+        model::value_json(created_at(*s, 3, 2)->argument, model::ValueEncoding::api_compressed));
     EXPECT_EQ(payload["trackingCid"], cid(*s, 2, 1));
     ASSERT_EQ(payload["votes"].size(), 2U);
     EXPECT_EQ(payload["votes"][1], json::array({"Sv-2",
@@ -1087,8 +1140,13 @@ TEST(StepVote, SecondCastVoteThroughTheLabelKeepsTheOriginalTracking) {
         load(seed_with({request_vote_step(), cast_vote_step("Sv-2"), cast_vote_step("Sv-3")}));
 
     EXPECT_EQ(exercised_at(*s, 4, 1).contract_id, cid(*s, 3, 2));
-    EXPECT_EQ(payload_json(created_at(*s, 4, 2)->api_json)["trackingCid"], cid(*s, 2, 1));
-    EXPECT_EQ(payload_json(created_at(*s, 4, 2)->api_json)["votes"].size(), 3U);
+    EXPECT_EQ(payload_json(model::value_json(created_at(*s, 4, 2)->argument,
+                                             model::ValueEncoding::api_compressed))["trackingCid"],
+              cid(*s, 2, 1));
+    EXPECT_EQ(payload_json(model::value_json(created_at(*s, 4, 2)->argument,
+                                             model::ValueEncoding::api_compressed))["votes"]
+                  .size(),
+              3U);
     EXPECT_EQ(s->vote_request_by_tracking_cid(cid(*s, 2, 1))->contract_id, cid(*s, 4, 2));
 }
 
@@ -1098,7 +1156,8 @@ TEST(StepVote, CastingAgainReplacesTheVotersVote) {
 
     const auto s = load(seed_with({request_vote_step(), cast_vote_step("Sv-2"), again}));
 
-    const json votes = payload_json(created_at(*s, 4, 2)->api_json)["votes"];
+    const json votes = payload_json(model::value_json(
+        created_at(*s, 4, 2)->argument, model::ValueEncoding::api_compressed))["votes"];
     ASSERT_EQ(votes.size(), 2U);
     EXPECT_EQ(votes[1][1]["accept"], false);
 }
@@ -1167,7 +1226,8 @@ TEST(StepTransferCommand, FirstCounterHasNonceOne) {
 
     const auto counter = s->transfer_command_counter_of(alice);
     ASSERT_TRUE(counter.has_value());
-    EXPECT_EQ(payload_json(counter->contract->api_json),
+    EXPECT_EQ(payload_json(model::value_json(counter->contract->argument,
+                                             model::ValueEncoding::api_compressed)),
               (json{{"dso", dso}, {"sender", alice}, {"nextNonce", "1"}}));
 }
 
@@ -1203,7 +1263,9 @@ TEST(StepTransferCommand, CounterHasTheNextNonce) {
     const auto counter = s->transfer_command_counter_of(alice);
     ASSERT_TRUE(counter.has_value());
     EXPECT_EQ(counter->contract->contract_id, cid(*s, 3, 2));
-    EXPECT_EQ(payload_json(counter->contract->api_json)["nextNonce"], "2");
+    EXPECT_EQ(payload_json(model::value_json(counter->contract->argument,
+                                             model::ValueEncoding::api_compressed))["nextNonce"],
+              "2");
 }
 
 TEST(StepTransferCommand, CountersArePerSender) {
@@ -1211,8 +1273,10 @@ TEST(StepTransferCommand, CountersArePerSender) {
 
     const auto s = load(seed_with({transfer_command, by_bob}));
 
-    EXPECT_EQ(payload_json(s->transfer_command_counter_of(bob)->contract->api_json)["nextNonce"],
-              "1");
+    EXPECT_EQ(
+        payload_json(model::value_json(s->transfer_command_counter_of(bob)->contract->argument,
+                                       model::ValueEncoding::api_compressed))["nextNonce"],
+        "1");
     EXPECT_EQ(s->transfer_command_counter_of(alice)->contract->contract_id, cid(*s, 2, 1));
 }
 
@@ -1552,7 +1616,9 @@ TEST(StepRawTransaction, CommitsTheNodesAsGiven) {
 TEST(StepRawTransaction, CreatedArgumentIsTheTypedValue) {
     const auto s = load(seed_with({mint("alice", "10", "a1"), raw_example()}));
 
-    EXPECT_EQ(payload_json(created_at(*s, 3, 1)->api_json), (json{{"sender", alice}}));
+    EXPECT_EQ(payload_json(model::value_json(created_at(*s, 3, 1)->argument,
+                                             model::ValueEncoding::api_compressed)),
+              (json{{"sender", alice}}));
 }
 
 json create_of(const std::string& party) {
@@ -1700,14 +1766,20 @@ TEST(StepRawTransaction, TypedValuesOfEveryKindBecomeTheArgument) {
                            {"gm", json::array({json::array({"1", "one"})})},
                            {"v", {{"tag", "C"}, {"value", json::object()}}},
                            {"e", "E"}};
-    EXPECT_EQ(payload_json(created_at(*s, 3, 0)->codegen_json), expected);
+    EXPECT_EQ(payload_json(
+                  model::value_json(created_at(*s, 3, 0)->argument, model::ValueEncoding::codegen)),
+              expected);
 }
 
 TEST(StepRawTransaction, ExerciseArgumentAndResultAreTheTypedValues) {
     const auto s = load(seed_with({mint("alice", "10", "a1"), raw_example()}));
 
-    EXPECT_EQ(json::parse(exercised_at(*s, 3, 0).choice_argument_json), json::object());
-    EXPECT_EQ(json::parse(exercised_at(*s, 3, 0).exercise_result_json), json::object());
+    EXPECT_EQ(json::parse(model::value_json(exercised_at(*s, 3, 0).choice_argument,
+                                            model::ValueEncoding::ledger)),
+              json::object());
+    EXPECT_EQ(json::parse(model::value_json(exercised_at(*s, 3, 0).exercise_result,
+                                            model::ValueEncoding::ledger)),
+              json::object());
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include "cantonlite/store/ledger_store.hpp"
+#include "cantonlite/model/value_json.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -111,9 +112,14 @@ TEST_F(LedgerStoreTest, CreatedContractIsActiveWithItsEncodings) {
     EXPECT_FALSE(state->archived_offset.has_value());
     EXPECT_EQ(state->synchronizer_id, "global::1220dd");
     EXPECT_EQ(state->contract->signatories, (std::vector<Party>{dso, alice}));
-    EXPECT_EQ(nlohmann::json::parse(state->contract->codegen_json)["amount"]["initialAmount"],
-              "100.0000000000");
-    EXPECT_EQ(nlohmann::json::parse(state->contract->api_json)["amount"]["initialAmount"], "100.0");
+    EXPECT_EQ(
+        nlohmann::json::parse(model::value_json(
+            state->contract->argument, model::ValueEncoding::codegen))["amount"]["initialAmount"],
+        "100.0000000000");
+    EXPECT_EQ(nlohmann::json::parse(model::value_json(
+                  state->contract->argument,
+                  model::ValueEncoding::api_compressed))["amount"]["initialAmount"],
+              "100.0");
     EXPECT_EQ(store_.active_contracts().size(), 1U);
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// The JSON bodies of the Scan API, spliced from each contract's pre-encoded text (no DOM per
-// request). Key order as in scan.yaml / common-external.yaml; absent optionals as null.
+// The JSON bodies of the Scan API, written as text straight from each contract's packed argument
+// (no DOM per request). Key order as in scan.yaml / common-external.yaml; absent optionals as null.
 
 #include <optional>
 #include <string>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cantonlite/model/contract.hpp"
+#include "cantonlite/model/value_json.hpp"
 #include "cantonlite/store/update.hpp"
 
 namespace cantonlite::areas::scan {
@@ -16,11 +17,11 @@ namespace cantonlite::areas::scan {
 // Instant.toString.
 void append_contract(std::string& out, const model::Contract& c);
 
-// Spec: scan.yaml CreatedEvent: `create_arguments` is one of the contract's stored encodings
-// (codegen compact JSON for holdings queries, protobuf JSON for import updates); created_at as
-// OffsetDateTime; sorted signatories and observers.
+// Spec: scan.yaml CreatedEvent: `create_arguments` in `encoding` (codegen compact JSON for
+// holdings queries, protobuf JSON for import updates); created_at as OffsetDateTime; sorted
+// signatories and observers.
 void append_created_event(std::string& out, const model::Contract& c, std::string_view event_id,
-                          std::string_view create_arguments);
+                          model::ValueEncoding encoding);
 
 // Spec: scan.yaml ActiveContract (v1 holdings state).
 void append_active_contract(std::string& out, const model::Contract& c,

@@ -13,6 +13,7 @@
 
 #include "areas/scan/scan_test_support.hpp"
 #include "cantonlite/model/ids.hpp"
+#include "cantonlite/model/value_json.hpp"
 
 namespace cantonlite::areas::scan {
 namespace {
@@ -230,7 +231,8 @@ json active_contract(const model::Contract& c, const json& created_in_update_id)
             {"contract_id", c.contract_id},
             {"template_id", c.template_id.to_string()},
             {"package_name", c.template_id.package_name},
-            {"create_arguments", json::parse(c.codegen_json)},
+            {"create_arguments",
+             json::parse(model::value_json(c.argument, model::ValueEncoding::codegen))},
             {"created_at", model::format_offset_date_time(c.created_at)},
             {"signatories", c.signatories},
             {"observers", c.observers}};

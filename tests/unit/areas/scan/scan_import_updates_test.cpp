@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "areas/scan/scan_test_support.hpp"
+#include "cantonlite/model/value_json.hpp"
 
 namespace cantonlite::areas::scan {
 namespace {
@@ -77,7 +78,8 @@ json import_update(const model::Contract& c) {
                           {"contract_id", c.contract_id},
                           {"template_id", c.template_id.to_string()},
                           {"package_name", c.template_id.package_name},
-                          {"create_arguments", json::parse(c.protobuf_json)},
+                          {"create_arguments", json::parse(model::value_json(
+                                                   c.argument, model::ValueEncoding::protobuf))},
                           {"created_at", model::format_offset_date_time(c.created_at)},
                           {"signatories", c.signatories},
                           {"observers", c.observers}};

@@ -19,6 +19,7 @@
 #include "cantonlite/http/router.hpp"
 #include "cantonlite/model/contract.hpp"
 #include "cantonlite/model/timestamp.hpp"
+#include "cantonlite/model/value_json.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
 #include "cantonlite/store/ledger_store.hpp"
 
@@ -379,7 +380,8 @@ inline json holding_event(const store::LedgerStore& s, const model::Contract& c)
             {"contract_id", c.contract_id},
             {"template_id", c.template_id.to_string()},
             {"package_name", c.template_id.package_name},
-            {"create_arguments", json::parse(c.codegen_json)},
+            {"create_arguments",
+             json::parse(model::value_json(c.argument, model::ValueEncoding::codegen))},
             {"created_at", model::format_offset_date_time(c.created_at)},
             {"signatories", c.signatories},
             {"observers", c.observers}};
@@ -389,7 +391,8 @@ inline json holding_event(const store::LedgerStore& s, const model::Contract& c)
 inline json contract_json(const model::Contract& c) {
     return {{"template_id", c.template_id.to_string()},
             {"contract_id", c.contract_id},
-            {"payload", json::parse(c.api_json)},
+            {"payload",
+             json::parse(model::value_json(c.argument, model::ValueEncoding::api_compressed))},
             {"created_event_blob", model::created_event_blob(c)},
             {"created_at", model::format_instant(c.created_at)}};
 }

@@ -57,8 +57,9 @@ std::vector<store::UpdatePtr> history() {
 
 // ---- the expected items, written from the spec ------------------------------------------------
 
-ordered value_json(const model::Value& v, bool protobuf) {
-    return protobuf ? model::to_protobuf_json(v) : model::to_codegen_json(v);
+ordered value_json(const model::PackedValue& v, bool protobuf) {
+    return ordered::parse(model::value_json(
+        v, protobuf ? model::ValueEncoding::protobuf : model::ValueEncoding::codegen));
 }
 
 ordered created_event(const model::Contract& c, const std::string& id, bool protobuf) {
@@ -67,7 +68,7 @@ ordered created_event(const model::Contract& c, const std::string& id, bool prot
             {"contract_id", c.contract_id},
             {"template_id", c.template_id.to_string()},
             {"package_name", c.template_id.package_name},
-            {"create_arguments", ordered::parse(protobuf ? c.protobuf_json : c.codegen_json)},
+            {"create_arguments", value_json(c.argument, protobuf)},
             {"created_at", model::format_offset_date_time(c.created_at)},
             {"signatories", c.signatories},
             {"observers", c.observers}};
@@ -94,9 +95,9 @@ ordered expected_item(const store::Update& u, bool protobuf) {
                               {"template_id", x.template_id.to_string()},
                               {"package_name", x.template_id.package_name},
                               {"choice", x.choice},
-                              {"choice_argument", value_json(*x.choice_argument, protobuf)},
+                              {"choice_argument", value_json(x.choice_argument, protobuf)},
                               {"child_event_ids", ids(tx->update_id, x.children)},
-                              {"exercise_result", value_json(*x.exercise_result, protobuf)},
+                              {"exercise_result", value_json(x.exercise_result, protobuf)},
                               {"consuming", x.consuming},
                               {"acting_parties", x.acting_parties},
                               {"interface_id", x.interface_id ? ordered(x.interface_id->to_string())

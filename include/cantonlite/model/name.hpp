@@ -1,0 +1,65 @@
+#pragma once
+// Name: an interned identifier (party, contract id, record label, synchronizer, ...), 4 bytes.
+
+#include <compare>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cantonlite::model {
+
+// A string kept once for the whole process: every Name with the same text is the same 4-byte
+// handle, so a ledger that mentions a party a million times holds its 80 characters once.
+// Names are never freed (a daemon serves one network; a reset re-interns the same texts).
+// Thread-safe: interning takes a lock, reading a Name's text does not. Plain value.
+class Name {
+  public:
+    constexpr Name() = default;  // the empty text
+    // Interns `text` (the first call with a text allocates; later ones only look it up).
+    explicit Name(std::string_view text);
+
+    // The Name of `text` if it was ever interned; nullopt otherwise (nothing is interned).
+    [[nodiscard]] static std::optional<Name> find(std::string_view text);
+
+    // The text; valid for the life of the process.
+    [[nodiscard]] std::string_view view() const;
+    [[nodiscard]] std::string str() const { return std::string(view()); }
+    [[nodiscard]] bool empty() const { return id_ == 0; }
+    [[nodiscard]] std::uint32_t id() const { return id_; }
+    // The Name whose id() is `id`. REQUIRES: `id` came from id() in this process.
+    [[nodiscard]] static Name from_id(std::uint32_t id) {
+        Name n;
+        n.id_ = id;
+        return n;
+    }
+
+    friend bool operator==(Name a, Name b) { return a.id_ == b.id_; }
+    friend bool operator==(Name a, std::string_view b) { return a.view() == b; }
+    // By text, so that sorted Names are in the order of their texts.
+    friend std::strong_ordering operator<=>(Name a, Name b) {
+        return a.id_ == b.id_ ? std::strong_ordering::equal : a.view() <=> b.view();
+    }
+
+  private:
+    std::uint32_t id_ = 0;
+};
+
+// The texts of `names`, in order.
+template <typename Names>
+[[nodiscard]] std::vector<std::string> texts(const Names& names) {
+    std::vector<std::string> out;
+    out.reserve(names.size());
+    for (const Name n : names) out.emplace_back(n.view());
+    return out;
+}
+
+}  // namespace cantonlite::model
+
+template <>
+struct std::hash<cantonlite::model::Name> {
+    std::size_t operator()(cantonlite::model::Name n) const noexcept { return n.id(); }
+};

@@ -1,0 +1,202 @@
+#include "cantonlite/model/packed_value.hpp"
+
+#include "packed_reader.hpp"
+
+namespace cantonlite::model {
+namespace {
+
+using Kind = Value::Kind;
+
+class Writer {
+  public:
+    void value(const Value& v) {
+        out_ += static_cast<char>(v.kind);
+        switch (v.kind) {
+            case Kind::unit:
+                return;
+            case Kind::boolean:
+                out_ += static_cast<char>(v.number != 0);
+                return;
+            case Kind::int64:
+            case Kind::timestamp:
+            case Kind::date:
+                integer(v.number);
+                return;
+            case Kind::numeric:
+                decimal(v.decimal);
+                return;
+            case Kind::text:
+            case Kind::enumeration:
+                text(v.text);
+                return;
+            case Kind::party:
+            case Kind::contract_id:
+                varint(Name(v.text).id());
+                return;
+            case Kind::optional:
+                out_ += static_cast<char>(!v.items.empty());
+                if (!v.items.empty()) value(v.items.front());
+                return;
+            case Kind::list:
+            case Kind::gen_map:
+                varint(v.kind == Kind::gen_map ? v.items.size() / 2 : v.items.size());
+                for (const Value& item : v.items) value(item);
+                return;
+            case Kind::text_map:
+            case Kind::record:
+                labelled(v);
+                return;
+            case Kind::variant:
+                text(v.text);
+                value(v.items.front());
+                return;
+        }
+    }
+
+    std::string take() { return std::move(out_); }
+
+  private:
+    void varint(UInt128 v) {
+        while (v >= 0x80) {
+            out_ += static_cast<char>(static_cast<unsigned char>(v) | 0x80);
+            v >>= 7;
+        }
+        out_ += static_cast<char>(v);
+    }
+    void integer(std::int64_t n) {
+        varint((static_cast<std::uint64_t>(n) << 1) ^ static_cast<std::uint64_t>(n >> 63));
+    }
+    void decimal(Decimal d) {
+        const Int128 n = d.units();
+        varint((static_cast<UInt128>(n) << 1) ^ static_cast<UInt128>(n >> 127));
+    }
+    void text(std::string_view s) {
+        varint(s.size());
+        out_ += s;
+    }
+    void labelled(const Value& v) {
+        varint(v.items.size());
+        for (std::size_t i = 0; i < v.items.size(); ++i) {
+            if (v.kind == Kind::record) {
+                varint(Name(v.labels[i]).id());
+            } else {
+                text(v.labels[i]);
+            }
+            value(v.items[i]);
+        }
+    }
+
+    std::string out_;
+};
+
+Value read(packed::Reader& in) {
+    Value v{.kind = in.kind()};
+    switch (v.kind) {
+        case Kind::unit:
+            break;
+        case Kind::boolean:
+            v.number = in.byte();
+            break;
+        case Kind::int64:
+        case Kind::timestamp:
+        case Kind::date:
+            v.number = in.integer();
+            break;
+        case Kind::numeric:
+            v.decimal = in.decimal();
+            break;
+        case Kind::text:
+        case Kind::enumeration:
+            v.text = in.text();
+            break;
+        case Kind::party:
+        case Kind::contract_id:
+            v.text = in.name().view();
+            break;
+        case Kind::optional:
+            if (in.byte() != 0) v.items.push_back(read(in));
+            break;
+        case Kind::list:
+        case Kind::gen_map:
+            for (std::size_t n = in.count() * (v.kind == Kind::gen_map ? 2 : 1); n > 0; --n) {
+                v.items.push_back(read(in));
+            }
+            break;
+        case Kind::text_map:
+        case Kind::record:
+            for (std::size_t n = in.count(); n > 0; --n) {
+                v.labels.emplace_back(v.kind == Kind::record ? in.name().view() : in.text());
+                v.items.push_back(read(in));
+            }
+            break;
+        case Kind::variant:
+            v.text = in.text();
+            v.items.push_back(read(in));
+            break;
+    }
+    return v;
+}
+
+}  // namespace
+
+void packed::Reader::skip() {
+    switch (kind()) {
+        case Kind::unit:
+            return;
+        case Kind::boolean:
+            (void)byte();
+            return;
+        case Kind::int64:
+        case Kind::timestamp:
+        case Kind::date:
+        case Kind::numeric:
+        case Kind::party:
+        case Kind::contract_id:
+            (void)varint();
+            return;
+        case Kind::text:
+        case Kind::enumeration:
+            (void)text();
+            return;
+        case Kind::optional:
+            if (byte() != 0) skip();
+            return;
+        case Kind::list:
+            for (std::size_t n = count(); n > 0; --n) skip();
+            return;
+        case Kind::gen_map:
+            for (std::size_t n = count() * 2; n > 0; --n) skip();
+            return;
+        case Kind::text_map:
+            for (std::size_t n = count(); n > 0; --n) {
+                (void)text();
+                skip();
+            }
+            return;
+        case Kind::record:
+            for (std::size_t n = count(); n > 0; --n) {
+                (void)varint();
+                skip();
+            }
+            return;
+        case Kind::variant:
+            (void)text();
+            skip();
+            return;
+    }
+}
+
+PackedValue pack(const Value& v) {
+    Writer w;
+    w.value(v);
+    std::string bytes = w.take();
+    bytes.shrink_to_fit();
+    return PackedValue(std::move(bytes));
+}
+
+Value unpack(const PackedValue& packed) {
+    packed::Reader in(packed.bytes());
+    return read(in);
+}
+
+}  // namespace cantonlite::model

@@ -1,0 +1,74 @@
+#include "cantonlite/model/name.hpp"
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace cantonlite::model {
+namespace {
+
+TEST(Name, TheSameTextIsTheSameName) {
+    const Name a("alice::1220aa");
+    const Name b(std::string("alice::") + "1220aa");
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(a.id(), b.id());
+    EXPECT_EQ(a.view(), "alice::1220aa");
+    EXPECT_EQ(a, std::string_view("alice::1220aa"));
+    EXPECT_NE(a, Name("alice::1220ab"));
+}
+
+TEST(Name, TheEmptyTextIsTheDefaultName) {
+    EXPECT_EQ(Name(""), Name());
+    EXPECT_TRUE(Name().empty());
+    EXPECT_EQ(Name().view(), "");
+    EXPECT_FALSE(Name("x").empty());
+}
+
+TEST(Name, FindDoesNotIntern) {
+    const std::string text = "name-test-never-interned-before";
+    EXPECT_FALSE(Name::find(text).has_value());
+    const Name n(text);
+    EXPECT_EQ(Name::find(text), n);
+    EXPECT_EQ(Name::find(""), Name());
+}
+
+TEST(Name, SortsByText) {
+    std::vector<Name> names{Name("zeta::1"), Name("alpha::1"), Name("Mu::1"), Name("alpha::0")};
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(texts(names), (std::vector<std::string>{"Mu::1", "alpha::0", "alpha::1", "zeta::1"}));
+}
+
+TEST(Name, KeepsLongTextsAndEmbeddedZeros) {
+    const std::string long_text(3 << 20, 'q');
+    EXPECT_EQ(Name(long_text).view(), long_text);
+    const std::string with_zero("a\0b", 3);
+    EXPECT_EQ(Name(with_zero).view(), with_zero);
+    EXPECT_NE(Name(with_zero), Name("a"));
+}
+
+// Threads interning overlapping texts agree on every Name, and reading needs no lock.
+TEST(Name, ConcurrentInterningAgrees) {
+    constexpr int per_thread = 20000;
+    std::vector<std::vector<Name>> seen(4);
+    std::vector<std::thread> threads;
+    for (std::size_t t = 0; t < seen.size(); ++t) {
+        threads.emplace_back([&, t] {
+            for (int i = 0; i < per_thread; ++i) {
+                const Name n("concurrent-" + std::to_string(i));
+                if (n.view() != "concurrent-" + std::to_string(i)) std::abort();
+                seen[t].push_back(n);
+            }
+        });
+    }
+    for (auto& th : threads) th.join();
+    for (std::size_t t = 1; t < seen.size(); ++t) EXPECT_EQ(seen[t], seen[0]);
+    EXPECT_EQ(std::set<Name>(seen[0].begin(), seen[0].end()).size(),
+              static_cast<std::size_t>(per_thread));
+}
+
+}  // namespace
+}  // namespace cantonlite::model

@@ -1,0 +1,89 @@
+#include "cantonlite/model/packed_value.hpp"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "cantonlite/model/value_json.hpp"
+
+namespace cantonlite::model {
+namespace {
+
+Value number(std::string_view decimal) {
+    return Value::numeric(*Decimal::parse(decimal));
+}
+
+// One value of every kind, nested, with the extremes of each number.
+std::vector<Value> every_kind() {
+    return {
+        Value::unit(),
+        Value::boolean(true),
+        Value::boolean(false),
+        Value::int64(0),
+        Value::int64(-1),
+        Value::int64(std::numeric_limits<std::int64_t>::max()),
+        Value::int64(std::numeric_limits<std::int64_t>::min()),
+        number("0"),
+        number("-0.0000000001"),
+        number("9999999999999999999999999999.9999999999"),
+        number("-9999999999999999999999999999.9999999999"),
+        Value::text_value(""),
+        Value::text_value("l\u00fcnch \"quoted\"\n"),
+        Value::party("alice::1220ab"),
+        Value::contract_id("00" + std::string(64, 'a')),
+        Value::timestamp(Timestamp{-62135596800000000}),
+        Value::date(-719162),
+        Value::none(),
+        Value::some(Value::none()),
+        Value::some(Value::some(Value::int64(1))),
+        Value::list({}),
+        Value::list({Value::int64(1), Value::text_value("two")}),
+        Value::text_map({{"", Value::unit()}, {"k", Value::int64(2)}}),
+        Value::gen_map({{Value::int64(1), Value::party("bob::1220cd")}}),
+        Value::record({}),
+        Value::record({{"a", Value::none()}, {"b", Value::record({{"c", Value::none()}})}}),
+        Value::variant("Ctor", Value::list({Value::unit()})),
+        Value::enumeration("Red"),
+    };
+}
+
+TEST(PackedValue, UnpacksToTheValueItPacked) {
+    for (const Value& v : every_kind()) {
+        EXPECT_EQ(unpack(pack(v)), v) << to_protobuf_json(v).dump();
+    }
+}
+
+TEST(PackedValue, TheDefaultIsUnit) {
+    EXPECT_EQ(unpack(PackedValue()), Value::unit());
+    EXPECT_EQ(PackedValue(), pack(Value::unit()));
+}
+
+TEST(PackedValue, EqualValuesPackToEqualBytes) {
+    const std::vector<Value> values = every_kind();
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        for (std::size_t j = 0; j < values.size(); ++j) {
+            EXPECT_EQ(pack(values[i]) == pack(values[j]), values[i] == values[j]) << i << " " << j;
+        }
+    }
+}
+
+// The point of the form: an Amulet argument is a fraction of any of its JSON encodings.
+TEST(PackedValue, AnAmuletTakesAFractionOfItsJson) {
+    const std::string party = "party-17::1220" + std::string(64, 'c');
+    const Value amulet = Value::record(
+        {{"dso", Value::party("DSO::1220" + std::string(64, 'd'))},
+         {"owner", Value::party(party)},
+         {"amount",
+          Value::record({{"initialAmount", number("116.28")},
+                         {"createdAt", Value::record({{"number", Value::int64(3)}})},
+                         {"ratePerRound", Value::record({{"rate", number("0.0000190259")}})}})}});
+    const PackedValue packed = pack(amulet);
+    EXPECT_LE(packed.size(), 48U);
+    EXPECT_GE(value_json(packed, ValueEncoding::codegen).size(), 5 * packed.size());
+}
+
+}  // namespace
+}  // namespace cantonlite::model
