@@ -13,7 +13,8 @@ namespace {
 
 constexpr std::int64_t micros_per_second = 1'000'000;
 
-bool contains(const std::vector<Party>& parties, const Party& p) {
+template <typename Parties>
+bool contains(const Parties& parties, const Party& p) {
     return std::find(parties.begin(), parties.end(), p) != parties.end();
 }
 

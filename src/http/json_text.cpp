@@ -36,15 +36,4 @@ void append_null_field(std::string& out, std::string_view key, bool first) {
     out += "null";
 }
 
-void append_strings_field(std::string& out, std::string_view key,
-                          const std::vector<std::string>& items, bool first) {
-    append_key(out, key, first);
-    out += '[';
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        if (i > 0) out += ',';
-        append_json_string(out, items[i]);
-    }
-    out += ']';
-}
-
 }  // namespace cantonlite::http

@@ -8,9 +8,11 @@
 namespace cantonlite::model {
 namespace {
 
-std::vector<std::string> sorted_unique(std::vector<std::string> parties) {
+std::vector<Name> sorted_unique(const std::vector<std::string>& texts) {
+    std::vector<Name> parties(texts.begin(), texts.end());
     std::sort(parties.begin(), parties.end());
     parties.erase(std::unique(parties.begin(), parties.end()), parties.end());
+    parties.shrink_to_fit();
     return parties;
 }
 
@@ -32,17 +34,16 @@ ContractPtr make_contract(std::string contract_id, TemplateId template_id, const
     auto c = std::make_shared<Contract>();
     c->contract_id = std::move(contract_id);
     c->template_id = std::move(template_id);
-    c->signatories = sorted_unique(std::move(signatories));
-    std::vector<std::string> only_observers;
-    for (auto& o : sorted_unique(std::move(observers))) {
+    c->signatories = sorted_unique(signatories);
+    for (const Name o : sorted_unique(observers)) {
         if (!std::binary_search(c->signatories.begin(), c->signatories.end(), o)) {
-            only_observers.push_back(std::move(o));
+            c->observers.push_back(o);
         }
     }
-    c->observers = std::move(only_observers);
-    std::vector<std::string> all = c->signatories;
-    all.insert(all.end(), c->observers.begin(), c->observers.end());
-    c->stakeholders = sorted_unique(std::move(all));
+    c->observers.shrink_to_fit();
+    c->stakeholders.reserve(c->signatories.size() + c->observers.size());
+    std::merge(c->signatories.begin(), c->signatories.end(), c->observers.begin(),
+               c->observers.end(), std::back_inserter(c->stakeholders));
     c->created_at = created_at;
     c->created_offset = created_offset;
     c->created_node_id = created_node_id;

@@ -1,12 +1,12 @@
 #include "cantonlite/model/name.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <mutex>
 #include <shared_mutex>
 #include <stdexcept>
 #include <unordered_map>
-#include <algorithm>
 
 namespace cantonlite::model {
 namespace {
@@ -80,10 +80,10 @@ class NameTable {
     }
 
     mutable std::shared_mutex mutex_;
-    std::unordered_map<std::string_view, std::uint32_t> ids_;  // guarded by mutex_
-    std::uint32_t next_id_ = 0;                                 // guarded by mutex_
-    char* block_next_ = nullptr;                                // guarded by mutex_
-    std::size_t block_free_ = 0;                                // guarded by mutex_
+    std::unordered_map<std::string_view, std::uint32_t> ids_;               // guarded by mutex_
+    std::uint32_t next_id_ = 0;                                             // guarded by mutex_
+    char* block_next_ = nullptr;                                            // guarded by mutex_
+    std::size_t block_free_ = 0;                                            // guarded by mutex_
     std::array<std::atomic<std::string_view*>, segment_count> segments_{};  // never freed
 };
 

@@ -20,7 +20,8 @@ namespace cantonlite::model::packed {
 //   variant: varint size, constructor bytes, value
 class Reader {
   public:
-    explicit Reader(std::string_view bytes) : at_(bytes.data()), end_(bytes.data() + bytes.size()) {}
+    explicit Reader(std::string_view bytes)
+        : at_(bytes.data()), end_(bytes.data() + bytes.size()) {}
 
     [[nodiscard]] Value::Kind kind() { return static_cast<Value::Kind>(byte()); }
     [[nodiscard]] unsigned char byte() { return static_cast<unsigned char>(*at_++); }

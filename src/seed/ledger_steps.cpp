@@ -17,7 +17,7 @@ constexpr std::int64_t micros_per_second = 1'000'000;
 Party submitter(const SeedContext& ctx, const JsonObject& s, const std::string& cid) {
     if (s.has("submitter")) return ctx.party(s, "submitter");
     const auto state = ctx.store().contract(cid);
-    return state ? state->contract->signatories.front() : ctx.network().dso_party;
+    return state ? state->contract->signatories.front().str() : ctx.network().dso_party;
 }
 
 // Throws at the step's "to" unless it names a synchronizer of the network.

@@ -13,11 +13,19 @@ namespace {
 
 using model::Timestamp;
 
-std::vector<Party> sorted_union(std::vector<Party> a, const std::vector<Party>& b) {
-    a.insert(a.end(), b.begin(), b.end());
+// The sorted union of the parties of `a` and `b`, without spare capacity (it is kept).
+template <typename Texts>
+std::vector<Name> sorted_union(std::vector<Name> a, const Texts& b) {
+    a.reserve(a.size() + b.size());
+    for (const auto& p : b) a.emplace_back(p);
     std::sort(a.begin(), a.end());
     a.erase(std::unique(a.begin(), a.end()), a.end());
+    a.shrink_to_fit();
     return a;
+}
+
+std::vector<Name> names(const std::vector<Party>& parties) {
+    return sorted_union({}, parties);
 }
 
 // True when `parent` may be the parent of the node following `previous` in pre-order: a root,
@@ -136,16 +144,17 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
     // Validate everything and build the nodes before changing anything.
     std::unordered_map<std::string, Known> known;
     std::vector<Fact> facts(draft.nodes.size());
-    Transaction tx{.offset = draft.offset,
-                   .update_id = draft.update_id,
-                   .command_id = draft.command_id,
-                   .workflow_id = draft.workflow_id,
-                   .submitters = draft.submitters,
-                   .effective_at = draft.effective_at,
-                   .record_time = draft.record_time,
-                   .synchronizer_id = draft.synchronizer_id,
-                   .migration_id = migration_id_,
-                   .paid_traffic_cost = draft.paid_traffic_cost};
+    Transaction tx{
+        .offset = draft.offset,
+        .update_id = draft.update_id,
+        .command_id = draft.command_id,
+        .workflow_id = draft.workflow_id,
+        .submitters = std::vector<Name>(draft.submitters.begin(), draft.submitters.end()),
+        .effective_at = draft.effective_at,
+        .record_time = draft.record_time,
+        .synchronizer_id = Name(draft.synchronizer_id),
+        .migration_id = migration_id_,
+        .paid_traffic_cost = draft.paid_traffic_cost};
     for (std::size_t i = 0; i < draft.nodes.size(); ++i) {
         const NodeDraft& nd = draft.nodes[i];
         const int id = static_cast<int>(i);
@@ -155,7 +164,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             throw AppendError("node " + std::to_string(id) +
                               " is not in pre-order under an exercise");
         }
-        std::vector<Party> informees;
+        std::vector<Name> informees;
         if (const auto* c = std::get_if<CreateDraft>(&nd.event)) {
             if (c->signatories.empty())
                 throw AppendError("a contract needs at least one signatory");
@@ -204,7 +213,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
                                             .choice = e.choice,
                                             .choice_argument = model::pack(e.argument),
                                             .consuming = e.consuming,
-                                            .acting_parties = sorted_union(e.acting_parties, {}),
+                                            .acting_parties = names(e.acting_parties),
                                             .exercise_result = model::pack(e.result),
                                             .contract = it->second.contract,
                                             .last_descendant = id}});
@@ -354,8 +363,8 @@ void LedgerStore::take_snapshot(Timestamp record_time) {
         auto data = std::make_shared<SnapshotRows>();
         data->rows = views_->holdings();
         for (std::size_t i = 0; i < data->rows.size(); ++i) {
-            for (const Party& p : data->rows[i].contract->stakeholders) {
-                data->rows_by_stakeholder[p].push_back(static_cast<std::uint32_t>(i));
+            for (const Name p : data->rows[i].contract->stakeholders) {
+                data->rows_by_stakeholder[p.str()].push_back(static_cast<std::uint32_t>(i));
             }
         }
         last_rows_ = std::move(data);
@@ -377,7 +386,7 @@ void LedgerStore::take_snapshot(Timestamp record_time) {
         for (std::size_t i = 0; i < data->rows.size(); ++i) {
             const model::Contract& c = *data->rows[i];
             const auto row = static_cast<std::uint32_t>(i);
-            for (const Party& p : c.stakeholders) data->rows_by_stakeholder[p].push_back(row);
+            for (const Name p : c.stakeholders) data->rows_by_stakeholder[p.str()].push_back(row);
             data->rows_by_template[c.template_id.package_name + ":" +
                                    c.template_id.qualified_name()]
                 .push_back(row);

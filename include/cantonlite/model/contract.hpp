@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cantonlite/model/name.hpp"
 #include "cantonlite/model/packed_value.hpp"
 #include "cantonlite/model/template_id.hpp"
 #include "cantonlite/model/timestamp.hpp"
@@ -17,12 +18,12 @@ namespace cantonlite::model {
 struct Contract {
     std::string contract_id;
     TemplateId template_id;
-    std::vector<std::string> signatories;   // sorted, unique
-    std::vector<std::string> observers;     // sorted, unique, none of them a signatory
-    std::vector<std::string> stakeholders;  // signatories and observers, sorted, unique
-    Timestamp created_at;                   // ledger effective time of the creating transaction
-    std::int64_t created_offset = 0;        // offset of the creating transaction
-    int created_node_id = 0;                // node of the create within it
+    std::vector<Name> signatories;    // sorted, unique
+    std::vector<Name> observers;      // sorted, unique, none of them a signatory
+    std::vector<Name> stakeholders;   // signatories and observers, sorted, unique
+    Timestamp created_at;             // ledger effective time of the creating transaction
+    std::int64_t created_offset = 0;  // offset of the creating transaction
+    int created_node_id = 0;          // node of the create within it
 
     // The create argument; each response writes the JSON encoding it serves from it
     // (model/value_json.hpp): Scan's create_arguments (codegen), Splice Contract.payload

@@ -27,6 +27,7 @@ class Name {
 
     // The text; valid for the life of the process.
     [[nodiscard]] std::string_view view() const;
+    operator std::string_view() const { return view(); }  // NOLINT: a Name reads as its text
     [[nodiscard]] std::string str() const { return std::string(view()); }
     [[nodiscard]] bool empty() const { return id_ == 0; }
     [[nodiscard]] std::uint32_t id() const { return id_; }

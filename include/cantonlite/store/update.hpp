@@ -19,6 +19,7 @@ namespace cantonlite::store {
 
 using Offset = std::int64_t;
 using Party = std::string;
+using model::Name;
 
 // A node that creates a contract.
 struct CreatedNode {
@@ -33,7 +34,7 @@ struct ExercisedNode {
     std::string choice;
     model::PackedValue choice_argument;
     bool consuming = false;
-    std::vector<Party> acting_parties;
+    std::vector<Name> acting_parties;  // sorted
     model::PackedValue exercise_result;
     model::ContractPtr contract;  // the exercised contract
     std::vector<int> children;    // node ids of the immediate children, in execution order
@@ -45,19 +46,19 @@ struct Node {
     std::variant<CreatedNode, ExercisedNode> event;
     // Parties that see this node (LEDGER_EFFECTS): its informees and those of its ancestors.
     // Sorted.
-    std::vector<Party> witnesses;
+    std::vector<Name> witnesses;
 };
 
 // A committed transaction.
 struct Transaction {
     Offset offset = 0;
     std::string update_id;
-    std::string command_id;         // "" when none
-    std::string workflow_id;        // "" when none
-    std::vector<Party> submitters;  // act-as parties of the submission
+    std::string command_id;        // "" when none
+    std::string workflow_id;       // "" when none
+    std::vector<Name> submitters;  // act-as parties of the submission
     model::Timestamp effective_at;
     model::Timestamp record_time;
-    std::string synchronizer_id;
+    Name synchronizer_id;
     std::int64_t migration_id = 0;
     std::vector<Node> nodes;  // in pre-order: nodes[i].node_id == i
     std::vector<int> roots;

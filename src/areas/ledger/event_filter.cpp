@@ -215,31 +215,33 @@ Reader Reader::make(const EventFormat& events, const model::Network& network) {
     return reader;
 }
 
-bool intersects(const std::vector<std::string>& sorted_a, const Reader& r) {
+bool intersects(const std::vector<model::Name>& sorted_a, const Reader& r) {
     return std::any_of(sorted_a.begin(), sorted_a.end(),
-                       [&](const std::string& p) { return r.by_party.contains(p); });
+                       [&](model::Name p) { return r.by_party.contains(p.view()); });
 }
 
 // The parties of `candidates` the reader asks for (all of them for an any-party reader).
-std::vector<std::string> visible(const std::vector<std::string>& candidates, const Reader& r) {
+std::vector<model::Name> visible(const std::vector<model::Name>& candidates, const Reader& r) {
     if (r.any_party) return candidates;
-    std::vector<std::string> out;
-    for (const auto& p : candidates) {
-        if (r.by_party.contains(p)) out.push_back(p);
+    std::vector<model::Name> out;
+    for (const model::Name p : candidates) {
+        if (r.by_party.contains(p.view())) out.push_back(p);
     }
     return out;
 }
 
 // Whether a filter of one of `parties` matches `t`, and what those filters ask to render.
-std::optional<Projection> matches(const Reader& r, const std::vector<std::string>& parties,
+std::optional<Projection> matches(const Reader& r, const std::vector<model::Name>& parties,
                                   const model::TemplateId& t) {
     std::optional<Projection> result;
     const auto add = [&](const std::optional<Projection>& m) {
         if (m) hit(result, false).add(*m);
     };
     if (r.any_party && !parties.empty()) add(r.any_party->match(t));
-    for (const auto& p : parties) {
-        if (const auto it = r.by_party.find(p); it != r.by_party.end()) add(it->second.match(t));
+    for (const model::Name p : parties) {
+        if (const auto it = r.by_party.find(p.view()); it != r.by_party.end()) {
+            add(it->second.match(t));
+        }
     }
     return result;
 }
@@ -258,8 +260,8 @@ TransactionView project(const store::Transaction& tx, const Reader& r, Transacti
     for (const store::Node& n : tx.nodes) {
         EventView e{.node = &n};
         const model::TemplateId* t = nullptr;
-        std::vector<std::string> candidates;
-        std::vector<std::string> stakeholders;
+        std::vector<model::Name> candidates;
+        std::vector<model::Name> stakeholders;
         // Views on creates; implementedInterfaces on archives and consuming exercises.
         bool lists_interfaces = true;
         if (const auto* c = std::get_if<store::CreatedNode>(&n.event)) {

@@ -143,7 +143,7 @@ http::Response post_state_acs_v2(const Store& store, const Context& ctx) {
     const auto has_party = [&](std::uint32_t row) {
         if (wanted_parties.empty()) return true;
         return std::any_of(acs.rows[row]->stakeholders.begin(), acs.rows[row]->stakeholders.end(),
-                           [&](const std::string& s) { return wanted_parties.contains(s); });
+                           [&](model::Name s) { return wanted_parties.contains(s.view()); });
     };
     std::vector<std::uint32_t> rows;
     if (!templates.empty() || !parties.empty()) {

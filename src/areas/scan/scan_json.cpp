@@ -11,6 +11,7 @@ namespace {
 using http::append_int_field;
 using http::append_key;
 using http::append_raw_field;
+using http::append_string_array;
 using http::append_string_field;
 
 // The first fields every scan event shares: ids, template and package.
@@ -28,15 +29,6 @@ void append_parties(std::string& out, const model::Contract& c) {
 }
 
 }  // namespace
-
-void append_string_array(std::string& out, const std::vector<std::string>& items) {
-    out += '[';
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        if (i > 0) out += ',';
-        http::append_json_string(out, items[i]);
-    }
-    out += ']';
-}
 
 void append_contract(std::string& out, const model::Contract& c) {
     out += '{';
@@ -92,7 +84,7 @@ void append_import_update(std::string& out, const store::ImportUpdate& update) {
     append_string_field(out, "effective_at", model::format_instant(c.created_at));
     append_string_field(out, "offset", "000000000000000001");
     append_key(out, "root_event_ids");
-    append_string_array(out, {event_id});
+    append_string_array(out, std::vector<std::string_view>{event_id});
     append_key(out, "events_by_id");
     out += '{';
     append_key(out, event_id, true);

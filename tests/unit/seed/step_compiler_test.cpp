@@ -189,7 +189,8 @@ TEST(StepBootstrap, IsCommittedAtTheStartTime) {
 TEST(StepBootstrap, IsSubmittedByTheDsoAndTheValidator) {
     const auto s = load(seed_with(json::array()));
 
-    EXPECT_EQ(transaction_at(*s, 1).submitters, (std::vector<std::string>{dso, validator}));
+    EXPECT_EQ(model::texts(transaction_at(*s, 1).submitters),
+              (std::vector<std::string>{dso, validator}));
 }
 
 TEST(StepBootstrap, WalletInstallPayloadNamesTheUser) {
@@ -283,7 +284,7 @@ TEST(StepMint, ExercisesDevNetTapWhichCreatesAnAmulet) {
 TEST(StepMint, IsSubmittedByTheOwner) {
     const auto s = load(seed_with({mint("alice", "1000", "a1")}));
 
-    EXPECT_EQ(transaction_at(*s, 2).submitters, std::vector<std::string>{alice});
+    EXPECT_EQ(model::texts(transaction_at(*s, 2).submitters), std::vector<std::string>{alice});
 }
 
 TEST(StepMint, RecordsTheTapArgumentAndResult) {
@@ -430,7 +431,7 @@ TEST(StepLock, TransfersToALockedAmuletAndTheChange) {
 TEST(StepLock, IsSubmittedByTheOwner) {
     const auto s = load(seed_with({mint("alice", "1000", "a1"), lock_step()}));
 
-    EXPECT_EQ(transaction_at(*s, 3).submitters, std::vector<std::string>{alice});
+    EXPECT_EQ(model::texts(transaction_at(*s, 3).submitters), std::vector<std::string>{alice});
 }
 
 TEST(StepLock, LockedAmuletCodegenJsonHasTheReferenceShape) {
@@ -544,7 +545,8 @@ TEST(StepUnlock, IsSubmittedByTheOwnerAndTheLockHolders) {
 
     const auto s = load(seed_with({mint("alice", "1000", "a1"), lock_step(), unlock}));
 
-    EXPECT_EQ(transaction_at(*s, 4).submitters, (std::vector<std::string>{alice, provider}));
+    EXPECT_EQ(model::texts(transaction_at(*s, 4).submitters),
+              (std::vector<std::string>{alice, provider}));
 }
 
 // ================================ transfer ================================
@@ -593,7 +595,7 @@ TEST(StepTransfer, ArchivesTheInputsAndCreatesTheOutputsAndTheChange) {
 TEST(StepTransfer, IsSubmittedByTheSender) {
     const auto s = load(seed_with({mint("alice", "1000", "a1"), transfer_step()}));
 
-    EXPECT_EQ(transaction_at(*s, 3).submitters, std::vector<std::string>{alice});
+    EXPECT_EQ(model::texts(transaction_at(*s, 3).submitters), std::vector<std::string>{alice});
 }
 
 TEST(StepTransfer, ResultNamesTheCreatedAmuletsAndTheChange) {
@@ -681,7 +683,7 @@ TEST(StepTransferOffer, CreateExercisesTheSendersWalletInstall) {
                                     .witnesses = {alice, validator}}),
                      create_node(1, offer_template, {alice}, {bob}, {alice, bob, validator})}));
     EXPECT_EQ(tree_json(transaction_at(*s, 2)), expected);
-    EXPECT_EQ(transaction_at(*s, 2).submitters, std::vector<std::string>{alice});
+    EXPECT_EQ(model::texts(transaction_at(*s, 2).submitters), std::vector<std::string>{alice});
 }
 
 TEST(StepTransferOffer, CreateResultNamesTheOffer) {
@@ -736,7 +738,7 @@ TEST(StepTransferOffer, AcceptArchivesTheOfferAndCreatesAnAcceptedOffer) {
                   create_node(1, "splice-wallet:Splice.Wallet.TransferOffer:AcceptedTransferOffer",
                               {alice, bob}, json::array(), {alice, bob})}));
     EXPECT_EQ(tree_json(transaction_at(*s, 3)), expected);
-    EXPECT_EQ(transaction_at(*s, 3).submitters, std::vector<std::string>{bob});
+    EXPECT_EQ(model::texts(transaction_at(*s, 3).submitters), std::vector<std::string>{bob});
 }
 
 TEST(StepTransferOffer, AcceptedOfferIsNoLongerListed) {
@@ -767,7 +769,7 @@ TEST(StepTransferOffer, WithdrawIsConsumingActingAsTheSenderWithTheReason) {
     EXPECT_EQ(json::parse(model::value_json(exercised_at(*s, 3, 0).choice_argument,
                                             model::ValueEncoding::ledger)),
               (json{{"reason", "changed my mind"}}));
-    EXPECT_EQ(transaction_at(*s, 3).submitters, std::vector<std::string>{alice});
+    EXPECT_EQ(model::texts(transaction_at(*s, 3).submitters), std::vector<std::string>{alice});
 }
 
 TEST(StepTransferOffer, ExpireIsConsumingActingAsTheSender) {
@@ -818,7 +820,7 @@ TEST(StepBuyTraffic, CreateExercisesTheUsersWalletInstall) {
                             .witnesses = {alice, validator}}),
              create_node(1, buy_traffic_template, {alice}, json::array(), {alice, validator})}));
     EXPECT_EQ(tree_json(transaction_at(*s, 2)), expected);
-    EXPECT_EQ(transaction_at(*s, 2).submitters, std::vector<std::string>{alice});
+    EXPECT_EQ(model::texts(transaction_at(*s, 2).submitters), std::vector<std::string>{alice});
 }
 
 TEST(StepBuyTraffic, RequestCodegenJsonHasTheReferenceShape) {
@@ -936,7 +938,7 @@ TEST(StepAns, RegisterCreatesAnEntrySignedByTheUserAndTheDso) {
         json::array({0}),
         json::array({create_node(0, ans_template, {dso, alice}, json::array(), {dso, alice})}));
     EXPECT_EQ(tree_json(transaction_at(*s, 2)), expected);
-    EXPECT_EQ(transaction_at(*s, 2).submitters, std::vector<std::string>{dso});
+    EXPECT_EQ(model::texts(transaction_at(*s, 2).submitters), std::vector<std::string>{dso});
 }
 
 TEST(StepAns, RegisteredEntryIsFoundByName) {
@@ -985,7 +987,7 @@ TEST(StepAns, RenewArchivesAndRecreatesTheEntryActingAsTheDso) {
                                     .witnesses = {dso, alice}}),
                      create_node(1, ans_template, {dso, alice}, json::array(), {dso, alice})}));
     EXPECT_EQ(tree_json(transaction_at(*s, 3)), expected);
-    EXPECT_EQ(transaction_at(*s, 3).submitters, std::vector<std::string>{dso});
+    EXPECT_EQ(model::texts(transaction_at(*s, 3).submitters), std::vector<std::string>{dso});
 }
 
 TEST(StepAns, RenewExtendsByTheDifferenceOfTheExpiries) {
@@ -1043,7 +1045,7 @@ TEST(StepVote, RequestExercisesDsoRulesAndCreatesAVoteRequest) {
                                     .witnesses = {dso, da2}}),
                      create_node(1, vote_request_template, {dso}, json::array(), {dso, da2})}));
     EXPECT_EQ(tree_json(transaction_at(*s, 2)), expected);
-    EXPECT_EQ(transaction_at(*s, 2).submitters, std::vector<std::string>{da2});
+    EXPECT_EQ(model::texts(transaction_at(*s, 2).submitters), std::vector<std::string>{da2});
 }
 
 TEST(StepVote, RequestHoldsTheRequestersOwnVoteAndNoTracking) {
@@ -1104,7 +1106,7 @@ TEST(StepVote, CastVoteRecreatesTheRequestActingAsTheDso) {
                                     .witnesses = {dso, sv2}}),
                      create_node(2, vote_request_template, {dso}, json::array(), {dso, sv2})}));
     EXPECT_EQ(tree_json(transaction_at(*s, 3)), expected);
-    EXPECT_EQ(transaction_at(*s, 3).submitters, std::vector<std::string>{sv2});
+    EXPECT_EQ(model::texts(transaction_at(*s, 3).submitters), std::vector<std::string>{sv2});
 }
 
 TEST(StepVote, CastVoteAddsTheVoteAndTracksTheOriginal) {
@@ -1186,7 +1188,7 @@ TEST(StepVote, CloseArchivesTheRequestActingAsTheDso) {
                                                            .last_descendant = 1,
                                                            .witnesses = {dso}})}));
     EXPECT_EQ(tree_json(transaction_at(*s, 3)), expected);
-    EXPECT_EQ(transaction_at(*s, 3).submitters, std::vector<std::string>{dso});
+    EXPECT_EQ(model::texts(transaction_at(*s, 3).submitters), std::vector<std::string>{dso});
 }
 
 TEST(StepVote, ClosedRequestIsNoLongerActive) {
@@ -1218,7 +1220,7 @@ TEST(StepTransferCommand, FirstCommandCreatesTheCounter) {
                                          .witnesses = {dso, alice}}),
                           create_node(1, counter_template, {dso}, {alice}, {dso, alice})}));
     EXPECT_EQ(tree_json(transaction_at(*s, 2)), expected);
-    EXPECT_EQ(transaction_at(*s, 2).submitters, std::vector<std::string>{alice});
+    EXPECT_EQ(model::texts(transaction_at(*s, 2).submitters), std::vector<std::string>{alice});
 }
 
 TEST(StepTransferCommand, FirstCounterHasNonceOne) {
@@ -1610,7 +1612,7 @@ TEST(StepRawTransaction, CommitsTheNodesAsGiven) {
                           create_node(1, "splice-wallet:Splice.Wallet.Payment:AppPaymentRequest",
                                       {alice}, {dso}, {dso, alice})}));
     EXPECT_EQ(tree_json(transaction_at(*s, 3)), expected);
-    EXPECT_EQ(transaction_at(*s, 3).submitters, std::vector<std::string>{alice});
+    EXPECT_EQ(model::texts(transaction_at(*s, 3).submitters), std::vector<std::string>{alice});
 }
 
 TEST(StepRawTransaction, CreatedArgumentIsTheTypedValue) {

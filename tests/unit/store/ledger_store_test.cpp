@@ -111,7 +111,7 @@ TEST_F(LedgerStoreTest, CreatedContractIsActiveWithItsEncodings) {
     EXPECT_EQ(state->created_offset, 1);
     EXPECT_FALSE(state->archived_offset.has_value());
     EXPECT_EQ(state->synchronizer_id, "global::1220dd");
-    EXPECT_EQ(state->contract->signatories, (std::vector<Party>{dso, alice}));
+    EXPECT_EQ(model::texts(state->contract->signatories), (std::vector<Party>{dso, alice}));
     EXPECT_EQ(
         nlohmann::json::parse(model::value_json(
             state->contract->argument, model::ValueEncoding::codegen))["amount"]["initialAmount"],
@@ -242,8 +242,9 @@ TEST_F(LedgerStoreTest, WitnessesIncludeTheInformeesOfAncestors) {
 
     const auto& tx = std::get<Transaction>(*store_.update_at(2));
     ASSERT_EQ(tx.nodes.size(), 2U);
-    EXPECT_EQ(tx.nodes[0].witnesses, (std::vector<Party>{dso, alice}));  // stakeholders + actor
-    EXPECT_EQ(tx.nodes[1].witnesses, (std::vector<Party>{dso, alice, bob}));
+    EXPECT_EQ(model::texts(tx.nodes[0].witnesses),
+              (std::vector<Party>{dso, alice}));  // stakeholders + actor
+    EXPECT_EQ(model::texts(tx.nodes[1].witnesses), (std::vector<Party>{dso, alice, bob}));
     const auto& exercised = std::get<ExercisedNode>(tx.nodes[0].event);
     EXPECT_EQ(exercised.children, std::vector<int>{1});
     EXPECT_EQ(exercised.last_descendant, 1);
@@ -268,7 +269,7 @@ TEST_F(LedgerStoreTest, NonConsumingExerciseInformsSignatoriesAndActorsOnly) {
     store_.append_transaction(d);
 
     const auto& tx = std::get<Transaction>(*store_.update_at(2));
-    EXPECT_EQ(tx.nodes[0].witnesses, (std::vector<Party>{dso, bob}));
+    EXPECT_EQ(model::texts(tx.nodes[0].witnesses), (std::vector<Party>{dso, bob}));
 }
 
 TEST_F(LedgerStoreTest, ImportUpdatesAreTheActiveContractsByContractId) {

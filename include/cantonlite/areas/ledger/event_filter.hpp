@@ -75,15 +75,15 @@ struct Reader {
 };
 
 // Whether one of the parties of the sorted list `sorted` is a reader's party.
-[[nodiscard]] bool intersects(const std::vector<std::string>& sorted, const Reader& r);
+[[nodiscard]] bool intersects(const std::vector<model::Name>& sorted, const Reader& r);
 
 // The parties of `candidates` the reader asks for (all of them for an any-party reader).
-[[nodiscard]] std::vector<std::string> visible(const std::vector<std::string>& candidates,
+[[nodiscard]] std::vector<model::Name> visible(const std::vector<model::Name>& candidates,
                                                const Reader& r);
 
 // Whether a filter of one of `parties` matches `t`, and what those filters ask to render.
 [[nodiscard]] std::optional<Projection> matches(const Reader& r,
-                                                const std::vector<std::string>& parties,
+                                                const std::vector<model::Name>& parties,
                                                 const model::TemplateId& t);
 
 // What `r` sees of `tx` in `shape`: its events in node order (none when nothing is visible).
@@ -94,7 +94,7 @@ struct Reader {
 // events by contract id): the stakeholders it may see and what its filters render; nullopt when
 // no filter of a visible stakeholder matches the template.
 struct ContractView {
-    std::vector<std::string> witness_parties;
+    std::vector<model::Name> witness_parties;
     bool blob = false;
     std::vector<InterfaceView> interfaces;  // sorted by interface id
 };

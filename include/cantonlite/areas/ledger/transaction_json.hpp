@@ -23,7 +23,7 @@ struct EventView {
     enum class Kind { created, archived, exercised };
     Kind kind = Kind::created;
     const store::Node* node = nullptr;
-    std::vector<std::string> witness_parties;  // what the reader may see of the node's witnesses
+    std::vector<model::Name> witness_parties;  // what the reader may see of the node's witnesses
     bool acs_delta = false;                    // created/exercised: also in the ACS_DELTA shape
     bool include_created_event_blob = false;   // created: a matching filter asked for it
     std::vector<InterfaceView> interfaces;     // sorted by interface id

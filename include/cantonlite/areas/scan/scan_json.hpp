@@ -43,7 +43,4 @@ enum class DamlValueEncoding { compact_json, protobuf_json };
 void append_update_history_item_v2(std::string& out, const store::Update& update,
                                    DamlValueEncoding encoding);
 
-// A JSON array of strings.
-void append_string_array(std::string& out, const std::vector<std::string>& items);
-
 }  // namespace cantonlite::areas::scan

@@ -53,10 +53,10 @@ class TransactionJsonTest : public ::testing::Test {
 
 TEST_F(TransactionJsonTest, WritesTheTransactionFieldsInCantonsOrder) {
     const store::Transaction& t = tx(2);
-    TransactionView view{
-        .transaction = &t,
-        .events = {
-            {.kind = EventView::Kind::created, .node = &t.nodes[1], .witness_parties = {alice}}}};
+    TransactionView view{.transaction = &t,
+                         .events = {{.kind = EventView::Kind::created,
+                                     .node = &t.nodes[1],
+                                     .witness_parties = {model::Name(alice)}}}};
 
     const ordered_json body = ordered_json::parse(transaction_response(view))["transaction"];
 
@@ -75,10 +75,10 @@ TEST_F(TransactionJsonTest, WritesTheTransactionFieldsInCantonsOrder) {
 
 TEST_F(TransactionJsonTest, CommandIdOnlyForASubmittingReader) {
     const store::Transaction& t = tx(2);
-    TransactionView view{
-        .transaction = &t,
-        .events = {
-            {.kind = EventView::Kind::created, .node = &t.nodes[1], .witness_parties = {alice}}}};
+    TransactionView view{.transaction = &t,
+                         .events = {{.kind = EventView::Kind::created,
+                                     .node = &t.nodes[1],
+                                     .witness_parties = {model::Name(alice)}}}};
 
     const json hidden = json::parse(transaction_response(view))["transaction"];
     view.submitter_visible = true;
@@ -93,7 +93,7 @@ TEST_F(TransactionJsonTest, WritesACreatedEventWithTheLedgerEncoding) {
     TransactionView view{.transaction = &t,
                          .events = {{.kind = EventView::Kind::created,
                                      .node = &t.nodes[1],
-                                     .witness_parties = {alice},
+                                     .witness_parties = {model::Name(alice)},
                                      .acs_delta = true}}};
 
     const ordered_json event =
@@ -122,7 +122,7 @@ TEST_F(TransactionJsonTest, CreatedEventBlobWhenAFilterAskedForIt) {
     TransactionView view{.transaction = &t,
                          .events = {{.kind = EventView::Kind::created,
                                      .node = &t.nodes[1],
-                                     .witness_parties = {alice},
+                                     .witness_parties = {model::Name(alice)},
                                      .include_created_event_blob = true}}};
 
     const json event =
@@ -134,10 +134,10 @@ TEST_F(TransactionJsonTest, CreatedEventBlobWhenAFilterAskedForIt) {
 
 TEST_F(TransactionJsonTest, WritesAnExercisedEventWithItsSubtree) {
     const store::Transaction& t = tx(2);
-    TransactionView view{
-        .transaction = &t,
-        .events = {
-            {.kind = EventView::Kind::exercised, .node = &t.nodes[0], .witness_parties = {alice}}}};
+    TransactionView view{.transaction = &t,
+                         .events = {{.kind = EventView::Kind::exercised,
+                                     .node = &t.nodes[0],
+                                     .witness_parties = {model::Name(alice)}}}};
 
     const ordered_json event = ordered_json::parse(
         transaction_response(view))["transaction"]["events"][0]["ExercisedEvent"];
@@ -163,10 +163,10 @@ TEST_F(TransactionJsonTest, WritesAnArchivedEventForAConsumingExercise) {
         if (x != nullptr && x->consuming) archive = &n;
     }
     ASSERT_NE(archive, nullptr);
-    TransactionView view{
-        .transaction = &t,
-        .events = {
-            {.kind = EventView::Kind::archived, .node = archive, .witness_parties = {alice}}}};
+    TransactionView view{.transaction = &t,
+                         .events = {{.kind = EventView::Kind::archived,
+                                     .node = archive,
+                                     .witness_parties = {model::Name(alice)}}}};
 
     const ordered_json event = ordered_json::parse(
         transaction_response(view))["transaction"]["events"][0]["ArchivedEvent"];
