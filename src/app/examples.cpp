@@ -36,7 +36,7 @@ bool visible_to(const store::Transaction& tx, const Party& party) {
     for (const store::Node& n : tx.nodes) {
         if (const auto* c = std::get_if<store::CreatedNode>(&n.event)) {
             if (contains(c->contract->stakeholders, party)) return true;
-        } else if (const auto& e = std::get<store::ExercisedNode>(n.event);
+        } else if (const auto& e = *store::exercised(n);
                    e.consuming && contains(e.contract->stakeholders, party)) {
             return true;
         }

@@ -29,7 +29,7 @@ void describe_updates(const store::LedgerStore& store, store::Offset from, store
         for (const store::Node& node : tx->nodes) {
             if (const auto* c = std::get_if<store::CreatedNode>(&node.event)) {
                 created.push_back(c->contract->contract_id);
-            } else if (const auto& e = std::get<store::ExercisedNode>(node.event); e.consuming) {
+            } else if (const auto& e = *store::exercised(node); e.consuming) {
                 archived.push_back(e.contract_id);
             }
         }

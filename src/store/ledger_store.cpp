@@ -28,6 +28,11 @@ std::vector<Name> names(const std::vector<Party>& parties) {
     return sorted_union({}, parties);
 }
 
+// The exercise node `id` of a transaction being built. REQUIRES: it is an exercise.
+ExercisedNode& exercise_at(Transaction& tx, int id) {
+    return *std::get<std::shared_ptr<ExercisedNode>>(tx.nodes[static_cast<std::size_t>(id)].event);
+}
+
 // True when `parent` may be the parent of the node following `previous` in pre-order: a root,
 // the previous node itself, or one of its ancestors.
 bool in_pre_order(const std::vector<NodeDraft>& nodes, int previous, int parent) {
@@ -205,18 +210,18 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             it->second.consumed = e.consuming;
             informees = sorted_union(e.consuming ? target.stakeholders : target.signatories,
                                      e.acting_parties);
-            tx.nodes.push_back(
-                Node{.node_id = id,
-                     .event = ExercisedNode{.contract_id = e.contract_id,
-                                            .template_id = e.template_id,
-                                            .interface_id = e.interface_id,
-                                            .choice = e.choice,
-                                            .choice_argument = model::pack(e.argument),
-                                            .consuming = e.consuming,
-                                            .acting_parties = names(e.acting_parties),
-                                            .exercise_result = model::pack(e.result),
-                                            .contract = it->second.contract,
-                                            .last_descendant = id}});
+            tx.nodes.push_back(Node{.node_id = id,
+                                    .event = std::make_shared<ExercisedNode>(
+                                        ExercisedNode{.contract_id = e.contract_id,
+                                                      .template_id = e.template_id,
+                                                      .interface_id = e.interface_id,
+                                                      .choice = e.choice,
+                                                      .choice_argument = model::pack(e.argument),
+                                                      .consuming = e.consuming,
+                                                      .acting_parties = names(e.acting_parties),
+                                                      .exercise_result = model::pack(e.result),
+                                                      .contract = it->second.contract,
+                                                      .last_descendant = id})});
         }
         Node& node = tx.nodes.back();
         node.witnesses =
@@ -226,24 +231,16 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
         if (nd.parent < 0) {
             tx.roots.push_back(id);
         } else {
-            std::get<ExercisedNode>(tx.nodes[static_cast<std::size_t>(nd.parent)].event)
-                .children.push_back(id);
+            exercise_at(tx, nd.parent).children.push_back(id);
         }
     }
     for (std::size_t i = draft.nodes.size(); i-- > 0;) {
         const int parent = draft.nodes[i].parent;
         if (parent < 0) continue;
-        auto& up = std::get<ExercisedNode>(tx.nodes[static_cast<std::size_t>(parent)].event);
-        const int last = std::visit(
-            [&](const auto& ev) -> int {
-                if constexpr (std::is_same_v<std::decay_t<decltype(ev)>, ExercisedNode>) {
-                    return ev.last_descendant;
-                } else {
-                    return static_cast<int>(i);
-                }
-            },
-            tx.nodes[i].event);
-        up.last_descendant = std::max(up.last_descendant, last);
+        const ExercisedNode* below = exercised(tx.nodes[i]);
+        ExercisedNode& up = exercise_at(tx, parent);
+        up.last_descendant =
+            std::max(up.last_descendant, below ? below->last_descendant : static_cast<int>(i));
     }
 
     // Apply, in node order (a contract created and consumed in the same transaction works).

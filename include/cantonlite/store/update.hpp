@@ -41,13 +41,24 @@ struct ExercisedNode {
     int last_descendant = 0;      // the largest node id of this node's subtree (itself if none)
 };
 
+// One node of a transaction. An exercise is boxed: it is ten times the size of a create, and
+// most nodes of a ledger are creates.
 struct Node {
     int node_id = 0;  // pre-order index within the transaction
-    std::variant<CreatedNode, ExercisedNode> event;
+    std::variant<CreatedNode, std::shared_ptr<ExercisedNode>> event;
     // Parties that see this node (LEDGER_EFFECTS): its informees and those of its ancestors.
     // Sorted.
     std::vector<Name> witnesses;
 };
+
+// The node's create or exercise; nullptr when it is the other.
+[[nodiscard]] inline const CreatedNode* created(const Node& n) {
+    return std::get_if<CreatedNode>(&n.event);
+}
+[[nodiscard]] inline const ExercisedNode* exercised(const Node& n) {
+    const auto* boxed = std::get_if<std::shared_ptr<ExercisedNode>>(&n.event);
+    return boxed ? boxed->get() : nullptr;
+}
 
 // A committed transaction.
 struct Transaction {

@@ -253,7 +253,7 @@ TransactionView project(const store::Transaction& tx, const Reader& r, Transacti
     for (const store::Node& n : tx.nodes) {
         if (const auto* c = std::get_if<store::CreatedNode>(&n.event))
             created_here.insert(c->contract->contract_id);
-        if (const auto* x = std::get_if<store::ExercisedNode>(&n.event); x && x->consuming) {
+        if (const auto* x = store::exercised(n); x && x->consuming) {
             consumed_here.insert(x->contract_id);
         }
     }
@@ -274,7 +274,7 @@ TransactionView project(const store::Transaction& tx, const Reader& r, Transacti
             candidates = shape == TransactionShape::acs_delta ? stakeholders : n.witnesses;
             e.acs_delta = r.any_party || intersects(stakeholders, r);
         } else {
-            const auto& x = std::get<store::ExercisedNode>(n.event);
+            const auto& x = *store::exercised(n);
             t = &x.template_id;
             stakeholders = x.contract->stakeholders;
             if (shape == TransactionShape::acs_delta) {

@@ -49,7 +49,7 @@ const store::Transaction* transaction_at(const store::LedgerStore& store, store:
 // The consuming exercise of `contract_id` in `tx`.
 const store::Node* consuming_node(const store::Transaction& tx, const std::string& contract_id) {
     for (const store::Node& n : tx.nodes) {
-        const auto* x = std::get_if<store::ExercisedNode>(&n.event);
+        const auto* x = store::exercised(n);
         if (x != nullptr && x->consuming && x->contract_id == contract_id) return &n;
     }
     return nullptr;

@@ -84,7 +84,7 @@ void append_created_event_object(std::string& out, std::int64_t offset, const Ev
 }
 
 void append_archived_event_object(std::string& out, std::int64_t offset, const EventView& e) {
-    const auto& x = std::get<store::ExercisedNode>(e.node->event);
+    const auto& x = *store::exercised(*e.node);
     out += '{';
     append_int_field(out, "offset", offset, true);
     append_int_field(out, "nodeId", e.node->node_id);
@@ -99,7 +99,7 @@ void append_archived_event_object(std::string& out, std::int64_t offset, const E
 namespace {
 
 void append_exercised(std::string& out, std::int64_t offset, const EventView& e) {
-    const auto& x = std::get<store::ExercisedNode>(e.node->event);
+    const auto& x = *store::exercised(*e.node);
     out += R"({"ExercisedEvent":{)";
     append_int_field(out, "offset", offset, true);
     append_int_field(out, "nodeId", e.node->node_id);

@@ -168,8 +168,7 @@ void append_transaction_v2(std::string& out, const store::Transaction& tx,
         if (const auto* c = std::get_if<store::CreatedNode>(&node->event)) {
             append_created_event(out, *c->contract, id, value_encoding(encoding));
         } else {
-            append_exercised_event(out, std::get<store::ExercisedNode>(node->event), id,
-                                   tx.update_id, encoding);
+            append_exercised_event(out, *store::exercised(*node), id, tx.update_id, encoding);
         }
     }
     out += "}}";

@@ -163,7 +163,7 @@ TEST_F(DefaultNetwork, HasARenewedAnsEntry) {
     ASSERT_NE(update, nullptr);
     const auto* tx = std::get_if<store::Transaction>(update.get());
     ASSERT_NE(tx, nullptr);
-    const auto* renew = std::get_if<store::ExercisedNode>(&tx->nodes.at(0).event);
+    const auto* renew = store::exercised(tx->nodes.at(0));
     ASSERT_NE(renew, nullptr);
     EXPECT_EQ(renew->choice, "AnsEntry_Renew");
 }

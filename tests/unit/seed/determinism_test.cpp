@@ -156,10 +156,10 @@ json transaction_json(const store::Transaction& tx) {
     json nodes = json::array();
     for (const store::Node& n : tx.nodes) {
         const auto* c = std::get_if<store::CreatedNode>(&n.event);
-        nodes.push_back({{"node_id", n.node_id},
-                         {"witnesses", n.witnesses},
-                         {"event", c ? contract_json(*c->contract)
-                                     : exercised_json(std::get<store::ExercisedNode>(n.event))}});
+        nodes.push_back(
+            {{"node_id", n.node_id},
+             {"witnesses", n.witnesses},
+             {"event", c ? contract_json(*c->contract) : exercised_json(*store::exercised(n))}});
     }
     return {{"offset", tx.offset},
             {"update_id", tx.update_id},

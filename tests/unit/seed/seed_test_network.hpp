@@ -83,7 +83,7 @@ inline model::ContractPtr created_at(const store::LedgerStore& s, store::Offset 
 inline const store::ExercisedNode& exercised_at(const store::LedgerStore& s, store::Offset offset,
                                                 int node) {
     const store::Transaction& tx = transaction_at(s, offset);
-    return std::get<store::ExercisedNode>(tx.nodes.at(static_cast<std::size_t>(node)).event);
+    return *store::exercised(tx.nodes.at(static_cast<std::size_t>(node)));
 }
 
 // "<package name>:<Module>:<Entity>".
@@ -101,7 +101,7 @@ inline json node_json(const store::Node& node) {
                 {"observers", c->contract->observers},
                 {"witnesses", node.witnesses}};
     }
-    const auto& e = std::get<store::ExercisedNode>(node.event);
+    const auto& e = *store::exercised(node);
     return {{"node", node.node_id},
             {"exercise", e.choice},
             {"template", template_name(e.template_id)},

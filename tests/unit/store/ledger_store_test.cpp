@@ -245,9 +245,9 @@ TEST_F(LedgerStoreTest, WitnessesIncludeTheInformeesOfAncestors) {
     EXPECT_EQ(model::texts(tx.nodes[0].witnesses),
               (std::vector<Party>{dso, alice}));  // stakeholders + actor
     EXPECT_EQ(model::texts(tx.nodes[1].witnesses), (std::vector<Party>{dso, alice, bob}));
-    const auto& exercised = std::get<ExercisedNode>(tx.nodes[0].event);
-    EXPECT_EQ(exercised.children, std::vector<int>{1});
-    EXPECT_EQ(exercised.last_descendant, 1);
+    const ExercisedNode& exercise = *exercised(tx.nodes[0]);
+    EXPECT_EQ(exercise.children, std::vector<int>{1});
+    EXPECT_EQ(exercise.last_descendant, 1);
     EXPECT_EQ(tx.roots, std::vector<int>{0});
 }
 

@@ -159,7 +159,7 @@ TEST_F(TransactionJsonTest, WritesAnArchivedEventForAConsumingExercise) {
     const store::Transaction& t = tx(3);
     const store::Node* archive = nullptr;
     for (const auto& n : t.nodes) {
-        const auto* x = std::get_if<store::ExercisedNode>(&n.event);
+        const auto* x = store::exercised(n);
         if (x != nullptr && x->consuming) archive = &n;
     }
     ASSERT_NE(archive, nullptr);
@@ -175,7 +175,7 @@ TEST_F(TransactionJsonTest, WritesAnArchivedEventForAConsumingExercise) {
               (std::vector<std::string>{"offset", "nodeId", "contractId", "templateId",
                                         "witnessParties", "packageName", "implementedInterfaces"}));
     EXPECT_EQ(event["offset"], 3);
-    EXPECT_EQ(event["contractId"], std::get<store::ExercisedNode>(archive->event).contract_id);
+    EXPECT_EQ(event["contractId"], store::exercised(*archive)->contract_id);
     EXPECT_EQ(event["implementedInterfaces"], json::array());
 }
 

@@ -88,7 +88,7 @@ ordered expected_item(const store::Update& u, bool protobuf) {
             if (const auto* c = std::get_if<store::CreatedNode>(&node.event)) {
                 events[id] = created_event(*c->contract, id, protobuf);
             } else {
-                const auto& x = std::get<store::ExercisedNode>(node.event);
+                const auto& x = *store::exercised(node);
                 events[id] = {{"event_type", "exercised_event"},
                               {"event_id", id},
                               {"contract_id", x.contract_id},
