@@ -177,6 +177,9 @@ void Session::send_continue() {
 }
 
 void Session::read_body() {
+    // A request without a body (a GET, mostly) is whole once its header is: answer it at once
+    // rather than through another asynchronous read, whose completion would be posted.
+    if (parser_->is_done()) return on_body({});
     stream_.expires_after(hub_->options().read_timeout);
     bhttp::async_read(
         stream_, buffer_, *parser_,
