@@ -1,6 +1,9 @@
 #include "session.hpp"
 
+#include <array>
 #include <ctime>
+#include <iterator>
+#include <string_view>
 #include <utility>
 
 #include <spdlog/spdlog.h>
@@ -19,14 +22,20 @@ using tcp = asio::ip::tcp;
 
 namespace {
 
-// An HTTP-date for the Date header ("Sun, 06 Nov 1994 08:49:37 GMT").
-std::string http_date() {
+// An HTTP-date for the Date header ("Sun, 06 Nov 1994 08:49:37 GMT"), formatted once per second
+// and thread (gmtime_r takes the time zone lock).
+std::string_view http_date() {
+    thread_local std::time_t formatted_at = -1;
+    thread_local std::array<char, 64> text{};
+    thread_local std::size_t length = 0;
     const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char buf[64];
-    const std::size_t n = std::strftime(buf, sizeof buf, "%a, %d %b %Y %H:%M:%S GMT", &utc);
-    return std::string(buf, n);
+    if (now != formatted_at) {
+        std::tm utc{};
+        gmtime_r(&now, &utc);
+        length = std::strftime(text.data(), text.size(), "%a, %d %b %Y %H:%M:%S GMT", &utc);
+        formatted_at = now;
+    }
+    return {text.data(), length};
 }
 
 std::string endpoint_text(const tcp::socket& socket) {
@@ -39,6 +48,7 @@ std::string endpoint_text(const tcp::socket& socket) {
 http::Request to_request(bhttp::request<bhttp::string_body>&& req) {
     http::Request out{.method = std::string(req.method_string()),
                       .target = std::string(req.target())};
+    out.headers.reserve(static_cast<std::size_t>(std::distance(req.begin(), req.end())));
     for (const auto& field : req) {
         out.headers.push_back({std::string(field.name_string()), std::string(field.value())});
     }
