@@ -1,14 +1,57 @@
 #include "cantonlite/app/logging.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <memory>
+#include <mutex>
 
 #include <spdlog/pattern_formatter.h>
-#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/sinks/sink.h>
 #include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
 namespace cantonlite::app {
 namespace {
+
+// Writes each line to stdout with one write(2), as it is logged. Unlike spdlog's stdout sinks
+// (fwrite and fflush under a lock, per line), the lock is held only while the line is formatted
+// (the formatter caches the current second's text), so io threads logging access lines at the
+// same time do not wait for each other's system calls. Thread-safe.
+class StdoutLineSink final : public spdlog::sinks::sink {
+  public:
+    void log(const spdlog::details::log_msg& msg) override {
+        spdlog::memory_buf_t line;
+        {
+            const std::lock_guard lock(mutex_);
+            formatter_->format(msg, line);
+        }
+        write_all(line.data(), line.size());
+    }
+    void flush() override {}  // nothing is buffered
+    void set_pattern(const std::string& pattern) override {
+        set_formatter(std::make_unique<spdlog::pattern_formatter>(pattern));
+    }
+    void set_formatter(std::unique_ptr<spdlog::formatter> formatter) override {
+        const std::lock_guard lock(mutex_);
+        formatter_ = std::move(formatter);
+    }
+
+  private:
+    // As fwrite to stdout would: the whole line unless stdout fails, and then nothing more.
+    static void write_all(const char* data, std::size_t size) {
+        while (size > 0) {
+            const ssize_t n = ::write(STDOUT_FILENO, data, size);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) return;
+            data += n;
+            size -= static_cast<std::size_t>(n);
+        }
+    }
+
+    std::mutex mutex_;
+    std::unique_ptr<spdlog::formatter> formatter_ = std::make_unique<spdlog::pattern_formatter>();
+};
 
 // %* in a pattern: the message as the inside of a JSON string.
 class JsonEscapedMessage : public spdlog::custom_flag_formatter {
@@ -40,8 +83,7 @@ std::unique_ptr<spdlog::formatter> make_formatter(LogFormat format, bool raw_fie
 
 std::shared_ptr<spdlog::logger> make_logger(const std::string& name, const LogConfig& config,
                                             bool raw_fields) {
-    auto logger =
-        std::make_shared<spdlog::logger>(name, std::make_shared<spdlog::sinks::stdout_sink_mt>());
+    auto logger = std::make_shared<spdlog::logger>(name, std::make_shared<StdoutLineSink>());
     logger->set_formatter(make_formatter(config.format, raw_fields));
     logger->set_level(spdlog::level::from_str(config.level));
     logger->flush_on(spdlog::level::trace);
