@@ -2,9 +2,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string_view>
 
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/sink.h>
@@ -92,6 +95,61 @@ std::shared_ptr<spdlog::logger> make_logger(const std::string& name, const LogCo
 
 std::shared_ptr<spdlog::logger> access_logger;
 
+void append(spdlog::memory_buf_t& out, std::string_view text) {
+    out.append(text.data(), text.data() + text.size());
+}
+
+void append_number(spdlog::memory_buf_t& out, std::int64_t n) {
+    const fmt::format_int digits(n);
+    out.append(digits.data(), digits.data() + digits.size());
+}
+
+// `text` as a JSON string, as nlohmann writes it (bytes that are not UTF-8 as U+FFFD).
+void append_json_string(spdlog::memory_buf_t& out, std::string_view text) {
+    const auto plain = [](char c) {
+        const auto b = static_cast<unsigned char>(c);
+        return b >= 0x20 && b < 0x7F && c != '"' && c != '\\';
+    };
+    if (!std::all_of(text.begin(), text.end(), plain)) {
+        return append(out, nlohmann::json(std::string(text))
+                               .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    }
+    out.push_back('"');
+    append(out, text);
+    out.push_back('"');
+}
+
+// The text access line's message: "GET /api/scan/livez 200 0B 162us 127.0.0.1:39216".
+void text_fields(const net::AccessRecord& r, spdlog::memory_buf_t& out) {
+    append(out, r.method);
+    out.push_back(' ');
+    append(out, r.target);
+    out.push_back(' ');
+    append_number(out, r.status);
+    out.push_back(' ');
+    append_number(out, static_cast<std::int64_t>(r.bytes));
+    append(out, "B ");
+    append_number(out, r.micros);
+    append(out, "us ");
+    append(out, r.remote);
+}
+
+// The JSON access line's fields: "method":"GET","target":"/api/scan/livez","status":200,...
+void json_fields(const net::AccessRecord& r, spdlog::memory_buf_t& out) {
+    append(out, R"("method":)");
+    append_json_string(out, r.method);
+    append(out, R"(,"target":)");
+    append_json_string(out, r.target);
+    append(out, R"(,"status":)");
+    append_number(out, r.status);
+    append(out, R"(,"bytes":)");
+    append_number(out, static_cast<std::int64_t>(r.bytes));
+    append(out, R"(,"micros":)");
+    append_number(out, r.micros);
+    append(out, R"(,"remote":)");
+    append_json_string(out, r.remote);
+}
+
 }  // namespace
 
 void configure_logging(const LogConfig& config) {
@@ -102,20 +160,12 @@ void configure_logging(const LogConfig& config) {
 std::function<void(const net::AccessRecord&)> make_access_log(LogFormat format) {
     std::shared_ptr<spdlog::logger> logger = access_logger;
     if (!logger) return {};
-    if (format == LogFormat::text) {
-        return [logger](const net::AccessRecord& r) {
-            logger->info("{} {} {} {}B {}us {}", r.method, r.target, r.status, r.bytes, r.micros,
-                         r.remote);
-        };
-    }
-    return [logger](const net::AccessRecord& r) {
-        const auto quote = [](std::string_view s) {
-            return nlohmann::json(std::string(s))
-                .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-        };
-        logger->info(R"("method":{},"target":{},"status":{},"bytes":{},"micros":{},"remote":{})",
-                     quote(r.method), quote(r.target), r.status, r.bytes, r.micros,
-                     quote(r.remote));
+    const auto message = format == LogFormat::text ? text_fields : json_fields;
+    return [logger, message](const net::AccessRecord& r) {
+        if (!logger->should_log(spdlog::level::info)) return;
+        spdlog::memory_buf_t fields;
+        message(r, fields);
+        logger->log(spdlog::level::info, spdlog::string_view_t(fields.data(), fields.size()));
     };
 }
 

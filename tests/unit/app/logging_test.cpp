@@ -91,6 +91,17 @@ TEST_F(LoggingTest, JsonAccessLineHasTheRecordAsFields) {
                      R"("remote":"127\.0\.0\.1:39218"\}\n)");
 }
 
+TEST_F(LoggingTest, JsonAccessLineEscapesTheTargetAndReplacesBytesThatAreNotUtf8) {
+    configure_logging(LogConfig{.level = "info", .format = LogFormat::json});
+    net::AccessRecord odd = record;
+    odd.target = "/x\"y\\z\x01\xff";
+
+    make_access_log(LogFormat::json)(odd);
+
+    EXPECT_PRED2(matches, written(),
+                 R"(.*,"target":"/x\\"y\\\\z\\u0001\xEF\xBF\xBD","status":200,.*\n)");
+}
+
 TEST_F(LoggingTest, DefaultLoggerLinesAreWrittenAsTheyAreLogged) {
     configure_logging(LogConfig{.level = "info", .format = LogFormat::json});
 
