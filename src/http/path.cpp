@@ -89,6 +89,7 @@ std::optional<std::vector<std::string>> split_path(std::string_view path) {
     if (path.empty() || path.front() != '/') return std::nullopt;
     std::vector<std::string> segments;
     if (path == "/") return segments;
+    segments.reserve(static_cast<std::size_t>(std::count(path.begin(), path.end(), '/')));
     std::size_t start = 1;
     while (true) {
         const std::size_t end = path.find('/', start);
