@@ -171,8 +171,8 @@ void Session::on_header(beast::error_code ec) {
     if (ec) return is_quiet_close(ec) ? shut_down() : reject(ec);
     busy_ = true;
     const auto& req = parser_->get();
-    method_ = std::string(req.method_string());
-    target_ = std::string(req.target());
+    method_.assign(req.method_string());
+    target_.assign(req.target());
     if (http::iequals(req[bhttp::field::expect], "100-continue")) return send_continue();
     read_body();
 }
@@ -225,27 +225,27 @@ void Session::on_body(beast::error_code ec) {
 }
 
 void Session::respond(http::Response response, bool keep_alive, bool head) {
-    auto res = std::make_shared<bhttp::response<bhttp::string_body>>(
-        static_cast<bhttp::status>(response.status), 11);
-    res->set(bhttp::field::server, hub_->options().server_header);
-    res->set(bhttp::field::date, http_date());
-    if (!response.content_type.empty()) res->set(bhttp::field::content_type, response.content_type);
-    for (const auto& h : response.headers) res->insert(h.name, h.value);
+    // The message outlives this call in the session: one response is written at a time.
+    auto& res = response_;
+    res = bhttp::response<bhttp::string_body>(static_cast<bhttp::status>(response.status), 11);
+    res.set(bhttp::field::server, hub_->options().server_header);
+    res.set(bhttp::field::date, http_date());
+    if (!response.content_type.empty()) res.set(bhttp::field::content_type, response.content_type);
+    for (const auto& h : response.headers) res.insert(h.name, h.value);
     status_ = response.status;
     bytes_ = response.body.size();
-    res->keep_alive(keep_alive);
+    res.keep_alive(keep_alive);
     if (head) {
-        res->content_length(response.body.size());
+        res.content_length(response.body.size());
     } else {
-        res->body() = std::move(response.body);
-        res->prepare_payload();
+        res.body() = std::move(response.body);
+        res.prepare_payload();
     }
     stream_.expires_after(hub_->options().read_timeout);
-    bhttp::async_write(
-        stream_, *res,
-        [self = shared_from_this(), res, keep_alive](beast::error_code ec, std::size_t) {
-            self->on_written(ec, keep_alive);
-        });
+    bhttp::async_write(stream_, res,
+                       [self = shared_from_this(), keep_alive](beast::error_code ec, std::size_t) {
+                           self->on_written(ec, keep_alive);
+                       });
 }
 
 void Session::on_written(beast::error_code ec, bool keep_alive) {
