@@ -14,6 +14,8 @@
 #include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
+#include "cantonlite/app/line_formatter.hpp"
+
 namespace cantonlite::app {
 namespace {
 
@@ -71,16 +73,13 @@ class JsonEscapedMessage : public spdlog::custom_flag_formatter {
     }
 };
 
+// Text lines, and the access log's JSON lines (whose message is JSON fields), by LineFormatter;
+// the other JSON lines by a pattern, the message escaped into "msg".
 std::unique_ptr<spdlog::formatter> make_formatter(LogFormat format, bool raw_fields) {
+    if (format == LogFormat::text || raw_fields) return std::make_unique<LineFormatter>(format);
     auto formatter = std::make_unique<spdlog::pattern_formatter>(spdlog::pattern_time_type::utc);
-    if (format == LogFormat::text) {
-        formatter->set_pattern("%Y-%m-%dT%H:%M:%S.%fZ %-5l %n %v");
-    } else if (raw_fields) {
-        formatter->set_pattern(R"({"time":"%Y-%m-%dT%H:%M:%S.%fZ","level":"%l","logger":"%n",%v})");
-    } else {
-        formatter->add_flag<JsonEscapedMessage>('*').set_pattern(
-            R"({"time":"%Y-%m-%dT%H:%M:%S.%fZ","level":"%l","logger":"%n","msg":"%*"})");
-    }
+    formatter->add_flag<JsonEscapedMessage>('*').set_pattern(
+        R"({"time":"%Y-%m-%dT%H:%M:%S.%fZ","level":"%l","logger":"%n","msg":"%*"})");
     return formatter;
 }
 
