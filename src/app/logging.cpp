@@ -1,14 +1,62 @@
 #include "cantonlite/app/logging.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
 #include <memory>
+#include <mutex>
+#include <string_view>
 
 #include <spdlog/pattern_formatter.h>
-#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/sinks/sink.h>
 #include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
+#include "cantonlite/app/line_formatter.hpp"
+
 namespace cantonlite::app {
 namespace {
+
+// Writes each line to stdout with one write(2), as it is logged. Unlike spdlog's stdout sinks
+// (fwrite and fflush under a lock, per line), the lock is held only while the line is formatted
+// (the formatter caches the current second's text), so io threads logging access lines at the
+// same time do not wait for each other's system calls. Thread-safe.
+class StdoutLineSink final : public spdlog::sinks::sink {
+  public:
+    void log(const spdlog::details::log_msg& msg) override {
+        spdlog::memory_buf_t line;
+        {
+            const std::lock_guard lock(mutex_);
+            formatter_->format(msg, line);
+        }
+        write_all(line.data(), line.size());
+    }
+    void flush() override {}  // nothing is buffered
+    void set_pattern(const std::string& pattern) override {
+        set_formatter(std::make_unique<spdlog::pattern_formatter>(pattern));
+    }
+    void set_formatter(std::unique_ptr<spdlog::formatter> formatter) override {
+        const std::lock_guard lock(mutex_);
+        formatter_ = std::move(formatter);
+    }
+
+  private:
+    // As fwrite to stdout would: the whole line unless stdout fails, and then nothing more.
+    static void write_all(const char* data, std::size_t size) {
+        while (size > 0) {
+            const ssize_t n = ::write(STDOUT_FILENO, data, size);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) return;
+            data += n;
+            size -= static_cast<std::size_t>(n);
+        }
+    }
+
+    std::mutex mutex_;
+    std::unique_ptr<spdlog::formatter> formatter_ = std::make_unique<spdlog::pattern_formatter>();
+};
 
 // %* in a pattern: the message as the inside of a JSON string.
 class JsonEscapedMessage : public spdlog::custom_flag_formatter {
@@ -25,23 +73,19 @@ class JsonEscapedMessage : public spdlog::custom_flag_formatter {
     }
 };
 
+// Text lines, and the access log's JSON lines (whose message is JSON fields), by LineFormatter;
+// the other JSON lines by a pattern, the message escaped into "msg".
 std::unique_ptr<spdlog::formatter> make_formatter(LogFormat format, bool raw_fields) {
+    if (format == LogFormat::text || raw_fields) return std::make_unique<LineFormatter>(format);
     auto formatter = std::make_unique<spdlog::pattern_formatter>(spdlog::pattern_time_type::utc);
-    if (format == LogFormat::text) {
-        formatter->set_pattern("%Y-%m-%dT%H:%M:%S.%fZ %-5l %n %v");
-    } else if (raw_fields) {
-        formatter->set_pattern(R"({"time":"%Y-%m-%dT%H:%M:%S.%fZ","level":"%l","logger":"%n",%v})");
-    } else {
-        formatter->add_flag<JsonEscapedMessage>('*').set_pattern(
-            R"({"time":"%Y-%m-%dT%H:%M:%S.%fZ","level":"%l","logger":"%n","msg":"%*"})");
-    }
+    formatter->add_flag<JsonEscapedMessage>('*').set_pattern(
+        R"({"time":"%Y-%m-%dT%H:%M:%S.%fZ","level":"%l","logger":"%n","msg":"%*"})");
     return formatter;
 }
 
 std::shared_ptr<spdlog::logger> make_logger(const std::string& name, const LogConfig& config,
                                             bool raw_fields) {
-    auto logger =
-        std::make_shared<spdlog::logger>(name, std::make_shared<spdlog::sinks::stdout_sink_mt>());
+    auto logger = std::make_shared<spdlog::logger>(name, std::make_shared<StdoutLineSink>());
     logger->set_formatter(make_formatter(config.format, raw_fields));
     logger->set_level(spdlog::level::from_str(config.level));
     logger->flush_on(spdlog::level::trace);
@@ -49,6 +93,61 @@ std::shared_ptr<spdlog::logger> make_logger(const std::string& name, const LogCo
 }
 
 std::shared_ptr<spdlog::logger> access_logger;
+
+void append(spdlog::memory_buf_t& out, std::string_view text) {
+    out.append(text.data(), text.data() + text.size());
+}
+
+void append_number(spdlog::memory_buf_t& out, std::int64_t n) {
+    const fmt::format_int digits(n);
+    out.append(digits.data(), digits.data() + digits.size());
+}
+
+// `text` as a JSON string, as nlohmann writes it (bytes that are not UTF-8 as U+FFFD).
+void append_json_string(spdlog::memory_buf_t& out, std::string_view text) {
+    const auto plain = [](char c) {
+        const auto b = static_cast<unsigned char>(c);
+        return b >= 0x20 && b < 0x7F && c != '"' && c != '\\';
+    };
+    if (!std::all_of(text.begin(), text.end(), plain)) {
+        return append(out, nlohmann::json(std::string(text))
+                               .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    }
+    out.push_back('"');
+    append(out, text);
+    out.push_back('"');
+}
+
+// The text access line's message: "GET /api/scan/livez 200 0B 162us 127.0.0.1:39216".
+void text_fields(const net::AccessRecord& r, spdlog::memory_buf_t& out) {
+    append(out, r.method);
+    out.push_back(' ');
+    append(out, r.target);
+    out.push_back(' ');
+    append_number(out, r.status);
+    out.push_back(' ');
+    append_number(out, static_cast<std::int64_t>(r.bytes));
+    append(out, "B ");
+    append_number(out, r.micros);
+    append(out, "us ");
+    append(out, r.remote);
+}
+
+// The JSON access line's fields: "method":"GET","target":"/api/scan/livez","status":200,...
+void json_fields(const net::AccessRecord& r, spdlog::memory_buf_t& out) {
+    append(out, R"("method":)");
+    append_json_string(out, r.method);
+    append(out, R"(,"target":)");
+    append_json_string(out, r.target);
+    append(out, R"(,"status":)");
+    append_number(out, r.status);
+    append(out, R"(,"bytes":)");
+    append_number(out, static_cast<std::int64_t>(r.bytes));
+    append(out, R"(,"micros":)");
+    append_number(out, r.micros);
+    append(out, R"(,"remote":)");
+    append_json_string(out, r.remote);
+}
 
 }  // namespace
 
@@ -60,20 +159,12 @@ void configure_logging(const LogConfig& config) {
 std::function<void(const net::AccessRecord&)> make_access_log(LogFormat format) {
     std::shared_ptr<spdlog::logger> logger = access_logger;
     if (!logger) return {};
-    if (format == LogFormat::text) {
-        return [logger](const net::AccessRecord& r) {
-            logger->info("{} {} {} {}B {}us {}", r.method, r.target, r.status, r.bytes, r.micros,
-                         r.remote);
-        };
-    }
-    return [logger](const net::AccessRecord& r) {
-        const auto quote = [](std::string_view s) {
-            return nlohmann::json(std::string(s))
-                .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-        };
-        logger->info(R"("method":{},"target":{},"status":{},"bytes":{},"micros":{},"remote":{})",
-                     quote(r.method), quote(r.target), r.status, r.bytes, r.micros,
-                     quote(r.remote));
+    const auto message = format == LogFormat::text ? text_fields : json_fields;
+    return [logger, message](const net::AccessRecord& r) {
+        if (!logger->should_log(spdlog::level::info)) return;
+        spdlog::memory_buf_t fields;
+        message(r, fields);
+        logger->log(spdlog::level::info, spdlog::string_view_t(fields.data(), fields.size()));
     };
 }
 

@@ -1,5 +1,6 @@
 #include "cantonlite/http/path.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace cantonlite::http {
@@ -45,6 +46,8 @@ int utf8_sequence(std::string_view s) {
 
 // `bytes` as UTF-8, each malformed sequence replaced by U+FFFD, as Java decodes bytes to a String.
 std::string utf8_lossy(std::string bytes) {
+    const auto ascii = [](char c) { return static_cast<unsigned char>(c) < 0x80; };
+    if (std::all_of(bytes.begin(), bytes.end(), ascii)) return bytes;  // the common case
     std::string_view rest = bytes;
     std::string out;
     bool replaced = false;
@@ -64,6 +67,7 @@ std::string utf8_lossy(std::string bytes) {
 }  // namespace
 
 std::optional<std::string> percent_decode(std::string_view text) {
+    if (text.find('%') == std::string_view::npos) return utf8_lossy(std::string(text));
     std::string out;
     out.reserve(text.size());
     for (std::size_t i = 0; i < text.size(); ++i) {
@@ -85,6 +89,7 @@ std::optional<std::vector<std::string>> split_path(std::string_view path) {
     if (path.empty() || path.front() != '/') return std::nullopt;
     std::vector<std::string> segments;
     if (path == "/") return segments;
+    segments.reserve(static_cast<std::size_t>(std::count(path.begin(), path.end(), '/')));
     std::size_t start = 1;
     while (true) {
         const std::size_t end = path.find('/', start);

@@ -1,6 +1,9 @@
 #include "session.hpp"
 
+#include <array>
 #include <ctime>
+#include <iterator>
+#include <string_view>
 #include <utility>
 
 #include <spdlog/spdlog.h>
@@ -19,14 +22,20 @@ using tcp = asio::ip::tcp;
 
 namespace {
 
-// An HTTP-date for the Date header ("Sun, 06 Nov 1994 08:49:37 GMT").
-std::string http_date() {
+// An HTTP-date for the Date header ("Sun, 06 Nov 1994 08:49:37 GMT"), formatted once per second
+// and thread (gmtime_r takes the time zone lock).
+std::string_view http_date() {
+    thread_local std::time_t formatted_at = -1;
+    thread_local std::array<char, 64> text{};
+    thread_local std::size_t length = 0;
     const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char buf[64];
-    const std::size_t n = std::strftime(buf, sizeof buf, "%a, %d %b %Y %H:%M:%S GMT", &utc);
-    return std::string(buf, n);
+    if (now != formatted_at) {
+        std::tm utc{};
+        gmtime_r(&now, &utc);
+        length = std::strftime(text.data(), text.size(), "%a, %d %b %Y %H:%M:%S GMT", &utc);
+        formatted_at = now;
+    }
+    return {text.data(), length};
 }
 
 std::string endpoint_text(const tcp::socket& socket) {
@@ -39,6 +48,7 @@ std::string endpoint_text(const tcp::socket& socket) {
 http::Request to_request(bhttp::request<bhttp::string_body>&& req) {
     http::Request out{.method = std::string(req.method_string()),
                       .target = std::string(req.target())};
+    out.headers.reserve(static_cast<std::size_t>(std::distance(req.begin(), req.end())));
     for (const auto& field : req) {
         out.headers.push_back({std::string(field.name_string()), std::string(field.value())});
     }
@@ -161,8 +171,8 @@ void Session::on_header(beast::error_code ec) {
     if (ec) return is_quiet_close(ec) ? shut_down() : reject(ec);
     busy_ = true;
     const auto& req = parser_->get();
-    method_ = std::string(req.method_string());
-    target_ = std::string(req.target());
+    method_.assign(req.method_string());
+    target_.assign(req.target());
     if (http::iequals(req[bhttp::field::expect], "100-continue")) return send_continue();
     read_body();
 }
@@ -177,6 +187,9 @@ void Session::send_continue() {
 }
 
 void Session::read_body() {
+    // A request without a body (a GET, mostly) is whole once its header is: answer it at once
+    // rather than through another asynchronous read, whose completion would be posted.
+    if (parser_->is_done()) return on_body({});
     stream_.expires_after(hub_->options().read_timeout);
     bhttp::async_read(
         stream_, buffer_, *parser_,
@@ -212,27 +225,27 @@ void Session::on_body(beast::error_code ec) {
 }
 
 void Session::respond(http::Response response, bool keep_alive, bool head) {
-    auto res = std::make_shared<bhttp::response<bhttp::string_body>>(
-        static_cast<bhttp::status>(response.status), 11);
-    res->set(bhttp::field::server, hub_->options().server_header);
-    res->set(bhttp::field::date, http_date());
-    if (!response.content_type.empty()) res->set(bhttp::field::content_type, response.content_type);
-    for (const auto& h : response.headers) res->insert(h.name, h.value);
+    // The message outlives this call in the session: one response is written at a time.
+    auto& res = response_;
+    res = bhttp::response<bhttp::string_body>(static_cast<bhttp::status>(response.status), 11);
+    res.set(bhttp::field::server, hub_->options().server_header);
+    res.set(bhttp::field::date, http_date());
+    if (!response.content_type.empty()) res.set(bhttp::field::content_type, response.content_type);
+    for (const auto& h : response.headers) res.insert(h.name, h.value);
     status_ = response.status;
     bytes_ = response.body.size();
-    res->keep_alive(keep_alive);
+    res.keep_alive(keep_alive);
     if (head) {
-        res->content_length(response.body.size());
+        res.content_length(response.body.size());
     } else {
-        res->body() = std::move(response.body);
-        res->prepare_payload();
+        res.body() = std::move(response.body);
+        res.prepare_payload();
     }
     stream_.expires_after(hub_->options().read_timeout);
-    bhttp::async_write(
-        stream_, *res,
-        [self = shared_from_this(), res, keep_alive](beast::error_code ec, std::size_t) {
-            self->on_written(ec, keep_alive);
-        });
+    bhttp::async_write(stream_, res,
+                       [self = shared_from_this(), keep_alive](beast::error_code ec, std::size_t) {
+                           self->on_written(ec, keep_alive);
+                       });
 }
 
 void Session::on_written(beast::error_code ec, bool keep_alive) {

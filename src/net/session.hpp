@@ -93,6 +93,7 @@ class Session : public std::enable_shared_from_this<Session> {
     boost::beast::tcp_stream stream_;
     boost::beast::flat_buffer buffer_;
     std::optional<Parser> parser_;
+    boost::beast::http::response<boost::beast::http::string_body> response_;  // being written
     std::shared_ptr<SessionHub> hub_;
     std::string remote_;
     bool busy_ = false;  // a request is between its header and its written response

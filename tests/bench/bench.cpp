@@ -10,6 +10,9 @@
 //     reads) and to one writer: above 1 is group commit;
 //   - a read's p50/p99 latency while writers post mints, as a ratio to the same read alone;
 //   - snapshot, revert and reset after K mints, as ratios to the network's start-up time.
+//   - small GETs (livez, dso-party-id, lsu): the daemon's CPU per request and requests/s as ratios
+//     to a minimal Beast server on the same stack (cantonlite_floor_server, --floor PATH; by
+//     default beside this executable), under the same load in interleaved rounds;
 //   - a size sweep (--sweep, amulet counts): per size, load time as a ratio to parsing its seed,
 //     resident memory per amulet, a holdings page's and an op-1 lookup's latency; then load and
 //     latencies as ratios to the smallest size, against the issue-12 targets (reported only).
@@ -22,7 +25,9 @@
 // Usage: cantonlite_bench --bin PATH [--seed FILE]... [--generate P,M,K] [--seconds S]
 //                         [--connections C] [--writers N,N,...] [--revert-writes K]
 //                         [--journal-dir DIR] [--release R]... [--sweep M,M,...|none] [--quick]
+//                         [--floor PATH] [--floor-rounds N] [--floor-connections C] [--floor-only]
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -35,6 +40,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -72,6 +78,10 @@ struct Options {
     std::string release;                // the one being run; "": the daemon's default
     std::vector<int> sweep{10000, 100000, 300000};  // amulet counts of the size sweep; none: skip
     long sweep_requests = 300;  // requests per latency measurement of the sweep (one connection)
+    std::string floor;          // cantonlite_floor_server; default: beside this executable
+    int floor_rounds = 3;       // interleaved rounds of the small-GET comparison
+    int floor_connections = 32;
+    bool floor_only = false;  // --floor-only: the small-GET comparison alone
 };
 
 // The flags of `serve` and `describe` that choose the release being run; none for the default.
@@ -134,6 +144,45 @@ long status_kib(pid_t pid, const std::string& key) {
     return -1;
 }
 
+// The CPU time process `pid` has used, all its threads, user and system (utime + stime of
+// /proc/<pid>/stat), in seconds; clock-tick resolution (10 ms).
+double cpu_seconds(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    const std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::size_t paren = stat.rfind(')');  // the command may hold spaces and parentheses
+    if (paren == std::string::npos) throw std::runtime_error("cannot read /proc/<pid>/stat");
+    std::istringstream fields(stat.substr(paren + 2));  // from field 3, the state
+    std::string skipped;
+    for (int field = 3; field < 14; ++field) fields >> skipped;
+    long utime = 0, stime = 0;
+    fields >> utime >> stime;
+    return static_cast<double>(utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+// CPUs to run on, by number; empty: wherever the scheduler likes.
+using Cpus = std::vector<int>;
+
+// The CPUs this process may run on.
+Cpus allowed_cpus() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    Cpus out;
+    if (::sched_getaffinity(0, sizeof set, &set) != 0) return out;
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+        if (CPU_ISSET(cpu, &set)) out.push_back(cpu);
+    }
+    return out;
+}
+
+// Restricts the calling thread (and what it spawns from now on) to `cpus`; nothing when empty.
+void run_on(const Cpus& cpus) {
+    if (cpus.empty()) return;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (const int cpu : cpus) CPU_SET(cpu, &set);
+    ::sched_setaffinity(0, sizeof set, &set);
+}
+
 // A port below the ephemeral range (32768-), where the daemons of other tests (--port 0) never
 // land, that nothing listens on now.
 std::uint16_t free_port(int attempt) {
@@ -148,43 +197,45 @@ std::uint16_t free_port(int attempt) {
     throw std::runtime_error("no free port");
 }
 
-// `cantonlite serve` on a seed, quiet, until destroyed.
-class Daemon {
+// A server process on a free port, its stdout to /dev/null, until destroyed (SIGTERM). Ready once
+// it answers GET /api/scan/livez.
+class ServerProcess {
   public:
-    // Retries on another port when the daemon exits before answering (a port taken meanwhile).
-    // `extra`: further flags of `serve` (e.g. --journal FILE; --io-threads N replaces the 2).
-    Daemon(const std::string& bin, const std::string& seed,
-           const std::vector<std::string>& extra = {}) {
+    // Its argv for a port.
+    using Arguments = std::function<std::vector<std::string>(const std::string& port)>;
+
+    // Retries on another port when the process exits before answering (a port taken meanwhile);
+    // throws std::runtime_error "<what> did not come up" after five attempts. With `cpus`, the
+    // process runs on those CPUs only.
+    ServerProcess(const Arguments& arguments, const std::string& what, const Cpus& cpus = {}) {
+        const Cpus before = allowed_cpus();
+        run_on(cpus);  // inherited by the child
         for (int attempt = 0; attempt < 5; ++attempt) {
-            if (start(bin, seed, extra, attempt)) return;
+            if (start(arguments, attempt)) {
+                run_on(before);
+                return;
+            }
         }
-        throw std::runtime_error("the daemon did not come up on " + seed);
+        run_on(before);
+        throw std::runtime_error(what + " did not come up");
     }
-    ~Daemon() {
+    ~ServerProcess() {
         if (pid_ > 0) {
             ::kill(pid_, SIGTERM);
             ::waitpid(pid_, nullptr, 0);
         }
     }
-    Daemon(const Daemon&) = delete;
-    Daemon& operator=(const Daemon&) = delete;
+    ServerProcess(const ServerProcess&) = delete;
+    ServerProcess& operator=(const ServerProcess&) = delete;
 
+    pid_t pid() const { return pid_; }
     std::uint16_t port() const { return port_; }
     double startup_seconds() const { return startup_; }
-    long peak_kib() const { return status_kib(pid_, "VmHWM"); }
-    long resident_kib() const { return status_kib(pid_, "VmRSS"); }
 
   private:
-    bool start(const std::string& bin, const std::string& seed,
-               const std::vector<std::string>& extra, int attempt) {
+    bool start(const Arguments& arguments, int attempt) {
         port_ = free_port(attempt);
-        const std::string port = std::to_string(port_);
-        std::vector<std::string> args{bin,      "serve", "--seed",      seed,
-                                      "--port", port,    "--log-level", "warn"};
-        if (std::find(extra.begin(), extra.end(), "--io-threads") == extra.end()) {
-            args.insert(args.end(), {"--io-threads", "2"});
-        }
-        args.insert(args.end(), extra.begin(), extra.end());
+        std::vector<std::string> args = arguments(std::to_string(port_));
         std::vector<char*> argv;
         for (auto& a : args) argv.push_back(a.data());
         argv.push_back(nullptr);
@@ -193,9 +244,9 @@ class Daemon {
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
         const auto begin = Clock::now();
         const int spawned =
-            posix_spawn(&pid_, bin.c_str(), &actions, nullptr, argv.data(), environ);
+            posix_spawn(&pid_, args.front().c_str(), &actions, nullptr, argv.data(), environ);
         posix_spawn_file_actions_destroy(&actions);
-        if (spawned != 0) throw std::runtime_error("cannot start " + bin);
+        if (spawned != 0) throw std::runtime_error("cannot start " + args.front());
         while (!answers()) {
             if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
                 pid_ = -1;
@@ -219,6 +270,30 @@ class Daemon {
     std::uint16_t port_ = 0;
     pid_t pid_ = -1;
     double startup_ = 0;
+};
+
+// `cantonlite serve` on a seed, quiet (--log-level warn unless `extra` says otherwise, with 2 io
+// threads unless `extra` gives --io-threads), until destroyed.
+class Daemon : public ServerProcess {
+  public:
+    // `extra`: further flags of `serve` (e.g. --journal FILE); `cpus`: where it runs (anywhere).
+    Daemon(const std::string& bin, const std::string& seed,
+           const std::vector<std::string>& extra = {}, const Cpus& cpus = {})
+        : ServerProcess(
+              [&](const std::string& port) {
+                  std::vector<std::string> args{bin, "serve", "--seed", seed, "--port", port};
+                  const auto given = [&](const std::string& flag) {
+                      return std::find(extra.begin(), extra.end(), flag) != extra.end();
+                  };
+                  if (!given("--log-level")) args.insert(args.end(), {"--log-level", "warn"});
+                  if (!given("--io-threads")) args.insert(args.end(), {"--io-threads", "2"});
+                  args.insert(args.end(), extra.begin(), extra.end());
+                  return args;
+              },
+              "the daemon on " + seed, cpus) {}
+
+    long peak_kib() const { return status_kib(pid(), "VmHWM"); }
+    long resident_kib() const { return status_kib(pid(), "VmRSS"); }
 };
 
 // Parsing the seed's JSON alone, in a child process: {seconds, peak KiB}.
@@ -267,9 +342,9 @@ struct Load {
 };
 
 // Over `connections` keep-alive connections for `seconds`, or until each has sent `per_connection`
-// requests when that is above 0.
+// requests when that is above 0; on `cpus` only when given.
 Load run_load(std::uint16_t port, const Example& e, double seconds, int connections,
-              long per_connection = 0) {
+              long per_connection = 0, const Cpus& cpus = {}) {
     std::atomic<long> done{0};
     std::atomic<long> unexpected{0};
     std::vector<std::vector<double>> latencies(static_cast<std::size_t>(connections));
@@ -278,6 +353,7 @@ Load run_load(std::uint16_t port, const Example& e, double seconds, int connecti
     std::vector<std::thread> threads;
     for (int t = 0; t < connections; ++t) {
         threads.emplace_back([&, t] {
+            run_on(cpus);
             cantonlite::testing::HttpConnection c(port);
             auto& mine = latencies[static_cast<std::size_t>(t)];
             while (Clock::now() < deadline &&
@@ -793,6 +869,148 @@ long bench_sweep(const Options& o) {
     return unexpected;
 }
 
+// --- small GETs against the floor ---
+
+// A load's answers and the CPU time the serving process spent meanwhile.
+struct CpuLoad {
+    long requests = 0;
+    double cpu = 0;      // s: utime + stime of the server process
+    double seconds = 0;  // s: wall time of the load
+    long unexpected = 0;
+
+    double cpu_per_request() const { return cpu / static_cast<double>(std::max(requests, 1L)); }
+    double per_second() const { return static_cast<double>(requests) / std::max(seconds, 1e-9); }
+    CpuLoad& operator+=(const CpuLoad& other) {
+        requests += other.requests;
+        cpu += other.cpu;
+        seconds += other.seconds;
+        unexpected += other.unexpected;
+        return *this;
+    }
+};
+
+// run_load on `server` from `cpus`, with the CPU the server used from before the first connection
+// to just after the last one closed.
+CpuLoad run_cpu_load(const ServerProcess& server, const Example& e, double seconds, int connections,
+                     const Cpus& cpus) {
+    const double cpu_before = cpu_seconds(server.pid());
+    const Load l = run_load(server.port(), e, seconds, connections, 0, cpus);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the server sees the closes
+    return {.requests = l.done,
+            .cpu = cpu_seconds(server.pid()) - cpu_before,
+            .seconds = static_cast<double>(l.done) / std::max(l.per_second, 1e-9),
+            .unexpected = l.unexpected};
+}
+
+// One row of the small-GET table: a request to one server, over every round.
+struct FloorRow {
+    std::string path;
+    std::string server;  // what serves it
+    const ServerProcess* process = nullptr;
+    CpuLoad total;
+    std::vector<double> cpu_ratios;   // per round: CPU per request ÷ the floor's in that round
+    std::vector<double> rate_ratios;  // per round: req/s ÷ the floor's in that round
+};
+
+// "1.08 (1.05-1.10)": the median of the rounds' ratios, then their range when several.
+std::string median_with_range(const std::vector<double>& rounds) {
+    std::string out = fixed(median(rounds), 2);
+    if (rounds.size() < 2) return out;
+    const auto [low, high] = std::minmax_element(rounds.begin(), rounds.end());
+    return out + " (" + fixed(*low, 2) + "-" + fixed(*high, 2) + ")";
+}
+
+// The servers' CPUs and the load's: the first half of the allowed CPUs and the rest (CPU 0 and
+// CPU 1 on two cores), so that the load's threads never take the servers' CPU time; all of them
+// for both on one CPU.
+std::pair<Cpus, Cpus> split_cpus() {
+    const Cpus all = allowed_cpus();
+    if (all.size() < 2) return {all, all};
+    const auto half = static_cast<std::ptrdiff_t>(all.size() / 2);
+    return {Cpus(all.begin(), all.begin() + half), Cpus(all.begin() + half, all.end())};
+}
+
+std::string cpu_list(const Cpus& cpus) {
+    std::string out;
+    for (const int cpu : cpus) out += (out.empty() ? "" : ",") + std::to_string(cpu);
+    return out;
+}
+
+// The small GETs of issue 12 (livez, dso-party-id, lsu) against the floor: the CPU per request of
+// the serving process and its requests/s, as ratios to a minimal Beast server on the same stack
+// (cantonlite_floor_server) answering the same dso-party-id JSON, built per request. The servers
+// take turns under the same load (o.floor_connections keep-alive connections, o.seconds each) for
+// o.floor_rounds rounds; each ratio is the median of the rounds' ratios. The servers run on one
+// half of the CPUs, the load on the other. cantonlite runs as users run it (log level info: an
+// access line per request, to /dev/null here) and, for dso-party-id, without the access log
+// (--log-level warn) too. The 1.1x target is reported, never failed on.
+long bench_floor(const Options& o, const std::string& seed) {
+    const auto [server_cpus, load_cpus] = split_cpus();
+    const Daemon daemon(o.bin, seed, serve_flags(o, {"--log-level", "info"}), server_cpus);
+    const Daemon quiet(o.bin, seed, serve_flags(o), server_cpus);
+    const auto dso = cantonlite::testing::fetch(daemon.port(), "GET", "/api/scan/v0/dso-party-id");
+    if (!dso || dso->status != 200) throw std::runtime_error("no answer to dso-party-id");
+    const std::string party = json::parse(dso->body).at("dso_party_id");
+    const ServerProcess floor(
+        [&](const std::string& port) {
+            return std::vector<std::string>{o.floor, "--port",    port, "--party",
+                                            party,   "--threads", "2"};
+        },
+        o.floor, server_cpus);
+
+    const std::string dso_path = "/api/scan/v0/dso-party-id";
+    std::vector<FloorRow> rows{
+        {.path = dso_path, .server = "floor: minimal Beast server", .process = &floor},
+        {.path = "/api/scan/livez", .server = "cantonlite", .process = &daemon},
+        {.path = dso_path, .server = "cantonlite", .process = &daemon},
+        {.path = "/api/scan/v0/lsu", .server = "cantonlite", .process = &daemon},
+        {.path = dso_path, .server = "cantonlite, no access log (warn)", .process = &quiet}};
+    for (int round = 0; round < o.floor_rounds; ++round) {
+        CpuLoad floor_round;
+        for (FloorRow& row : rows) {
+            const Example e{.label = row.path,
+                            .request = cantonlite::testing::make_request("GET", row.path)};
+            const CpuLoad l =
+                run_cpu_load(*row.process, e, o.seconds, o.floor_connections, load_cpus);
+            if (row.process == &floor) floor_round = l;
+            row.total += l;
+            row.cpu_ratios.push_back(ratio(l.cpu_per_request(), floor_round.cpu_per_request()));
+            row.rate_ratios.push_back(ratio(l.per_second(), floor_round.per_second()));
+        }
+    }
+
+    long unexpected = 0;
+    std::cout << "\n## small GETs against the floor (" << o.floor_connections << " connections, "
+              << o.floor_rounds << " interleaved rounds of " << o.seconds << " s"
+              << (o.release.empty() ? "" : ", " + o.release) << ")\n\n"
+              << "The floor answers {\"dso_party_id\": …} to any path. Servers on CPU "
+              << cpu_list(server_cpus) << ", load on CPU " << cpu_list(load_cpus)
+              << ". CPU: utime + stime of the server process. Ratios: the median of the "
+              << "rounds' (their range in brackets).\n\n"
+              << "| GET | server | req/s | CPU µs/request | CPU/request ÷ floor | "
+              << "req/s ÷ floor |\n|---|---|---|---|---|---|\n";
+    for (const FloorRow& row : rows) {
+        unexpected += row.total.unexpected;
+        std::cout << "| " << row.path << " | " << row.server << " | "
+                  << fixed(row.total.per_second(), 0) << " | "
+                  << fixed(row.total.cpu_per_request() * 1e6, 1) << " | "
+                  << median_with_range(row.cpu_ratios) << " | "
+                  << median_with_range(row.rate_ratios)
+                  << (row.total.unexpected
+                          ? " (" + std::to_string(row.total.unexpected) + " unexpected)"
+                          : "")
+                  << " |\n";
+    }
+    std::cout << "\nTarget of issue 12, at most 1.1x the floor's CPU per request (reported, never "
+              << "failed on):\n";
+    for (std::size_t i = 1; i < 4; ++i) {
+        const double r = median(rows[i].cpu_ratios);
+        std::cout << "- GET " << rows[i].path << ": " << (r <= 1.1 ? "met" : "NOT met") << " ("
+                  << fixed(r, 2) << "x)\n";
+    }
+    return unexpected;
+}
+
 // One seed: start-up and memory, then every example's throughput, then the admin API's writes (a
 // daemon without journal, reset between measurements, then a fresh one with a journal). Returns
 // the unexpected answers.
@@ -886,6 +1104,14 @@ Options parse_options(int argc, char** argv) {
             o.journal_dir = value();
         } else if (a == "--release") {
             o.releases.push_back(value());
+        } else if (a == "--floor") {
+            o.floor = value();
+        } else if (a == "--floor-rounds") {
+            o.floor_rounds = int_list(value(), a).front();
+        } else if (a == "--floor-connections") {
+            o.floor_connections = int_list(value(), a).front();
+        } else if (a == "--floor-only") {
+            o.floor_only = true;
         } else if (a == "--quick") {
             o.seconds = 0.1;
             o.connections = 2;
@@ -895,11 +1121,14 @@ Options parse_options(int argc, char** argv) {
             o.repeats = 2;
             o.sweep = {200, 600};
             o.sweep_requests = 50;
+            o.floor_rounds = 1;
+            o.floor_connections = 4;
         } else {
             throw std::runtime_error("unknown argument " + a);
         }
     }
     if (o.bin.empty()) throw std::runtime_error("--bin PATH is required");
+    if (o.floor.empty()) o.floor = (fs::path(argv[0]).parent_path() / "cantonlite_floor_server");
     return o;
 }
 
@@ -910,6 +1139,10 @@ int main(int argc, char** argv) {
         Options o = parse_options(argc, argv);
         ::signal(SIGPIPE, SIG_IGN);
         std::optional<fs::path> generated;  // by --generate
+        if (o.floor_only) {
+            o.generate.clear();
+            o.sweep.clear();
+        }
         if (!o.generate.empty()) {
             std::replace(o.generate.begin(), o.generate.end(), ',', ' ');
             std::istringstream sizes(o.generate);
@@ -924,7 +1157,10 @@ int main(int argc, char** argv) {
                   << o.seconds << " s per request)\n";
         long unexpected = 0;
         if (o.releases.empty()) o.releases.emplace_back();  // the daemon's default release
-        for (const std::string& release : o.releases) {
+        o.release = o.releases.front();
+        if (o.seeds.empty()) throw std::runtime_error("--seed FILE or --generate P,M,K needed");
+        unexpected += bench_floor(o, o.seeds.front());
+        for (const std::string& release : o.floor_only ? std::vector<std::string>{} : o.releases) {
             o.release = release;
             for (const std::string& seed : o.seeds) unexpected += bench_seed(o, seed);
         }

@@ -1,16 +1,46 @@
 #include "cantonlite/areas/scan/scan_handlers.hpp"
 
+#include <optional>
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "cantonlite/model/network_json.hpp"
 
 namespace cantonlite::areas::scan {
 
+namespace {
+
+// {"lsu": <Lsu>} or {"lsu": null}, serialized.
+std::string lsu_body(const std::optional<model::Lsu>& lsu) {
+    const std::string value = lsu ? nlohmann::ordered_json(*lsu).dump() : "null";
+    return R"({"lsu":)" + value + "}";
+}
+
+// Whether `a` and `b` are the same announcement (or both none): every field of model::Lsu.
+bool same_lsu(const std::optional<model::Lsu>& a, const std::optional<model::Lsu>& b) {
+    static_assert(sizeof(model::Lsu) == 2 * sizeof(model::Timestamp) + sizeof(std::string),
+                  "a new field of model::Lsu must be compared here");
+    if (!a || !b) return !a && !b;
+    return a->topology_freeze_time == b->topology_freeze_time &&
+           a->upgrade_time == b->upgrade_time &&
+           a->successor_physical_synchronizer_id == b->successor_physical_synchronizer_id;
+}
+
+}  // namespace
+
 http::Response get_lsu(const store::LedgerStore& store, const http::RequestContext& /*ctx*/) {
+    // Rendering the announcement (two timestamps, a JSON dump) costs more than the rest of the
+    // request, and it never changes while the network runs: each thread keeps the last body it
+    // rendered, with the announcement it rendered it from.
+    thread_local std::optional<std::optional<model::Lsu>> rendered_from;
+    thread_local std::string body;
     const auto& lsu = store.network().lsu;
-    const nlohmann::ordered_json body = {
-        {"lsu", lsu ? nlohmann::ordered_json(*lsu) : nlohmann::ordered_json(nullptr)}};
-    return http::Response::json(200, body.dump());
+    if (!rendered_from || !same_lsu(*rendered_from, lsu)) {
+        body = lsu_body(lsu);
+        rendered_from = lsu;
+    }
+    return http::Response::json(200, body);
 }
 
 http::Response get_dso_party_id(const store::LedgerStore& store,

@@ -269,5 +269,25 @@ TEST(GetLsu, WritesTheCompactBody) {
                                  successor + R"("}})");
 }
 
+TEST(GetLsu, AnswersFromEachStoreItIsGiven) {
+    json later = seed_with_lsu();
+    later["network"]["lsu"]["upgrade_time"] = "2031-02-03T04:05:06Z";
+    const auto first = seed::load_seed(seed_with_lsu(), "test-seed");
+    const auto second = seed::load_seed(later, "test-seed");
+    const auto none = seed::load_seed(seed_without_lsu(), "test-seed");
+    const http::PathParams params;
+    const Request request{.method = "GET", .target = "/api/scan/v0/lsu"};
+    const auto upgrade_time = [&](const store::LedgerStore& store) {
+        const json body = json::parse(get_lsu(store, {.request = request, .params = params}).body);
+        return body.at("lsu").is_null() ? json() : body.at("lsu").at("upgradeTime");
+    };
+
+    const std::vector<json> answers{upgrade_time(*first), upgrade_time(*second),
+                                    upgrade_time(*none), upgrade_time(*first)};
+
+    EXPECT_EQ(answers, (std::vector<json>{"2030-01-15T14:00:00Z", "2031-02-03T04:05:06Z", json(),
+                                          "2030-01-15T14:00:00Z"}));
+}
+
 }  // namespace
 }  // namespace cantonlite::areas::scan
