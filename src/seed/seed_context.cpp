@@ -7,10 +7,6 @@ namespace {
 
 constexpr std::int64_t micros_per_second = 1'000'000;
 
-std::string entity_of(const store::TransactionDraft& draft, std::size_t i) {
-    return std::get<store::CreateDraft>(draft.nodes[i].event).template_id.entity_name;
-}
-
 // "a LockedAmulet", "an Amulet".
 std::string with_article(const std::string& noun) {
     const bool vowel = !noun.empty() &&
@@ -131,23 +127,20 @@ void SeedContext::check_usable(const std::string& contract_id, const std::string
 
 Value SeedContext::argument_of(const std::string& contract_id, std::string_view entity,
                                const std::string& pointer) const {
-    const auto it = arguments_.find(contract_id);
-    if (it == arguments_.end()) {
-        const auto state = store_.contract(contract_id);
+    const auto state = store_.contract(contract_id);
+    if (!state || state->created_offset == 0 || state->archived_offset) {
         throw model::JsonFieldError(pointer, state && state->archived_offset
                                                  ? "contract " + contract_id + " is archived"
                                                  : "contract " + contract_id + " is not active");
     }
-    if (it->second.entity != entity) {
+    const std::string& actual = state->contract->template_id.entity_name;
+    if (actual != entity) {
         throw model::JsonFieldError(pointer, "contract " + contract_id + " is " +
-                                                 with_article(it->second.entity) + ", not " +
+                                                 with_article(actual) + ", not " +
                                                  with_article(std::string(entity)));
     }
     check_usable(contract_id, pointer);
-    if (const auto* holding = std::get_if<payloads::HoldingArgs>(&it->second.argument)) {
-        return payloads::holding_value(*holding);
-    }
-    return std::get<Value>(it->second.argument);
+    return model::unpack(state->contract->argument);
 }
 
 Timestamp SeedContext::step_time(const JsonObject& step) const {
@@ -215,27 +208,9 @@ void SeedContext::snapshot_at(Timestamp t, const std::string& pointer) {
 void SeedContext::commit(const store::TransactionDraft& draft) {
     snapshots_until(draft.record_time, false);
     store_.append_transaction(draft);
-    for (std::size_t i = 0; i < draft.nodes.size(); ++i) {
-        if (const auto* c = std::get_if<store::CreateDraft>(&draft.nodes[i].event)) {
-            std::string entity = entity_of(draft, i);
-            const bool holding = c->template_id.package_name == "splice-amulet" &&
-                                 c->template_id.module_name == "Splice.Amulet" &&
-                                 (entity == "Amulet" || entity == "LockedAmulet");
-            auto compact = holding ? payloads::holding_args(c->argument, entity == "LockedAmulet")
-                                   : std::nullopt;
-            Created created{.entity = std::move(entity)};
-            if (compact) {
-                created.argument = std::move(*compact);
-            } else {
-                created.argument = c->argument;
-            }
-            store_.undo().assign(arguments_, draft.contract_id_of(static_cast<int>(i)),
-                                 std::move(created));
-        } else if (const auto& e = std::get<store::ExerciseDraft>(draft.nodes[i].event);
-                   e.consuming) {
-            store_.undo().erase(arguments_, e.contract_id);
-            forget_labels(e.contract_id);
-        }
+    for (const store::NodeDraft& node : draft.nodes) {
+        const auto* e = std::get_if<store::ExerciseDraft>(&node.event);
+        if (e && e->consuming) forget_labels(e->contract_id);
     }
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // SeedContext: what the step compilers share while a seed loads: the store, the labels of
-// contracts, party aliases, the clock, and the arguments of the contracts the seed created.
+// contracts, party aliases and the clock.
 
 #include <filesystem>
 #include <map>
@@ -116,11 +116,6 @@ class SeedContext {
     std::vector<std::pair<std::string, std::string>> step_labels_;  // (label, contract id)
 
     void forget_labels(const std::string& contract_id);
-    struct Created {
-        std::string entity;
-        std::variant<Value, payloads::HoldingArgs> argument;  // holdings kept compact
-    };
-    std::unordered_map<std::string, Created> arguments_;  // contract id -> argument, active only
 };
 
 // A loaded seed: the store and the context its steps ran in, which run-time writes go on using.

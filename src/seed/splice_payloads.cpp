@@ -200,46 +200,6 @@ Value external_party_amulet_rules_value(const Party& dso) {
     return single("dso", Value::party(dso));
 }
 
-std::optional<HoldingArgs> holding_args(const Value& argument, bool locked) {
-    using K = Value::Kind;
-    const auto at = [](const Value* v, std::initializer_list<std::string_view> path,
-                       K kind) -> const Value* {
-        for (const std::string_view label : path)
-            v = v && v->kind == K::record ? v->field(label) : nullptr;
-        return v && v->kind == kind ? v : nullptr;
-    };
-    const Value* amulet = locked ? at(&argument, {"amulet"}, K::record) : &argument;
-    const Value* dso = at(amulet, {"dso"}, K::party);
-    const Value* owner = at(amulet, {"owner"}, K::party);
-    const Value* amount = at(amulet, {"amount", "initialAmount"}, K::numeric);
-    const Value* round = at(amulet, {"amount", "createdAt", "number"}, K::int64);
-    const Value* rate = at(amulet, {"amount", "ratePerRound", "rate"}, K::numeric);
-    if (!dso || !owner || !amount || !round || !rate || amulet->items.size() != 3)
-        return std::nullopt;
-    HoldingArgs args{.dso = dso->text,
-                     .owner = owner->text,
-                     .amount = amount->decimal,
-                     .round = round->number,
-                     .rate = rate->decimal};
-    if (!locked) return args;
-    const Value* holders = at(&argument, {"lock", "holders"}, K::list);
-    const Value* expires = at(&argument, {"lock", "expiresAt"}, K::timestamp);
-    const Value* context = at(&argument, {"lock", "optContext"}, K::optional);
-    if (!holders || !expires || !context || argument.items.size() != 2) return std::nullopt;
-    HoldingArgs::Lock lock{.expires_at = Timestamp{expires->number}};
-    for (const Value& h : holders->items) lock.holders.push_back(h.text);
-    if (!context->items.empty()) lock.context = context->items.front().text;
-    args.lock = std::move(lock);
-    return args;
-}
-
-Value holding_value(const HoldingArgs& args) {
-    Value amulet = amulet_value(args.dso, args.owner, args.amount, args.round, args.rate);
-    if (!args.lock) return amulet;
-    return locked_amulet_value(std::move(amulet), args.lock->holders, args.lock->expires_at,
-                               args.lock->context);
-}
-
 Value single(const std::string& label, Value v) {
     return Value::record({{label, std::move(v)}});
 }

@@ -74,28 +74,6 @@ Value dso_rules_value(const model::Network& n);
 Value amulet_rules_value(const Party& dso);
 Value external_party_amulet_rules_value(const Party& dso);
 
-// What an Amulet or LockedAmulet argument holds, in a fraction of a Value's memory: a seed keeps
-// one per active holding, and a large seed has millions.
-struct HoldingArgs {
-    Party dso;
-    Party owner;
-    Decimal amount;
-    std::int64_t round = 0;
-    Decimal rate;
-    struct Lock {
-        std::vector<Party> holders;
-        Timestamp expires_at;
-        std::optional<std::string> context;
-    };
-    std::optional<Lock> lock;  // set for a LockedAmulet
-};
-
-// The HoldingArgs of an Amulet (`locked` false) or LockedAmulet argument; nullopt when it does not
-// have the shape the templates declare (a raw transaction may create anything).
-std::optional<HoldingArgs> holding_args(const Value& argument, bool locked);
-// The argument again.
-Value holding_value(const HoldingArgs& args);
-
 // A record of one field, for the many choice results of the shape {name: value}.
 Value single(const std::string& label, Value v);
 // The empty record: arguments of choices without parameters (Archive, ...).
