@@ -159,7 +159,7 @@ std::optional<SnapshotChoice> choose_snapshot(const Facts& f) {
     for (auto it = times.rbegin(); it != times.rend(); ++it) {
         const store::SnapshotPtr s = f.store().snapshot(it->first, it->second, false);
         if (!s || s->rows.empty()) continue;
-        SnapshotChoice choice{s->migration_id, s->record_time, s->rows.front().owner};
+        SnapshotChoice choice{s->migration_id, s->record_time, s->rows.front().owner.str()};
         for (const model::User& u : f.network().users) {
             if (owns_a_row(*s, u.party)) {
                 choice.owner = u.party;

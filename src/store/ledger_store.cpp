@@ -252,7 +252,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             undo_.assign(contracts_, std::string_view(c->contract_id),
                          ContractState{.contract = c,
                                        .created_offset = draft.offset,
-                                       .synchronizer_id = draft.synchronizer_id});
+                                       .synchronizer_id = Name(draft.synchronizer_id)});
             undo_.assign(active_, sequence, c);
             undo_.insert(templates_,
                          c->template_id.package_name + ":" + c->template_id.qualified_name());
@@ -289,13 +289,13 @@ void LedgerStore::unassign(const std::string& contract_id, const std::string& ta
                    .kind = Reassignment::Kind::unassign,
                    .contract = state.contract,
                    .submitter = submitter,
-                   .source_synchronizer = state.synchronizer_id,
+                   .source_synchronizer = state.synchronizer_id.str(),
                    .target_synchronizer = target,
                    .unassign_id = model::sha256_hex("unassign/" + update_id_for(offset)),
                    .reassignment_counter = state.reassignment_counter + 1,
                    .migration_id = migration_id_,
                    .record_time = record_time};
-    undo_.set(state.synchronizer_id, std::string());
+    undo_.set(state.synchronizer_id, Name());
     undo_.set(state.reassignment_counter, r.reassignment_counter);
     undo_.assign(in_flight_, contract_id, r);
     undo_.push_back(state.reassignments, offset);
@@ -317,7 +317,7 @@ void LedgerStore::assign(const std::string& contract_id, const Party& submitter,
     r.kind = Reassignment::Kind::assign;
     r.submitter = submitter;
     r.record_time = record_time;
-    undo_.set(state.synchronizer_id, r.target_synchronizer);
+    undo_.set(state.synchronizer_id, Name(r.target_synchronizer));
     undo_.erase(in_flight_, contract_id);
     undo_.push_back(state.reassignments, offset);
     push(std::move(r));
@@ -331,11 +331,11 @@ void LedgerStore::migrate(Timestamp record_time) {
     auto& imports = imports_[migration_id_];
     for (const auto& [_, contract] : active_) {
         const ContractState& state = contracts_.at(contract->contract_id);
-        imports[contract->contract_id] =
-            ImportUpdate{.contract = contract,
-                         .migration_id = migration_id_,
-                         .synchronizer_id = state.synchronizer_id.empty() ? network_.synchronizer_id
-                                                                          : state.synchronizer_id};
+        imports[contract->contract_id] = ImportUpdate{
+            .contract = contract,
+            .migration_id = migration_id_,
+            .synchronizer_id = state.synchronizer_id.empty() ? network_.synchronizer_id
+                                                             : state.synchronizer_id.str()};
     }
     const Offset offset = static_cast<Offset>(history_.size()) + 1;
     push(Migration{.offset = offset,

@@ -127,7 +127,7 @@ void SpliceViews::on_created(const model::ContractPtr& c, const Fact& fact, std:
     if (const auto* h = std::get_if<HoldingFact>(&fact)) {
         undo_.assign(holdings_, HoldingKey{c->created_at, std::string_view(c->contract_id)},
                      HoldingRow{.contract = c,
-                                .owner = h->owner,
+                                .owner = Name(h->owner),
                                 .amount = h->amount,
                                 .locked = h->locked,
                                 .created_round = h->created_round,

@@ -40,6 +40,9 @@ class Name {
 
     friend bool operator==(Name a, Name b) { return a.id_ == b.id_; }
     friend bool operator==(Name a, std::string_view b) { return a.view() == b; }
+    // Texts joined with a Name's text, for messages.
+    friend std::string operator+(std::string a, Name b) { return a.append(b.view()); }
+    friend std::string operator+(Name a, std::string_view b) { return a.str().append(b); }
     // By text, so that sorted Names are in the order of their texts.
     friend std::strong_ordering operator<=>(Name a, Name b) {
         return a.id_ == b.id_ ? std::strong_ordering::equal : a.view() <=> b.view();

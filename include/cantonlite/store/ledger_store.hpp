@@ -34,7 +34,7 @@ struct ContractState {
     model::ContractPtr contract;
     Offset created_offset = 0;  // 0 for a contract that only exists as created in a draft
     std::optional<Offset> archived_offset;
-    std::string synchronizer_id;  // "" while unassigned (in flight between synchronizers)
+    Name synchronizer_id;  // "" while unassigned (in flight between synchronizers)
     std::int64_t reassignment_counter = 0;
     std::vector<Offset> reassignments;  // the offsets of its unassignments and assignments
 };
@@ -42,7 +42,7 @@ struct ContractState {
 // One Amulet or LockedAmulet of a Scan ACS snapshot.
 struct HoldingRow {
     model::ContractPtr contract;
-    Party owner;            // Amulet.owner, LockedAmulet.amulet.owner
+    Name owner;             // Amulet.owner, LockedAmulet.amulet.owner
     model::Decimal amount;  // amount.initialAmount
     bool locked = false;
     std::int64_t created_round = 0;  // amount.createdAt.number

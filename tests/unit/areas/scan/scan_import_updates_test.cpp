@@ -71,7 +71,7 @@ std::vector<std::string> imported_ids() {
 json import_update(const model::Contract& c) {
     const auto state = ledger().contract(c.contract_id);
     const std::string synchronizer =
-        state->synchronizer_id.empty() ? global_synchronizer : state->synchronizer_id;
+        state->synchronizer_id.empty() ? global_synchronizer : state->synchronizer_id.str();
     const std::string event_id = c.contract_id + ":0";
     const json created = {{"event_type", "created_event"},
                           {"event_id", event_id},
