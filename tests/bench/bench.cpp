@@ -733,9 +733,19 @@ SweepPoint sweep_point(const Options& o, int amulets, long& unexpected) {
     p.parse = parse_baseline(seed.path().string()).first;
     const json described = describe(o, seed.path().string());
 
-    // Holdings: op 3's example (a party with holdings), at the latest snapshot of its migration.
+    // Holdings: op 3's example at the latest snapshot of its migration, for its party and the
+    // first users' parties: 20 owners at every size, so that the page is full (100 rows) at every
+    // size (at 10 000 amulets a party holds about 10) and the sizes compare like with like.
     const std::string holdings_path = "/api/scan/v0/holdings/state";
     json holdings_body = example_for(described, 3, holdings_path).at("body");
+    constexpr std::size_t holdings_owners = 20;
+    for (const json& u : described.at("users")) {
+        json& owners = holdings_body["owner_party_ids"];
+        if (owners.size() >= holdings_owners) break;
+        if (std::find(owners.begin(), owners.end(), u.at("party")) == owners.end()) {
+            owners.push_back(u.at("party"));
+        }
+    }
     for (const json& s : described.at("snapshots")) {
         if (s.at("migration_id") == holdings_body.at("migration_id") &&
             s.at("record_time").get<std::string>() >

@@ -1,5 +1,6 @@
 #pragma once
-// `cantonlite token`: HS256 JWTs that the loaded network's auth settings accept for a user.
+// `cantonlite token`: HS256 JWTs that the loaded network's auth settings accept for a user (signed
+// by auth/jwt_signer.hpp).
 
 #include <cstdint>
 #include <stdexcept>
@@ -23,11 +24,5 @@ class TokenError : public std::runtime_error {
 // Throws TokenError when the network has no such user or no HS256 secret.
 [[nodiscard]] std::string make_token(const model::Network& network, std::string_view user_id,
                                      std::int64_t issued_at, std::int64_t expires_in);
-
-// Base64url without padding (RFC 7515 §2).
-[[nodiscard]] std::string base64url_encode(std::string_view bytes);
-
-// The raw 32-byte HMAC-SHA256 of `data` under `key` (OpenSSL).
-[[nodiscard]] std::string hmac_sha256(std::string_view key, std::string_view data);
 
 }  // namespace cantonlite::app

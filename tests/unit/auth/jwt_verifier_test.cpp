@@ -1,5 +1,6 @@
 // JwtVerifier against tokens made here with OpenSSL: the auth matrix of splice-behavior.md §5.2.
 #include "cantonlite/auth/jwt_verifier.hpp"
+#include "cantonlite/auth/jwt_signer.hpp"
 
 #include <chrono>
 #include <filesystem>
@@ -22,7 +23,6 @@
 namespace cantonlite::auth {
 namespace {
 
-using app::base64url_encode;
 using nlohmann::json;
 
 constexpr std::int64_t now = 1'700'000'000;
@@ -44,7 +44,7 @@ std::string signing_input(const json& header, const json& claims) {
 
 // A signed token: `input` "." base64url(HMAC-SHA256(key, input)).
 std::string hs256_signed(const std::string& input, const std::string& key = secret) {
-    return input + "." + base64url_encode(app::hmac_sha256(key, input));
+    return input + "." + base64url_encode(hmac_sha256(key, input));
 }
 
 std::string hs256_token(const json& claims, const std::string& key = secret) {

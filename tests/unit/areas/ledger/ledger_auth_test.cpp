@@ -35,16 +35,14 @@ std::int64_t now_seconds() {
     return auth::wall_clock_seconds();
 }
 
-// ---- HS256 tokens of any content, signed with the project's JWT primitives (app/token.hpp),
-// which the verifier under test does not use ----
+// ---- HS256 tokens of any content, signed with auth/jwt_signer.hpp ----
 
 std::string b64url(const std::string& bytes) {
-    return app::base64url_encode(bytes);
+    return auth::base64url_encode(bytes);
 }
 
 std::string hs256_sign(const json& header, const json& claims, const std::string& key) {
-    const std::string input = b64url(header.dump()) + "." + b64url(claims.dump());
-    return input + "." + b64url(app::hmac_sha256(key, input));
+    return auth::sign_hs256(key, header.dump(), claims.dump());
 }
 
 const json hs256_header = {{"alg", "HS256"}, {"typ", "JWT"}};

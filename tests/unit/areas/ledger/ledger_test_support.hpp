@@ -10,6 +10,7 @@
 
 #include "cantonlite/app/application.hpp"
 #include "cantonlite/app/token.hpp"
+#include "cantonlite/auth/jwt_signer.hpp"
 #include "cantonlite/auth/jwt_verifier.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
 #include "cantonlite/store/ledger_store.hpp"
@@ -67,11 +68,8 @@ class LedgerSuite : public ::testing::Test {
             {"aud", nlohmann::json::array({store_->network().auth.audience})},
             {"iat", now},
             {"exp", now + 3600}};
-        const std::string input =
-            app::base64url_encode(header.dump()) + "." + app::base64url_encode(claims.dump());
-        return input + "." +
-               app::base64url_encode(
-                   app::hmac_sha256(store_->network().auth.hs256_secret.value_or(""), input));
+        return auth::sign_hs256(store_->network().auth.hs256_secret.value_or(""), header.dump(),
+                                claims.dump());
     }
 
     // `method target` with `body`, as `user` ("" for no token).

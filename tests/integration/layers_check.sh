@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# layers.check: every layer includes only the layers and libraries it may (README "Layout").
+# Usage: layers_check.sh SOURCE_DIR. Prints each forbidden include and fails when there is one.
+set -euo pipefail
+root=${1:?usage: layers_check.sh SOURCE_DIR}
+
+# What each layer may include besides itself: cantonlite layers, then third-party libraries.
+declare -A allowed=(
+  [util]=""
+  [model]="util nlohmann openssl"
+  [auth]="model util nlohmann openssl"
+  [store]="model util"
+  [journal]="util nlohmann boost spdlog"
+  [seed]="store model journal util nlohmann"
+  [http]="util nlohmann spdlog"
+  [areas]="http store seed auth model util nlohmann openssl spdlog"
+  [net]="http util boost spdlog"
+  [app]="areas net seed store journal auth http model util nlohmann spdlog openssl boost"
+)
+
+status=0
+for layer in "${!allowed[@]}"; do
+  for dir in "$root/src/$layer" "$root/include/cantonlite/$layer"; do
+    [[ -d $dir ]] || continue
+    while IFS=: read -r file line text; do
+      target=$(sed -E 's@#include [<"](cantonlite/)?([a-z_0-9]+).*@\2@' <<<"$text")
+      [[ $target == "$layer" ]] && continue
+      if [[ " ${allowed[$layer]} " != *" $target "* ]]; then
+        echo "${file#"$root"/}:$line: the $layer layer may not include $target: $text"
+        status=1
+      fi
+    done < <(grep -rnE '#include [<"](cantonlite/[a-z_]+/|boost/|spdlog/|openssl/|nlohmann/)' "$dir" || true)
+  done
+done
+[[ $status == 0 ]] && echo "layers: every include is allowed"
+exit $status
