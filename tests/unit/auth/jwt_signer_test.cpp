@@ -44,13 +44,14 @@ TEST(SignHs256, MatchesRfc7515AppendixA1) {
         key += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
     }
 
-    const std::string token =
-        sign_hs256(key, "{\"typ\":\"JWT\",\r\n \"alg\":\"HS256\"}",
-                   "{\"iss\":\"joe\",\r\n \"exp\":1300819380,\r\n \"http://example.com/is_root\":true}");
+    const std::string token = sign_hs256(
+        key, "{\"typ\":\"JWT\",\r\n \"alg\":\"HS256\"}",
+        "{\"iss\":\"joe\",\r\n \"exp\":1300819380,\r\n \"http://example.com/is_root\":true}");
 
     EXPECT_EQ(token,
               "eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9."
-              "eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ."
+              "eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290"
+              "Ijp0cnVlfQ."
               "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk");
 }
 
