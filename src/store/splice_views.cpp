@@ -57,8 +57,8 @@ std::optional<std::pair<model::Timestamp, ExpiringContract::Kind>> expiry_of(con
     if (const auto* b = std::get_if<BuyTrafficFact>(&fact); b != nullptr && b->expires_at) {
         return std::pair{*b->expires_at, Kind::buy_traffic_request};
     }
-    if (const auto* a = std::get_if<AnsFact>(&fact))
-        return std::pair{a->expires_at, Kind::ans_entry};
+    if (const auto* a = std::get_if<std::shared_ptr<const AnsFact>>(&fact))
+        return std::pair{(*a)->expires_at, Kind::ans_entry};
     return std::nullopt;
 }
 
@@ -68,14 +68,14 @@ Fact SpliceViews::extract(const model::TemplateId& t, const Value& a) {
     using K = Value::Kind;
     if (is(t, "splice-amulet", "Splice.Amulet", "Amulet")) {
         return HoldingFact{
-            .owner = party_at(a, {"owner"}, t),
+            .owner = Name(party_at(a, {"owner"}, t)),
             .amount = field(a, {"amount", "initialAmount"}, K::numeric, t).decimal,
             .created_round = field(a, {"amount", "createdAt", "number"}, K::int64, t).number,
             .rate_per_round = field(a, {"amount", "ratePerRound", "rate"}, K::numeric, t).decimal};
     }
     if (is(t, "splice-amulet", "Splice.Amulet", "LockedAmulet")) {
         return HoldingFact{
-            .owner = party_at(a, {"amulet", "owner"}, t),
+            .owner = Name(party_at(a, {"amulet", "owner"}, t)),
             .amount = field(a, {"amulet", "amount", "initialAmount"}, K::numeric, t).decimal,
             .locked = true,
             .created_round =
@@ -92,12 +92,12 @@ Fact SpliceViews::extract(const model::TemplateId& t, const Value& a) {
         return CounterFact{.sender = party_at(a, {"sender"}, t)};
     }
     if (is(t, "splice-amulet-name-service", "Splice.Ans", "AnsEntry")) {
-        return AnsFact{
+        return std::make_shared<const AnsFact>(AnsFact{
             .user = party_at(a, {"user"}, t),
             .name = text_at(a, {"name"}, t),
             .url = text_at(a, {"url"}, t),
             .description = text_at(a, {"description"}, t),
-            .expires_at = model::Timestamp{field(a, {"expiresAt"}, K::timestamp, t).number}};
+            .expires_at = model::Timestamp{field(a, {"expiresAt"}, K::timestamp, t).number}});
     }
     if (is(t, "splice-dso-governance", "Splice.DsoRules", "VoteRequest")) {
         const Value& tracking = field(a, {"trackingCid"}, K::optional, t);
@@ -127,7 +127,7 @@ void SpliceViews::on_created(const model::ContractPtr& c, const Fact& fact, std:
     if (const auto* h = std::get_if<HoldingFact>(&fact)) {
         undo_.assign(holdings_, HoldingKey{c->created_at, std::string_view(c->contract_id)},
                      HoldingRow{.contract = c,
-                                .owner = Name(h->owner),
+                                .owner = h->owner,
                                 .amount = h->amount,
                                 .locked = h->locked,
                                 .created_round = h->created_round,
@@ -139,7 +139,8 @@ void SpliceViews::on_created(const model::ContractPtr& c, const Fact& fact, std:
         undo_.assign(offers_by_party_[o->receiver], sequence, c);
     } else if (const auto* k = std::get_if<CounterFact>(&fact)) {
         undo_.assign(counter_by_sender_, k->sender, c->contract_id);
-    } else if (const auto* a = std::get_if<AnsFact>(&fact)) {
+    } else if (const auto* boxed = std::get_if<std::shared_ptr<const AnsFact>>(&fact)) {
+        const AnsFact* a = boxed->get();
         undo_.assign(ans_by_name_[a->name], sequence,
                      AnsEntryFact{.contract = c,
                                   .user = a->user,
@@ -179,8 +180,8 @@ void SpliceViews::on_archived(const model::Contract& c) {
         if (counter != counter_by_sender_.end() && counter->second == c.contract_id) {
             undo_.erase(counter_by_sender_, k->sender);
         }
-    } else if (const auto* a = std::get_if<AnsFact>(&fact)) {
-        undo_.erase(ans_by_name_[a->name], sequence);
+    } else if (const auto* a = std::get_if<std::shared_ptr<const AnsFact>>(&fact)) {
+        undo_.erase(ans_by_name_[(*a)->name], sequence);
     } else if (std::holds_alternative<VoteFact>(fact)) {
         undo_.erase(vote_requests_, sequence);
         for (const auto& [tracking, current] : vote_by_tracking_) {
@@ -261,7 +262,8 @@ std::optional<AnsEntryFact> SpliceViews::ans_entry(std::string_view name,
 
 std::vector<model::ContractPtr> SpliceViews::unlocked_amulets_of(std::string_view owner) const {
     std::vector<model::ContractPtr> out;
-    const auto it = unlocked_by_owner_.find(std::string(owner));
+    const std::optional<Name> name = Name::find(owner);
+    const auto it = name ? unlocked_by_owner_.find(*name) : unlocked_by_owner_.end();
     if (it == unlocked_by_owner_.end()) return out;
     for (const auto& [_, c] : it->second) out.push_back(c);
     return out;

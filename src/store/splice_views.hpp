@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -20,7 +21,7 @@
 namespace cantonlite::store {
 
 struct HoldingFact {
-    Party owner;
+    Name owner;
     model::Decimal amount;
     bool locked = false;
     std::int64_t created_round = 0;
@@ -50,9 +51,10 @@ struct BuyTrafficFact {
     std::optional<model::Timestamp> expires_at;
 };
 
-// What the indexes need of one contract, read from its argument once.
-using Fact = std::variant<std::monostate, HoldingFact, OfferFact, CounterFact, AnsFact, VoteFact,
-                          BuyTrafficFact>;
+// What the indexes need of one contract, read from its argument once. Kept per active contract:
+// the rare, large AnsFact is boxed so that a holding's fact stays small.
+using Fact = std::variant<std::monostate, HoldingFact, OfferFact, CounterFact,
+                          std::shared_ptr<const AnsFact>, VoteFact, BuyTrafficFact>;
 
 // The indexes. Not thread-safe: the LedgerStore guards it with its mutex. Every change is recorded
 // in the store's undo log.
@@ -102,7 +104,7 @@ class SpliceViews {
     std::unordered_map<std::string_view, Indexed> facts_;  // by contract id, active only
     std::map<HoldingKey, HoldingRow> holdings_;
     std::uint64_t holdings_version_ = 0;
-    std::unordered_map<Party, std::map<std::uint64_t, model::ContractPtr>> unlocked_by_owner_;
+    std::unordered_map<Name, std::map<std::uint64_t, model::ContractPtr>> unlocked_by_owner_;
     std::unordered_map<Party, std::map<std::uint64_t, model::ContractPtr>> offers_by_party_;
     std::unordered_map<Party, std::string> counter_by_sender_;
     std::unordered_map<std::string, std::map<std::uint64_t, AnsEntryFact>> ans_by_name_;
