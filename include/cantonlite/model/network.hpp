@@ -16,6 +16,8 @@ struct Lsu {
     Timestamp topology_freeze_time;  // validFrom of the announcement topology transaction
     Timestamp upgrade_time;
     std::string successor_physical_synchronizer_id;  // "<synchronizer id>::<pv>-<serial>"
+
+    bool operator==(const Lsu&) const = default;
 };
 
 struct SuperValidator {

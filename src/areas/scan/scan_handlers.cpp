@@ -17,16 +17,6 @@ std::string lsu_body(const std::optional<model::Lsu>& lsu) {
     return R"({"lsu":)" + value + "}";
 }
 
-// Whether `a` and `b` are the same announcement (or both none): every field of model::Lsu.
-bool same_lsu(const std::optional<model::Lsu>& a, const std::optional<model::Lsu>& b) {
-    static_assert(sizeof(model::Lsu) == 2 * sizeof(model::Timestamp) + sizeof(std::string),
-                  "a new field of model::Lsu must be compared here");
-    if (!a || !b) return !a && !b;
-    return a->topology_freeze_time == b->topology_freeze_time &&
-           a->upgrade_time == b->upgrade_time &&
-           a->successor_physical_synchronizer_id == b->successor_physical_synchronizer_id;
-}
-
 }  // namespace
 
 http::Response get_lsu(const store::LedgerStore& store, const http::RequestContext& /*ctx*/) {
@@ -36,7 +26,7 @@ http::Response get_lsu(const store::LedgerStore& store, const http::RequestConte
     thread_local std::optional<std::optional<model::Lsu>> rendered_from;
     thread_local std::string body;
     const auto& lsu = store.network().lsu;
-    if (!rendered_from || !same_lsu(*rendered_from, lsu)) {
+    if (!rendered_from || *rendered_from != lsu) {
         body = lsu_body(lsu);
         rendered_from = lsu;
     }
