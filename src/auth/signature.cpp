@@ -1,12 +1,17 @@
 #include "signature.hpp"
 
 #include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
 
 #include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/rsa.h>
+
+#include "cantonlite/auth/jwt_signer.hpp"
 
 namespace cantonlite::auth {
 namespace {
@@ -19,19 +24,33 @@ struct MdCtxFree {
     void operator()(EVP_MD_CTX* ctx) const { EVP_MD_CTX_free(ctx); }
 };
 
+// The raw HMAC-SHA256 of `data` under `key`; nullopt (OpenSSL's error queue emptied) if OpenSSL
+// fails.
+std::optional<std::string> hmac(std::string_view key, std::string_view data) {
+    unsigned char mac[EVP_MAX_MD_SIZE];
+    unsigned int length = 0;
+    if (HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), bytes(data), data.size(), mac,
+             &length) == nullptr) {
+        ERR_clear_error();
+        return std::nullopt;
+    }
+    return std::string(reinterpret_cast<const char*>(mac), length);
+}
+
 }  // namespace
 
 bool hs256_verifies(std::string_view secret, std::string_view signing_input,
                     std::string_view signature) {
-    unsigned char mac[EVP_MAX_MD_SIZE];
-    unsigned int length = 0;
-    if (HMAC(EVP_sha256(), secret.data(), static_cast<int>(secret.size()), bytes(signing_input),
-             signing_input.size(), mac, &length) == nullptr) {
-        ERR_clear_error();
-        return false;
-    }
+    const std::optional<std::string> mac = hmac(secret, signing_input);
     // The length is public (always 32); only the bytes are compared in constant time.
-    return signature.size() == length && CRYPTO_memcmp(mac, signature.data(), length) == 0;
+    return mac && signature.size() == mac->size() &&
+           CRYPTO_memcmp(mac->data(), signature.data(), mac->size()) == 0;
+}
+
+std::string hmac_sha256(std::string_view key, std::string_view data) {
+    std::optional<std::string> mac = hmac(key, data);
+    if (!mac) throw std::runtime_error("HMAC-SHA256 failed");
+    return std::move(*mac);
 }
 
 bool rs256_verifies(EVP_PKEY* key, std::string_view signing_input, std::string_view signature) {
