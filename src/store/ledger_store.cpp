@@ -28,6 +28,23 @@ std::vector<Name> names(const std::vector<Party>& parties) {
     return sorted_union({}, parties);
 }
 
+// The indexes of `rows` by stakeholder (`stakeholders_of(row)`), in row order: grouped by Name,
+// then keyed by the party's text once per party rather than once per row.
+template <typename Row, typename StakeholdersOf>
+std::unordered_map<Party, std::vector<std::uint32_t>> index_by_stakeholder(
+    const std::vector<Row>& rows, StakeholdersOf stakeholders_of) {
+    std::unordered_map<Name, std::vector<std::uint32_t>> by_name;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        for (const Name p : stakeholders_of(rows[i])) {
+            by_name[p].push_back(static_cast<std::uint32_t>(i));
+        }
+    }
+    std::unordered_map<Party, std::vector<std::uint32_t>> out;
+    out.reserve(by_name.size());
+    for (auto& [party, indexes] : by_name) out.emplace(party.str(), std::move(indexes));
+    return out;
+}
+
 // The exercise node `id` of a transaction being built. REQUIRES: it is an exercise.
 ExercisedNode& exercise_at(Transaction& tx, int id) {
     return *std::get<std::shared_ptr<ExercisedNode>>(tx.nodes[static_cast<std::size_t>(id)].event);
@@ -359,19 +376,18 @@ void LedgerStore::take_snapshot(Timestamp record_time) {
     if (!last_rows_ || last_rows_version_ != views_->holdings_version()) {
         auto data = std::make_shared<SnapshotRows>();
         data->rows = views_->holdings();
-        for (std::size_t i = 0; i < data->rows.size(); ++i) {
-            for (const Name p : data->rows[i].contract->stakeholders) {
-                data->rows_by_stakeholder[p.str()].push_back(static_cast<std::uint32_t>(i));
-            }
-        }
+        data->rows_by_stakeholder = index_by_stakeholder(
+            data->rows,
+            [](const HoldingRow& r) -> const auto& { return r.contract->stakeholders; });
         last_rows_ = std::move(data);
         last_rows_version_ = views_->holdings_version();
     }
     if (!last_acs_rows_ || last_acs_rows_version_ != acs_version_) {
         auto data = std::make_shared<AcsRows>();
+        const Name dso(network_.dso_party);
         for (const auto& [_, c] : active_) {
             const auto& sh = c->stakeholders;
-            if (std::find(sh.begin(), sh.end(), network_.dso_party) != sh.end()) {
+            if (std::find(sh.begin(), sh.end(), dso) != sh.end()) {
                 data->rows.push_back(c);
             }
         }
@@ -380,13 +396,13 @@ void LedgerStore::take_snapshot(Timestamp record_time) {
                       return std::tie(a->created_at, a->contract_id) <
                              std::tie(b->created_at, b->contract_id);
                   });
+        data->rows_by_stakeholder = index_by_stakeholder(
+            data->rows, [](const model::ContractPtr& c) -> const auto& { return c->stakeholders; });
         for (std::size_t i = 0; i < data->rows.size(); ++i) {
             const model::Contract& c = *data->rows[i];
-            const auto row = static_cast<std::uint32_t>(i);
-            for (const Name p : c.stakeholders) data->rows_by_stakeholder[p.str()].push_back(row);
             data->rows_by_template[c.template_id.package_name + ":" +
                                    c.template_id.qualified_name()]
-                .push_back(row);
+                .push_back(static_cast<std::uint32_t>(i));
         }
         last_acs_rows_ = std::move(data);
         last_acs_rows_version_ = acs_version_;
