@@ -112,15 +112,20 @@ void SeedContext::forget_labels(const std::string& contract_id) {
 void SeedContext::check_usable(const std::string& contract_id, const std::string& pointer) const {
     const auto state = store_.contract(contract_id);
     if (!state) throw model::JsonFieldError(pointer, "unknown contract " + contract_id);
-    if (state->archived_offset)
+    check_usable(*state, contract_id, pointer);
+}
+
+void SeedContext::check_usable(const store::ContractState& state, const std::string& contract_id,
+                               const std::string& pointer) const {
+    if (state.archived_offset)
         throw model::JsonFieldError(pointer, "contract " + contract_id + " is archived");
-    if (state->synchronizer_id.empty()) {
+    if (state.synchronizer_id.empty()) {
         throw model::JsonFieldError(pointer,
                                     "contract " + contract_id + " is unassigned (in flight)");
     }
-    if (state->synchronizer_id != network().synchronizer_id) {
+    if (state.synchronizer_id != network().synchronizer_id) {
         throw model::JsonFieldError(pointer, "contract " + contract_id + " is on " +
-                                                 state->synchronizer_id + ": reassign it to " +
+                                                 state.synchronizer_id + ": reassign it to " +
                                                  network().synchronizer_id + " first");
     }
 }
@@ -128,7 +133,7 @@ void SeedContext::check_usable(const std::string& contract_id, const std::string
 Value SeedContext::argument_of(const std::string& contract_id, std::string_view entity,
                                const std::string& pointer) const {
     const auto state = store_.contract(contract_id);
-    if (!state || state->created_offset == 0 || state->archived_offset) {
+    if (!state || state->archived_offset) {
         throw model::JsonFieldError(pointer, state && state->archived_offset
                                                  ? "contract " + contract_id + " is archived"
                                                  : "contract " + contract_id + " is not active");
@@ -139,7 +144,7 @@ Value SeedContext::argument_of(const std::string& contract_id, std::string_view 
                                                  with_article(actual) + ", not " +
                                                  with_article(std::string(entity)));
     }
-    check_usable(contract_id, pointer);
+    check_usable(*state, contract_id, pointer);
     return model::unpack(state->contract->argument);
 }
 

@@ -116,6 +116,9 @@ class SeedContext {
     std::vector<std::pair<std::string, std::string>> step_labels_;  // (label, contract id)
 
     void forget_labels(const std::string& contract_id);
+    // check_usable() of a contract already looked up: archived, in flight, elsewhere.
+    void check_usable(const store::ContractState& state, const std::string& contract_id,
+                      const std::string& pointer) const;
 };
 
 // A loaded seed: the store and the context its steps ran in, which run-time writes go on using.
