@@ -346,10 +346,6 @@ class ProtobufWriter {
     std::string& out_;
 };
 
-OrderedJson document(const Value& v, ValueEncoding encoding) {
-    return OrderedJson::parse(value_json(pack(v), encoding));
-}
-
 }  // namespace
 
 void append_value_json(std::string& out, const PackedValue& v, ValueEncoding encoding) {
@@ -374,22 +370,6 @@ std::string value_json(const PackedValue& v, ValueEncoding encoding) {
     std::string out;
     append_value_json(out, v, encoding);
     return out;
-}
-
-OrderedJson to_codegen_json(const Value& v) {
-    return document(v, ValueEncoding::codegen);
-}
-
-OrderedJson to_api_compressed_json(const Value& v) {
-    return document(v, ValueEncoding::api_compressed);
-}
-
-OrderedJson to_ledger_json(const Value& v) {
-    return document(v, ValueEncoding::ledger);
-}
-
-OrderedJson to_protobuf_json(const Value& v) {
-    return document(v, ValueEncoding::protobuf);
 }
 
 }  // namespace cantonlite::model

@@ -52,7 +52,7 @@ std::vector<Value> every_kind() {
 
 TEST(PackedValue, UnpacksToTheValueItPacked) {
     for (const Value& v : every_kind()) {
-        EXPECT_EQ(unpack(pack(v)), v) << to_protobuf_json(v).dump();
+        EXPECT_EQ(unpack(pack(v)), v) << value_json(pack(v), ValueEncoding::protobuf);
     }
 }
 

@@ -13,6 +13,25 @@
 namespace cantonlite::model {
 namespace {
 
+using OrderedJson = nlohmann::ordered_json;
+
+// The text value_json writes for `v` in `encoding`, as a document.
+OrderedJson encoded(const Value& v, ValueEncoding encoding) {
+    return OrderedJson::parse(value_json(pack(v), encoding));
+}
+OrderedJson to_codegen_json(const Value& v) {
+    return encoded(v, ValueEncoding::codegen);
+}
+OrderedJson to_api_compressed_json(const Value& v) {
+    return encoded(v, ValueEncoding::api_compressed);
+}
+OrderedJson to_protobuf_json(const Value& v) {
+    return encoded(v, ValueEncoding::protobuf);
+}
+OrderedJson to_ledger_json(const Value& v) {
+    return encoded(v, ValueEncoding::ledger);
+}
+
 // Succeeds when `actual` is the JSON of `expected_text`, with its object keys in the same order.
 testing::AssertionResult same_json_in_order(const OrderedJson& actual,
                                             std::string_view expected_text) {
