@@ -112,4 +112,14 @@ class LedgerSuite : public ::testing::Test {
     static inline http::Router* router_ = nullptr;
 };
 
+// One case of a table of requests that a handler refuses: the body posted, and the status, error
+// code and cause of the JsCantonError it answers (LedgerSuite::expect_error).
+struct ErrorCase {
+    const char* name;
+    nlohmann::json body;
+    int status;
+    const char* code;
+    const char* cause;
+};
+
 }  // namespace cantonlite::areas::ledger

@@ -152,14 +152,6 @@ TEST_F(StateHandlersTest, TheAcsEqualsTheCreatesMinusTheArchivesOfTheUpdates) {
     }
 }
 
-struct ErrorCase {
-    const char* name;
-    json body;
-    int status;
-    const char* code;
-    const char* cause;
-};
-
 class AcsErrors : public StateHandlersTest, public testing::WithParamInterface<ErrorCase> {};
 
 TEST_P(AcsErrors, AnswerCantonsError) {

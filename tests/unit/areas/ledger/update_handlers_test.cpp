@@ -118,14 +118,6 @@ TEST_F(UpdateHandlersTest, AnEmptyUpdateFormatSeesNothing) {
     expect_error(r, 404, "UPDATE_NOT_FOUND", "Update not found, or not visible.");
 }
 
-struct ErrorCase {
-    const char* name;
-    json body;
-    int status;
-    const char* code;
-    const char* cause;
-};
-
 class UpdateByOffsetErrors : public UpdateHandlersTest,
                              public testing::WithParamInterface<ErrorCase> {};
 
