@@ -4,10 +4,10 @@ namespace cantonlite::model {
 
 TemplateId Network::template_id(const std::string& package_name, std::string module_name,
                                 std::string entity_name) const {
-    return TemplateId{.package_id = package_ids.at(package_name),
-                      .module_name = std::move(module_name),
-                      .entity_name = std::move(entity_name),
-                      .package_name = package_name};
+    return TemplateId{.package_id = Name(package_ids.at(package_name)),
+                      .module_name = Name(module_name),
+                      .entity_name = Name(entity_name),
+                      .package_name = Name(package_name)};
 }
 
 const User* Network::find_user(std::string_view id) const {

@@ -3,11 +3,11 @@
 namespace cantonlite::model {
 
 std::string TemplateId::to_string() const {
-    return package_id + ":" + module_name + ":" + entity_name;
+    return package_id.str().append(":").append(module_name).append(":").append(entity_name);
 }
 
 std::string TemplateId::qualified_name() const {
-    return module_name + ":" + entity_name;
+    return module_name.str().append(":").append(entity_name);
 }
 
 bool TemplateId::same_template(const TemplateId& other) const {

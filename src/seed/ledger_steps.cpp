@@ -45,20 +45,20 @@ model::TemplateId template_field(const SeedContext& ctx, const JsonObject& o,
     std::string entity = text.substr(last + 1);
     const auto& ids = ctx.network().package_ids;
     if (const auto it = ids.find(package); it != ids.end()) {
-        return model::TemplateId{.package_id = it->second,
-                                 .module_name = module_name,
-                                 .entity_name = entity,
-                                 .package_name = package};
+        return model::TemplateId{.package_id = model::Name(it->second),
+                                 .module_name = model::Name(module_name),
+                                 .entity_name = model::Name(entity),
+                                 .package_name = model::Name(package)};
     }
     if (!o.has("package_name")) {
         throw model::JsonFieldError(o.pointer_of(key),
                                     "unknown package '" + package +
                                         "' (name it in network.packages, or give package_name)");
     }
-    return model::TemplateId{.package_id = package,
-                             .module_name = module_name,
-                             .entity_name = entity,
-                             .package_name = o.string("package_name")};
+    return model::TemplateId{.package_id = model::Name(package),
+                             .module_name = model::Name(module_name),
+                             .entity_name = model::Name(entity),
+                             .package_name = model::Name(o.string("package_name"))};
 }
 
 Value optional_typed(const SeedContext& ctx, const JsonObject& o, std::string_view key,

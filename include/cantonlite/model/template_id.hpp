@@ -5,13 +5,17 @@
 #include <string>
 #include <string_view>
 
+#include "cantonlite/model/name.hpp"
+
 namespace cantonlite::model {
 
+// Its parts are interned: a ledger names a handful of templates millions of times, so an id is
+// 16 bytes.
 struct TemplateId {
-    std::string package_id;    // 64 hex digits
-    std::string module_name;   // "Splice.Amulet"
-    std::string entity_name;   // "Amulet"
-    std::string package_name;  // "splice-amulet"
+    Name package_id;    // 64 hex digits
+    Name module_name;   // "Splice.Amulet"
+    Name entity_name;   // "Amulet"
+    Name package_name;  // "splice-amulet"
 
     // Package-id form, as every response writes it: "<package id>:<Module>:<Entity>".
     [[nodiscard]] std::string to_string() const;

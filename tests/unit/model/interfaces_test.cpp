@@ -13,10 +13,10 @@ const std::string alice = "alice::1220bb";
 const std::string bob = "bob::1220cc";
 
 TemplateId splice_amulet(std::string module, std::string entity) {
-    return TemplateId{.package_id = std::string(64, 'a'),
-                      .module_name = std::move(module),
-                      .entity_name = std::move(entity),
-                      .package_name = "splice-amulet"};
+    return TemplateId{.package_id = Name(std::string(64, 'a')),
+                      .module_name = Name(module),
+                      .entity_name = Name(entity),
+                      .package_name = Name("splice-amulet")};
 }
 
 Value amulet_argument(std::string_view amount, std::int64_t round, std::string_view rate) {

@@ -1712,10 +1712,10 @@ TEST(StepRawTransaction, PackageIdFormTakesThePackageName) {
 
     const auto s = load(seed_with({step}));
 
-    const model::TemplateId expected{.package_id = package_id,
-                                     .module_name = "My.Module",
-                                     .entity_name = "Thing",
-                                     .package_name = "my-package"};
+    const model::TemplateId expected{.package_id = model::Name(package_id),
+                                     .module_name = model::Name("My.Module"),
+                                     .entity_name = model::Name("Thing"),
+                                     .package_name = model::Name("my-package")};
     EXPECT_EQ(created_at(*s, 2, 0)->template_id, expected);
 }
 
