@@ -255,7 +255,7 @@ void op8_vote_request(const Facts& f, Examples& out) {
         const model::Contract& c = *requests.front();
         const ordered_json tracking = payload_field(c, "trackingCid");
         const std::string tracking_cid =
-            tracking.is_string() ? tracking.get<std::string>() : c.contract_id;
+            tracking.is_string() ? tracking.get<std::string>() : c.contract_id.str();
         out.push_back(
             vote_request(tracking_cid, 200, "the vote request tracked by " + tracking_cid));
         if (tracking_cid != c.contract_id) {

@@ -24,15 +24,16 @@ std::string created_event_blob(const Contract& c) {
     return base64_encode(
         "\n\x03"
         "2.1\x12" +
-        c.contract_id + "\x1a" + c.template_id.to_string() + "\"" +
+        c.contract_id.str() + "\x1a" + c.template_id.to_string() + "\"" +
         value_json(c.argument, ValueEncoding::protobuf));
 }
 
-ContractPtr make_contract(std::string contract_id, TemplateId template_id, const Value& argument,
-                          std::vector<std::string> signatories, std::vector<std::string> observers,
-                          Timestamp created_at, std::int64_t created_offset, int created_node_id) {
+ContractPtr make_contract(std::string_view contract_id, TemplateId template_id,
+                          const Value& argument, std::vector<std::string> signatories,
+                          std::vector<std::string> observers, Timestamp created_at,
+                          std::int64_t created_offset, int created_node_id) {
     auto c = std::make_shared<Contract>();
-    c->contract_id = std::move(contract_id);
+    c->contract_id = Name(contract_id);
     c->template_id = std::move(template_id);
     c->signatories = sorted_unique(signatories);
     for (const Name o : sorted_unique(observers)) {

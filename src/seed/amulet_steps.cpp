@@ -306,8 +306,8 @@ bool automation_complete_accepted_transfer_offer(SeedContext& ctx, const std::st
     model::Decimal in;
     for (const model::ContractPtr& amulet : ctx.store().unlocked_amulets_of(sender)) {
         if (in >= amount) break;
-        inputs.emplace_back(amulet->contract_id, "");
-        in = in + field_at(ctx.argument_of(amulet->contract_id, "Amulet", ""),
+        inputs.emplace_back(amulet->contract_id.str(), "");
+        in = in + field_at(ctx.argument_of(inputs.back().first, "Amulet", ""),
                            {"amount", "initialAmount"}, "")
                       .decimal;
     }

@@ -216,10 +216,11 @@ void transfer_command(SeedContext& ctx, const JsonObject& s) {
     const model::Network& n = ctx.network();
     const Party sender = ctx.party(s, "sender");
     const auto counter = ctx.store().transfer_command_counter_of(sender);
+    const std::string counter_id = counter ? counter->contract->contract_id.str() : "";
     std::int64_t next_nonce = 1;
     if (counter) {
-        const Value& old = ctx.argument_of(counter->contract->contract_id, "TransferCommandCounter",
-                                           s.pointer_of("sender"));
+        const Value& old =
+            ctx.argument_of(counter_id, "TransferCommandCounter", s.pointer_of("sender"));
         next_nonce = field_at(old, {"nextNonce"}, s.pointer_of("sender")).number + 1;
     }
     auto d = ctx.draft(s, {sender}, ctx.step_time(s));
@@ -231,7 +232,7 @@ void transfer_command(SeedContext& ctx, const JsonObject& s) {
                                 .consuming = false,
                                 .acting_parties = {sender}});
     if (counter) {
-        d.add(root, ExerciseDraft{.contract_id = counter->contract->contract_id,
+        d.add(root, ExerciseDraft{.contract_id = counter_id,
                                   .template_id = p::transfer_command_counter(n),
                                   .choice = "Archive",
                                   .argument = p::empty_record(),
@@ -246,7 +247,7 @@ void transfer_command(SeedContext& ctx, const JsonObject& s) {
                                                 .observers = {sender}});
     d.set_result(
         root, p::single("transferCommandCounter", Value::contract_id(d.contract_id_of(created))));
-    if (counter) ctx.relabel(counter->contract->contract_id, d.contract_id_of(created));
+    if (counter) ctx.relabel(counter_id, d.contract_id_of(created));
     ctx.commit(d);
     ctx.label(s, "as", d.contract_id_of(created));
 }

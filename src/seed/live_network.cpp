@@ -231,7 +231,7 @@ nlohmann::json LiveNetwork::execute_steps(const nlohmann::json& body) {
                 if (c == nullptr) continue;
                 try {
                     if (automation_complete_accepted_transfer_offer(
-                            *context_, c->contract->contract_id, store_->now())) {
+                            *context_, c->contract->contract_id.str(), store_->now())) {
                         automation.push_back(
                             {{"automation", "complete_accepted_transfer_offer"},
                              {"contract_id", c->contract->contract_id},
@@ -281,13 +281,13 @@ nlohmann::json LiveNetwork::execute_time(model::Timestamp t) {
             const store::Offset before = store_->ledger_end();
             switch (due.kind) {
                 case ExpiringContract::Kind::transfer_offer:
-                    automation_expire_transfer_offer(*context_, due.contract_id, at);
+                    automation_expire_transfer_offer(*context_, due.contract_id.str(), at);
                     break;
                 case ExpiringContract::Kind::buy_traffic_request:
-                    automation_expire_buy_traffic_request(*context_, due.contract_id, at);
+                    automation_expire_buy_traffic_request(*context_, due.contract_id.str(), at);
                     break;
                 case ExpiringContract::Kind::ans_entry:
-                    automation_expire_ans_entry(*context_, due.contract_id, at);
+                    automation_expire_ans_entry(*context_, due.contract_id.str(), at);
                     break;
             }
             if (store_->ledger_end() == before) continue;  // no wallet follows it

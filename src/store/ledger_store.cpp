@@ -139,16 +139,17 @@ void LedgerStore::add_user(model::User user) {
 }
 
 ContractState& LedgerStore::active_state(const std::string& contract_id) {
-    const auto it = contracts_.find(contract_id);
+    const auto id = Name::find(contract_id);
+    const auto it = id ? contracts_.find(*id) : contracts_.end();
     if (it == contracts_.end()) throw AppendError("unknown contract " + contract_id);
     if (it->second.archived_offset) throw AppendError("contract " + contract_id + " is archived");
     return it->second;
 }
 
 void LedgerStore::archive(const std::string& contract_id, Offset offset) {
-    ContractState& state = contracts_.at(contract_id);
+    ContractState& state = active_state(contract_id);
     undo_.set(state.archived_offset, offset);
-    undo_.erase(active_, sequence_of_.at(contract_id));
+    undo_.erase(active_, state.sequence);
     views_->on_archived(*state.contract);
     ++acs_version_;
 }
@@ -191,7 +192,8 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             if (c->signatories.empty())
                 throw AppendError("a contract needs at least one signatory");
             const std::string cid = draft.contract_id_of(id);
-            if (contracts_.contains(cid)) throw AppendError("contract " + cid + " exists already");
+            if (const auto known_id = Name::find(cid); known_id && contracts_.contains(*known_id))
+                throw AppendError("contract " + cid + " exists already");
             facts[i] = SpliceViews::extract(c->template_id, c->argument);
             auto contract =
                 model::make_contract(cid, c->template_id, c->argument, c->signatories, c->observers,
@@ -266,15 +268,15 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             const model::ContractPtr& c = created->contract;
             const std::uint64_t sequence = next_sequence_;
             undo_.set(next_sequence_, sequence + 1);
-            undo_.assign(contracts_, std::string_view(c->contract_id),
+            undo_.assign(contracts_, c->contract_id,
                          ContractState{.contract = c,
                                        .created_offset = draft.offset,
-                                       .synchronizer_id = Name(draft.synchronizer_id)});
+                                       .synchronizer_id = Name(draft.synchronizer_id),
+                                       .sequence = sequence});
             undo_.assign(active_, sequence, c);
             undo_.insert(templates_,
                          c->template_id.package_name + ":" + c->template_id.qualified_name());
-            undo_.assign(sequence_of_, std::string_view(c->contract_id), sequence);
-            undo_.push_back(created_, std::string_view(c->contract_id));
+            undo_.push_back(created_, c->contract_id);
             views_->on_created(c, facts[i], sequence, draft.update_id, draft.offset);
             ++acs_version_;
         } else {
@@ -348,7 +350,7 @@ void LedgerStore::migrate(Timestamp record_time) {
     auto& imports = imports_[migration_id_];
     for (const auto& [_, contract] : active_) {
         const ContractState& state = contracts_.at(contract->contract_id);
-        imports[contract->contract_id] = ImportUpdate{
+        imports[contract->contract_id.view()] = ImportUpdate{
             .contract = contract,
             .migration_id = migration_id_,
             .synchronizer_id = state.synchronizer_id.empty() ? network_.synchronizer_id
@@ -445,7 +447,9 @@ UpdatePtr LedgerStore::update_at(Offset offset) const {
 
 std::optional<ContractState> LedgerStore::contract(std::string_view contract_id) const {
     const std::shared_lock lock(mutex_);
-    const auto it = contracts_.find(contract_id);
+    const auto id = Name::find(contract_id);
+    if (!id) return std::nullopt;
+    const auto it = contracts_.find(*id);
     if (it == contracts_.end()) return std::nullopt;
     return it->second;
 }

@@ -116,8 +116,7 @@ Fact SpliceViews::extract(const model::TemplateId& t, const Value& a) {
 void SpliceViews::on_created(const model::ContractPtr& c, const Fact& fact, std::uint64_t sequence,
                              const std::string& update_id, Offset offset) {
     if (std::holds_alternative<std::monostate>(fact)) return;
-    undo_.assign(facts_, std::string_view(c->contract_id),
-                 Indexed{.fact = fact, .sequence = sequence});
+    undo_.assign(facts_, c->contract_id, Indexed{.fact = fact, .sequence = sequence});
     if (const auto expiry = expiry_of(fact)) {
         undo_.assign(expiring_, std::pair{expiry->first, sequence},
                      ExpiringContract{.kind = expiry->second,
@@ -125,7 +124,7 @@ void SpliceViews::on_created(const model::ContractPtr& c, const Fact& fact, std:
                                       .expires_at = expiry->first});
     }
     if (const auto* h = std::get_if<HoldingFact>(&fact)) {
-        undo_.assign(holdings_, HoldingKey{c->created_at, std::string_view(c->contract_id)},
+        undo_.assign(holdings_, HoldingKey{c->created_at, c->contract_id},
                      HoldingRow{.contract = c,
                                 .owner = h->owner,
                                 .amount = h->amount,
@@ -150,9 +149,10 @@ void SpliceViews::on_created(const model::ContractPtr& c, const Fact& fact, std:
                                   .expires_at = a->expires_at});
     } else if (const auto* v = std::get_if<VoteFact>(&fact)) {
         undo_.assign(vote_requests_, sequence, c);
-        undo_.assign(vote_by_tracking_, v->tracking_cid.value_or(c->contract_id), c->contract_id);
+        undo_.assign(vote_by_tracking_, v->tracking_cid.value_or(c->contract_id.str()),
+                     c->contract_id);
     } else if (const auto* b = std::get_if<BuyTrafficFact>(&fact)) {
-        undo_.assign(buy_traffic_request_, c->contract_id,
+        undo_.assign(buy_traffic_request_, c->contract_id.str(),
                      std::pair<Party, std::string>{b->end_user, b->tracking_id});
         undo_.push_back(
             buy_traffic_[{b->end_user, b->tracking_id}],
@@ -191,9 +191,9 @@ void SpliceViews::on_archived(const model::Contract& c) {
             }
         }
     } else if (std::holds_alternative<BuyTrafficFact>(fact)) {
-        undo_.erase(buy_traffic_request_, c.contract_id);
+        undo_.erase(buy_traffic_request_, c.contract_id.str());
     }
-    undo_.erase(facts_, std::string_view(c.contract_id));
+    undo_.erase(facts_, c.contract_id);
 }
 
 void SpliceViews::on_exercised(const ExerciseDraft& e, const std::string& update_id,
@@ -244,7 +244,7 @@ std::vector<model::ContractPtr> SpliceViews::transfer_offers_of(std::string_view
     return out;
 }
 
-std::optional<std::string> SpliceViews::transfer_command_counter_of(std::string_view sender) const {
+std::optional<Name> SpliceViews::transfer_command_counter_of(std::string_view sender) const {
     const auto it = counter_by_sender_.find(std::string(sender));
     if (it == counter_by_sender_.end()) return std::nullopt;
     return it->second;

@@ -81,8 +81,7 @@ class SpliceViews {
     [[nodiscard]] std::vector<model::ContractPtr> active_vote_requests() const;
     [[nodiscard]] model::ContractPtr vote_request_by_tracking_cid(std::string_view cid) const;
     [[nodiscard]] std::vector<model::ContractPtr> transfer_offers_of(std::string_view party) const;
-    [[nodiscard]] std::optional<std::string> transfer_command_counter_of(
-        std::string_view sender) const;
+    [[nodiscard]] std::optional<Name> transfer_command_counter_of(std::string_view sender) const;
     [[nodiscard]] std::optional<AnsEntryFact> ans_entry(std::string_view name,
                                                         model::Timestamp at) const;
     [[nodiscard]] std::optional<BuyTrafficEvent> latest_buy_traffic_event(
@@ -94,22 +93,22 @@ class SpliceViews {
 
   private:
     UndoLog& undo_;
-    // (created_at, contract id); the id viewed in the contract, which the store keeps alive.
-    using HoldingKey = std::pair<model::Timestamp, std::string_view>;
+    // (created_at, contract id); Names compare by their texts.
+    using HoldingKey = std::pair<model::Timestamp, Name>;
     struct Indexed {
         Fact fact;
         std::uint64_t sequence = 0;
     };
 
-    std::unordered_map<std::string_view, Indexed> facts_;  // by contract id, active only
+    std::unordered_map<Name, Indexed> facts_;  // by contract id, active only
     std::map<HoldingKey, HoldingRow> holdings_;
     std::uint64_t holdings_version_ = 0;
     std::unordered_map<Name, std::map<std::uint64_t, model::ContractPtr>> unlocked_by_owner_;
     std::unordered_map<Party, std::map<std::uint64_t, model::ContractPtr>> offers_by_party_;
-    std::unordered_map<Party, std::string> counter_by_sender_;
+    std::unordered_map<Party, Name> counter_by_sender_;
     std::unordered_map<std::string, std::map<std::uint64_t, AnsEntryFact>> ans_by_name_;
     std::map<std::uint64_t, model::ContractPtr> vote_requests_;
-    std::unordered_map<std::string, std::string> vote_by_tracking_;  // tracking cid -> current cid
+    std::unordered_map<std::string, Name> vote_by_tracking_;  // tracking cid -> current cid
     std::map<std::pair<Party, std::string>, std::vector<BuyTrafficEvent>, std::less<>> buy_traffic_;
     std::unordered_map<std::string, std::pair<Party, std::string>> buy_traffic_request_;  // cid ->
     // Offers, buy-traffic requests and ANS entries by (expiry, creation sequence).

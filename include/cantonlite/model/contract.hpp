@@ -16,7 +16,7 @@ namespace cantonlite::model {
 // Immutable after make_contract(); shared by pointer between the store's indexes and readers, so
 // it may be read from any thread without a lock.
 struct Contract {
-    std::string contract_id;
+    Name contract_id;
     TemplateId template_id;
     std::vector<Name> signatories;    // sorted, unique
     std::vector<Name> observers;      // sorted, unique, none of them a signatory
@@ -38,7 +38,7 @@ using ContractPtr = std::shared_ptr<const Contract>;
 [[nodiscard]] std::string created_event_blob(const Contract& c);
 
 // Builds a contract and packs its argument. Sorts and de-duplicates the parties.
-[[nodiscard]] ContractPtr make_contract(std::string contract_id, TemplateId template_id,
+[[nodiscard]] ContractPtr make_contract(std::string_view contract_id, TemplateId template_id,
                                         const Value& argument, std::vector<std::string> signatories,
                                         std::vector<std::string> observers, Timestamp created_at,
                                         std::int64_t created_offset = 0, int created_node_id = 0);

@@ -37,6 +37,7 @@ struct ContractState {
     Name synchronizer_id;  // "" while unassigned (in flight between synchronizers)
     std::int64_t reassignment_counter = 0;
     std::vector<Offset> reassignments;  // the offsets of its unassignments and assignments
+    std::uint64_t sequence = 0;         // its place in the store's creation order
 };
 
 // One Amulet or LockedAmulet of a Scan ACS snapshot.
@@ -147,7 +148,7 @@ struct BuyTrafficEvent {
 struct ExpiringContract {
     enum class Kind { transfer_offer, buy_traffic_request, ans_entry };
     Kind kind = Kind::transfer_offer;
-    std::string contract_id;
+    Name contract_id;
     model::Timestamp expires_at;
 };
 
@@ -290,13 +291,12 @@ class LedgerStore {
     const model::Timestamp genesis_time_;
     mutable std::shared_mutex mutex_;
     std::vector<UpdatePtr> history_;  // guarded by mutex_
-    // Keys of the per-contract maps view the contract's own id (contracts are never dropped, so
-    // the views stay valid): a ledger holds millions of ids of ~140 characters.
-    std::unordered_map<std::string_view, ContractState> contracts_;  // guarded by mutex_
+    // Contracts by their interned id (a ledger holds millions of ids of ~140 characters, each
+    // kept once in the Name table).
+    std::unordered_map<Name, ContractState> contracts_;   // guarded by mutex_
     std::map<std::uint64_t, model::ContractPtr> active_;  // by creation sequence; guarded
-    std::unordered_map<std::string_view, std::uint64_t> sequence_of_;  // contract id -> sequence
-    std::uint64_t next_sequence_ = 0;                                  // guarded by mutex_
-    std::vector<std::string_view> created_;  // contract ids by creation sequence; guarded
+    std::uint64_t next_sequence_ = 0;                     // guarded by mutex_
+    std::vector<Name> created_;  // contract ids by creation sequence; guarded
     // The update ids of the history, viewing the updates' own ids. Guarded by mutex_.
     std::unordered_map<std::string_view, Offset> offset_of_update_;
     model::Timestamp now_;                                                      // guarded by mutex_

@@ -256,7 +256,7 @@ TEST_F(DefaultNetwork, HasSnapshotsWhoseHoldingsChangeInBothMigrations) {
         for (const auto& s : snapshots) {
             ASSERT_NE(s, nullptr);
             std::set<std::string> ids;
-            for (const auto& row : s->rows) ids.insert(row.contract->contract_id);
+            for (const auto& row : s->rows) ids.insert(row.contract->contract_id.str());
             distinct.insert(ids);
         }
         EXPECT_EQ(distinct.size(), snapshots.size()) << "migration " << migration;
@@ -306,7 +306,7 @@ TEST_F(DefaultNetwork, LoadsDeterministically) {
         EXPECT_EQ(other->snapshot_times(), store().snapshot_times());
         const auto ids = [](const LedgerStore& s) {
             std::vector<std::string> out;
-            for (const auto& c : s.active_contracts()) out.push_back(c->contract_id);
+            for (const auto& c : s.active_contracts()) out.push_back(c->contract_id.str());
             return out;
         };
         EXPECT_EQ(ids(*other), ids(store()));

@@ -218,7 +218,7 @@ std::vector<std::string> created_contract_ids(const store::LedgerStore& s) {
         if (tx == nullptr) continue;
         for (const store::Node& n : tx->nodes) {
             if (const auto* c = std::get_if<store::CreatedNode>(&n.event)) {
-                ids.push_back(c->contract->contract_id);
+                ids.push_back(c->contract->contract_id.str());
             }
         }
     }
@@ -291,8 +291,8 @@ TEST_F(DeterminismTest, TwoLoadsGiveIdenticalImportUpdates) {
 
 TEST_F(DeterminismTest, TwoLoadsGiveTheSameActiveContractsInTheSameOrder) {
     std::vector<std::string> first, second;
-    for (const auto& c : first_->active_contracts()) first.push_back(c->contract_id);
-    for (const auto& c : second_->active_contracts()) second.push_back(c->contract_id);
+    for (const auto& c : first_->active_contracts()) first.push_back(c->contract_id.str());
+    for (const auto& c : second_->active_contracts()) second.push_back(c->contract_id.str());
 
     EXPECT_EQ(first, second);
 }

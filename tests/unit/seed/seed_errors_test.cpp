@@ -141,7 +141,7 @@ TEST_P(SeedStepErrors, NameTheStepThePointerAndTheProblemOnOneLine) {
         json before = c.steps;
         before.erase(before.size() - 1);
         const std::string cid =
-            created_at(*load(seed_with(before)), c.cid_offset, c.cid_node)->contract_id;
+            created_at(*load(seed_with(before)), c.cid_offset, c.cid_node)->contract_id.str();
         replace_all(steps, "{cid}", cid);
         replace_all(expected, "{cid}", cid);
     }

@@ -130,7 +130,7 @@ json cast_vote_step(const std::string& voter) {
 }
 
 std::string cid(const store::LedgerStore& s, store::Offset offset, int node) {
-    return created_at(s, offset, node)->contract_id;
+    return created_at(s, offset, node)->contract_id.str();
 }
 
 model::Timestamp time_of(const std::string& text) {
@@ -1421,12 +1421,12 @@ TEST(StepMigrate, ReimportsEveryActiveContractByContractId) {
     const auto imports = s->import_updates(1, "", 100);
     std::vector<std::string> imported;
     for (const auto& i : imports) {
-        imported.push_back(i.contract->contract_id);
+        imported.push_back(i.contract->contract_id.str());
         EXPECT_EQ(i.migration_id, 1);
         EXPECT_EQ(i.synchronizer_id, global_synchronizer);
     }
     std::vector<std::string> active;
-    for (const auto& c : s->active_contracts()) active.push_back(c->contract_id);
+    for (const auto& c : s->active_contracts()) active.push_back(c->contract_id.str());
     std::sort(active.begin(), active.end());
     EXPECT_EQ(imported, active);
 }

@@ -260,7 +260,8 @@ TEST(StateAcsV2, IsEveryContractOfTheSnapshotInCreationOrder) {
     for (const std::string& time : {first_snapshot, second_snapshot}) {
         json expected = json::array();
         for (const model::ContractPtr& c : acs_at(time)) {
-            expected.push_back(active_contract(*c, creating_update_id(ledger(), c->contract_id)));
+            expected.push_back(
+                active_contract(*c, creating_update_id(ledger(), c->contract_id.str())));
         }
         ASSERT_GE(expected.size(), 4U);
         const Response response = api().post(v2_acs, acs_request(time, 1000));
@@ -301,7 +302,7 @@ TEST(StateAcsV2, FiltersByStakeholderAndTemplate) {
     json alices = json::array();
     json alices_amulets = json::array();
     for (const model::ContractPtr& c : acs_at(second_snapshot)) {
-        const json item = active_contract(*c, creating_update_id(ledger(), c->contract_id));
+        const json item = active_contract(*c, creating_update_id(ledger(), c->contract_id.str()));
         const bool amulet = c->template_id.entity_name == "Amulet";
         const bool of_alice = std::find(c->stakeholders.begin(), c->stakeholders.end(), alice) !=
                               c->stakeholders.end();

@@ -65,7 +65,7 @@ std::vector<std::string> contract_ids(const json& events) {
 
 std::vector<std::string> ids_of(const std::vector<model::ContractPtr>& contracts) {
     std::vector<std::string> ids;
-    for (const model::ContractPtr& c : contracts) ids.push_back(c->contract_id);
+    for (const model::ContractPtr& c : contracts) ids.push_back(c->contract_id.str());
     return ids;
 }
 
@@ -117,7 +117,7 @@ TEST(HoldingsState, WritesAmuletArgumentsAsCodegenCompactJsonWithTenDecimals) {
     const Response response =
         api().post(v0_state, holdings_request(0, first_snapshot, {alice}, 10));
 
-    const json amulet = event_of(response, alice_change()->contract_id);
+    const json amulet = event_of(response, alice_change()->contract_id.str());
     EXPECT_EQ(amulet.at("create_arguments"),
               (json{{"dso", dso},
                     {"owner", alice},
@@ -131,7 +131,7 @@ TEST(HoldingsState, WritesLockedAmuletArgumentsAsCodegenCompactJson) {
     const Response response =
         api().post(v0_state, holdings_request(0, first_snapshot, {alice}, 10));
 
-    const json locked = event_of(response, alice_locked()->contract_id);
+    const json locked = event_of(response, alice_locked()->contract_id.str());
     EXPECT_EQ(locked.at("create_arguments"),
               (json{{"amulet",
                      {{"dso", dso},
@@ -150,7 +150,7 @@ TEST(HoldingsState, WritesPackageIdTemplateAndSortedParties) {
     const Response response =
         api().post(v0_state, holdings_request(0, first_snapshot, {alice}, 10));
 
-    const json locked = event_of(response, alice_locked()->contract_id);
+    const json locked = event_of(response, alice_locked()->contract_id.str());
     EXPECT_EQ(locked.at("event_type"), "created_event");
     EXPECT_EQ(locked.at("template_id"),
               "dbeda50efee6c5e53959638ef5422116723a9a6137fcdd4d2d82544291726a88:"
@@ -342,7 +342,7 @@ TEST(HoldingsState, AFullPageCarriesTheRowIdOfItsLastRowAsToken) {
 
     const json body = body_of(response);
     EXPECT_EQ(body.at("created_events"), holding_events({bob_coin()}));
-    EXPECT_EQ(body.at("next_page_token"), row_id_of(first_snapshot, bob_coin()->contract_id));
+    EXPECT_EQ(body.at("next_page_token"), row_id_of(first_snapshot, bob_coin()->contract_id.str()));
 }
 
 TEST(HoldingsState, TheTokenAsAfterGivesTheNextPage) {
@@ -356,7 +356,7 @@ TEST(HoldingsState, TheTokenAsAfterGivesTheNextPage) {
     const model::ContractPtr second = in_creation_order({alice_locked(), alice_change()}).front();
     const json body = body_of(response);
     EXPECT_EQ(body.at("created_events"), holding_events({second}));
-    EXPECT_EQ(body.at("next_page_token"), row_id_of(first_snapshot, second->contract_id));
+    EXPECT_EQ(body.at("next_page_token"), row_id_of(first_snapshot, second->contract_id.str()));
 }
 
 // Walks every page of `request` (without `after`) on `path`; returns the events of all pages.
@@ -410,7 +410,8 @@ TEST(HoldingsState, APageShortenedByTheOwnerFilterStillCarriesAToken) {
 
     const json body = body_of(response);
     EXPECT_EQ(body.at("created_events"), holding_events({bob_coin()}));
-    EXPECT_EQ(body.at("next_page_token"), row_id_of(first_snapshot, alice_locked()->contract_id));
+    EXPECT_EQ(body.at("next_page_token"),
+              row_id_of(first_snapshot, alice_locked()->contract_id.str()));
 }
 
 TEST(HoldingsState, APageEmptiedByTheOwnerFilterStillCarriesAToken) {
@@ -487,7 +488,7 @@ TEST(HoldingsStateV1, ReturnsActiveContracts) {
         json item = holding_event(ledger(), *c);
         item.erase("event_type");
         item.erase("event_id");
-        item["created_in_update_id"] = creating_update_id(ledger(), c->contract_id);
+        item["created_in_update_id"] = creating_update_id(ledger(), c->contract_id.str());
         expected.push_back(item);
     }
     EXPECT_EQ(response.status, 200);

@@ -63,7 +63,7 @@ std::vector<model::ContractPtr> imported() {
 
 std::vector<std::string> imported_ids() {
     std::vector<std::string> ids;
-    for (const model::ContractPtr& c : imported()) ids.push_back(c->contract_id);
+    for (const model::ContractPtr& c : imported()) ids.push_back(c->contract_id.str());
     return ids;
 }
 
@@ -139,15 +139,15 @@ TEST(ImportUpdates, LeavesOutContractsArchivedBeforeAndCreatedAfterTheMigration)
     const Response response = api().post(import_updates, request(1, "", 1000));
 
     const std::vector<std::string> ids = update_ids(response);
-    const std::string bob_coin = only_created_by(ledger(), 3, "Amulet")->contract_id;
+    const std::string bob_coin = only_created_by(ledger(), 3, "Amulet")->contract_id.str();
     const std::string later =
-        only_created_by(ledger(), migration_offset(ledger()) + 1, "Amulet")->contract_id;
+        only_created_by(ledger(), migration_offset(ledger()) + 1, "Amulet")->contract_id.str();
     EXPECT_EQ(std::count(ids.begin(), ids.end(), bob_coin), 0);
     EXPECT_EQ(std::count(ids.begin(), ids.end(), later), 0);
 }
 
 TEST(ImportUpdates, AnImportUpdateIsTheContractsOwnOneNodeTransaction) {
-    const std::string cid = alice_coin()->contract_id;
+    const std::string cid = alice_coin()->contract_id.str();
 
     const json item = item_for(cid);
 
@@ -166,7 +166,7 @@ TEST(ImportUpdates, AnImportUpdateIsTheContractsOwnOneNodeTransaction) {
 // effective_at is Instant.toString (fraction in groups of three), created_at an OffsetDateTime
 // (fewest fraction digits).
 TEST(ImportUpdates, PrintsTheCreationTimeAsInstantAndAsOffsetDateTime) {
-    const std::string cid = alice_coin()->contract_id;
+    const std::string cid = alice_coin()->contract_id.str();
 
     const json item = item_for(cid);
 
@@ -175,7 +175,7 @@ TEST(ImportUpdates, PrintsTheCreationTimeAsInstantAndAsOffsetDateTime) {
 }
 
 TEST(ImportUpdates, WritesCreateArgumentsAsProtobufJsonWithoutLabels) {
-    const std::string cid = alice_coin()->contract_id;
+    const std::string cid = alice_coin()->contract_id.str();
 
     const json event = item_for(cid).at("events_by_id").at(cid + ":0");
 
@@ -202,7 +202,7 @@ TEST(ImportUpdates, WritesCreateArgumentsAsProtobufJsonWithoutLabels) {
 }
 
 TEST(ImportUpdates, NameTheSynchronizerTheContractWasOn) {
-    const std::string ans = only_created_by(ledger(), 6, "AnsEntry")->contract_id;
+    const std::string ans = only_created_by(ledger(), 6, "AnsEntry")->contract_id.str();
 
     const json item = item_for(ans);
 

@@ -321,7 +321,7 @@ TEST(VoteRequest, TheCurrentIncarnationHoldsBothVotesAndTracksTheOriginal) {
 }
 
 TEST(VoteRequest, TheReCreatedContractsOwnIdIsNotFound) {
-    const std::string id = vote_a_recreated()->contract_id;
+    const std::string id = vote_a_recreated()->contract_id.str();
 
     const Response response = api().get(vote_request_path + id);
 
@@ -364,7 +364,7 @@ TEST(VoteRequest, WritesThePayloadAsApiCodecCompressedJson) {
 }
 
 TEST(VoteRequest, AClosedRequestIsNotFound) {
-    const std::string id = vote_c()->contract_id;
+    const std::string id = vote_c()->contract_id.str();
 
     const Response response = api().get(vote_request_path + id);
 

@@ -376,8 +376,8 @@ inline store::SnapshotPtr snapshot_of(const store::LedgerStore& s, std::int64_t 
 // created_at as OffsetDateTime, the creating event's "#<update id>:<node id>".
 inline json holding_event(const store::LedgerStore& s, const model::Contract& c) {
     return {{"event_type", "created_event"},
-            {"event_id", creating_event_id(s, c.contract_id)},
-            {"contract_id", c.contract_id},
+            {"event_id", creating_event_id(s, c.contract_id.str())},
+            {"contract_id", c.contract_id.str()},
             {"template_id", c.template_id.to_string()},
             {"package_name", c.template_id.package_name},
             {"create_arguments",

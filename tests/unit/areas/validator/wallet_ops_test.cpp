@@ -92,7 +92,7 @@ struct ArchivedOffer {
 class ArchivedOfferNotListed : public testing::TestWithParam<ArchivedOffer> {};
 
 TEST_P(ArchivedOfferNotListed, ForEitherParty) {
-    const std::string id = offer(GetParam().index)->contract_id;
+    const std::string id = offer(GetParam().index)->contract_id.str();
 
     for (const std::string user : {"alice", "bob"}) {
         const std::vector<std::string> ids = offer_ids(offers_of(user));
@@ -212,7 +212,7 @@ TEST(BuyTrafficRequestCompleted, NamesTheCompletingTransaction) {
 
     EXPECT_EQ(response.status, 200) << response.body;
     EXPECT_EQ(body_of(response), (json{{"status", "completed"}, {"transaction_id", completing}}));
-    EXPECT_NE(completing, scantest::creating_update_id(api().store(), request->contract_id));
+    EXPECT_NE(completing, scantest::creating_update_id(api().store(), request->contract_id.str()));
 }
 
 struct UnknownRequest {
