@@ -230,17 +230,17 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             informees = sorted_union(e.consuming ? target.stakeholders : target.signatories,
                                      e.acting_parties);
             tx.nodes.push_back(Node{.node_id = id,
-                                    .event = std::make_shared<ExercisedNode>(
-                                        ExercisedNode{.contract_id = e.contract_id,
-                                                      .template_id = e.template_id,
-                                                      .interface_id = e.interface_id,
-                                                      .choice = e.choice,
-                                                      .choice_argument = model::pack(e.argument),
-                                                      .consuming = e.consuming,
-                                                      .acting_parties = names(e.acting_parties),
-                                                      .exercise_result = model::pack(e.result),
-                                                      .contract = it->second.contract,
-                                                      .last_descendant = id})});
+                                    .event = std::make_shared<ExercisedNode>(ExercisedNode{
+                                        .contract_id = it->second.contract->contract_id,
+                                        .template_id = e.template_id,
+                                        .interface_id = e.interface_id,
+                                        .choice = Name(e.choice),
+                                        .choice_argument = model::pack(e.argument),
+                                        .consuming = e.consuming,
+                                        .acting_parties = names(e.acting_parties),
+                                        .exercise_result = model::pack(e.result),
+                                        .contract = it->second.contract,
+                                        .last_descendant = id})});
         }
         Node& node = tx.nodes.back();
         node.witnesses =

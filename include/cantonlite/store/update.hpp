@@ -28,10 +28,10 @@ struct CreatedNode {
 
 // A node that exercises a choice on a contract.
 struct ExercisedNode {
-    std::string contract_id;
+    Name contract_id;
     model::TemplateId template_id;  // the template that defines the choice
     std::optional<model::TemplateId> interface_id;
-    std::string choice;
+    Name choice;
     model::PackedValue choice_argument;
     bool consuming = false;
     std::vector<Name> acting_parties;  // sorted
