@@ -65,7 +65,7 @@ std::string SeedContext::resolve_contract(const nlohmann::json& ref,
             pointer, "must be a contract reference, got " + model::describe_json(ref));
     }
     const auto& text = ref.get_ref<const std::string&>();
-    if (const auto it = labels_.find(text); it != labels_.end()) return it->second;
+    if (const auto it = labels_.find(text); it != labels_.end()) return it->second.str();
     if (store_.contract(text)) return text;
     throw model::JsonFieldError(pointer, "unknown contract '" + text + "'");
 }
@@ -83,26 +83,32 @@ void SeedContext::label(const JsonObject& step, std::string_view key,
 void SeedContext::set_label(const std::string& name, const std::string& contract_id) {
     store::UndoLog& undo = store_.undo();
     if (const auto it = labels_.find(name); it != labels_.end()) {
-        std::vector<std::string> old = labels_of_[it->second];
-        old.erase(std::remove(old.begin(), old.end(), name), old.end());
-        undo.assign(labels_of_, it->second, std::move(old));
+        if (const auto of = labels_of_.find(it->second); of != labels_of_.end()) {
+            std::vector<std::string> old = of->second;
+            old.erase(std::remove(old.begin(), old.end(), name), old.end());
+            undo.assign(labels_of_, it->second, std::move(old));
+        }
     }
-    undo.assign(labels_, name, contract_id);
+    const model::Name id(contract_id);
+    undo.assign(labels_, name, id);
     step_labels_.emplace_back(name, contract_id);
-    std::vector<std::string> names = labels_of_[contract_id];
+    const auto of = labels_of_.find(id);
+    std::vector<std::string> names =
+        of == labels_of_.end() ? std::vector<std::string>{} : of->second;
     names.push_back(name);
-    undo.assign(labels_of_, contract_id, std::move(names));
+    undo.assign(labels_of_, id, std::move(names));
 }
 
 void SeedContext::relabel(const std::string& from, const std::string& to) {
-    const auto it = labels_of_.find(from);
+    const auto id = model::Name::find(from);
+    const auto it = id ? labels_of_.find(*id) : labels_of_.end();
     if (it == labels_of_.end()) return;
     const std::vector<std::string> names = it->second;
-    store_.undo().erase(labels_of_, from);
+    store_.undo().erase(labels_of_, *id);
     for (const std::string& name : names) set_label(name, to);
 }
 
-void SeedContext::forget_labels(const std::string& contract_id) {
+void SeedContext::forget_labels(model::Name contract_id) {
     const auto it = labels_of_.find(contract_id);
     if (it == labels_of_.end()) return;
     for (const std::string& name : it->second) store_.undo().erase(labels_, name);
@@ -215,7 +221,7 @@ void SeedContext::commit(const store::TransactionDraft& draft) {
     store_.append_transaction(draft);
     for (const store::NodeDraft& node : draft.nodes) {
         const auto* e = std::get_if<store::ExerciseDraft>(&node.event);
-        if (e && e->consuming) forget_labels(e->contract_id);
+        if (e && e->consuming) forget_labels(model::Name(e->contract_id));
     }
 }
 

@@ -110,12 +110,14 @@ class SeedContext {
     std::optional<std::int64_t> snapshot_interval_seconds_;
     std::int64_t next_snapshot_ = 0;  // seconds since epoch of the next interval snapshot
     PartyDirectory parties_;
-    std::unordered_map<std::string, std::string> labels_;                  // label -> contract id
-    std::unordered_map<std::string, std::vector<std::string>> labels_of_;  // contract id -> labels
+    // Labels of active contracts (a network may label each of a million amulets): the ids are
+    // the contracts' interned Names.
+    std::unordered_map<std::string, model::Name> labels_;                  // label -> contract id
+    std::unordered_map<model::Name, std::vector<std::string>> labels_of_;  // contract id -> labels
 
     std::vector<std::pair<std::string, std::string>> step_labels_;  // (label, contract id)
 
-    void forget_labels(const std::string& contract_id);
+    void forget_labels(model::Name contract_id);
     // check_usable() of a contract already looked up: archived, in flight, elsewhere.
     void check_usable(const store::ContractState& state, const std::string& contract_id,
                       const std::string& pointer) const;
