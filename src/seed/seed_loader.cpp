@@ -171,6 +171,7 @@ void run_steps(SeedContext& ctx, const JsonObject& root, const std::string& sour
         const std::string where = source + ": " + step_prefix(i, steps[i]);
         try {
             run_step(ctx, JsonObject(steps[i], pointer));
+            ctx.clear_step_labels();  // only a run-time step reports them
         } catch (const JsonFieldError& e) {
             throw SeedError(where + e.what());
         } catch (const store::AppendError& e) {
