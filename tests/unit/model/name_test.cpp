@@ -1,5 +1,7 @@
 #include "cantonlite/model/name.hpp"
 
+#include "cantonlite/model/name_set.hpp"
+
 #include <algorithm>
 #include <set>
 #include <string>
@@ -68,6 +70,66 @@ TEST(Name, ConcurrentInterningAgrees) {
     for (std::size_t t = 1; t < seen.size(); ++t) EXPECT_EQ(seen[t], seen[0]);
     EXPECT_EQ(std::set<Name>(seen[0].begin(), seen[0].end()).size(),
               static_cast<std::size_t>(per_thread));
+}
+
+std::vector<Name> names_of(std::initializer_list<std::string_view> texts) {
+    std::vector<Name> out;
+    for (const std::string_view t : texts) out.emplace_back(t);
+    return out;
+}
+
+TEST(NameSet, TheSameSequenceIsTheSameSet) {
+    const NameSet a(names_of({"alice::1220aa", "bob::1220bb"}));
+    const NameSet b(names_of({"alice::1220aa", "bob::1220bb"}));
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(a.id(), b.id());
+    EXPECT_EQ(a.to_vector(), names_of({"alice::1220aa", "bob::1220bb"}));
+    EXPECT_EQ(a.size(), 2U);
+    EXPECT_EQ(a[1], "bob::1220bb");
+    EXPECT_EQ(a.front(), "alice::1220aa");
+}
+
+TEST(NameSet, KeepsTheOrderGiven) {
+    const NameSet ab(names_of({"a-order", "b-order"}));
+    const NameSet ba(names_of({"b-order", "a-order"}));
+    EXPECT_FALSE(ab == ba);
+    EXPECT_EQ(ba.to_vector(), names_of({"b-order", "a-order"}));
+}
+
+TEST(NameSet, SortedSortsByTextAndDropsRepeats) {
+    const std::vector<std::string> texts{"zed::1", "amy::2", "zed::1", "max::3"};
+    const NameSet s = NameSet::sorted(texts);
+    EXPECT_EQ(s.to_vector(), names_of({"amy::2", "max::3", "zed::1"}));
+    EXPECT_TRUE(s.contains(Name("max::3")));
+    EXPECT_FALSE(s.contains(Name("bob::4")));
+    EXPECT_EQ(NameSet::sorted(s), s);
+}
+
+TEST(NameSet, TheEmptySequenceIsTheDefaultSet) {
+    const NameSet none(std::vector<Name>{});
+    EXPECT_EQ(none, NameSet());
+    EXPECT_TRUE(none.empty());
+    EXPECT_EQ(none.size(), 0U);
+    EXPECT_EQ(none.begin(), none.end());
+    EXPECT_FALSE(NameSet(names_of({"x-one"})).empty());
+}
+
+TEST(NameSet, ConcurrentInterningAgrees) {
+    constexpr int per_thread = 5000;
+    std::vector<std::vector<NameSet>> seen(4);
+    std::vector<std::thread> threads;
+    for (std::size_t t = 0; t < seen.size(); ++t) {
+        threads.emplace_back([&, t] {
+            for (int i = 0; i < per_thread; ++i) {
+                const std::vector<Name> names{Name("set-dso"), Name("set-" + std::to_string(i))};
+                const NameSet s(names);
+                if (s.to_vector() != names) std::abort();
+                seen[t].push_back(s);
+            }
+        });
+    }
+    for (auto& th : threads) th.join();
+    for (std::size_t t = 1; t < seen.size(); ++t) EXPECT_EQ(seen[t], seen[0]);
 }
 
 }  // namespace
