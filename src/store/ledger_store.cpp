@@ -13,19 +13,12 @@ namespace {
 
 using model::Timestamp;
 
-// The sorted union of the parties of `a` and `b`, without spare capacity (it is kept).
+// The sorted union of the parties of `a` and `b`.
 template <typename Texts>
-std::vector<Name> sorted_union(std::vector<Name> a, const Texts& b) {
-    a.reserve(a.size() + b.size());
-    for (const auto& p : b) a.emplace_back(p);
-    std::sort(a.begin(), a.end());
-    a.erase(std::unique(a.begin(), a.end()), a.end());
-    a.shrink_to_fit();
-    return a;
-}
-
-std::vector<Name> names(const std::vector<Party>& parties) {
-    return sorted_union({}, parties);
+model::NameSet sorted_union(model::NameSet a, const Texts& b) {
+    std::vector<Name> all = a.to_vector();
+    for (const auto& p : b) all.emplace_back(p);
+    return model::NameSet::sorted(all);
 }
 
 // The indexes of `rows` by stakeholder (`stakeholders_of(row)`), in row order: grouped by Name,
@@ -167,17 +160,17 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
     // Validate everything and build the nodes before changing anything.
     std::unordered_map<std::string, Known> known;
     std::vector<Fact> facts(draft.nodes.size());
-    Transaction tx{
-        .offset = draft.offset,
-        .update_id = draft.update_id,
-        .command_id = draft.command_id,
-        .workflow_id = draft.workflow_id,
-        .submitters = std::vector<Name>(draft.submitters.begin(), draft.submitters.end()),
-        .effective_at = draft.effective_at,
-        .record_time = draft.record_time,
-        .synchronizer_id = Name(draft.synchronizer_id),
-        .migration_id = migration_id_,
-        .paid_traffic_cost = draft.paid_traffic_cost};
+    Transaction tx{.offset = draft.offset,
+                   .update_id = draft.update_id,
+                   .command_id = draft.command_id,
+                   .workflow_id = draft.workflow_id,
+                   .submitters = model::NameSet(
+                       std::vector<Name>(draft.submitters.begin(), draft.submitters.end())),
+                   .effective_at = draft.effective_at,
+                   .record_time = draft.record_time,
+                   .synchronizer_id = Name(draft.synchronizer_id),
+                   .migration_id = migration_id_,
+                   .paid_traffic_cost = draft.paid_traffic_cost};
     for (std::size_t i = 0; i < draft.nodes.size(); ++i) {
         const NodeDraft& nd = draft.nodes[i];
         const int id = static_cast<int>(i);
@@ -187,7 +180,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             throw AppendError("node " + std::to_string(id) +
                               " is not in pre-order under an exercise");
         }
-        std::vector<Name> informees;
+        model::NameSet informees;
         if (const auto* c = std::get_if<CreateDraft>(&nd.event)) {
             if (c->signatories.empty())
                 throw AppendError("a contract needs at least one signatory");
@@ -237,7 +230,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
                                         .choice = Name(e.choice),
                                         .choice_argument = model::pack(e.argument),
                                         .consuming = e.consuming,
-                                        .acting_parties = names(e.acting_parties),
+                                        .acting_parties = model::NameSet::sorted(e.acting_parties),
                                         .exercise_result = model::pack(e.result),
                                         .contract = it->second.contract,
                                         .last_descendant = id})});

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cantonlite/model/name.hpp"
+#include "cantonlite/model/name_set.hpp"
 #include "cantonlite/model/packed_value.hpp"
 #include "cantonlite/model/template_id.hpp"
 #include "cantonlite/model/timestamp.hpp"
@@ -18,9 +19,9 @@ namespace cantonlite::model {
 struct Contract {
     Name contract_id;
     TemplateId template_id;
-    std::vector<Name> signatories;    // sorted, unique
-    std::vector<Name> observers;      // sorted, unique, none of them a signatory
-    std::vector<Name> stakeholders;   // signatories and observers, sorted, unique
+    NameSet signatories;              // sorted, unique
+    NameSet observers;                // sorted, unique, none of them a signatory
+    NameSet stakeholders;             // signatories and observers, sorted, unique
     Timestamp created_at;             // ledger effective time of the creating transaction
     std::int64_t created_offset = 0;  // offset of the creating transaction
     int created_node_id = 0;          // node of the create within it

@@ -33,6 +33,7 @@ class NameSet {
     }
 
     [[nodiscard]] std::span<const Name> names() const;
+    operator std::span<const Name>() const { return names(); }  // NOLINT: reads as its Names
     [[nodiscard]] const Name* begin() const { return names().data(); }
     [[nodiscard]] const Name* end() const {
         const auto n = names();

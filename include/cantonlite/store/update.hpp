@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cantonlite/model/contract.hpp"
+#include "cantonlite/model/name_set.hpp"
 #include "cantonlite/model/packed_value.hpp"
 #include "cantonlite/model/template_id.hpp"
 #include "cantonlite/model/timestamp.hpp"
@@ -34,7 +35,7 @@ struct ExercisedNode {
     Name choice;
     model::PackedValue choice_argument;
     bool consuming = false;
-    std::vector<Name> acting_parties;  // sorted
+    model::NameSet acting_parties;  // sorted
     model::PackedValue exercise_result;
     model::ContractPtr contract;  // the exercised contract
     std::vector<int> children;    // node ids of the immediate children, in execution order
@@ -48,7 +49,7 @@ struct Node {
     std::variant<CreatedNode, std::shared_ptr<ExercisedNode>> event;
     // Parties that see this node (LEDGER_EFFECTS): its informees and those of its ancestors.
     // Sorted.
-    std::vector<Name> witnesses;
+    model::NameSet witnesses;
 };
 
 // The node's create or exercise; nullptr when it is the other.
@@ -64,9 +65,9 @@ struct Node {
 struct Transaction {
     Offset offset = 0;
     std::string update_id;
-    std::string command_id;        // "" when none
-    std::string workflow_id;       // "" when none
-    std::vector<Name> submitters;  // act-as parties of the submission
+    std::string command_id;     // "" when none
+    std::string workflow_id;    // "" when none
+    model::NameSet submitters;  // act-as parties of the submission, in the order given
     model::Timestamp effective_at;
     model::Timestamp record_time;
     Name synchronizer_id;

@@ -215,14 +215,14 @@ Reader Reader::make(const EventFormat& events, const model::Network& network) {
     return reader;
 }
 
-bool intersects(const std::vector<model::Name>& sorted_a, const Reader& r) {
+bool intersects(std::span<const model::Name> sorted_a, const Reader& r) {
     return std::any_of(sorted_a.begin(), sorted_a.end(),
                        [&](model::Name p) { return r.by_party.contains(p.view()); });
 }
 
 // The parties of `candidates` the reader asks for (all of them for an any-party reader).
-std::vector<model::Name> visible(const std::vector<model::Name>& candidates, const Reader& r) {
-    if (r.any_party) return candidates;
+std::vector<model::Name> visible(std::span<const model::Name> candidates, const Reader& r) {
+    if (r.any_party) return {candidates.begin(), candidates.end()};
     std::vector<model::Name> out;
     for (const model::Name p : candidates) {
         if (r.by_party.contains(p.view())) out.push_back(p);
@@ -231,7 +231,7 @@ std::vector<model::Name> visible(const std::vector<model::Name>& candidates, con
 }
 
 // Whether a filter of one of `parties` matches `t`, and what those filters ask to render.
-std::optional<Projection> matches(const Reader& r, const std::vector<model::Name>& parties,
+std::optional<Projection> matches(const Reader& r, std::span<const model::Name> parties,
                                   const model::TemplateId& t) {
     std::optional<Projection> result;
     const auto add = [&](const std::optional<Projection>& m) {
@@ -260,8 +260,8 @@ TransactionView project(const store::Transaction& tx, const Reader& r, Transacti
     for (const store::Node& n : tx.nodes) {
         EventView e{.node = &n};
         const model::TemplateId* t = nullptr;
-        std::vector<model::Name> candidates;
-        std::vector<model::Name> stakeholders;
+        model::NameSet candidates;
+        model::NameSet stakeholders;
         // Views on creates; implementedInterfaces on archives and consuming exercises.
         bool lists_interfaces = true;
         if (const auto* c = std::get_if<store::CreatedNode>(&n.event)) {
@@ -289,7 +289,9 @@ TransactionView project(const store::Transaction& tx, const Reader& r, Transacti
             }
         }
         e.witness_parties = visible(candidates, r);
-        const auto matched = matches(r, r.any_party ? candidates : e.witness_parties, *t);
+        const auto matched = matches(
+            r, r.any_party ? candidates.names() : std::span<const model::Name>(e.witness_parties),
+            *t);
         if (e.witness_parties.empty() || !matched) continue;
         e.include_created_event_blob = matched->blob;
         if (lists_interfaces) {
@@ -305,8 +307,10 @@ TransactionView project(const store::Transaction& tx, const Reader& r, Transacti
 
 std::optional<ContractView> view_contract(const Reader& r, const model::Contract& c) {
     ContractView view{.witness_parties = visible(c.stakeholders, r)};
-    const auto matched =
-        matches(r, r.any_party ? c.stakeholders : view.witness_parties, c.template_id);
+    const auto matched = matches(
+        r,
+        r.any_party ? c.stakeholders.names() : std::span<const model::Name>(view.witness_parties),
+        c.template_id);
     if (view.witness_parties.empty() || !matched) return std::nullopt;
     view.blob = matched->blob;
     view.interfaces = matched->interfaces;

@@ -75,15 +75,15 @@ struct Reader {
 };
 
 // Whether one of the parties of the sorted list `sorted` is a reader's party.
-[[nodiscard]] bool intersects(const std::vector<model::Name>& sorted, const Reader& r);
+[[nodiscard]] bool intersects(std::span<const model::Name> sorted, const Reader& r);
 
 // The parties of `candidates` the reader asks for (all of them for an any-party reader).
-[[nodiscard]] std::vector<model::Name> visible(const std::vector<model::Name>& candidates,
+[[nodiscard]] std::vector<model::Name> visible(std::span<const model::Name> candidates,
                                                const Reader& r);
 
 // Whether a filter of one of `parties` matches `t`, and what those filters ask to render.
 [[nodiscard]] std::optional<Projection> matches(const Reader& r,
-                                                const std::vector<model::Name>& parties,
+                                                std::span<const model::Name> parties,
                                                 const model::TemplateId& t);
 
 // What `r` sees of `tx` in `shape`: its events in node order (none when nothing is visible).
