@@ -132,17 +132,30 @@ void LedgerStore::add_user(model::User user) {
 }
 
 ContractState& LedgerStore::active_state(const std::string& contract_id) {
+    const ContractState* found = find(contract_id);
+    if (found == nullptr) throw AppendError("unknown contract " + contract_id);
+    ContractState& state = contracts_[found->sequence];
+    if (state.archived_offset) throw AppendError("contract " + contract_id + " is archived");
+    return state;
+}
+
+const ContractState* LedgerStore::find(std::string_view contract_id) const {
     const auto id = Name::find(contract_id);
-    const auto it = id ? contracts_.find(*id) : contracts_.end();
-    if (it == contracts_.end()) throw AppendError("unknown contract " + contract_id);
-    if (it->second.archived_offset) throw AppendError("contract " + contract_id + " is archived");
-    return it->second;
+    const auto it = id ? sequence_of_.find(*id) : sequence_of_.end();
+    return it == sequence_of_.end() ? nullptr : &contracts_[it->second];
+}
+
+template <typename Visit>
+void LedgerStore::for_each_active(Visit visit) const {
+    for (const ContractState& state : contracts_) {
+        if (!state.archived_offset) visit(state.contract);
+    }
 }
 
 void LedgerStore::archive(const std::string& contract_id, Offset offset) {
     ContractState& state = active_state(contract_id);
     undo_.set(state.archived_offset, offset);
-    undo_.erase(active_, state.sequence);
+    undo_.set(active_count_, active_count_ - 1);
     views_->on_archived(*state.contract);
     ++acs_version_;
 }
@@ -185,8 +198,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             if (c->signatories.empty())
                 throw AppendError("a contract needs at least one signatory");
             const std::string cid = draft.contract_id_of(id);
-            if (const auto known_id = Name::find(cid); known_id && contracts_.contains(*known_id))
-                throw AppendError("contract " + cid + " exists already");
+            if (find(cid) != nullptr) throw AppendError("contract " + cid + " exists already");
             facts[i] = SpliceViews::extract(c->template_id, c->argument);
             auto contract =
                 model::make_contract(cid, c->template_id, c->argument, c->signatories, c->observers,
@@ -259,17 +271,16 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
     for (std::size_t i = 0; i < draft.nodes.size(); ++i) {
         if (const auto* created = std::get_if<CreatedNode>(&tx.nodes[i].event)) {
             const model::ContractPtr& c = created->contract;
-            const std::uint64_t sequence = next_sequence_;
-            undo_.set(next_sequence_, sequence + 1);
-            undo_.assign(contracts_, c->contract_id,
-                         ContractState{.contract = c,
-                                       .created_offset = draft.offset,
-                                       .synchronizer_id = Name(draft.synchronizer_id),
-                                       .sequence = sequence});
-            undo_.assign(active_, sequence, c);
+            const std::uint64_t sequence = contracts_.size();
+            undo_.push_back(contracts_,
+                            ContractState{.contract = c,
+                                          .created_offset = draft.offset,
+                                          .synchronizer_id = Name(draft.synchronizer_id),
+                                          .sequence = sequence});
+            undo_.assign(sequence_of_, c->contract_id, static_cast<std::uint32_t>(sequence));
+            undo_.set(active_count_, active_count_ + 1);
             undo_.insert(templates_,
                          c->template_id.package_name + ":" + c->template_id.qualified_name());
-            undo_.push_back(created_, c->contract_id);
             views_->on_created(c, facts[i], sequence, draft.update_id, draft.offset);
             ++acs_version_;
         } else {
@@ -341,10 +352,10 @@ void LedgerStore::migrate(Timestamp record_time) {
     undo_.set(migration_id_, migration_id_ + 1);
     undo_.assign(imports_, migration_id_, std::map<std::string_view, ImportUpdate>{});
     auto& imports = imports_[migration_id_];
-    for (const auto& [_, contract] : active_) {
-        const ContractState& state = contracts_.at(contract->contract_id);
-        imports[contract->contract_id.view()] = ImportUpdate{
-            .contract = contract,
+    for (const ContractState& state : contracts_) {
+        if (state.archived_offset) continue;
+        imports[state.contract->contract_id.view()] = ImportUpdate{
+            .contract = state.contract,
             .migration_id = migration_id_,
             .synchronizer_id = state.synchronizer_id.empty() ? network_.synchronizer_id
                                                              : state.synchronizer_id.str()};
@@ -380,12 +391,9 @@ void LedgerStore::take_snapshot(Timestamp record_time) {
     if (!last_acs_rows_ || last_acs_rows_version_ != acs_version_) {
         auto data = std::make_shared<AcsRows>();
         const Name dso(network_.dso_party);
-        for (const auto& [_, c] : active_) {
-            const auto& sh = c->stakeholders;
-            if (std::find(sh.begin(), sh.end(), dso) != sh.end()) {
-                data->rows.push_back(c);
-            }
-        }
+        for_each_active([&](const model::ContractPtr& c) {
+            if (c->stakeholders.contains(dso)) data->rows.push_back(c);
+        });
         std::sort(data->rows.begin(), data->rows.end(),
                   [](const model::ContractPtr& a, const model::ContractPtr& b) {
                       return std::tie(a->created_at, a->contract_id) <
@@ -440,11 +448,9 @@ UpdatePtr LedgerStore::update_at(Offset offset) const {
 
 std::optional<ContractState> LedgerStore::contract(std::string_view contract_id) const {
     const std::shared_lock lock(mutex_);
-    const auto id = Name::find(contract_id);
-    if (!id) return std::nullopt;
-    const auto it = contracts_.find(*id);
-    if (it == contracts_.end()) return std::nullopt;
-    return it->second;
+    const ContractState* state = find(contract_id);
+    if (state == nullptr) return std::nullopt;
+    return *state;
 }
 
 std::optional<Offset> LedgerStore::offset_of_update(std::string_view update_id) const {
@@ -458,16 +464,16 @@ void LedgerStore::visit_created(
     std::uint64_t from,
     const std::function<bool(std::uint64_t, const ContractState&)>& visit) const {
     const std::shared_lock lock(mutex_);
-    for (std::uint64_t i = from; i < created_.size(); ++i) {
-        if (!visit(i, contracts_.at(created_[i]))) return;
+    for (std::uint64_t i = from; i < contracts_.size(); ++i) {
+        if (!visit(i, contracts_[i])) return;
     }
 }
 
 std::vector<model::ContractPtr> LedgerStore::active_contracts() const {
     const std::shared_lock lock(mutex_);
     std::vector<model::ContractPtr> out;
-    out.reserve(active_.size());
-    for (const auto& [_, c] : active_) out.push_back(c);
+    out.reserve(active_count_);
+    for_each_active([&](const model::ContractPtr& c) { out.push_back(c); });
     return out;
 }
 
@@ -480,9 +486,9 @@ bool LedgerStore::knows_template(std::string_view package_name,
 std::map<std::string, std::size_t> LedgerStore::active_counts() const {
     const std::shared_lock lock(mutex_);
     std::map<std::string, std::size_t> counts;
-    for (const auto& [_, c] : active_) {
+    for_each_active([&](const model::ContractPtr& c) {
         ++counts[c->template_id.package_name + ":" + c->template_id.qualified_name()];
-    }
+    });
     return counts;
 }
 
@@ -583,7 +589,7 @@ std::optional<ContractState> LedgerStore::transfer_command_counter_of(
     const std::shared_lock lock(mutex_);
     const auto cid = views_->transfer_command_counter_of(sender);
     if (!cid) return std::nullopt;
-    return contracts_.at(*cid);
+    return contracts_[sequence_of_.at(*cid)];
 }
 
 std::optional<AnsEntryFact> LedgerStore::ans_entry(std::string_view name, Timestamp at) const {

@@ -2,6 +2,7 @@
 // LedgerStore: the one in-memory ledger from which every area answers.
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -291,12 +292,12 @@ class LedgerStore {
     const model::Timestamp genesis_time_;
     mutable std::shared_mutex mutex_;
     std::vector<UpdatePtr> history_;  // guarded by mutex_
-    // Contracts by their interned id (a ledger holds millions of ids of ~140 characters, each
-    // kept once in the Name table).
-    std::unordered_map<Name, ContractState> contracts_;   // guarded by mutex_
-    std::map<std::uint64_t, model::ContractPtr> active_;  // by creation sequence; guarded
-    std::uint64_t next_sequence_ = 0;                     // guarded by mutex_
-    std::vector<Name> created_;  // contract ids by creation sequence; guarded
+    // Every contract ever created, in creation order (a contract's sequence is its index), and
+    // the sequence of each interned contract id. The active ones are those not archived. A deque:
+    // the undo log keeps references to the states' fields, which must not move.
+    std::deque<ContractState> contracts_;                  // guarded by mutex_
+    std::unordered_map<Name, std::uint32_t> sequence_of_;  // guarded by mutex_
+    std::size_t active_count_ = 0;                         // guarded by mutex_
     // The update ids of the history, viewing the updates' own ids. Guarded by mutex_.
     std::unordered_map<std::string_view, Offset> offset_of_update_;
     model::Timestamp now_;                                                      // guarded by mutex_
@@ -324,6 +325,11 @@ class LedgerStore {
     void check_time(model::Timestamp t) const;
     void archive(const std::string& contract_id, Offset offset);
     ContractState& active_state(const std::string& contract_id);
+    // The state of the contract with this id; nullptr when there is none.
+    const ContractState* find(std::string_view contract_id) const;
+    // Calls visit(contract) for each active contract, in creation order.
+    template <typename Visit>
+    void for_each_active(Visit visit) const;
 };
 
 }  // namespace cantonlite::store
