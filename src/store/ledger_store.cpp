@@ -175,8 +175,8 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
     std::vector<Fact> facts(draft.nodes.size());
     Transaction tx{.offset = draft.offset,
                    .update_id = draft.update_id,
-                   .command_id = draft.command_id,
-                   .workflow_id = draft.workflow_id,
+                   .command_id = Name(draft.command_id),
+                   .workflow_id = Name(draft.workflow_id),
                    .submitters = model::NameSet(
                        std::vector<Name>(draft.submitters.begin(), draft.submitters.end())),
                    .effective_at = draft.effective_at,
@@ -311,9 +311,9 @@ void LedgerStore::unassign(const std::string& contract_id, const std::string& ta
                    .update_id = update_id_for(offset),
                    .kind = Reassignment::Kind::unassign,
                    .contract = state.contract,
-                   .submitter = submitter,
-                   .source_synchronizer = state.synchronizer_id.str(),
-                   .target_synchronizer = target,
+                   .submitter = Name(submitter),
+                   .source_synchronizer = state.synchronizer_id,
+                   .target_synchronizer = Name(target),
                    .unassign_id = model::sha256_hex("unassign/" + update_id_for(offset)),
                    .reassignment_counter = state.reassignment_counter + 1,
                    .migration_id = migration_id_,
@@ -338,9 +338,9 @@ void LedgerStore::assign(const std::string& contract_id, const Party& submitter,
     r.offset = offset;
     r.update_id = update_id_for(offset);
     r.kind = Reassignment::Kind::assign;
-    r.submitter = submitter;
+    r.submitter = Name(submitter);
     r.record_time = record_time;
-    undo_.set(state.synchronizer_id, Name(r.target_synchronizer));
+    undo_.set(state.synchronizer_id, r.target_synchronizer);
     undo_.erase(in_flight_, contract_id);
     undo_.push_back(state.reassignments, offset);
     push(std::move(r));

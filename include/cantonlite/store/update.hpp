@@ -65,8 +65,8 @@ struct Node {
 struct Transaction {
     Offset offset = 0;
     std::string update_id;
-    std::string command_id;     // "" when none
-    std::string workflow_id;    // "" when none
+    Name command_id;            // empty when none
+    Name workflow_id;           // empty when none
     model::NameSet submitters;  // act-as parties of the submission, in the order given
     model::Timestamp effective_at;
     model::Timestamp record_time;
@@ -85,9 +85,9 @@ struct Reassignment {
     std::string update_id;
     Kind kind = Kind::unassign;
     model::ContractPtr contract;
-    Party submitter;
-    std::string source_synchronizer;
-    std::string target_synchronizer;
+    Name submitter;
+    Name source_synchronizer;
+    Name target_synchronizer;
     std::string unassign_id;
     std::int64_t reassignment_counter = 0;
     std::int64_t migration_id = 0;  // of the source (unassign) or the target (assign)

@@ -136,7 +136,7 @@ void append_transaction_object(std::string& out, const TransactionView& view,
     const store::Transaction& tx = *view.transaction;
     out += '{';
     append_string_field(out, "updateId", tx.update_id, true);
-    append_string_field(out, "commandId", view.submitter_visible ? tx.command_id : "");
+    append_string_field(out, "commandId", view.submitter_visible ? tx.command_id.view() : "");
     append_string_field(out, "workflowId", tx.workflow_id);
     append_string_field(out, "effectiveAt", model::format_instant(tx.effective_at));
     append_key(out, "events");
