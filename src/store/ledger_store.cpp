@@ -132,17 +132,18 @@ void LedgerStore::add_user(model::User user) {
 }
 
 ContractState& LedgerStore::active_state(const std::string& contract_id) {
-    const ContractState* found = find(contract_id);
-    if (found == nullptr) throw AppendError("unknown contract " + contract_id);
-    ContractState& state = contracts_[found->sequence];
+    const auto sequence = sequence_of(contract_id);
+    if (!sequence) throw AppendError("unknown contract " + contract_id);
+    ContractState& state = contracts_[*sequence];
     if (state.archived_offset) throw AppendError("contract " + contract_id + " is archived");
     return state;
 }
 
-const ContractState* LedgerStore::find(std::string_view contract_id) const {
+std::optional<std::uint32_t> LedgerStore::sequence_of(std::string_view contract_id) const {
     const auto id = Name::find(contract_id);
     const auto it = id ? sequence_of_.find(*id) : sequence_of_.end();
-    return it == sequence_of_.end() ? nullptr : &contracts_[it->second];
+    if (it == sequence_of_.end()) return std::nullopt;
+    return it->second;
 }
 
 template <typename Visit>
@@ -155,7 +156,6 @@ void LedgerStore::for_each_active(Visit visit) const {
 void LedgerStore::archive(const std::string& contract_id, Offset offset) {
     ContractState& state = active_state(contract_id);
     undo_.set(state.archived_offset, offset);
-    undo_.set(active_count_, active_count_ - 1);
     views_->on_archived(*state.contract);
     ++acs_version_;
 }
@@ -198,7 +198,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             if (c->signatories.empty())
                 throw AppendError("a contract needs at least one signatory");
             const std::string cid = draft.contract_id_of(id);
-            if (find(cid) != nullptr) throw AppendError("contract " + cid + " exists already");
+            if (sequence_of(cid)) throw AppendError("contract " + cid + " exists already");
             facts[i] = SpliceViews::extract(c->template_id, c->argument);
             auto contract =
                 model::make_contract(cid, c->template_id, c->argument, c->signatories, c->observers,
@@ -275,10 +275,8 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             undo_.push_back(contracts_,
                             ContractState{.contract = c,
                                           .created_offset = draft.offset,
-                                          .synchronizer_id = Name(draft.synchronizer_id),
-                                          .sequence = sequence});
+                                          .synchronizer_id = Name(draft.synchronizer_id)});
             undo_.assign(sequence_of_, c->contract_id, static_cast<std::uint32_t>(sequence));
-            undo_.set(active_count_, active_count_ + 1);
             undo_.insert(templates_,
                          c->template_id.package_name + ":" + c->template_id.qualified_name());
             views_->on_created(c, facts[i], sequence, draft.update_id, draft.offset);
@@ -448,9 +446,9 @@ UpdatePtr LedgerStore::update_at(Offset offset) const {
 
 std::optional<ContractState> LedgerStore::contract(std::string_view contract_id) const {
     const std::shared_lock lock(mutex_);
-    const ContractState* state = find(contract_id);
-    if (state == nullptr) return std::nullopt;
-    return *state;
+    const auto sequence = sequence_of(contract_id);
+    if (!sequence) return std::nullopt;
+    return contracts_[*sequence];
 }
 
 std::optional<Offset> LedgerStore::offset_of_update(std::string_view update_id) const {
@@ -472,7 +470,6 @@ void LedgerStore::visit_created(
 std::vector<model::ContractPtr> LedgerStore::active_contracts() const {
     const std::shared_lock lock(mutex_);
     std::vector<model::ContractPtr> out;
-    out.reserve(active_count_);
     for_each_active([&](const model::ContractPtr& c) { out.push_back(c); });
     return out;
 }

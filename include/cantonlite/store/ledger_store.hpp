@@ -38,7 +38,6 @@ struct ContractState {
     Name synchronizer_id;  // "" while unassigned (in flight between synchronizers)
     std::int64_t reassignment_counter = 0;
     std::vector<Offset> reassignments;  // the offsets of its unassignments and assignments
-    std::uint64_t sequence = 0;         // its place in the store's creation order
 };
 
 // One Amulet or LockedAmulet of a Scan ACS snapshot.
@@ -297,7 +296,6 @@ class LedgerStore {
     // the undo log keeps references to the states' fields, which must not move.
     std::deque<ContractState> contracts_;                  // guarded by mutex_
     std::unordered_map<Name, std::uint32_t> sequence_of_;  // guarded by mutex_
-    std::size_t active_count_ = 0;                         // guarded by mutex_
     // The update ids of the history, viewing the updates' own ids. Guarded by mutex_.
     std::unordered_map<std::string_view, Offset> offset_of_update_;
     model::Timestamp now_;                                                      // guarded by mutex_
@@ -325,8 +323,9 @@ class LedgerStore {
     void check_time(model::Timestamp t) const;
     void archive(const std::string& contract_id, Offset offset);
     ContractState& active_state(const std::string& contract_id);
-    // The state of the contract with this id; nullptr when there is none.
-    const ContractState* find(std::string_view contract_id) const;
+    // The creation sequence of the contract with this id (its index in contracts_); nullopt when
+    // there is none.
+    std::optional<std::uint32_t> sequence_of(std::string_view contract_id) const;
     // Calls visit(contract) for each active contract, in creation order.
     template <typename Visit>
     void for_each_active(Visit visit) const;
