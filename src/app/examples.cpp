@@ -5,6 +5,7 @@
 
 #include "cantonlite/model/ids.hpp"
 #include "cantonlite/model/timestamp.hpp"
+#include "cantonlite/splice/splice_views.hpp"
 #include "example_facts.hpp"
 
 namespace cantonlite::app {
@@ -146,20 +147,22 @@ struct SnapshotChoice {
     Party owner;
 };
 
-bool owns_a_row(const store::Snapshot& s, const Party& party) {
-    const auto rows = s.rows_by_stakeholder.find(party);
-    if (rows == s.rows_by_stakeholder.end()) return false;
+bool owns_a_row(const splice::HoldingsSnapshot& s, const Party& party) {
+    const auto rows = s.data->by_stakeholder.find(party);
+    if (rows == s.data->by_stakeholder.end()) return false;
     return std::any_of(rows->second.begin(), rows->second.end(),
-                       [&](std::uint32_t i) { return s.rows[i].owner == party; });
+                       [&](std::uint32_t i) { return s.row(i).owner == party; });
 }
 
 // The latest snapshot with holdings, and the first user owning one there (else the first owner).
 std::optional<SnapshotChoice> choose_snapshot(const Facts& f) {
     const auto times = f.store().snapshot_times();
     for (auto it = times.rbegin(); it != times.rend(); ++it) {
-        const store::SnapshotPtr s = f.store().snapshot(it->first, it->second, false);
-        if (!s || s->rows.empty()) continue;
-        SnapshotChoice choice{s->migration_id, s->record_time, s->rows.front().owner.str()};
+        const store::SnapshotPtr snapshot = f.store().snapshot(it->first, it->second, false);
+        if (!snapshot) continue;
+        const splice::HoldingsSnapshotPtr s = splice::views(f.store()).holdings(*snapshot);
+        if (s->rows().empty()) continue;
+        SnapshotChoice choice{s->migration_id, s->record_time, s->row(0).owner.str()};
         for (const model::User& u : f.network().users) {
             if (owns_a_row(*s, u.party)) {
                 choice.owner = u.party;
@@ -246,7 +249,7 @@ Example vote_request(const std::string& cid, int status, std::string note) {
 }
 
 void op8_vote_request(const Facts& f, Examples& out) {
-    const auto requests = f.store().active_vote_requests();
+    const auto requests = splice::views(f.store()).active_vote_requests();
     // The id the next update's first node would get: no contract has it yet.
     std::string missing =
         model::make_contract_id(f.store().update_id_for(f.store().ledger_end() + 1), 0);
@@ -273,7 +276,7 @@ Example get(int op, std::string path, std::string note) {
 }
 
 void ops10_to_13(const Facts& f, Examples& out) {
-    const std::size_t votes = f.store().active_vote_requests().size();
+    const std::size_t votes = splice::views(f.store()).active_vote_requests().size();
     const auto& lsu = f.network().lsu;
     out.push_back(get(10, "/api/scan/v0/admin/sv/voterequests",
                       "the active vote requests: " + std::to_string(votes)));

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "cantonlite/model/ids.hpp"
+#include "cantonlite/splice/splice_views.hpp"
 #include "example_facts.hpp"
 
 namespace cantonlite::app::examples {
@@ -54,16 +55,16 @@ Example ans_request(const Facts& f, const std::string& name, int status, std::st
 }
 
 std::string traffic_status(const LedgerStore& store, const TrafficRequest& r) {
-    const auto event = store.latest_buy_traffic_event(r.user->party, r.tracking_id);
+    const auto event = splice::views(store).latest_buy_traffic_event(r.user->party, r.tracking_id);
     if (!event) return "unknown";
     switch (event->status) {
-        case store::BuyTrafficStatus::created:
+        case splice::BuyTrafficStatus::created:
             return "created";
-        case store::BuyTrafficStatus::completed:
+        case splice::BuyTrafficStatus::completed:
             return "completed";
-        case store::BuyTrafficStatus::rejected:
+        case splice::BuyTrafficStatus::rejected:
             return "failed (rejected)";
-        case store::BuyTrafficStatus::expired:
+        case splice::BuyTrafficStatus::expired:
             return "failed (expired)";
     }
     return "unknown";
@@ -85,7 +86,8 @@ std::optional<std::string> unexpired_ans_name(const LedgerStore& store) {
     for (const model::ContractPtr& c : store.active_contracts()) {
         if (c->template_id.entity_name != "AnsEntry") continue;
         const ordered_json name = payload_field(*c, "name");
-        if (name.is_string() && store.ans_entry(name.get<std::string>(), store.now())) {
+        if (name.is_string() &&
+            splice::views(store).ans_entry(name.get<std::string>(), store.now())) {
             return name.get<std::string>();
         }
     }
@@ -101,7 +103,7 @@ void op4_transfer_offers(const Facts& f, Examples& out) {
     std::size_t offers = 0;
     for (const model::User& u : f.network().users) {
         if (!u.wallet) continue;
-        offers = f.store().transfer_offers_of(u.party).size();
+        offers = splice::views(f.store()).transfer_offers_of(u.party).size();
         chosen = &u;
         if (offers > 0) break;
     }
@@ -128,7 +130,8 @@ void op5_buy_traffic_status(const Facts& f, Examples& out) {
         out.push_back(std::move(e));
     }
     std::string unknown = "unknown-tracking-id";
-    while (user != nullptr && f.store().latest_buy_traffic_event(user->party, unknown)) {
+    while (user != nullptr &&
+           splice::views(f.store()).latest_buy_traffic_event(user->party, unknown)) {
         unknown += "-x";
     }
     Example e = traffic_request(unknown);
@@ -147,7 +150,7 @@ void op5_buy_traffic_status(const Facts& f, Examples& out) {
 void op7_transfer_command_counter(const Facts& f, Examples& out) {
     std::optional<Party> with, without;
     for (const Party& p : candidate_parties(f.network())) {
-        auto& slot = f.store().transfer_command_counter_of(p) ? with : without;
+        auto& slot = splice::views(f.store()).transfer_command_counter_of(p) ? with : without;
         if (!slot) slot = p;
     }
     // A party of no one, should every party of the network have a counter.
@@ -172,7 +175,7 @@ void op9_ans_entry(const Facts& f, Examples& out) {
     out.push_back(
         ans_request(f, "dso." + acronym, 200, "the DSO's own name, answered without a contract"));
     std::string unknown = "unknown.unverified." + acronym;
-    while (f.store().ans_entry(unknown, model::Timestamp{})) unknown = "x" + unknown;
+    while (splice::views(f.store()).ans_entry(unknown, model::Timestamp{})) unknown = "x" + unknown;
     out.push_back(ans_request(
         f, unknown, 404,
         "unknown name: 404 " + error_body("Did not find a AnsEntry with name " + unknown)));

@@ -1,6 +1,7 @@
 // Steps on amulets: mint, lock, unlock, transfer (docs/seed-format.md "Amulet").
 #include <optional>
 
+#include "cantonlite/splice/splice_views.hpp"
 #include "splice_payloads.hpp"
 #include "steps.hpp"
 
@@ -304,7 +305,8 @@ bool automation_complete_accepted_transfer_offer(SeedContext& ctx, const std::st
     // The treasury takes the sender's amulets, oldest first, until they cover the amount.
     std::vector<std::pair<std::string, std::string>> inputs;
     model::Decimal in;
-    for (const model::ContractPtr& amulet : ctx.store().unlocked_amulets_of(sender)) {
+    for (const model::ContractPtr& amulet :
+         splice::views(ctx.store()).unlocked_amulets_of(sender)) {
         if (in >= amount) break;
         inputs.emplace_back(amulet->contract_id.str(), "");
         in = in + field_at(ctx.argument_of(inputs.back().first, "Amulet", ""),

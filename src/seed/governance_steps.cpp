@@ -1,4 +1,5 @@
 // Name service, governance and transfer-command steps (docs/seed-format.md).
+#include "cantonlite/splice/splice_views.hpp"
 #include "splice_payloads.hpp"
 #include "steps.hpp"
 
@@ -215,7 +216,7 @@ void transfer_command(SeedContext& ctx, const JsonObject& s) {
     allow_keys(s, Commits::transaction, {"sender", "as"});
     const model::Network& n = ctx.network();
     const Party sender = ctx.party(s, "sender");
-    const auto counter = ctx.store().transfer_command_counter_of(sender);
+    const auto counter = splice::views(ctx.store()).transfer_command_counter_of(sender);
     const std::string counter_id = counter ? counter->contract->contract_id.str() : "";
     std::int64_t next_nonce = 1;
     if (counter) {

@@ -5,13 +5,14 @@
 #include <mutex>
 
 #include "cantonlite/seed/seed_loader.hpp"
+#include "cantonlite/splice/splice_views.hpp"
 #include "seed_context.hpp"
 #include "steps.hpp"
 
 namespace cantonlite::seed {
 namespace {
 
-using store::ExpiringContract;
+using splice::ExpiringContract;
 
 // What the updates in (from, to] made: their ids and the contracts they created and archived.
 void describe_updates(const store::LedgerStore& store, store::Offset from, store::Offset to,
@@ -275,7 +276,7 @@ nlohmann::json LiveNetwork::execute_time(model::Timestamp t) {
         // The automation acts once an expiry is automation_delay behind the clock, in expiry
         // order; Scan's interval snapshots fall in between as the clock passes them.
         const model::Timestamp horizon{t.micros - automation_delay_micros};
-        for (const ExpiringContract& due : store_->expiring_until(horizon)) {
+        for (const ExpiringContract& due : splice::views(*store_).expiring_until(horizon)) {
             const model::Timestamp at{
                 std::max(due.expires_at.micros + automation_delay_micros, store_->now().micros)};
             const store::Offset before = store_->ledger_end();

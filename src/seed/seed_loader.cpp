@@ -6,6 +6,7 @@
 
 #include "cantonlite/model/ids.hpp"
 #include "cantonlite/model/json_fields.hpp"
+#include "cantonlite/splice/splice_views.hpp"
 #include "party_directory.hpp"
 #include "seed_context.hpp"
 #include "steps.hpp"
@@ -196,6 +197,7 @@ LoadedSeed load_seed_with_context(const nlohmann::json& document, const std::str
         seed.network.auth = parse_auth(root, base_dir);
         loaded.store =
             std::make_unique<store::LedgerStore>(std::move(seed.network), seed.start_time);
+        splice::SpliceViews::attach(*loaded.store);
         loaded.context =
             std::make_unique<SeedContext>(*loaded.store, seed.snapshot_interval_seconds);
         bootstrap(*loaded.context);

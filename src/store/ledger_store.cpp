@@ -6,7 +6,7 @@
 #include <unordered_set>
 
 #include "cantonlite/model/ids.hpp"
-#include "splice_views.hpp"
+#include "cantonlite/store/stakeholder_index.hpp"
 
 namespace cantonlite::store {
 namespace {
@@ -19,23 +19,6 @@ model::NameSet sorted_union(model::NameSet a, const Texts& b) {
     std::vector<Name> all = a.to_vector();
     for (const auto& p : b) all.emplace_back(p);
     return model::NameSet::sorted(all);
-}
-
-// The indexes of `rows` by stakeholder (`stakeholders_of(row)`), in row order: grouped by Name,
-// then keyed by the party's text once per party rather than once per row.
-template <typename Row, typename StakeholdersOf>
-std::unordered_map<Party, std::vector<std::uint32_t>> index_by_stakeholder(
-    const std::vector<Row>& rows, StakeholdersOf stakeholders_of) {
-    std::unordered_map<Name, std::vector<std::uint32_t>> by_name;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        for (const Name p : stakeholders_of(rows[i])) {
-            by_name[p].push_back(static_cast<std::uint32_t>(i));
-        }
-    }
-    std::unordered_map<Party, std::vector<std::uint32_t>> out;
-    out.reserve(by_name.size());
-    for (auto& [party, indexes] : by_name) out.emplace(party.str(), std::move(indexes));
-    return out;
 }
 
 // The exercise node `id` of a transaction being built. REQUIRES: it is an exercise.
@@ -77,10 +60,7 @@ std::int64_t migration_id_of(const Update& u) {
 }
 
 LedgerStore::LedgerStore(model::Network network, Timestamp genesis_time)
-    : network_(std::move(network)),
-      genesis_time_(genesis_time),
-      now_(genesis_time),
-      views_(std::make_unique<SpliceViews>(undo_)) {}
+    : network_(std::move(network)), genesis_time_(genesis_time), now_(genesis_time) {}
 
 std::int64_t LedgerStore::round_at(Timestamp t) const {
     constexpr std::int64_t round_micros = 600'000'000;
@@ -115,8 +95,13 @@ void LedgerStore::push(Update update) {
 void LedgerStore::rollback(UndoLog::Mark mark) {
     const std::unique_lock lock(mutex_);
     undo_.rollback(mark);
-    last_rows_.reset();  // the holdings may be back to another state under the same version
-    last_acs_rows_.reset();
+    last_acs_rows_.reset();  // the ACS may be back to another state under the same version
+    for (const auto& e : extensions_) e->on_rollback();
+}
+
+void LedgerStore::add_extension(std::unique_ptr<LedgerExtension> extension) {
+    const std::unique_lock lock(mutex_);
+    extensions_.push_back(std::move(extension));
 }
 
 void LedgerStore::add_party(const std::string& alias, const Party& party) {
@@ -156,7 +141,8 @@ void LedgerStore::for_each_active(Visit visit) const {
 void LedgerStore::archive(const std::string& contract_id, Offset offset) {
     ContractState& state = active_state(contract_id);
     undo_.set(state.archived_offset, offset);
-    views_->on_archived(*state.contract);
+    const auto sequence = static_cast<std::uint64_t>(sequence_of_.at(state.contract->contract_id));
+    for (const auto& e : extensions_) e->on_archived(*state.contract, sequence);
     ++acs_version_;
 }
 
@@ -172,7 +158,6 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
 
     // Validate everything and build the nodes before changing anything.
     std::unordered_map<std::string, Known> known;
-    std::vector<Fact> facts(draft.nodes.size());
     Transaction tx{.offset = draft.offset,
                    .update_id = draft.update_id,
                    .command_id = Name(draft.command_id),
@@ -199,7 +184,6 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
                 throw AppendError("a contract needs at least one signatory");
             const std::string cid = draft.contract_id_of(id);
             if (sequence_of(cid)) throw AppendError("contract " + cid + " exists already");
-            facts[i] = SpliceViews::extract(c->template_id, c->argument);
             auto contract =
                 model::make_contract(cid, c->template_id, c->argument, c->signatories, c->observers,
                                      draft.effective_at, draft.offset, id);
@@ -267,6 +251,8 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             std::max(up.last_descendant, below ? below->last_descendant : static_cast<int>(i));
     }
 
+    for (const auto& e : extensions_) e->prepare(draft);
+
     // Apply, in node order (a contract created and consumed in the same transaction works).
     for (std::size_t i = 0; i < draft.nodes.size(); ++i) {
         if (const auto* created = std::get_if<CreatedNode>(&tx.nodes[i].event)) {
@@ -279,11 +265,18 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             undo_.assign(sequence_of_, c->contract_id, static_cast<std::uint32_t>(sequence));
             undo_.insert(templates_,
                          c->template_id.package_name + ":" + c->template_id.qualified_name());
-            views_->on_created(c, facts[i], sequence, draft.update_id, draft.offset);
+            const CreatedEvent event{
+                .contract = c,
+                .argument = std::get<CreateDraft>(draft.nodes[i].event).argument,
+                .sequence = sequence,
+                .node = i,
+                .update_id = draft.update_id,
+                .offset = draft.offset};
+            for (const auto& e : extensions_) e->on_created(event);
             ++acs_version_;
         } else {
             const auto& e = std::get<ExerciseDraft>(draft.nodes[i].event);
-            views_->on_exercised(e, draft.update_id, draft.offset);
+            for (const auto& x : extensions_) x->on_exercised(e, draft.update_id, draft.offset);
             if (e.consuming) archive(e.contract_id, draft.offset);
         }
     }
@@ -377,15 +370,6 @@ void LedgerStore::take_snapshot(Timestamp record_time) {
         throw AppendError("a snapshot of migration " + std::to_string(migration_id_) + " at " +
                           model::format_instant(record_time) + " exists already");
     }
-    if (!last_rows_ || last_rows_version_ != views_->holdings_version()) {
-        auto data = std::make_shared<SnapshotRows>();
-        data->rows = views_->holdings();
-        data->rows_by_stakeholder = index_by_stakeholder(
-            data->rows,
-            [](const HoldingRow& r) -> const auto& { return r.contract->stakeholders; });
-        last_rows_ = std::move(data);
-        last_rows_version_ = views_->holdings_version();
-    }
     if (!last_acs_rows_ || last_acs_rows_version_ != acs_version_) {
         auto data = std::make_shared<AcsRows>();
         const Name dso(network_.dso_party);
@@ -408,13 +392,13 @@ void LedgerStore::take_snapshot(Timestamp record_time) {
         last_acs_rows_ = std::move(data);
         last_acs_rows_version_ = acs_version_;
     }
-    auto snapshot = std::make_shared<const Snapshot>(migration_id_, record_time, next_row_id_,
-                                                     last_rows_, next_acs_row_id_, last_acs_rows_);
-    undo_.set(next_row_id_, next_row_id_ + static_cast<std::int64_t>(last_rows_->rows.size()));
+    auto snapshot = std::make_shared<const Snapshot>(migration_id_, record_time, next_acs_row_id_,
+                                                     last_acs_rows_);
     undo_.set(next_acs_row_id_,
               next_acs_row_id_ + static_cast<std::int64_t>(last_acs_rows_->rows.size()));
     undo_.assign(of_migration, record_time, SnapshotPtr(std::move(snapshot)));
     undo_.set(now_, std::max(now_, record_time));
+    for (const auto& e : extensions_) e->on_snapshot(migration_id_, record_time);
 }
 
 void LedgerStore::advance_time(Timestamp t) {
@@ -564,50 +548,6 @@ std::vector<std::pair<std::int64_t, Timestamp>> LedgerStore::snapshot_times() co
         for (const auto& [t, _] : times) out.emplace_back(migration, t);
     }
     return out;
-}
-
-std::vector<model::ContractPtr> LedgerStore::active_vote_requests() const {
-    const std::shared_lock lock(mutex_);
-    return views_->active_vote_requests();
-}
-
-model::ContractPtr LedgerStore::vote_request_by_tracking_cid(std::string_view cid) const {
-    const std::shared_lock lock(mutex_);
-    return views_->vote_request_by_tracking_cid(cid);
-}
-
-std::vector<model::ContractPtr> LedgerStore::transfer_offers_of(std::string_view party) const {
-    const std::shared_lock lock(mutex_);
-    return views_->transfer_offers_of(party);
-}
-
-std::optional<ContractState> LedgerStore::transfer_command_counter_of(
-    std::string_view sender) const {
-    const std::shared_lock lock(mutex_);
-    const auto cid = views_->transfer_command_counter_of(sender);
-    if (!cid) return std::nullopt;
-    return contracts_[sequence_of_.at(*cid)];
-}
-
-std::optional<AnsEntryFact> LedgerStore::ans_entry(std::string_view name, Timestamp at) const {
-    const std::shared_lock lock(mutex_);
-    return views_->ans_entry(name, at);
-}
-
-std::vector<model::ContractPtr> LedgerStore::unlocked_amulets_of(std::string_view owner) const {
-    const std::shared_lock lock(mutex_);
-    return views_->unlocked_amulets_of(owner);
-}
-
-std::vector<ExpiringContract> LedgerStore::expiring_until(Timestamp t) const {
-    const std::shared_lock lock(mutex_);
-    return views_->expiring_until(t);
-}
-
-std::optional<BuyTrafficEvent> LedgerStore::latest_buy_traffic_event(
-    std::string_view party, std::string_view tracking_id) const {
-    const std::shared_lock lock(mutex_);
-    return views_->latest_buy_traffic_event(party, tracking_id);
 }
 
 }  // namespace cantonlite::store

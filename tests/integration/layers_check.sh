@@ -10,12 +10,13 @@ declare -A allowed=(
   [model]="util nlohmann openssl"
   [auth]="model util nlohmann openssl"
   [store]="model util"
+  [splice]="store model util"
   [journal]="util nlohmann boost spdlog"
-  [seed]="store model journal util nlohmann"
+  [seed]="splice store model journal util nlohmann"
   [http]="util nlohmann spdlog"
-  [areas]="http store seed auth model util nlohmann openssl spdlog"
+  [areas]="http splice store seed auth model util nlohmann openssl spdlog"
   [net]="http util boost spdlog"
-  [app]="areas net seed store journal auth http model util nlohmann spdlog openssl boost"
+  [app]="areas net seed splice store journal auth http model util nlohmann spdlog openssl boost"
 )
 
 status=0

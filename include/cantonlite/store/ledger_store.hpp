@@ -15,8 +15,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "cantonlite/model/decimal.hpp"
 #include "cantonlite/model/network.hpp"
+#include "cantonlite/store/ledger_extension.hpp"
 #include "cantonlite/store/transaction_draft.hpp"
 #include "cantonlite/store/undo_log.hpp"
 #include "cantonlite/store/update.hpp"
@@ -40,24 +40,6 @@ struct ContractState {
     std::vector<Offset> reassignments;  // the offsets of its unassignments and assignments
 };
 
-// One Amulet or LockedAmulet of a Scan ACS snapshot.
-struct HoldingRow {
-    model::ContractPtr contract;
-    Name owner;             // Amulet.owner, LockedAmulet.amulet.owner
-    model::Decimal amount;  // amount.initialAmount
-    bool locked = false;
-    std::int64_t created_round = 0;  // amount.createdAt.number
-    model::Decimal rate_per_round;   // amount.ratePerRound.rate
-};
-
-// The rows of a snapshot, in (created_at, contract_id) order, and their indexes by stakeholder.
-// Consecutive snapshots with the same holdings share one (a clock moved by a year takes thousands
-// of snapshots of the same rows).
-struct SnapshotRows {
-    std::vector<HoldingRow> rows;
-    std::unordered_map<Party, std::vector<std::uint32_t>> rows_by_stakeholder;  // row indexes
-};
-
 // Every contract of a Scan ACS snapshot (the active contracts the DSO party is a stakeholder of:
 // Scan ingests no others), in (created_at, contract_id) order, and their indexes by stakeholder
 // and by template ("<package name>:<Module>:<Entity>"). Shared like SnapshotRows while the ACS
@@ -68,22 +50,17 @@ struct AcsRows {
     std::unordered_map<std::string, std::vector<std::uint32_t>> rows_by_template;
 };
 
-// The holdings of one migration's ACS at one record time, as Scan materialises them: rows in
-// (created_at, contract_id) order with consecutive row ids. Immutable; shared with readers.
-// The whole ACS (/v2/state/acs) is numbered in a sequence of its own, so that the holdings' row
-// ids stay what they were before it was kept.
+// One migration's ACS at one record time, as Scan materialises it: the contracts in
+// (created_at, contract_id) order with consecutive row ids; the whole ACS (/v2/state/acs) is
+// numbered in one sequence across snapshots. Immutable; shared with readers. Extensions keep
+// what they derive at the same snapshot (the Splice layer: the holdings).
 struct Snapshot {
-    Snapshot(std::int64_t migration, model::Timestamp t, std::int64_t first_row,
-             std::shared_ptr<const SnapshotRows> data, std::int64_t first_acs_row = 1,
-             std::shared_ptr<const AcsRows> acs_data = nullptr)
+    Snapshot(std::int64_t migration, model::Timestamp t, std::int64_t first_acs_row,
+             std::shared_ptr<const AcsRows> acs_data)
         : migration_id(migration),
           record_time(t),
-          first_row_(first_row),
-          data_(std::move(data)),
           first_acs_row_(first_acs_row),
           acs_(acs_data ? std::move(acs_data) : std::make_shared<const AcsRows>()),
-          rows(data_->rows),
-          rows_by_stakeholder(data_->rows_by_stakeholder),
           acs(*acs_) {}
     Snapshot(const Snapshot&) = delete;
     Snapshot& operator=(const Snapshot&) = delete;
@@ -92,27 +69,13 @@ struct Snapshot {
     const model::Timestamp record_time;
 
   private:
-    std::int64_t first_row_;
-    std::shared_ptr<const SnapshotRows> data_;
     std::int64_t first_acs_row_;
     std::shared_ptr<const AcsRows> acs_;
 
   public:
-    const std::vector<HoldingRow>& rows;
-    const std::unordered_map<Party, std::vector<std::uint32_t>>& rows_by_stakeholder;
     const AcsRows& acs;
 
-    // The row id of rows[i]: Scan numbers the rows of all snapshots in one sequence.
-    [[nodiscard]] std::int64_t row_id(std::size_t i) const {
-        return first_row_ + static_cast<std::int64_t>(i);
-    }
-    [[nodiscard]] std::int64_t first_row_id() const { return rows.empty() ? 0 : first_row_; }
-    [[nodiscard]] std::int64_t last_row_id() const {
-        return rows.empty() ? 0 : row_id(rows.size() - 1);
-    }
-    [[nodiscard]] const std::shared_ptr<const SnapshotRows>& shared_rows() const { return data_; }
-
-    // The same for the whole ACS: acs.rows[i] has row id acs_row_id(i).
+    // acs.rows[i] has row id acs_row_id(i).
     [[nodiscard]] std::int64_t acs_row_id(std::size_t i) const {
         return first_acs_row_ + static_cast<std::int64_t>(i);
     }
@@ -124,35 +87,6 @@ struct Snapshot {
     }
 };
 using SnapshotPtr = std::shared_ptr<const Snapshot>;
-
-struct AnsEntryFact {
-    model::ContractPtr contract;
-    Party user;
-    std::string name;
-    std::string url;
-    std::string description;
-    model::Timestamp expires_at;
-};
-
-enum class BuyTrafficStatus { created, completed, rejected, expired };
-
-// One state change of a buy-traffic request in its end user's history.
-struct BuyTrafficEvent {
-    BuyTrafficStatus status = BuyTrafficStatus::created;
-    std::string update_id;  // of the transaction that caused it
-    std::string reason;     // rejected: the cancel reason
-    Offset offset = 0;
-};
-
-// A contract that the network's automation expires once its time has passed.
-struct ExpiringContract {
-    enum class Kind { transfer_offer, buy_traffic_request, ans_entry };
-    Kind kind = Kind::transfer_offer;
-    Name contract_id;
-    model::Timestamp expires_at;
-};
-
-class SpliceViews;
 
 // The ledger of one emulated network: an append-only history of updates with dense offsets from
 // 1, the contracts they created, and indexes kept up to date on every append, so that no query
@@ -205,7 +139,7 @@ class LedgerStore {
     // Starts the next migration id: every active contract is re-imported into it (import updates).
     void migrate(model::Timestamp record_time);
 
-    // Materialises the holdings of the current migration's ACS at `record_time`.
+    // Materialises the current migration's ACS at `record_time`; extensions add their own views.
     // Throws AppendError when a snapshot of this migration at that time exists or time goes back.
     void take_snapshot(model::Timestamp record_time);
 
@@ -264,27 +198,23 @@ class LedgerStore {
     // The transaction or reassignment with this update id; nullptr when none.
     [[nodiscard]] UpdatePtr update_by_id(std::string_view update_id) const;
 
-    // Scan: active VoteRequests in ingestion order; the current one tracked by `tracking_cid`.
-    [[nodiscard]] std::vector<model::ContractPtr> active_vote_requests() const;
-    [[nodiscard]] model::ContractPtr vote_request_by_tracking_cid(std::string_view cid) const;
+    // ---- extensions ----
 
-    // Validator: active TransferOffers whose sender or receiver is `party`, in creation order.
-    [[nodiscard]] std::vector<model::ContractPtr> transfer_offers_of(std::string_view party) const;
-    // The active TransferCommandCounter of `sender`.
-    [[nodiscard]] std::optional<ContractState> transfer_command_counter_of(
-        std::string_view sender) const;
-    // The active AnsEntry named `name` that expires at or after `at`.
-    [[nodiscard]] std::optional<AnsEntryFact> ans_entry(std::string_view name,
-                                                        model::Timestamp at) const;
-    // The latest buy-traffic event of `party`'s request `tracking_id`.
-    [[nodiscard]] std::optional<BuyTrafficEvent> latest_buy_traffic_event(
-        std::string_view party, std::string_view tracking_id) const;
-
-    // The active Amulets (not locked) of `owner`, in creation order.
-    [[nodiscard]] std::vector<model::ContractPtr> unlocked_amulets_of(std::string_view owner) const;
-    // Active TransferOffers, BuyTrafficRequests and AnsEntries whose expiry is at or before `t`, by
-    // expiry then creation order.
-    [[nodiscard]] std::vector<ExpiringContract> expiring_until(model::Timestamp t) const;
+    // Adds a view that the store keeps up to date on every append from now on (add it before the
+    // first). The store owns it.
+    void add_extension(std::unique_ptr<LedgerExtension> extension);
+    // The extension of type T; nullptr when none was added.
+    template <class T>
+    [[nodiscard]] T* extension() const {
+        for (const auto& e : extensions_) {
+            if (auto* t = dynamic_cast<T*>(e.get())) return t;
+        }
+        return nullptr;
+    }
+    // The readers' side of the store's lock, for the queries of an extension.
+    [[nodiscard]] std::shared_lock<std::shared_mutex> read_lock() const {
+        return std::shared_lock(mutex_);
+    }
 
   private:
     model::Network network_;  // grows by add_party and add_user; guarded by mutex_
@@ -302,21 +232,18 @@ class LedgerStore {
     std::int64_t migration_id_ = 0;                                             // guarded by mutex_
     std::map<std::int64_t, std::map<std::string_view, ImportUpdate>> imports_;  // guarded
     std::map<std::int64_t, std::map<model::Timestamp, SnapshotPtr>> snapshots_;  // guarded
-    std::int64_t next_row_id_ = 1;      // guarded by mutex_
     std::int64_t next_acs_row_id_ = 1;  // guarded by mutex_
-    // The rows of the latest snapshot taken, and the holdings version they show: a snapshot of
-    // unchanged holdings shares them. Not undone; a rollback drops it.  Guarded by mutex_.
-    std::shared_ptr<const SnapshotRows> last_rows_;
-    std::uint64_t last_rows_version_ = 0;
-    // The same for the whole ACS; acs_version_ goes up with every create and archive.
+    // The rows of the latest snapshot taken, and the ACS version they show (it goes up with every
+    // create and archive): a snapshot of an unchanged ACS shares them. Not undone; a rollback
+    // drops it. Guarded by mutex_.
     std::shared_ptr<const AcsRows> last_acs_rows_;
     std::uint64_t last_acs_rows_version_ = 0;
     std::uint64_t acs_version_ = 0;
     std::unordered_map<std::string, Reassignment> in_flight_;  // unassigned, by contract id
     std::set<std::string, std::less<>>
-        templates_;                       // "<package name>:<Module>:<Entity>" ever created
-    std::unique_ptr<SpliceViews> views_;  // guarded by mutex_
-    UndoLog undo_;                        // the writer's
+        templates_;  // "<package name>:<Module>:<Entity>" ever created
+    std::vector<std::unique_ptr<LedgerExtension>> extensions_;  // guarded by mutex_
+    UndoLog undo_;                                              // the writer's
 
     // REQUIRES (all four): mutex_ held exclusively.
     void push(Update update);

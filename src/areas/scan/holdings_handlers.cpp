@@ -6,7 +6,7 @@
 #include "cantonlite/areas/splice_request.hpp"
 #include "cantonlite/http/json_text.hpp"
 #include "cantonlite/model/value_json.hpp"
-#include "cantonlite/store/holdings_query.hpp"
+#include "cantonlite/splice/holdings_query.hpp"
 #include "snapshot_support.hpp"
 
 namespace cantonlite::areas::scan {
@@ -40,11 +40,12 @@ http::Response holdings_state_impl(const Store& store, const Context& ctx,
     const std::size_t limit = page_limit(page_size);
     detail::check_parties(owners, "ownerPartyIds");
     if (!snapshot) snapshot = detail::resolve(store, q);
+    const splice::HoldingsSnapshotPtr holdings = splice::views(store).holdings(*snapshot);
     if (after_token) after = detail::decode_page_token(*after_token);
     if (after) {
-        detail::check_after_in_range(*after, snapshot->first_row_id(), snapshot->last_row_id());
+        detail::check_after_in_range(*after, holdings->first_row_id(), holdings->last_row_id());
     }
-    const store::HoldingsPage page = store::query_holdings(*snapshot, owners, after, limit);
+    const splice::HoldingsPage page = splice::query_holdings(*holdings, owners, after, limit);
     std::string out = "{";
     http::append_string_field(out, "record_time",
                               model::format_offset_date_time(snapshot->record_time), true);
@@ -88,7 +89,7 @@ struct Totals {
 };
 
 // The holding fee a row has accrued by `round`: rate × rounds since creation, at most the amount.
-model::Decimal holding_fee(const store::HoldingRow& row, std::int64_t round) {
+model::Decimal holding_fee(const splice::HoldingRow& row, std::int64_t round) {
     const std::int64_t rounds = std::max<std::int64_t>(0, round - row.created_round);
     const auto fee = model::Decimal::from_units(row.rate_per_round.units() * rounds);
     return std::min(fee, row.amount);
@@ -100,8 +101,8 @@ http::Response holdings_summary(const Store& store, const Context& ctx, bool v1)
     const std::vector<std::string> owners = string_array_member(body, "owner_party_ids");
     detail::check_parties(owners, "partyIds");
     const store::SnapshotPtr snapshot = detail::resolve(store, q);
-    const store::HoldingsPage page =
-        store::query_holdings(*snapshot, owners, std::nullopt, summary_limit + 1);
+    const splice::HoldingsPage page = splice::query_holdings(
+        *splice::views(store).holdings(*snapshot), owners, std::nullopt, summary_limit + 1);
     if (page.rows_read > summary_limit) {
         throw ApiError(ErrorKind::failed_precondition, "",
                        "Size of the result exceeded the limit in queryAcsSnapshot. Result size: " +
@@ -111,7 +112,7 @@ http::Response holdings_summary(const Store& store, const Context& ctx, bool v1)
     const std::int64_t round = store.round_at(snapshot->record_time);
     std::vector<std::pair<std::string_view, Totals>> totals;  // first-seen order
     std::unordered_map<std::string_view, std::size_t> index;
-    for (const store::HoldingRow* row : page.rows) {
+    for (const splice::HoldingRow* row : page.rows) {
         const auto [it, inserted] = index.try_emplace(row->owner, totals.size());
         if (inserted) totals.emplace_back(row->owner, Totals{});
         Totals& t = totals[it->second].second;

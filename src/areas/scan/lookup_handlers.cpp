@@ -7,6 +7,7 @@
 #include "cantonlite/areas/scan/scan_json.hpp"
 #include "cantonlite/areas/splice_request.hpp"
 #include "cantonlite/http/json_text.hpp"
+#include "cantonlite/splice/splice_views.hpp"
 
 namespace cantonlite::areas::scan {
 namespace {
@@ -39,7 +40,7 @@ bool is_sv_entry_name(std::string_view name, std::string_view suffix) {
 
 http::Response get_vote_request(const Store& store, const Context& ctx) {
     const std::string& id = ctx.params.get("vote_request_contract_id");
-    const model::ContractPtr request = store.vote_request_by_tracking_cid(id);
+    const model::ContractPtr request = splice::views(store).vote_request_by_tracking_cid(id);
     if (!request) throw ApiError(ErrorKind::not_found, "", "No VoteRequest found contract: " + id);
     std::string out = R"({"dso_rules_vote_request":)";
     append_contract(out, *request);
@@ -50,7 +51,7 @@ http::Response get_vote_request(const Store& store, const Context& ctx) {
 http::Response list_vote_requests(const Store& store, const Context& /*ctx*/) {
     std::string out = R"({"dso_rules_vote_requests":[)";
     bool first = true;
-    for (const model::ContractPtr& request : store.active_vote_requests()) {
+    for (const model::ContractPtr& request : splice::views(store).active_vote_requests()) {
         if (!first) out += ',';
         first = false;
         append_contract(out, *request);
@@ -62,7 +63,7 @@ http::Response list_vote_requests(const Store& store, const Context& /*ctx*/) {
 http::Response get_transfer_command_counter(const Store& store, const Context& ctx) {
     const std::string& party = ctx.params.get("party");
     check_party(party);
-    const auto counter = store.transfer_command_counter_of(party);
+    const auto counter = splice::views(store).transfer_command_counter_of(party);
     if (!counter) {
         throw ApiError(
             ErrorKind::not_found, "",
@@ -92,7 +93,7 @@ http::Response get_ans_entry_by_name(const Store& store, const Context& ctx) {
                 return http::Response::json(200, dso_provided_entry(sv.party, name));
         }
     }
-    const auto entry = store.ans_entry(name, store.now());
+    const auto entry = splice::views(store).ans_entry(name, store.now());
     if (!entry) throw ApiError(ErrorKind::not_found, "", "No ans entry found for name: " + name);
     std::string out = "{\"entry\":{";
     http::append_string_field(out, "contract_id", entry->contract->contract_id, true);

@@ -3,6 +3,7 @@
 #include "cantonlite/areas/validator/validator_handlers.hpp"
 #include "cantonlite/http/api_error.hpp"
 #include "cantonlite/http/json_text.hpp"
+#include "cantonlite/splice/splice_views.hpp"
 
 namespace cantonlite::areas::validator {
 
@@ -11,7 +12,7 @@ http::Response list_transfer_offers(const Store& store, const ValidatorAuth& aut
     const model::User& user = auth.wallet_user(ctx.request, "listTransferOffers");
     std::string out = R"({"offers":[)";
     bool first = true;
-    for (const model::ContractPtr& offer : store.transfer_offers_of(user.party)) {
+    for (const model::ContractPtr& offer : splice::views(store).transfer_offers_of(user.party)) {
         if (!first) out += ',';
         first = false;
         scan::append_contract(out, *offer);
@@ -24,26 +25,26 @@ http::Response get_buy_traffic_request_status(const Store& store, const Validato
                                               const Context& ctx) {
     const model::User& user = auth.wallet_user(ctx.request, "getBuyTrafficRequestStatus");
     const std::string& tracking_id = ctx.params.get("tracking_id");
-    const auto event = store.latest_buy_traffic_event(user.party, tracking_id);
+    const auto event = splice::views(store).latest_buy_traffic_event(user.party, tracking_id);
     if (!event) {
         throw http::ApiError(http::ErrorKind::not_found, "",
                              "Couldn't find buy traffic request with tracking id " + tracking_id);
     }
     std::string out = "{";
     switch (event->status) {
-        case store::BuyTrafficStatus::created:
+        case splice::BuyTrafficStatus::created:
             http::append_string_field(out, "status", "created", true);
             break;
-        case store::BuyTrafficStatus::completed:
+        case splice::BuyTrafficStatus::completed:
             http::append_string_field(out, "status", "completed", true);
             http::append_string_field(out, "transaction_id", event->update_id);
             break;
-        case store::BuyTrafficStatus::rejected:
+        case splice::BuyTrafficStatus::rejected:
             http::append_string_field(out, "status", "failed", true);
             http::append_string_field(out, "failure_reason", "rejected");
             http::append_string_field(out, "rejection_reason", event->reason);
             break;
-        case store::BuyTrafficStatus::expired:
+        case splice::BuyTrafficStatus::expired:
             http::append_string_field(out, "status", "failed", true);
             http::append_string_field(out, "failure_reason", "expired");
             http::append_null_field(out, "rejection_reason");

@@ -11,6 +11,7 @@
 
 #include "cantonlite/app/cli.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
+#include "cantonlite/splice/splice_views.hpp"
 #include "small_seed.hpp"
 
 namespace cantonlite::app {
@@ -148,9 +149,9 @@ TEST(DescribeJson, VoteRequestExamplesGoByTrackingId) {
     const auto op8 = examples_of(doc, 8);
     const std::string found = op8[0]["path"].get<std::string>().substr(prefix.size());
     const std::string missing = op8[1]["path"].get<std::string>().substr(prefix.size());
-    EXPECT_NE(store->vote_request_by_tracking_cid(found), nullptr);
-    EXPECT_EQ(store->vote_request_by_tracking_cid(missing), nullptr);
-    EXPECT_EQ(store->active_vote_requests().front()->contract_id,
+    EXPECT_NE(splice::views(*store).vote_request_by_tracking_cid(found), nullptr);
+    EXPECT_EQ(splice::views(*store).vote_request_by_tracking_cid(missing), nullptr);
+    EXPECT_EQ(splice::views(*store).active_vote_requests().front()->contract_id,
               missing);  // re-created by the vote
 }
 

@@ -13,12 +13,13 @@
 
 #include "cantonlite/model/value_json.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
+#include "cantonlite/splice/splice_views.hpp"
 
 namespace cantonlite::seed {
 namespace {
 
 using nlohmann::json;
-using store::BuyTrafficStatus;
+using splice::BuyTrafficStatus;
 using store::LedgerStore;
 
 std::filesystem::path config_file(const std::string& name) {
@@ -128,7 +129,7 @@ TEST_F(DefaultNetwork, AWalletUserHasALiveAndAnExpiredTransferOffer) {
     const model::Timestamp now = store().now();
     int live = 0;
     int expired = 0;
-    for (const auto& offer : store().transfer_offers_of(party_of("alice"))) {
+    for (const auto& offer : splice::views(store()).transfer_offers_of(party_of("alice"))) {
         (time_of(payload(offer).at("expiresAt")) > now ? live : expired) += 1;
     }
 
@@ -142,12 +143,12 @@ TEST_F(DefaultNetwork, AWalletUserHasALiveAndAnExpiredTransferOffer) {
 TEST_F(DefaultNetwork, FindsTheLiveAnsEntriesButNotTheExpiredOne) {
     const model::Timestamp now = store().now();
 
-    const auto alice = store().ans_entry("alice.unverified.ans", now);
+    const auto alice = splice::views(store()).ans_entry("alice.unverified.ans", now);
     ASSERT_TRUE(alice.has_value());
     EXPECT_EQ(alice->user, party_of("alice"));
     EXPECT_GT(alice->expires_at, now);
 
-    EXPECT_FALSE(store().ans_entry("bob-shop.unverified.ans", now).has_value());
+    EXPECT_FALSE(splice::views(store()).ans_entry("bob-shop.unverified.ans", now).has_value());
     const auto active = store().active_contracts();
     EXPECT_TRUE(std::any_of(active.begin(), active.end(), [](const model::ContractPtr& c) {
         return is_entity(c, "AnsEntry") && payload(c).at("name") == "bob-shop.unverified.ans";
@@ -155,7 +156,7 @@ TEST_F(DefaultNetwork, FindsTheLiveAnsEntriesButNotTheExpiredOne) {
 }
 
 TEST_F(DefaultNetwork, HasARenewedAnsEntry) {
-    const auto bob = store().ans_entry("bob.unverified.ans", store().now());
+    const auto bob = splice::views(store()).ans_entry("bob.unverified.ans", store().now());
     ASSERT_TRUE(bob.has_value());
     const auto state = store().contract(bob->contract->contract_id);
     ASSERT_TRUE(state.has_value());
@@ -171,17 +172,18 @@ TEST_F(DefaultNetwork, HasARenewedAnsEntry) {
 TEST_F(DefaultNetwork, HasARecreatedVoteRequestAndAnUntouchedOne) {
     int recreated = 0;
     int untouched = 0;
-    for (const auto& request : store().active_vote_requests()) {
+    for (const auto& request : splice::views(store()).active_vote_requests()) {
         const json tracking = payload(request).at("trackingCid");
         if (tracking.is_null()) {
-            const auto found = store().vote_request_by_tracking_cid(request->contract_id);
+            const auto found =
+                splice::views(store()).vote_request_by_tracking_cid(request->contract_id);
             ASSERT_NE(found, nullptr);
             EXPECT_EQ(found->contract_id, request->contract_id);
             ++untouched;
             continue;
         }
         const std::string original = tracking.get<std::string>();
-        const auto found = store().vote_request_by_tracking_cid(original);
+        const auto found = splice::views(store()).vote_request_by_tracking_cid(original);
         ASSERT_NE(found, nullptr) << original;
         EXPECT_NE(found->contract_id, original);
         EXPECT_EQ(found->contract_id, request->contract_id);
@@ -197,7 +199,7 @@ TEST_F(DefaultNetwork, HasARecreatedVoteRequestAndAnUntouchedOne) {
 
 TEST_F(DefaultNetwork, HasBuyTrafficRequestsInEveryState) {
     const auto event = [&](const std::string& user, const std::string& tracking_id) {
-        const auto e = store().latest_buy_traffic_event(party_of(user), tracking_id);
+        const auto e = splice::views(store()).latest_buy_traffic_event(party_of(user), tracking_id);
         if (!e) throw std::runtime_error("no buy-traffic request " + tracking_id);
         return *e;
     };
@@ -211,16 +213,16 @@ TEST_F(DefaultNetwork, HasBuyTrafficRequestsInEveryState) {
 }
 
 TEST_F(DefaultNetwork, HasTransferCommandCounters) {
-    const auto alice = store().transfer_command_counter_of(party_of("alice"));
+    const auto alice = splice::views(store()).transfer_command_counter_of(party_of("alice"));
     ASSERT_TRUE(alice.has_value());
     EXPECT_EQ(payload(alice->contract).at("nextNonce"), "2");
     EXPECT_EQ(alice->synchronizer_id, store().network().synchronizer_id);
 
-    const auto carol = store().transfer_command_counter_of(party_of("carol"));
+    const auto carol = splice::views(store()).transfer_command_counter_of(party_of("carol"));
     ASSERT_TRUE(carol.has_value());
     EXPECT_EQ(carol->synchronizer_id, "") << "in flight";
 
-    EXPECT_FALSE(store().transfer_command_counter_of(party_of("bob")).has_value());
+    EXPECT_FALSE(splice::views(store()).transfer_command_counter_of(party_of("bob")).has_value());
 }
 
 TEST_F(DefaultNetwork, ReassignedAContractToTheSecondSynchronizer) {
@@ -256,7 +258,9 @@ TEST_F(DefaultNetwork, HasSnapshotsWhoseHoldingsChangeInBothMigrations) {
         for (const auto& s : snapshots) {
             ASSERT_NE(s, nullptr);
             std::set<std::string> ids;
-            for (const auto& row : s->rows) ids.insert(row.contract->contract_id.str());
+            for (const auto& row : splice::views(store()).holdings(*s)->rows()) {
+                ids.insert(row->contract->contract_id.str());
+            }
             distinct.insert(ids);
         }
         EXPECT_EQ(distinct.size(), snapshots.size()) << "migration " << migration;

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cantonlite/model/value_json.hpp"
+#include "cantonlite/splice/splice_views.hpp"
 #include "seed/seed_test_network.hpp"
 
 namespace cantonlite::seed {
@@ -228,10 +229,11 @@ std::vector<std::string> created_contract_ids(const store::LedgerStore& s) {
 json snapshots_json(const store::LedgerStore& s) {
     json out = json::array();
     for (const auto& [migration, time] : s.snapshot_times()) {
-        const store::SnapshotPtr snap = s.snapshot(migration, time, false);
+        const splice::HoldingsSnapshotPtr snap =
+            splice::views(s).holdings(*s.snapshot(migration, time, false));
         json rows = json::array();
-        for (std::size_t i = 0; i < snap->rows.size(); ++i) {
-            const store::HoldingRow& r = snap->rows[i];
+        for (std::size_t i = 0; i < snap->rows().size(); ++i) {
+            const splice::HoldingRow& r = snap->row(i);
             rows.push_back({snap->row_id(i), r.contract->contract_id, r.owner,
                             r.amount.to_scaled_string(), r.locked});
         }

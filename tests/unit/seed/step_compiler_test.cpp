@@ -10,6 +10,7 @@
 
 #include "cantonlite/model/timestamp.hpp"
 #include "cantonlite/model/value_json.hpp"
+#include "cantonlite/splice/splice_views.hpp"
 #include "seed/seed_test_network.hpp"
 
 namespace cantonlite::seed {
@@ -657,9 +658,9 @@ TEST(StepTransfer, SnapshotHoldsTheOutputsAndTheChange) {
     const store::SnapshotPtr snap = s->snapshot(0, s->now(), false);
     ASSERT_NE(snap, nullptr);
     std::multiset<std::string> holdings;
-    for (const store::HoldingRow& row : snap->rows) {
-        holdings.insert(row.owner + " " + row.amount.to_compact_string() +
-                        (row.locked ? " locked" : ""));
+    for (const auto& row : splice::views(*s).holdings(*snap)->rows()) {
+        holdings.insert(row->owner + " " + row->amount.to_compact_string() +
+                        (row->locked ? " locked" : ""));
     }
     EXPECT_EQ(holdings,
               (std::multiset<std::string>{bob + " 40.0", bob + " 10.0 locked", alice + " 950.0"}));
@@ -712,10 +713,10 @@ TEST(StepTransferOffer, OfferApiJsonHasTheReferenceShape) {
 TEST(StepTransferOffer, OfferIsListedForSenderAndReceiver) {
     const auto s = load(seed_with({offer_step()}));
 
-    ASSERT_EQ(s->transfer_offers_of(alice).size(), 1U);
-    ASSERT_EQ(s->transfer_offers_of(bob).size(), 1U);
-    EXPECT_EQ(s->transfer_offers_of(alice)[0]->contract_id, cid(*s, 2, 1));
-    EXPECT_EQ(s->transfer_offers_of(bob)[0]->contract_id, cid(*s, 2, 1));
+    ASSERT_EQ(splice::views(*s).transfer_offers_of(alice).size(), 1U);
+    ASSERT_EQ(splice::views(*s).transfer_offers_of(bob).size(), 1U);
+    EXPECT_EQ(splice::views(*s).transfer_offers_of(alice)[0]->contract_id, cid(*s, 2, 1));
+    EXPECT_EQ(splice::views(*s).transfer_offers_of(bob)[0]->contract_id, cid(*s, 2, 1));
 }
 
 TEST(StepTransferOffer, AcceptArchivesTheOfferAndCreatesAnAcceptedOffer) {
@@ -746,8 +747,8 @@ TEST(StepTransferOffer, AcceptedOfferIsNoLongerListed) {
 
     const auto s = load(seed_with({offer_step(), accept}));
 
-    EXPECT_TRUE(s->transfer_offers_of(alice).empty());
-    EXPECT_TRUE(s->transfer_offers_of(bob).empty());
+    EXPECT_TRUE(splice::views(*s).transfer_offers_of(alice).empty());
+    EXPECT_TRUE(splice::views(*s).transfer_offers_of(bob).empty());
 }
 
 TEST(StepTransferOffer, WithdrawIsConsumingActingAsTheSenderWithTheReason) {
@@ -790,7 +791,7 @@ TEST(StepTransferOffer, ExpireIsConsumingActingAsTheSender) {
     EXPECT_EQ(json::parse(model::value_json(exercised_at(*s, 3, 0).choice_argument,
                                             model::ValueEncoding::ledger)),
               (json{{"actor", alice}}));
-    EXPECT_TRUE(s->transfer_offers_of(bob).empty());
+    EXPECT_TRUE(splice::views(*s).transfer_offers_of(bob).empty());
 }
 
 TEST(StepTransferOffer, OfferPastItsExpiryStaysListed) {
@@ -798,7 +799,7 @@ TEST(StepTransferOffer, OfferPastItsExpiryStaysListed) {
 
     const auto s = load(seed_with({offer_step(), later}));
 
-    EXPECT_EQ(s->transfer_offers_of(bob).size(), 1U);
+    EXPECT_EQ(splice::views(*s).transfer_offers_of(bob).size(), 1U);
 }
 
 // ================================ buy-traffic requests ================================
@@ -855,9 +856,9 @@ TEST(StepBuyTraffic, MemberAndSynchronizerIdsOverrideTheDefaults) {
 TEST(StepBuyTraffic, CreateRecordsACreatedEvent) {
     const auto s = load(seed_with({buy_traffic_step()}));
 
-    const auto event = s->latest_buy_traffic_event(alice, "traffic-1");
+    const auto event = splice::views(*s).latest_buy_traffic_event(alice, "traffic-1");
     ASSERT_TRUE(event.has_value());
-    EXPECT_EQ(event->status, store::BuyTrafficStatus::created);
+    EXPECT_EQ(event->status, splice::BuyTrafficStatus::created);
     EXPECT_EQ(event->update_id, transaction_at(*s, 2).update_id);
     EXPECT_EQ(event->offset, 2);
 }
@@ -887,9 +888,9 @@ TEST(StepBuyTraffic, CompleteRecordsACompletedEventWithItsUpdateId) {
 
     const auto s = load(seed_with({buy_traffic_step(), complete}));
 
-    const auto event = s->latest_buy_traffic_event(alice, "traffic-1");
+    const auto event = splice::views(*s).latest_buy_traffic_event(alice, "traffic-1");
     ASSERT_TRUE(event.has_value());
-    EXPECT_EQ(event->status, store::BuyTrafficStatus::completed);
+    EXPECT_EQ(event->status, splice::BuyTrafficStatus::completed);
     EXPECT_EQ(event->update_id, transaction_at(*s, 3).update_id);
 }
 
@@ -905,9 +906,9 @@ TEST(StepBuyTraffic, CancelRecordsARejectedEventWithTheReason) {
     EXPECT_EQ(json::parse(model::value_json(exercised_at(*s, 3, 0).choice_argument,
                                             model::ValueEncoding::ledger)),
               (json{{"reason", "out of funds"}}));
-    const auto event = s->latest_buy_traffic_event(alice, "traffic-1");
+    const auto event = splice::views(*s).latest_buy_traffic_event(alice, "traffic-1");
     ASSERT_TRUE(event.has_value());
-    EXPECT_EQ(event->status, store::BuyTrafficStatus::rejected);
+    EXPECT_EQ(event->status, splice::BuyTrafficStatus::rejected);
     EXPECT_EQ(event->reason, "out of funds");
 }
 
@@ -918,15 +919,15 @@ TEST(StepBuyTraffic, ExpireRecordsAnExpiredEvent) {
 
     EXPECT_EQ(exercised_at(*s, 3, 0).choice, "BuyTrafficRequest_Expire");
     EXPECT_TRUE(exercised_at(*s, 3, 0).consuming);
-    const auto event = s->latest_buy_traffic_event(alice, "traffic-1");
+    const auto event = splice::views(*s).latest_buy_traffic_event(alice, "traffic-1");
     ASSERT_TRUE(event.has_value());
-    EXPECT_EQ(event->status, store::BuyTrafficStatus::expired);
+    EXPECT_EQ(event->status, splice::BuyTrafficStatus::expired);
 }
 
 TEST(StepBuyTraffic, RequestsOfOtherUsersAreNotTheirs) {
     const auto s = load(seed_with({buy_traffic_step()}));
 
-    EXPECT_FALSE(s->latest_buy_traffic_event(bob, "traffic-1").has_value());
+    EXPECT_FALSE(splice::views(*s).latest_buy_traffic_event(bob, "traffic-1").has_value());
 }
 
 // ================================ name service ================================
@@ -944,7 +945,7 @@ TEST(StepAns, RegisterCreatesAnEntrySignedByTheUserAndTheDso) {
 TEST(StepAns, RegisteredEntryIsFoundByName) {
     const auto s = load(seed_with({register_step()}));
 
-    const auto entry = s->ans_entry("alice.unverified.ans", s->now());
+    const auto entry = splice::views(*s).ans_entry("alice.unverified.ans", s->now());
     ASSERT_TRUE(entry.has_value());
     EXPECT_EQ(entry->contract->contract_id, cid(*s, 2, 0));
     EXPECT_EQ(entry->user, alice);
@@ -1004,7 +1005,7 @@ TEST(StepAns, RenewExtendsByTheDifferenceOfTheExpiries) {
 TEST(StepAns, RenewedEntryIsFoundWithTheNewExpiry) {
     const auto s = load(seed_with({register_step(), renew_step("2027-01-01T00:00:00Z")}));
 
-    const auto entry = s->ans_entry("alice.unverified.ans", s->now());
+    const auto entry = splice::views(*s).ans_entry("alice.unverified.ans", s->now());
     ASSERT_TRUE(entry.has_value());
     EXPECT_EQ(entry->contract->contract_id, cid(*s, 3, 1));
     EXPECT_EQ(entry->expires_at, time_of("2027-01-01T00:00:00Z"));
@@ -1015,7 +1016,7 @@ TEST(StepAns, RenewKeepsTheLabelOnTheNewEntry) {
         {register_step(), renew_step("2027-01-01T00:00:00Z"), renew_step("2028-01-01T00:00:00Z")}));
 
     EXPECT_EQ(exercised_at(*s, 4, 0).contract_id, cid(*s, 3, 1));
-    EXPECT_EQ(s->ans_entry("alice.unverified.ans", s->now())->expires_at,
+    EXPECT_EQ(splice::views(*s).ans_entry("alice.unverified.ans", s->now())->expires_at,
               time_of("2028-01-01T00:00:00Z"));
 }
 
@@ -1024,7 +1025,7 @@ TEST(StepAns, ExpiredEntryIsNotFound) {
 
     const auto s = load(seed_with({register_step(), later}));
 
-    EXPECT_FALSE(s->ans_entry("alice.unverified.ans", s->now()).has_value());
+    EXPECT_FALSE(splice::views(*s).ans_entry("alice.unverified.ans", s->now()).has_value());
 }
 
 // ================================ governance ================================
@@ -1076,7 +1077,7 @@ TEST(StepVote, RequestHoldsTheRequestersOwnVoteAndNoTracking) {
 TEST(StepVote, RequestIsFoundByItsOwnContractId) {
     const auto s = load(seed_with({request_vote_step()}));
 
-    const model::ContractPtr found = s->vote_request_by_tracking_cid(cid(*s, 2, 1));
+    const model::ContractPtr found = splice::views(*s).vote_request_by_tracking_cid(cid(*s, 2, 1));
     ASSERT_NE(found, nullptr);
     EXPECT_EQ(found->contract_id, cid(*s, 2, 1));
 }
@@ -1126,7 +1127,7 @@ TEST(StepVote, CastVoteAddsTheVoteAndTracksTheOriginal) {
 TEST(StepVote, OriginalContractIdFindsTheCurrentIncarnation) {
     const auto s = load(seed_with({request_vote_step(), cast_vote_step("Sv-2")}));
 
-    const model::ContractPtr found = s->vote_request_by_tracking_cid(cid(*s, 2, 1));
+    const model::ContractPtr found = splice::views(*s).vote_request_by_tracking_cid(cid(*s, 2, 1));
     ASSERT_NE(found, nullptr);
     EXPECT_EQ(found->contract_id, cid(*s, 3, 2));
 }
@@ -1134,7 +1135,7 @@ TEST(StepVote, OriginalContractIdFindsTheCurrentIncarnation) {
 TEST(StepVote, RecreatedContractIdIsNoTrackingId) {
     const auto s = load(seed_with({request_vote_step(), cast_vote_step("Sv-2")}));
 
-    EXPECT_EQ(s->vote_request_by_tracking_cid(cid(*s, 3, 2)), nullptr);
+    EXPECT_EQ(splice::views(*s).vote_request_by_tracking_cid(cid(*s, 3, 2)), nullptr);
 }
 
 TEST(StepVote, SecondCastVoteThroughTheLabelKeepsTheOriginalTracking) {
@@ -1149,7 +1150,8 @@ TEST(StepVote, SecondCastVoteThroughTheLabelKeepsTheOriginalTracking) {
                                              model::ValueEncoding::api_compressed))["votes"]
                   .size(),
               3U);
-    EXPECT_EQ(s->vote_request_by_tracking_cid(cid(*s, 2, 1))->contract_id, cid(*s, 4, 2));
+    EXPECT_EQ(splice::views(*s).vote_request_by_tracking_cid(cid(*s, 2, 1))->contract_id,
+              cid(*s, 4, 2));
 }
 
 TEST(StepVote, CastingAgainReplacesTheVotersVote) {
@@ -1196,8 +1198,8 @@ TEST(StepVote, ClosedRequestIsNoLongerActive) {
 
     const auto s = load(seed_with({request_vote_step(), close}));
 
-    EXPECT_TRUE(s->active_vote_requests().empty());
-    EXPECT_EQ(s->vote_request_by_tracking_cid(cid(*s, 2, 1)), nullptr);
+    EXPECT_TRUE(splice::views(*s).active_vote_requests().empty());
+    EXPECT_EQ(splice::views(*s).vote_request_by_tracking_cid(cid(*s, 2, 1)), nullptr);
 }
 
 // ================================ transfer commands ================================
@@ -1226,7 +1228,7 @@ TEST(StepTransferCommand, FirstCommandCreatesTheCounter) {
 TEST(StepTransferCommand, FirstCounterHasNonceOne) {
     const auto s = load(seed_with({transfer_command}));
 
-    const auto counter = s->transfer_command_counter_of(alice);
+    const auto counter = splice::views(*s).transfer_command_counter_of(alice);
     ASSERT_TRUE(counter.has_value());
     EXPECT_EQ(payload_json(model::value_json(counter->contract->argument,
                                              model::ValueEncoding::api_compressed)),
@@ -1262,7 +1264,7 @@ TEST(StepTransferCommand, LaterCommandsArchiveAndRecreateTheCounter) {
 TEST(StepTransferCommand, CounterHasTheNextNonce) {
     const auto s = load(seed_with({transfer_command, transfer_command}));
 
-    const auto counter = s->transfer_command_counter_of(alice);
+    const auto counter = splice::views(*s).transfer_command_counter_of(alice);
     ASSERT_TRUE(counter.has_value());
     EXPECT_EQ(counter->contract->contract_id, cid(*s, 3, 2));
     EXPECT_EQ(payload_json(model::value_json(counter->contract->argument,
@@ -1275,11 +1277,12 @@ TEST(StepTransferCommand, CountersArePerSender) {
 
     const auto s = load(seed_with({transfer_command, by_bob}));
 
-    EXPECT_EQ(
-        payload_json(model::value_json(s->transfer_command_counter_of(bob)->contract->argument,
-                                       model::ValueEncoding::api_compressed))["nextNonce"],
-        "1");
-    EXPECT_EQ(s->transfer_command_counter_of(alice)->contract->contract_id, cid(*s, 2, 1));
+    EXPECT_EQ(payload_json(model::value_json(
+                  splice::views(*s).transfer_command_counter_of(bob)->contract->argument,
+                  model::ValueEncoding::api_compressed))["nextNonce"],
+              "1");
+    EXPECT_EQ(splice::views(*s).transfer_command_counter_of(alice)->contract->contract_id,
+              cid(*s, 2, 1));
 }
 
 // ================================ synchronizers ================================
@@ -1441,10 +1444,18 @@ TEST(StepMigrate, LaterTransactionsCarryTheNewMigrationId) {
 
 // ================================ snapshots ================================
 
-json rows_json(const store::Snapshot& snap) {
+// The holdings of the snapshot of migration `m` at `t`.
+splice::HoldingsSnapshotPtr holdings_at(const store::LedgerStore& s, std::int64_t m,
+                                        model::Timestamp t) {
+    const store::SnapshotPtr snap = s.snapshot(m, t, false);
+    if (!snap) throw std::runtime_error("no snapshot");
+    return splice::views(s).holdings(*snap);
+}
+
+json rows_json(const splice::HoldingsSnapshot& snap) {
     json rows = json::array();
-    for (std::size_t i = 0; i < snap.rows.size(); ++i) {
-        const store::HoldingRow& r = snap.rows[i];
+    for (std::size_t i = 0; i < snap.rows().size(); ++i) {
+        const splice::HoldingRow& r = snap.row(i);
         rows.push_back({{"row_id", snap.row_id(i)},
                         {"contract", r.contract->contract_id},
                         {"owner", r.owner},
@@ -1471,7 +1482,7 @@ TEST(StepSnapshot, HoldsTheActiveAmuletsInCreationOrder) {
                             {"owner", bob},
                             {"amount", "50.0000000000"},
                             {"locked", false}}};
-    EXPECT_EQ(rows_json(*snap), expected);
+    EXPECT_EQ(rows_json(*holdings_at(*s, 0, s->now())), expected);
 }
 
 TEST(StepSnapshot, RowIdsContinueAcrossSnapshots) {
@@ -1482,7 +1493,7 @@ TEST(StepSnapshot, RowIdsContinueAcrossSnapshots) {
 
     const auto times = s->snapshot_times();
     ASSERT_EQ(times.size(), 2U);
-    const store::SnapshotPtr second_snap = s->snapshot(0, times[1].second, false);
+    const auto second_snap = holdings_at(*s, 0, times[1].second);
     EXPECT_EQ(second_snap->first_row_id(), 3);
     EXPECT_EQ(second_snap->last_row_id(), 4);
 }
@@ -1491,10 +1502,10 @@ TEST(StepSnapshot, IndexesRowsByStakeholder) {
     const auto s = load(
         seed_with({mint("alice", "100", "a1"), mint("bob", "50", "b1"), {{"step", "snapshot"}}}));
 
-    const store::SnapshotPtr snap = s->snapshot(0, s->now(), false);
-    EXPECT_EQ(snap->rows_by_stakeholder.at(alice), std::vector<std::uint32_t>{0});
-    EXPECT_EQ(snap->rows_by_stakeholder.at(bob), std::vector<std::uint32_t>{1});
-    EXPECT_EQ(snap->rows_by_stakeholder.at(dso), (std::vector<std::uint32_t>{0, 1}));
+    const auto& by_stakeholder = holdings_at(*s, 0, s->now())->data->by_stakeholder;
+    EXPECT_EQ(by_stakeholder.at(alice), std::vector<std::uint32_t>{0});
+    EXPECT_EQ(by_stakeholder.at(bob), std::vector<std::uint32_t>{1});
+    EXPECT_EQ(by_stakeholder.at(dso), (std::vector<std::uint32_t>{0, 1}));
 }
 
 TEST(StepSnapshot, DoesNotAdvanceTheOffsets) {
@@ -1520,8 +1531,8 @@ TEST(StepSnapshot, IntervalSnapshotsAreTakenAtMultiplesOfTheInterval) {
     const std::vector<std::pair<std::int64_t, model::Timestamp>> expected{
         {0, time_of("2025-01-01T00:01:00Z")}, {0, time_of("2025-01-01T00:02:00Z")}};
     EXPECT_EQ(s->snapshot_times(), expected);
-    EXPECT_EQ(s->snapshot(0, time_of("2025-01-01T00:01:00Z"), false)->rows.size(), 1U);
-    EXPECT_EQ(s->snapshot(0, time_of("2025-01-01T00:02:00Z"), false)->rows.size(), 2U);
+    EXPECT_EQ(holdings_at(*s, 0, time_of("2025-01-01T00:01:00Z"))->rows().size(), 1U);
+    EXPECT_EQ(holdings_at(*s, 0, time_of("2025-01-01T00:02:00Z"))->rows().size(), 2U);
 }
 
 // A snapshot step at an interval boundary is the interval snapshot of that time: the seed loads.

@@ -294,7 +294,7 @@ TEST_F(LedgerStoreTest, ImportUpdatesAreTheActiveContractsByContractId) {
     EXPECT_TRUE(std::holds_alternative<Migration>(*store_.update_at(5)));
 }
 
-TEST_F(LedgerStoreTest, SnapshotHoldsTheHoldingsInCreationOrderWithRowIds) {
+TEST_F(LedgerStoreTest, SnapshotHoldsTheDsoContractsInCreationOrderWithRowIds) {
     const std::string a = mint(alice, "1");
     const std::string b = mint(bob, "2");
     const Timestamp t1{store_.now().micros};
@@ -307,17 +307,17 @@ TEST_F(LedgerStoreTest, SnapshotHoldsTheHoldingsInCreationOrderWithRowIds) {
     const auto second_snapshot = store_.snapshot(0, t2, false);
 
     ASSERT_TRUE(first && second_snapshot);
-    ASSERT_EQ(first->rows.size(), 2U);
-    EXPECT_EQ(first->rows[0].contract->contract_id, a);
-    EXPECT_EQ(first->rows[1].contract->contract_id, b);
-    EXPECT_EQ(first->first_row_id(), 1);
-    EXPECT_EQ(first->last_row_id(), 2);
-    EXPECT_EQ(second_snapshot->first_row_id(), 3);
-    EXPECT_EQ(second_snapshot->rows.size(), 3U);
-    EXPECT_EQ(first->rows[1].owner, bob);
-    EXPECT_EQ(first->rows[1].amount, *Decimal::parse("2"));
-    EXPECT_EQ(first->rows_by_stakeholder.at(alice), std::vector<std::uint32_t>{0});
-    EXPECT_EQ(first->rows_by_stakeholder.at(dso), (std::vector<std::uint32_t>{0, 1}));
+    ASSERT_EQ(first->acs.rows.size(), 2U);
+    EXPECT_EQ(first->acs.rows[0]->contract_id, a);
+    EXPECT_EQ(first->acs.rows[1]->contract_id, b);
+    EXPECT_EQ(first->first_acs_row_id(), 1);
+    EXPECT_EQ(first->last_acs_row_id(), 2);
+    EXPECT_EQ(second_snapshot->first_acs_row_id(), 3);
+    EXPECT_EQ(second_snapshot->acs.rows.size(), 3U);
+    EXPECT_EQ(first->acs.rows_by_stakeholder.at(alice), std::vector<std::uint32_t>{0});
+    EXPECT_EQ(first->acs.rows_by_stakeholder.at(dso), (std::vector<std::uint32_t>{0, 1}));
+    EXPECT_EQ(first->acs.rows_by_template.at("splice-amulet:Splice.Amulet:Amulet"),
+              (std::vector<std::uint32_t>{0, 1}));
 }
 
 TEST_F(LedgerStoreTest, SnapshotLookupIsExactOrAtOrBeforeInclusive) {

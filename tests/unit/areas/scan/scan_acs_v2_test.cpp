@@ -177,7 +177,7 @@ TEST(HoldingsStateV2, RejectsMoreThan1000OwnersFirst) {
 TEST(HoldingsStateV2, ChecksTheToken) {
     json body = holdings_request(first_snapshot, {alice}, 10);
     body["after"] = model::base64_encode("999999");
-    const store::SnapshotPtr snap = snapshot_of(ledger(), 0, first_snapshot);
+    const splice::HoldingsSnapshotPtr snap = holdings_of(ledger(), 0, first_snapshot);
     EXPECT_TRUE(is_error(api().post(v2_holdings, body), 400,
                          "Invalid after token, outside of snapshot range (" +
                              std::to_string(snap->first_row_id()) + " to " +

@@ -71,9 +71,9 @@ std::vector<std::string> ids_of(const std::vector<model::ContractPtr>& contracts
 
 // The row id of `cid` in the snapshot of migration 0 at `time`.
 std::int64_t row_id_of(const std::string& time, const std::string& cid) {
-    const store::SnapshotPtr snap = snapshot_of(ledger(), 0, time);
-    for (std::size_t i = 0; i < snap->rows.size(); ++i) {
-        if (snap->rows[i].contract->contract_id == cid) return snap->row_id(i);
+    const splice::HoldingsSnapshotPtr snap = holdings_of(ledger(), 0, time);
+    for (std::size_t i = 0; i < snap->rows().size(); ++i) {
+        if (snap->row(i).contract->contract_id == cid) return snap->row_id(i);
     }
     throw std::runtime_error("no row for " + cid);
 }
@@ -419,11 +419,11 @@ TEST(HoldingsState, APageEmptiedByTheOwnerFilterStillCarriesAToken) {
 
     const json body = body_of(response);
     EXPECT_EQ(body.at("created_events"), json::array());
-    EXPECT_EQ(body.at("next_page_token"), snapshot_of(ledger(), 0, first_snapshot)->first_row_id());
+    EXPECT_EQ(body.at("next_page_token"), holdings_of(ledger(), 0, first_snapshot)->first_row_id());
 }
 
 TEST(HoldingsState, AfterTheLastRowGivesAnEmptyLastPage) {
-    const store::SnapshotPtr snapshot = snapshot_of(ledger(), 0, second_snapshot);
+    const splice::HoldingsSnapshotPtr snapshot = holdings_of(ledger(), 0, second_snapshot);
 
     const Response response = api().post(
         v0_state,
@@ -435,13 +435,13 @@ TEST(HoldingsState, AfterTheLastRowGivesAnEmptyLastPage) {
 }
 
 TEST(HoldingsState, AfterTheFirstRowSkipsIt) {
-    const store::SnapshotPtr snapshot = snapshot_of(ledger(), 0, second_snapshot);
+    const splice::HoldingsSnapshotPtr snapshot = holdings_of(ledger(), 0, second_snapshot);
 
     const Response response =
         api().post(v0_state, with(holdings_request(0, second_snapshot, {alice, bob}, 10), "after",
                                   snapshot->first_row_id()));
 
-    ASSERT_EQ(snapshot->rows.front().contract->contract_id, bob_coin()->contract_id);
+    ASSERT_EQ(snapshot->row(0).contract->contract_id, bob_coin()->contract_id);
     EXPECT_EQ(contract_ids(body_of(response).at("created_events")),
               ids_of(in_creation_order({alice_locked(), alice_change(), alice_coin_2()})));
 }
@@ -450,7 +450,7 @@ class HoldingsStateAfterOutOfRange : public testing::TestWithParam<int> {};
 
 // GetParam(): the distance of `after` below the first row id (negative: above the last).
 TEST_P(HoldingsStateAfterOutOfRange, IsRejected) {
-    const store::SnapshotPtr snapshot = snapshot_of(ledger(), 0, second_snapshot);
+    const splice::HoldingsSnapshotPtr snapshot = holdings_of(ledger(), 0, second_snapshot);
     const std::int64_t after = GetParam() > 0 ? snapshot->first_row_id() - GetParam()
                                               : snapshot->last_row_id() - GetParam();
 
@@ -466,7 +466,7 @@ TEST_P(HoldingsStateAfterOutOfRange, IsRejected) {
 INSTANTIATE_TEST_SUITE_P(Distances, HoldingsStateAfterOutOfRange, testing::Values(1, 3, -1, -100));
 
 TEST(HoldingsState, AnAfterTokenOfAnotherSnapshotIsOutsideItsRange) {
-    const store::SnapshotPtr first = snapshot_of(ledger(), 0, first_snapshot);
+    const splice::HoldingsSnapshotPtr first = holdings_of(ledger(), 0, first_snapshot);
     const std::int64_t after = first->first_row_id();  // valid in the first, not in the second
 
     const Response response = api().post(

@@ -21,6 +21,7 @@
 #include "cantonlite/model/timestamp.hpp"
 #include "cantonlite/model/value_json.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
+#include "cantonlite/splice/splice_views.hpp"
 #include "cantonlite/store/ledger_store.hpp"
 
 namespace cantonlite::areas::scan::scantest {
@@ -368,6 +369,12 @@ inline store::SnapshotPtr snapshot_of(const store::LedgerStore& s, std::int64_t 
     store::SnapshotPtr snapshot = s.snapshot(migration, time_of(time), false);
     if (!snapshot) throw std::runtime_error("no snapshot at " + time);
     return snapshot;
+}
+
+// The holdings of that snapshot. REQUIRES: it exists.
+inline splice::HoldingsSnapshotPtr holdings_of(const store::LedgerStore& s, std::int64_t migration,
+                                               const std::string& time) {
+    return splice::views(s).holdings(*snapshot_of(s, migration, time));
 }
 
 // ---- expected JSON ------------------------------------------------------------------------

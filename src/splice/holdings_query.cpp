@@ -1,15 +1,15 @@
-#include "cantonlite/store/holdings_query.hpp"
+#include "cantonlite/splice/holdings_query.hpp"
 
 #include <algorithm>
 #include <limits>
 #include <unordered_set>
 
-namespace cantonlite::store {
+namespace cantonlite::splice {
 
-HoldingsPage query_holdings(const Snapshot& snapshot, const std::vector<Party>& owners,
+HoldingsPage query_holdings(const HoldingsSnapshot& snapshot, const std::vector<Party>& owners,
                             std::optional<std::int64_t> after, std::size_t limit) {
     HoldingsPage page;
-    if (snapshot.rows.empty()) return page;
+    if (snapshot.rows().empty()) return page;
     const std::unordered_set<std::string_view> wanted(owners.begin(), owners.end());
     // First row index to read: the one after `after`.
     const auto start = static_cast<std::uint32_t>(after ? *after - snapshot.first_row_id() + 1 : 0);
@@ -19,8 +19,9 @@ HoldingsPage query_holdings(const Snapshot& snapshot, const std::vector<Party>& 
     };
     std::vector<Cursor> cursors;
     for (const std::string_view owner : wanted) {
-        const auto it = snapshot.rows_by_stakeholder.find(std::string(owner));
-        if (it == snapshot.rows_by_stakeholder.end()) continue;
+        const auto& index = snapshot.data->by_stakeholder;
+        const auto it = index.find(std::string(owner));
+        if (it == index.end()) continue;
         const auto& list = it->second;
         cursors.push_back(
             {&list, static_cast<std::size_t>(std::lower_bound(list.begin(), list.end(), start) -
@@ -36,7 +37,7 @@ HoldingsPage query_holdings(const Snapshot& snapshot, const std::vector<Party>& 
         for (Cursor& c : cursors) {
             if (c.at < c.rows->size() && (*c.rows)[c.at] == next) ++c.at;
         }
-        const HoldingRow& row = snapshot.rows[next];
+        const HoldingRow& row = snapshot.row(next);
         ++page.rows_read;
         if (wanted.contains(row.owner)) page.rows.push_back(&row);
         if (page.rows_read == limit) page.next_page_token = snapshot.row_id(next);
@@ -44,4 +45,4 @@ HoldingsPage query_holdings(const Snapshot& snapshot, const std::vector<Party>& 
     return page;
 }
 
-}  // namespace cantonlite::store
+}  // namespace cantonlite::splice

@@ -5,9 +5,9 @@
 #include <optional>
 #include <vector>
 
-#include "cantonlite/store/ledger_store.hpp"
+#include "cantonlite/splice/splice_views.hpp"
 
-namespace cantonlite::store {
+namespace cantonlite::splice {
 
 struct HoldingsPage {
     std::vector<const HoldingRow*> rows;          // owned by one of the owners, in row order
@@ -20,8 +20,8 @@ struct HoldingsPage {
 // `owners` (a lock holder that is no owner sees nothing). The page may therefore be shorter than
 // `limit` and still carry a token. O(owners × log rows + limit). Snapshots are immutable: no
 // lock needed. REQUIRES: `after`, if given, within [first_row_id, last_row_id].
-[[nodiscard]] HoldingsPage query_holdings(const Snapshot& snapshot,
+[[nodiscard]] HoldingsPage query_holdings(const HoldingsSnapshot& snapshot,
                                           const std::vector<Party>& owners,
                                           std::optional<std::int64_t> after, std::size_t limit);
 
-}  // namespace cantonlite::store
+}  // namespace cantonlite::splice

@@ -1,11 +1,22 @@
-#include "splice_views.hpp"
+#include "cantonlite/splice/splice_views.hpp"
 
 #include <algorithm>
+#include <mutex>
+#include <stdexcept>
 
-namespace cantonlite::store {
+#include "cantonlite/store/stakeholder_index.hpp"
+
+namespace cantonlite::splice {
 namespace {
 
 using model::Value;
+using store::AppendError;
+using Fact = SpliceViews::Fact;
+using OfferFact = SpliceViews::OfferFact;
+using CounterFact = SpliceViews::CounterFact;
+using AnsFact = SpliceViews::AnsFact;
+using VoteFact = SpliceViews::VoteFact;
+using BuyTrafficFact = SpliceViews::BuyTrafficFact;
 
 bool is(const model::TemplateId& t, std::string_view package, std::string_view module,
         std::string_view entity) {
@@ -62,34 +73,34 @@ std::optional<std::pair<model::Timestamp, ExpiringContract::Kind>> expiry_of(con
     return std::nullopt;
 }
 
-}  // namespace
-
-Fact SpliceViews::extract(const model::TemplateId& t, const Value& a) {
+// The facts of a contract of `t` with argument `a`; monostate for the templates no view reads.
+// Throws AppendError when a Splice template's argument lacks a field the views need.
+Fact extract(const model::TemplateId& t, const Value& a) {
     using K = Value::Kind;
     if (is(t, "splice-amulet", "Splice.Amulet", "Amulet")) {
-        return HoldingFact{
-            .owner = Name(party_at(a, {"owner"}, t)),
+        return HoldingRow{
             .amount = field(a, {"amount", "initialAmount"}, K::numeric, t).decimal,
+            .rate_per_round = field(a, {"amount", "ratePerRound", "rate"}, K::numeric, t).decimal,
             .created_round = field(a, {"amount", "createdAt", "number"}, K::int64, t).number,
-            .rate_per_round = field(a, {"amount", "ratePerRound", "rate"}, K::numeric, t).decimal};
+            .owner = Name(party_at(a, {"owner"}, t))};
     }
     if (is(t, "splice-amulet", "Splice.Amulet", "LockedAmulet")) {
-        return HoldingFact{
-            .owner = Name(party_at(a, {"amulet", "owner"}, t)),
+        return HoldingRow{
             .amount = field(a, {"amulet", "amount", "initialAmount"}, K::numeric, t).decimal,
-            .locked = true,
+            .rate_per_round =
+                field(a, {"amulet", "amount", "ratePerRound", "rate"}, K::numeric, t).decimal,
             .created_round =
                 field(a, {"amulet", "amount", "createdAt", "number"}, K::int64, t).number,
-            .rate_per_round =
-                field(a, {"amulet", "amount", "ratePerRound", "rate"}, K::numeric, t).decimal};
+            .owner = Name(party_at(a, {"amulet", "owner"}, t)),
+            .locked = true};
     }
     if (is(t, "splice-wallet", "Splice.Wallet.TransferOffer", "TransferOffer")) {
-        return OfferFact{.sender = party_at(a, {"sender"}, t),
-                         .receiver = party_at(a, {"receiver"}, t),
+        return OfferFact{.sender = Name(party_at(a, {"sender"}, t)),
+                         .receiver = Name(party_at(a, {"receiver"}, t)),
                          .expires_at = optional_time(a, "expiresAt")};
     }
     if (is(t, "splice-amulet", "Splice.ExternalPartyAmuletRules", "TransferCommandCounter")) {
-        return CounterFact{.sender = party_at(a, {"sender"}, t)};
+        return CounterFact{.sender = Name(party_at(a, {"sender"}, t))};
     }
     if (is(t, "splice-amulet-name-service", "Splice.Ans", "AnsEntry")) {
         return std::make_shared<const AnsFact>(AnsFact{
@@ -106,16 +117,50 @@ Fact SpliceViews::extract(const model::TemplateId& t, const Value& a) {
         return fact;
     }
     if (is(t, "splice-wallet", "Splice.Wallet.BuyTrafficRequest", "BuyTrafficRequest")) {
-        return BuyTrafficFact{.end_user = party_at(a, {"endUserParty"}, t),
+        return BuyTrafficFact{.end_user = Name(party_at(a, {"endUserParty"}, t)),
                               .tracking_id = text_at(a, {"trackingId"}, t),
                               .expires_at = optional_time(a, "expiresAt")};
     }
     return std::monostate{};
 }
 
-void SpliceViews::on_created(const model::ContractPtr& c, const Fact& fact, std::uint64_t sequence,
-                             const std::string& update_id, Offset offset) {
+}  // namespace
+
+const SpliceViews& views(const store::LedgerStore& store) {
+    const auto* v = store.extension<SpliceViews>();
+    if (v == nullptr) throw std::logic_error("the store has no Splice views");
+    return *v;
+}
+
+SpliceViews& SpliceViews::attach(store::LedgerStore& store) {
+    auto views = std::make_unique<SpliceViews>(store, store.undo());
+    SpliceViews& out = *views;
+    store.add_extension(std::move(views));
+    return out;
+}
+
+void SpliceViews::prepare(const store::TransactionDraft& draft) {
+    prepared_.assign(draft.nodes.size(), std::monostate{});
+    for (std::size_t i = 0; i < draft.nodes.size(); ++i) {
+        if (const auto* c = std::get_if<store::CreateDraft>(&draft.nodes[i].event)) {
+            prepared_[i] = extract(c->template_id, c->argument);
+        }
+    }
+}
+
+void SpliceViews::on_created(const store::CreatedEvent& event) {
+    Fact& fact = prepared_.at(event.node);
     if (std::holds_alternative<std::monostate>(fact)) return;
+    const model::ContractPtr& c = event.contract;
+    const std::uint64_t sequence = event.sequence;
+    if (auto* h = std::get_if<HoldingRow>(&fact)) {
+        h->contract = c;
+        const auto row = std::make_shared<const HoldingRow>(std::move(*h));
+        undo_.assign(holdings_, HoldingKey{c->created_at, c->contract_id}, row);
+        if (!row->locked) undo_.assign(unlocked_by_owner_[row->owner], sequence, c);
+        ++holdings_version_;
+        return;
+    }
     undo_.assign(facts_, c->contract_id, Indexed{.fact = fact, .sequence = sequence});
     if (const auto expiry = expiry_of(fact)) {
         undo_.assign(expiring_, std::pair{expiry->first, sequence},
@@ -123,21 +168,11 @@ void SpliceViews::on_created(const model::ContractPtr& c, const Fact& fact, std:
                                       .contract_id = c->contract_id,
                                       .expires_at = expiry->first});
     }
-    if (const auto* h = std::get_if<HoldingFact>(&fact)) {
-        undo_.assign(holdings_, HoldingKey{c->created_at, c->contract_id},
-                     HoldingRow{.contract = c,
-                                .owner = h->owner,
-                                .amount = h->amount,
-                                .locked = h->locked,
-                                .created_round = h->created_round,
-                                .rate_per_round = h->rate_per_round});
-        if (!h->locked) undo_.assign(unlocked_by_owner_[h->owner], sequence, c);
-        ++holdings_version_;
-    } else if (const auto* o = std::get_if<OfferFact>(&fact)) {
+    if (const auto* o = std::get_if<OfferFact>(&fact)) {
         undo_.assign(offers_by_party_[o->sender], sequence, c);
         undo_.assign(offers_by_party_[o->receiver], sequence, c);
     } else if (const auto* k = std::get_if<CounterFact>(&fact)) {
-        undo_.assign(counter_by_sender_, k->sender, c->contract_id);
+        undo_.assign(counter_by_sender_, k->sender, c);
     } else if (const auto* boxed = std::get_if<std::shared_ptr<const AnsFact>>(&fact)) {
         const AnsFact* a = boxed->get();
         undo_.assign(ans_by_name_[a->name], sequence,
@@ -152,32 +187,36 @@ void SpliceViews::on_created(const model::ContractPtr& c, const Fact& fact, std:
         undo_.assign(vote_by_tracking_, v->tracking_cid.value_or(c->contract_id.str()),
                      c->contract_id);
     } else if (const auto* b = std::get_if<BuyTrafficFact>(&fact)) {
-        undo_.assign(buy_traffic_request_, c->contract_id.str(),
-                     std::pair<Party, std::string>{b->end_user, b->tracking_id});
-        undo_.push_back(
-            buy_traffic_[{b->end_user, b->tracking_id}],
-            BuyTrafficEvent{
-                .status = BuyTrafficStatus::created, .update_id = update_id, .offset = offset});
+        undo_.assign(buy_traffic_request_, c->contract_id,
+                     std::pair<Name, std::string>{b->end_user, b->tracking_id});
+        undo_.push_back(buy_traffic_[{b->end_user, b->tracking_id}],
+                        BuyTrafficEvent{.status = BuyTrafficStatus::created,
+                                        .update_id = event.update_id,
+                                        .offset = event.offset});
     }
 }
 
-void SpliceViews::on_archived(const model::Contract& c) {
+void SpliceViews::on_archived(const model::Contract& c, std::uint64_t sequence) {
+    const HoldingKey key{c.created_at, c.contract_id};
+    if (const auto holding = holdings_.find(key); holding != holdings_.end()) {
+        if (!holding->second->locked) {
+            undo_.erase(unlocked_by_owner_[holding->second->owner], sequence);
+        }
+        undo_.erase(holdings_, key);
+        ++holdings_version_;
+        return;
+    }
     const auto it = facts_.find(c.contract_id);
     if (it == facts_.end()) return;
     const Fact& fact = it->second.fact;
-    const std::uint64_t sequence = it->second.sequence;
     if (const auto expiry = expiry_of(fact))
         undo_.erase(expiring_, std::pair{expiry->first, sequence});
-    if (const auto* h = std::get_if<HoldingFact>(&fact)) {
-        undo_.erase(holdings_, HoldingKey{c.created_at, c.contract_id});
-        if (!h->locked) undo_.erase(unlocked_by_owner_[h->owner], sequence);
-        ++holdings_version_;
-    } else if (const auto* o = std::get_if<OfferFact>(&fact)) {
+    if (const auto* o = std::get_if<OfferFact>(&fact)) {
         undo_.erase(offers_by_party_[o->sender], sequence);
         undo_.erase(offers_by_party_[o->receiver], sequence);
     } else if (const auto* k = std::get_if<CounterFact>(&fact)) {
         const auto counter = counter_by_sender_.find(k->sender);
-        if (counter != counter_by_sender_.end() && counter->second == c.contract_id) {
+        if (counter != counter_by_sender_.end() && counter->second->contract_id == c.contract_id) {
             undo_.erase(counter_by_sender_, k->sender);
         }
     } else if (const auto* a = std::get_if<std::shared_ptr<const AnsFact>>(&fact)) {
@@ -191,14 +230,15 @@ void SpliceViews::on_archived(const model::Contract& c) {
             }
         }
     } else if (std::holds_alternative<BuyTrafficFact>(fact)) {
-        undo_.erase(buy_traffic_request_, c.contract_id.str());
+        undo_.erase(buy_traffic_request_, c.contract_id);
     }
     undo_.erase(facts_, c.contract_id);
 }
 
-void SpliceViews::on_exercised(const ExerciseDraft& e, const std::string& update_id,
+void SpliceViews::on_exercised(const store::ExerciseDraft& e, const std::string& update_id,
                                Offset offset) {
-    const auto request = buy_traffic_request_.find(e.contract_id);
+    const auto id = Name::find(e.contract_id);
+    const auto request = id ? buy_traffic_request_.find(*id) : buy_traffic_request_.end();
     if (request == buy_traffic_request_.end()) return;
     BuyTrafficEvent event{.update_id = update_id, .offset = offset};
     if (e.choice == "BuyTrafficRequest_Complete") {
@@ -216,20 +256,54 @@ void SpliceViews::on_exercised(const ExerciseDraft& e, const std::string& update
     undo_.push_back(buy_traffic_[request->second], std::move(event));
 }
 
-std::vector<HoldingRow> SpliceViews::holdings() const {
-    std::vector<HoldingRow> rows;
-    rows.reserve(holdings_.size());
-    for (const auto& [_, row] : holdings_) rows.push_back(row);
-    return rows;
+void SpliceViews::on_snapshot(std::int64_t migration_id, model::Timestamp record_time) {
+    if (!last_rows_ || last_rows_version_ != holdings_version_) {
+        auto data = std::make_shared<HoldingRows>();
+        data->rows.reserve(holdings_.size());
+        for (const auto& [_, row] : holdings_) data->rows.push_back(row);
+        data->by_stakeholder = store::index_by_stakeholder(
+            data->rows, [](const std::shared_ptr<const HoldingRow>& r) -> const auto& {
+                return r->contract->stakeholders;
+            });
+        last_rows_ = std::move(data);
+        last_rows_version_ = holdings_version_;
+    }
+    if (!snapshots_.contains(migration_id)) {
+        undo_.assign(snapshots_, migration_id, std::map<model::Timestamp, HoldingsSnapshotPtr>{});
+    }
+    undo_.assign(
+        snapshots_[migration_id], record_time,
+        std::make_shared<const HoldingsSnapshot>(HoldingsSnapshot{.migration_id = migration_id,
+                                                                  .record_time = record_time,
+                                                                  .first_row = next_row_id_,
+                                                                  .data = last_rows_}));
+    undo_.set(next_row_id_, next_row_id_ + static_cast<std::int64_t>(last_rows_->rows.size()));
+}
+
+void SpliceViews::on_rollback() {
+    last_rows_.reset();  // the holdings may be back to another state under the same version
+}
+
+HoldingsSnapshotPtr SpliceViews::holdings(const store::Snapshot& snapshot) const {
+    const auto lock = store_.read_lock();
+    const auto m = snapshots_.find(snapshot.migration_id);
+    if (m != snapshots_.end()) {
+        if (const auto it = m->second.find(snapshot.record_time); it != m->second.end()) {
+            return it->second;
+        }
+    }
+    throw std::logic_error("the Splice views missed a snapshot of the store");
 }
 
 std::vector<model::ContractPtr> SpliceViews::active_vote_requests() const {
+    const auto lock = store_.read_lock();
     std::vector<model::ContractPtr> out;
     for (const auto& [_, c] : vote_requests_) out.push_back(c);
     return out;
 }
 
 model::ContractPtr SpliceViews::vote_request_by_tracking_cid(std::string_view cid) const {
+    const auto lock = store_.read_lock();
     const auto it = vote_by_tracking_.find(std::string(cid));
     if (it == vote_by_tracking_.end()) return nullptr;
     const auto fact = facts_.find(it->second);
@@ -237,21 +311,31 @@ model::ContractPtr SpliceViews::vote_request_by_tracking_cid(std::string_view ci
 }
 
 std::vector<model::ContractPtr> SpliceViews::transfer_offers_of(std::string_view party) const {
+    const auto lock = store_.read_lock();
     std::vector<model::ContractPtr> out;
-    const auto it = offers_by_party_.find(std::string(party));
+    const auto name = Name::find(party);
+    const auto it = name ? offers_by_party_.find(*name) : offers_by_party_.end();
     if (it == offers_by_party_.end()) return out;
     for (const auto& [_, c] : it->second) out.push_back(c);
     return out;
 }
 
-std::optional<Name> SpliceViews::transfer_command_counter_of(std::string_view sender) const {
-    const auto it = counter_by_sender_.find(std::string(sender));
-    if (it == counter_by_sender_.end()) return std::nullopt;
-    return it->second;
+std::optional<store::ContractState> SpliceViews::transfer_command_counter_of(
+    std::string_view sender) const {
+    model::ContractPtr counter;
+    {
+        const auto lock = store_.read_lock();
+        const auto name = Name::find(sender);
+        const auto it = name ? counter_by_sender_.find(*name) : counter_by_sender_.end();
+        if (it == counter_by_sender_.end()) return std::nullopt;
+        counter = it->second;
+    }
+    return store_.contract(counter->contract_id.view());
 }
 
 std::optional<AnsEntryFact> SpliceViews::ans_entry(std::string_view name,
                                                    model::Timestamp at) const {
+    const auto lock = store_.read_lock();
     const auto it = ans_by_name_.find(std::string(name));
     if (it == ans_by_name_.end()) return std::nullopt;
     for (const auto& [_, entry] : it->second) {
@@ -261,6 +345,7 @@ std::optional<AnsEntryFact> SpliceViews::ans_entry(std::string_view name,
 }
 
 std::vector<model::ContractPtr> SpliceViews::unlocked_amulets_of(std::string_view owner) const {
+    const auto lock = store_.read_lock();
     std::vector<model::ContractPtr> out;
     const std::optional<Name> name = Name::find(owner);
     const auto it = name ? unlocked_by_owner_.find(*name) : unlocked_by_owner_.end();
@@ -270,6 +355,7 @@ std::vector<model::ContractPtr> SpliceViews::unlocked_amulets_of(std::string_vie
 }
 
 std::vector<ExpiringContract> SpliceViews::expiring_until(model::Timestamp t) const {
+    const auto lock = store_.read_lock();
     std::vector<ExpiringContract> out;
     for (const auto& [key, contract] : expiring_) {
         if (t < key.first) break;
@@ -280,9 +366,12 @@ std::vector<ExpiringContract> SpliceViews::expiring_until(model::Timestamp t) co
 
 std::optional<BuyTrafficEvent> SpliceViews::latest_buy_traffic_event(
     std::string_view party, std::string_view tracking_id) const {
-    const auto it = buy_traffic_.find(std::pair<Party, std::string>(party, tracking_id));
+    const auto lock = store_.read_lock();
+    const auto name = Name::find(party);
+    if (!name) return std::nullopt;
+    const auto it = buy_traffic_.find(std::pair<Name, std::string>(*name, tracking_id));
     if (it == buy_traffic_.end() || it->second.empty()) return std::nullopt;
     return it->second.back();
 }
 
-}  // namespace cantonlite::store
+}  // namespace cantonlite::splice

@@ -1,0 +1,212 @@
+#pragma once
+// SpliceViews: everything the scan and validator areas and the seed steps read of the Splice
+// contracts, built from the store's appends as a LedgerExtension: the holdings and their Scan
+// snapshots, transfer offers, transfer command counters, ANS entries, vote requests, buy-traffic
+// requests and what the automation expires. The Splice templates and the payload fields these
+// views read are named here and in splice_views.cpp, nowhere in the store.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "cantonlite/model/contract.hpp"
+#include "cantonlite/model/decimal.hpp"
+#include "cantonlite/model/name.hpp"
+#include "cantonlite/model/timestamp.hpp"
+#include "cantonlite/store/ledger_extension.hpp"
+#include "cantonlite/store/ledger_store.hpp"
+
+namespace cantonlite::splice {
+
+using model::Name;
+using store::Offset;
+using Party = std::string;
+
+// One Amulet or LockedAmulet: the contract and the fields Scan's holdings read of it. One per
+// holding, shared by the live view and every snapshot that holds it.
+struct HoldingRow {
+    model::ContractPtr contract;
+    model::Decimal amount;           // amount.initialAmount
+    model::Decimal rate_per_round;   // amount.ratePerRound.rate
+    std::int64_t created_round = 0;  // amount.createdAt.number
+    Name owner;                      // Amulet.owner, LockedAmulet.amulet.owner
+    bool locked = false;
+};
+
+// Holdings in (created_at, contract_id) order and their indexes by stakeholder (row indexes).
+// Consecutive snapshots with the same holdings share one (a clock moved by a year takes thousands
+// of snapshots of the same rows).
+struct HoldingRows {
+    std::vector<std::shared_ptr<const HoldingRow>> rows;
+    std::unordered_map<Party, std::vector<std::uint32_t>> by_stakeholder;
+};
+
+// The holdings of one Scan ACS snapshot, with consecutive row ids: Scan numbers the rows of all
+// snapshots in one sequence. Immutable; shared with readers.
+struct HoldingsSnapshot {
+    std::int64_t migration_id = 0;
+    model::Timestamp record_time;
+    std::int64_t first_row = 1;
+    std::shared_ptr<const HoldingRows> data;
+
+    [[nodiscard]] const std::vector<std::shared_ptr<const HoldingRow>>& rows() const {
+        return data->rows;
+    }
+    [[nodiscard]] const HoldingRow& row(std::size_t i) const { return *data->rows[i]; }
+    // The row id of row(i).
+    [[nodiscard]] std::int64_t row_id(std::size_t i) const {
+        return first_row + static_cast<std::int64_t>(i);
+    }
+    [[nodiscard]] std::int64_t first_row_id() const { return data->rows.empty() ? 0 : first_row; }
+    [[nodiscard]] std::int64_t last_row_id() const {
+        return data->rows.empty() ? 0 : row_id(data->rows.size() - 1);
+    }
+};
+using HoldingsSnapshotPtr = std::shared_ptr<const HoldingsSnapshot>;
+
+struct AnsEntryFact {
+    model::ContractPtr contract;
+    Party user;
+    std::string name;
+    std::string url;
+    std::string description;
+    model::Timestamp expires_at;
+};
+
+enum class BuyTrafficStatus { created, completed, rejected, expired };
+
+// One state change of a buy-traffic request in its end user's history.
+struct BuyTrafficEvent {
+    BuyTrafficStatus status = BuyTrafficStatus::created;
+    std::string update_id;  // of the transaction that caused it
+    std::string reason;     // rejected: the cancel reason
+    Offset offset = 0;
+};
+
+// A contract that the network's automation expires once its time has passed.
+struct ExpiringContract {
+    enum class Kind { transfer_offer, buy_traffic_request, ans_entry };
+    Kind kind = Kind::transfer_offer;
+    Name contract_id;
+    model::Timestamp expires_at;
+};
+
+class SpliceViews;
+
+// The Splice views of `store`. Throws std::logic_error when none were attached.
+[[nodiscard]] const SpliceViews& views(const store::LedgerStore& store);
+
+// Every query takes the store's readers' lock; what it returns stays valid after it.
+class SpliceViews final : public store::LedgerExtension {
+  public:
+    // Adds the Splice views to `store` (before its first append) and returns them.
+    static SpliceViews& attach(store::LedgerStore& store);
+
+    explicit SpliceViews(const store::LedgerStore& store, store::UndoLog& undo)
+        : store_(store), undo_(undo) {}
+
+    // The holdings of `snapshot`, a snapshot of the store.
+    [[nodiscard]] HoldingsSnapshotPtr holdings(const store::Snapshot& snapshot) const;
+
+    // Scan: active VoteRequests in ingestion order; the current one tracked by `tracking_cid`.
+    [[nodiscard]] std::vector<model::ContractPtr> active_vote_requests() const;
+    [[nodiscard]] model::ContractPtr vote_request_by_tracking_cid(std::string_view cid) const;
+    // Validator: active TransferOffers whose sender or receiver is `party`, in creation order.
+    [[nodiscard]] std::vector<model::ContractPtr> transfer_offers_of(std::string_view party) const;
+    // The active TransferCommandCounter of `sender`, and where it is.
+    [[nodiscard]] std::optional<store::ContractState> transfer_command_counter_of(
+        std::string_view sender) const;
+    // The active AnsEntry named `name` that expires at or after `at`.
+    [[nodiscard]] std::optional<AnsEntryFact> ans_entry(std::string_view name,
+                                                        model::Timestamp at) const;
+    // The latest buy-traffic event of `party`'s request `tracking_id`.
+    [[nodiscard]] std::optional<BuyTrafficEvent> latest_buy_traffic_event(
+        std::string_view party, std::string_view tracking_id) const;
+    // The active Amulets (not locked) of `owner`, in creation order.
+    [[nodiscard]] std::vector<model::ContractPtr> unlocked_amulets_of(std::string_view owner) const;
+    // Active TransferOffers, BuyTrafficRequests and AnsEntries whose expiry is at or before `t`,
+    // by expiry then creation order.
+    [[nodiscard]] std::vector<ExpiringContract> expiring_until(model::Timestamp t) const;
+
+    // ---- LedgerExtension ----
+    void prepare(const store::TransactionDraft& draft) override;
+    void on_created(const store::CreatedEvent& event) override;
+    void on_exercised(const store::ExerciseDraft& exercise, const std::string& update_id,
+                      Offset offset) override;
+    void on_archived(const model::Contract& contract, std::uint64_t sequence) override;
+    void on_snapshot(std::int64_t migration_id, model::Timestamp record_time) override;
+    void on_rollback() override;
+
+    struct OfferFact {
+        Name sender;
+        Name receiver;
+        std::optional<model::Timestamp> expires_at;
+    };
+    struct CounterFact {
+        Name sender;
+    };
+    struct AnsFact {
+        Party user;
+        std::string name;
+        std::string url;
+        std::string description;
+        model::Timestamp expires_at;
+    };
+    struct VoteFact {
+        std::optional<std::string> tracking_cid;
+    };
+    struct BuyTrafficFact {
+        Name end_user;
+        std::string tracking_id;
+        std::optional<model::Timestamp> expires_at;
+    };
+    // What the views read of one contract's argument, once: a holding's row (its contract set
+    // when it is created), or the facts of another Splice contract (the rare, large AnsFact
+    // boxed).
+    using Fact = std::variant<std::monostate, HoldingRow, OfferFact, CounterFact,
+                              std::shared_ptr<const AnsFact>, VoteFact, BuyTrafficFact>;
+
+  private:
+    const store::LedgerStore& store_;
+    store::UndoLog& undo_;
+
+    // (created_at, contract id); Names compare by their texts.
+    using HoldingKey = std::pair<model::Timestamp, Name>;
+    struct Indexed {
+        Fact fact;
+        std::uint64_t sequence = 0;
+    };
+
+    // The facts of the draft being appended, by node (prepare to on_created).
+    std::vector<Fact> prepared_;
+    // The active holdings; the other Splice contracts' facts by contract id.
+    std::map<HoldingKey, std::shared_ptr<const HoldingRow>> holdings_;
+    std::uint64_t holdings_version_ = 0;  // up with every change, never down
+    std::unordered_map<Name, Indexed> facts_;
+    std::unordered_map<Name, std::map<std::uint64_t, model::ContractPtr>> unlocked_by_owner_;
+    std::unordered_map<Name, std::map<std::uint64_t, model::ContractPtr>> offers_by_party_;
+    std::unordered_map<Name, model::ContractPtr> counter_by_sender_;
+    std::unordered_map<std::string, std::map<std::uint64_t, AnsEntryFact>> ans_by_name_;
+    std::map<std::uint64_t, model::ContractPtr> vote_requests_;
+    std::unordered_map<std::string, Name> vote_by_tracking_;  // tracking cid -> current cid
+    std::map<std::pair<Name, std::string>, std::vector<BuyTrafficEvent>> buy_traffic_;
+    std::unordered_map<Name, std::pair<Name, std::string>> buy_traffic_request_;  // cid ->
+    // Offers, buy-traffic requests and ANS entries by (expiry, creation sequence).
+    std::map<std::pair<model::Timestamp, std::uint64_t>, ExpiringContract> expiring_;
+    // The holdings of each snapshot, by migration and record time, and the next row id.
+    std::map<std::int64_t, std::map<model::Timestamp, HoldingsSnapshotPtr>> snapshots_;
+    std::int64_t next_row_id_ = 1;
+    // The rows of the latest snapshot taken and the holdings version they show: a snapshot of
+    // unchanged holdings shares them. Not undone; a rollback drops it.
+    std::shared_ptr<const HoldingRows> last_rows_;
+    std::uint64_t last_rows_version_ = 0;
+};
+
+}  // namespace cantonlite::splice

@@ -1,0 +1,202 @@
+#include "cantonlite/splice/splice_views.hpp"
+
+#include <gtest/gtest.h>
+
+#include "cantonlite/splice/holdings_query.hpp"
+
+namespace cantonlite::splice {
+namespace {
+
+using model::Decimal;
+using model::Timestamp;
+using model::Value;
+using store::AppendError;
+using store::CreateDraft;
+using store::ExerciseDraft;
+using store::TransactionDraft;
+
+const Party dso = "DSO::1220aa";
+const Party alice = "alice::1220a1";
+const Party bob = "bob::1220b1";
+constexpr std::int64_t second = 1'000'000;
+
+Value amount(const char* initial) {
+    return Value::record({{"initialAmount", Value::numeric(*Decimal::parse(initial))},
+                          {"createdAt", Value::record({{"number", Value::int64(3)}})},
+                          {"ratePerRound", Value::record({{"rate", Value::numeric(Decimal())}})}});
+}
+
+Value amulet_value(const Party& owner, const char* initial) {
+    return Value::record(
+        {{"dso", Value::party(dso)}, {"owner", Value::party(owner)}, {"amount", amount(initial)}});
+}
+
+// A store with the Splice views attached, as the seed loader builds it.
+class SpliceViewsTest : public ::testing::Test {
+  protected:
+    store::LedgerStore store_{model::Network{.dso_party = dso,
+                                             .synchronizer_id = "global::1220dd",
+                                             .package_ids = model::default_package_ids()},
+                              Timestamp{1'000 * second}};
+    SpliceViews& views_ = SpliceViews::attach(store_);
+
+    TransactionDraft draft() {
+        const store::Offset offset = store_.next_offset();
+        const Timestamp t{store_.now().micros + second};
+        return TransactionDraft{.offset = offset,
+                                .update_id = store_.update_id_for(offset),
+                                .submitters = {dso},
+                                .effective_at = t,
+                                .record_time = t,
+                                .synchronizer_id = "global::1220dd"};
+    }
+
+    model::TemplateId tid(const char* entity) const {
+        return store_.network().template_id("splice-amulet", "Splice.Amulet", entity);
+    }
+
+    std::string commit_create(const model::TemplateId& t, Value argument, const Party& owner) {
+        auto d = draft();
+        const int node = d.add(-1, CreateDraft{.template_id = t,
+                                               .argument = std::move(argument),
+                                               .signatories = {dso, owner}});
+        store_.append_transaction(d);
+        return d.contract_id_of(node);
+    }
+
+    std::string mint(const Party& owner, const char* initial) {
+        return commit_create(tid("Amulet"), amulet_value(owner, initial), owner);
+    }
+
+    std::string lock(const Party& owner, const char* initial) {
+        return commit_create(
+            tid("LockedAmulet"),
+            Value::record({{"amulet", amulet_value(owner, initial)}, {"lock", Value::record({})}}),
+            owner);
+    }
+
+    void archive(const std::string& cid, const char* entity) {
+        auto d = draft();
+        d.add(-1, ExerciseDraft{.contract_id = cid,
+                                .template_id = tid(entity),
+                                .choice = "Archive",
+                                .argument = Value::record({}),
+                                .consuming = true,
+                                .acting_parties = {dso},
+                                .result = Value::unit()});
+        store_.append_transaction(d);
+    }
+
+    HoldingsSnapshotPtr snapshot_now() {
+        const Timestamp t{store_.now().micros + second};
+        store_.take_snapshot(t);
+        return views_.holdings(*store_.snapshot(store_.migration_id(), t, false));
+    }
+};
+
+TEST_F(SpliceViewsTest, ASnapshotHoldsTheHoldingsInCreationOrderWithRowIds) {
+    const std::string a = mint(alice, "1");
+    const std::string b = lock(bob, "2");
+    const auto first = snapshot_now();
+    mint(alice, "3");
+    const auto second_snapshot = snapshot_now();
+
+    ASSERT_EQ(first->rows().size(), 2U);
+    EXPECT_EQ(first->row(0).contract->contract_id, a);
+    EXPECT_EQ(first->row(1).contract->contract_id, b);
+    EXPECT_EQ(first->row(1).owner, bob);
+    EXPECT_TRUE(first->row(1).locked);
+    EXPECT_EQ(first->row(1).amount, *Decimal::parse("2"));
+    EXPECT_EQ(first->row(0).created_round, 3);
+    EXPECT_EQ(first->first_row_id(), 1);
+    EXPECT_EQ(first->last_row_id(), 2);
+    EXPECT_EQ(second_snapshot->first_row_id(), 3);
+    EXPECT_EQ(second_snapshot->rows().size(), 3U);
+    EXPECT_EQ(first->data->by_stakeholder.at(alice), std::vector<std::uint32_t>{0});
+    EXPECT_EQ(first->data->by_stakeholder.at(dso), (std::vector<std::uint32_t>{0, 1}));
+}
+
+TEST_F(SpliceViewsTest, SnapshotsOfUnchangedHoldingsShareTheirRowsAndTheRowsTheirHoldings) {
+    mint(alice, "1");
+    const auto first = snapshot_now();
+    const auto again = snapshot_now();
+    mint(bob, "2");
+    const auto third = snapshot_now();
+
+    EXPECT_EQ(first->data, again->data);
+    EXPECT_EQ(again->first_row_id(), 2);  // its own row ids all the same
+    EXPECT_NE(third->data, first->data);
+    EXPECT_EQ(third->rows()[0], first->rows()[0]);  // one HoldingRow per holding
+}
+
+TEST_F(SpliceViewsTest, AnArchivedAmuletLeavesTheHoldingsAndItsOwnersUnlockedAmulets) {
+    const std::string kept = mint(alice, "1");
+    const std::string spent = mint(alice, "2");
+    lock(alice, "3");
+    archive(spent, "Amulet");
+
+    const auto unlocked = views_.unlocked_amulets_of(alice);
+    ASSERT_EQ(unlocked.size(), 1U);
+    EXPECT_EQ(unlocked[0]->contract_id, kept);
+    EXPECT_EQ(snapshot_now()->rows().size(), 2U);
+}
+
+TEST_F(SpliceViewsTest, ARollbackUndoesTheViewsWithTheStore) {
+    const std::string kept = mint(alice, "1");
+    store_.undo().set_recording(true);
+    const store::UndoLog::Mark mark = store_.undo().mark();
+    mint(alice, "2");
+    archive(kept, "Amulet");
+    snapshot_now();
+
+    store_.rollback(mark);
+
+    const auto unlocked = views_.unlocked_amulets_of(alice);
+    ASSERT_EQ(unlocked.size(), 1U);
+    EXPECT_EQ(unlocked[0]->contract_id, kept);
+    const auto after = snapshot_now();
+    EXPECT_EQ(after->rows().size(), 1U);
+    EXPECT_EQ(after->first_row_id(), 1);  // the rolled-back snapshot's row ids are free again
+}
+
+TEST_F(SpliceViewsTest, AnAmuletWithoutItsAmountIsRefusedAndNothingChanges) {
+    mint(alice, "1");
+    auto d = draft();
+    d.add(-1, CreateDraft{.template_id = tid("Amulet"),
+                          .argument = amulet_value(bob, "2"),
+                          .signatories = {dso, bob}});
+    d.add(-1, CreateDraft{.template_id = tid("Amulet"),
+                          .argument = Value::record({{"owner", Value::party(bob)}}),
+                          .signatories = {dso, bob}});
+
+    try {
+        store_.append_transaction(d);
+        FAIL() << "appended";
+    } catch (const AppendError& e) {
+        EXPECT_STREQ(e.what(), "Splice.Amulet:Amulet argument has no field amount");
+    }
+    EXPECT_EQ(store_.ledger_end(), 1);
+    EXPECT_TRUE(views_.unlocked_amulets_of(bob).empty());
+    EXPECT_EQ(snapshot_now()->rows().size(), 1U);
+}
+
+TEST_F(SpliceViewsTest, HoldingsPagesKeepTheRowsOfTheOwners) {
+    mint(alice, "1");
+    lock(bob, "2");
+    mint(alice, "3");
+    const auto s = snapshot_now();
+
+    const HoldingsPage page = query_holdings(*s, {alice}, std::nullopt, 10);
+
+    ASSERT_EQ(page.rows.size(), 2U);
+    EXPECT_EQ(page.rows[1]->amount, *Decimal::parse("3"));
+    EXPECT_FALSE(page.next_page_token.has_value());
+}
+
+TEST(SpliceViews, AStoreWithoutThemSaysSo) {
+    const store::LedgerStore bare(model::Network{.dso_party = dso}, Timestamp{});
+    EXPECT_THROW((void)views(bare), std::logic_error);
+}
+
+}  // namespace
+}  // namespace cantonlite::splice
