@@ -59,6 +59,30 @@ std::int64_t migration_id_of(const Update& u) {
     return std::visit([](const auto& x) { return x.migration_id; }, u);
 }
 
+int last_descendant(const Transaction& tx, int id) {
+    const ExercisedNode* e = exercised(tx.nodes[static_cast<std::size_t>(id)]);
+    return e != nullptr ? e->last_descendant : id;
+}
+
+namespace {
+
+// The nodes from `first` to `last` that are siblings: each one after the previous one's subtree.
+std::vector<int> siblings(const Transaction& tx, int first, int last) {
+    std::vector<int> out;
+    for (int n = first; n <= last; n = last_descendant(tx, n) + 1) out.push_back(n);
+    return out;
+}
+
+}  // namespace
+
+std::vector<int> roots(const Transaction& tx) {
+    return siblings(tx, 0, static_cast<int>(tx.nodes.size()) - 1);
+}
+
+std::vector<int> children(const Transaction& tx, int id) {
+    return siblings(tx, id + 1, last_descendant(tx, id));
+}
+
 LedgerStore::LedgerStore(model::Network network, Timestamp genesis_time)
     : network_(std::move(network)), genesis_time_(genesis_time), now_(genesis_time) {}
 
@@ -236,11 +260,6 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             nd.parent < 0
                 ? informees
                 : sorted_union(informees, tx.nodes[static_cast<std::size_t>(nd.parent)].witnesses);
-        if (nd.parent < 0) {
-            tx.roots.push_back(id);
-        } else {
-            exercise_at(tx, nd.parent).children.push_back(id);
-        }
     }
     for (std::size_t i = draft.nodes.size(); i-- > 0;) {
         const int parent = draft.nodes[i].parent;

@@ -38,7 +38,6 @@ struct ExercisedNode {
     model::NameSet acting_parties;  // sorted
     model::PackedValue exercise_result;
     model::ContractPtr contract;  // the exercised contract
-    std::vector<int> children;    // node ids of the immediate children, in execution order
     int last_descendant = 0;      // the largest node id of this node's subtree (itself if none)
 };
 
@@ -73,9 +72,15 @@ struct Transaction {
     Name synchronizer_id;
     std::int64_t migration_id = 0;
     std::vector<Node> nodes;  // in pre-order: nodes[i].node_id == i
-    std::vector<int> roots;
     std::optional<std::int64_t> paid_traffic_cost;
 };
+
+// The largest node id of node `id`'s subtree: the node itself when it is a create.
+[[nodiscard]] int last_descendant(const Transaction& tx, int id);
+// The node ids of the roots of `tx`, in execution order (read from the pre-order, not stored).
+[[nodiscard]] std::vector<int> roots(const Transaction& tx);
+// The node ids of the immediate children of node `id`, in execution order.
+[[nodiscard]] std::vector<int> children(const Transaction& tx, int id);
 
 // One half of a contract's move between synchronizers.
 struct Reassignment {

@@ -115,7 +115,8 @@ void append_event_ids(std::string& out, const std::string& update_id, const std:
     out += ']';
 }
 
-void append_exercised_event(std::string& out, const store::ExercisedNode& x, const std::string& id,
+void append_exercised_event(std::string& out, const store::ExercisedNode& x,
+                            const std::vector<int>& children, const std::string& id,
                             const std::string& update_id, DamlValueEncoding encoding) {
     out += '{';
     append_string_field(out, "event_type", "exercised_event", true);
@@ -127,7 +128,7 @@ void append_exercised_event(std::string& out, const store::ExercisedNode& x, con
     append_key(out, "choice_argument");
     model::append_value_json(out, x.choice_argument, value_encoding(encoding));
     append_key(out, "child_event_ids");
-    append_event_ids(out, update_id, x.children);
+    append_event_ids(out, update_id, children);
     append_key(out, "exercise_result");
     model::append_value_json(out, x.exercise_result, value_encoding(encoding));
     append_raw_field(out, "consuming", x.consuming ? "true" : "false");
@@ -151,7 +152,7 @@ void append_transaction_v2(std::string& out, const store::Transaction& tx,
     append_string_field(out, "synchronizer_id", tx.synchronizer_id);
     append_string_field(out, "effective_at", model::format_instant(tx.effective_at));
     append_key(out, "root_event_ids");
-    append_event_ids(out, tx.update_id, tx.roots);
+    append_event_ids(out, tx.update_id, store::roots(tx));
     // events_by_id: a SortedMap of the ids as strings ("u:10" sorts before "u:2").
     std::vector<std::pair<std::string, const store::Node*>> events;
     events.reserve(tx.nodes.size());
@@ -168,7 +169,8 @@ void append_transaction_v2(std::string& out, const store::Transaction& tx,
         if (const auto* c = std::get_if<store::CreatedNode>(&node->event)) {
             append_created_event(out, *c->contract, id, value_encoding(encoding));
         } else {
-            append_exercised_event(out, *store::exercised(*node), id, tx.update_id, encoding);
+            append_exercised_event(out, *store::exercised(*node),
+                                   store::children(tx, node->node_id), id, tx.update_id, encoding);
         }
     }
     out += "}}";

@@ -138,7 +138,8 @@ json contract_json(const model::Contract& c) {
             {"ledger_json", model::value_json(c.argument, model::ValueEncoding::ledger)}};
 }
 
-json exercised_json(const store::ExercisedNode& e) {
+json exercised_json(const store::Transaction& tx, const store::Node& n) {
+    const store::ExercisedNode& e = *store::exercised(n);
     return {{"contract_id", e.contract_id},
             {"template_id", e.template_id.to_string()},
             {"interface_id", e.interface_id ? e.interface_id->to_string() : ""},
@@ -149,7 +150,7 @@ json exercised_json(const store::ExercisedNode& e) {
             {"exercise_result", model::value_json(e.exercise_result, model::ValueEncoding::ledger)},
             {"contract_signatories", e.contract->signatories},
             {"contract_stakeholders", e.contract->stakeholders},
-            {"children", e.children},
+            {"children", store::children(tx, n.node_id)},
             {"last_descendant", e.last_descendant}};
 }
 
@@ -157,10 +158,9 @@ json transaction_json(const store::Transaction& tx) {
     json nodes = json::array();
     for (const store::Node& n : tx.nodes) {
         const auto* c = std::get_if<store::CreatedNode>(&n.event);
-        nodes.push_back(
-            {{"node_id", n.node_id},
-             {"witnesses", n.witnesses},
-             {"event", c ? contract_json(*c->contract) : exercised_json(*store::exercised(n))}});
+        nodes.push_back({{"node_id", n.node_id},
+                         {"witnesses", n.witnesses},
+                         {"event", c ? contract_json(*c->contract) : exercised_json(tx, n)}});
     }
     return {{"offset", tx.offset},
             {"update_id", tx.update_id},
@@ -171,7 +171,7 @@ json transaction_json(const store::Transaction& tx) {
             {"record_time", tx.record_time.micros},
             {"synchronizer_id", tx.synchronizer_id},
             {"migration_id", tx.migration_id},
-            {"roots", tx.roots},
+            {"roots", store::roots(tx)},
             {"nodes", nodes}};
 }
 

@@ -93,7 +93,7 @@ inline std::string template_name(const model::TemplateId& t) {
 
 // One node: what it creates (template, signatories, observers) or exercises (choice, template,
 // contract, consuming, acting parties, children, last descendant), and its witnesses.
-inline json node_json(const store::Node& node) {
+inline json node_json(const store::Transaction& tx, const store::Node& node) {
     if (const auto* c = std::get_if<store::CreatedNode>(&node.event)) {
         return {{"node", node.node_id},
                 {"create", template_name(c->contract->template_id)},
@@ -108,7 +108,7 @@ inline json node_json(const store::Node& node) {
             {"contract", e.contract_id},
             {"consuming", e.consuming},
             {"acting_parties", e.acting_parties},
-            {"children", e.children},
+            {"children", store::children(tx, node.node_id)},
             {"last_descendant", e.last_descendant},
             {"witnesses", node.witnesses}};
 }
@@ -116,8 +116,8 @@ inline json node_json(const store::Node& node) {
 // The tree of a transaction: its roots and its nodes in pre-order.
 inline json tree_json(const store::Transaction& tx) {
     json nodes = json::array();
-    for (const store::Node& n : tx.nodes) nodes.push_back(node_json(n));
-    return {{"roots", tx.roots}, {"nodes", nodes}};
+    for (const store::Node& n : tx.nodes) nodes.push_back(node_json(tx, n));
+    return {{"roots", store::roots(tx)}, {"nodes", nodes}};
 }
 
 }  // namespace cantonlite::seed::seedtest

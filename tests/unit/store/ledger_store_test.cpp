@@ -246,9 +246,32 @@ TEST_F(LedgerStoreTest, WitnessesIncludeTheInformeesOfAncestors) {
               (std::vector<Party>{dso, alice}));  // stakeholders + actor
     EXPECT_EQ(model::texts(tx.nodes[1].witnesses), (std::vector<Party>{dso, alice, bob}));
     const ExercisedNode& exercise = *exercised(tx.nodes[0]);
-    EXPECT_EQ(exercise.children, std::vector<int>{1});
+    EXPECT_EQ(children(tx, 0), std::vector<int>{1});
     EXPECT_EQ(exercise.last_descendant, 1);
-    EXPECT_EQ(tx.roots, std::vector<int>{0});
+    EXPECT_EQ(roots(tx), std::vector<int>{0});
+}
+
+TEST_F(LedgerStoreTest, RootsAndChildrenAreReadFromThePreOrder) {
+    const std::string a = mint(alice, "1");
+    const std::string b = mint(bob, "2");
+    auto d = draft();
+    ExerciseDraft look = archive(a, alice);
+    look.choice = "Look";
+    look.consuming = false;
+    const int outer = d.add(-1, look);                // 0
+    const int inner = d.add(outer, archive(b, bob));  // 1
+    d.add(inner, amulet_create(bob, "3"));            // 2
+    d.add(outer, amulet_create(alice, "4"));          // 3
+    d.add(-1, amulet_create(alice, "5"));             // 4
+    store_.append_transaction(d);
+
+    const auto& tx = std::get<Transaction>(*store_.update_at(3));
+    EXPECT_EQ(roots(tx), (std::vector<int>{0, 4}));
+    EXPECT_EQ(children(tx, 0), (std::vector<int>{1, 3}));
+    EXPECT_EQ(children(tx, 1), std::vector<int>{2});
+    EXPECT_TRUE(children(tx, 2).empty());
+    EXPECT_EQ(last_descendant(tx, 0), 3);
+    EXPECT_EQ(last_descendant(tx, 4), 4);
 }
 
 TEST_F(LedgerStoreTest, NonConsumingExerciseInformsSignatoriesAndActorsOnly) {

@@ -89,19 +89,20 @@ ordered expected_item(const store::Update& u, bool protobuf) {
                 events[id] = created_event(*c->contract, id, protobuf);
             } else {
                 const auto& x = *store::exercised(node);
-                events[id] = {{"event_type", "exercised_event"},
-                              {"event_id", id},
-                              {"contract_id", x.contract_id},
-                              {"template_id", x.template_id.to_string()},
-                              {"package_name", x.template_id.package_name},
-                              {"choice", x.choice},
-                              {"choice_argument", value_json(x.choice_argument, protobuf)},
-                              {"child_event_ids", ids(tx->update_id, x.children)},
-                              {"exercise_result", value_json(x.exercise_result, protobuf)},
-                              {"consuming", x.consuming},
-                              {"acting_parties", x.acting_parties},
-                              {"interface_id", x.interface_id ? ordered(x.interface_id->to_string())
-                                                              : ordered(nullptr)}};
+                events[id] = {
+                    {"event_type", "exercised_event"},
+                    {"event_id", id},
+                    {"contract_id", x.contract_id},
+                    {"template_id", x.template_id.to_string()},
+                    {"package_name", x.template_id.package_name},
+                    {"choice", x.choice},
+                    {"choice_argument", value_json(x.choice_argument, protobuf)},
+                    {"child_event_ids", ids(tx->update_id, store::children(*tx, node.node_id))},
+                    {"exercise_result", value_json(x.exercise_result, protobuf)},
+                    {"consuming", x.consuming},
+                    {"acting_parties", x.acting_parties},
+                    {"interface_id",
+                     x.interface_id ? ordered(x.interface_id->to_string()) : ordered(nullptr)}};
             }
         }
         ordered by_id = ordered::object();
@@ -112,7 +113,7 @@ ordered expected_item(const store::Update& u, bool protobuf) {
                 {"record_time", model::format_micros(tx->record_time)},
                 {"synchronizer_id", tx->synchronizer_id},
                 {"effective_at", model::format_instant(tx->effective_at)},
-                {"root_event_ids", ids(tx->update_id, tx->roots)},
+                {"root_event_ids", ids(tx->update_id, store::roots(*tx))},
                 {"events_by_id", std::move(by_id)}};
     }
     const auto& r = std::get<store::Reassignment>(u);
