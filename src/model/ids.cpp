@@ -51,6 +51,35 @@ std::string make_update_id(std::string_view namespace_, std::int64_t offset) {
     return "1220" + sha256_hex(std::string(namespace_) + "/update/" + std::to_string(offset));
 }
 
+std::optional<UpdateId> UpdateId::parse(std::string_view text) {
+    constexpr std::string_view prefix = "1220";
+    if (text.size() != prefix.size() + 64 || !text.starts_with(prefix)) return std::nullopt;
+    const auto digit = [](char c) -> int {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        return -1;
+    };
+    UpdateId id;
+    for (std::size_t i = 0; i < id.hash_.size(); ++i) {
+        const int hi = digit(text[prefix.size() + 2 * i]);
+        const int lo = digit(text[prefix.size() + 2 * i + 1]);
+        if (hi < 0 || lo < 0) return std::nullopt;
+        id.hash_[i] = static_cast<unsigned char>(hi << 4 | lo);
+    }
+    return id;
+}
+
+std::string UpdateId::str() const {
+    static constexpr char hex[] = "0123456789abcdef";
+    std::string out = "1220";
+    out.resize(4 + 2 * hash_.size());
+    for (std::size_t i = 0; i < hash_.size(); ++i) {
+        out[4 + 2 * i] = hex[hash_[i] >> 4];
+        out[4 + 2 * i + 1] = hex[hash_[i] & 0xF];
+    }
+    return out;
+}
+
 std::string make_contract_id(std::string_view update_id, int node_id) {
     const std::string key = std::string(update_id) + ":" + std::to_string(node_id);
     return "00" + sha256_hex("discriminator/" + key) + "ca10" + "1220" +

@@ -23,7 +23,7 @@ void describe_updates(const store::LedgerStore& store, store::Offset from, store
     for (store::Offset o = from + 1; o <= to; ++o) {
         const store::UpdatePtr u = store.update_at(o);
         updates.push_back({{"offset", o},
-                           {"update_id", store::update_id_of(*u)},
+                           {"update_id", store::update_id_of(*u).str()},
                            {"record_time", model::format_instant(store::record_time_of(*u))}});
         const auto* tx = std::get_if<store::Transaction>(u.get());
         if (tx == nullptr) continue;
@@ -296,7 +296,7 @@ nlohmann::json LiveNetwork::execute_time(model::Timestamp t) {
             automation.push_back({{"automation", automation_name(due.kind)},
                                   {"contract_id", due.contract_id},
                                   {"offset", store_->ledger_end()},
-                                  {"update_id", store::update_id_of(*u)},
+                                  {"update_id", store::update_id_of(*u).str()},
                                   {"record_time", model::format_instant(at)}});
         }
         context_->snapshots_until(t, true);

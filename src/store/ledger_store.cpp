@@ -47,8 +47,8 @@ Offset offset_of(const Update& u) {
     return std::visit([](const auto& x) { return x.offset; }, u);
 }
 
-const std::string& update_id_of(const Update& u) {
-    return std::visit([](const auto& x) -> const std::string& { return x.update_id; }, u);
+const model::UpdateId& update_id_of(const Update& u) {
+    return std::visit([](const auto& x) -> const model::UpdateId& { return x.update_id; }, u);
 }
 
 Timestamp record_time_of(const Update& u) {
@@ -113,7 +113,7 @@ void LedgerStore::push(Update update) {
     undo_.set(now_, std::max(now_, record_time_of(update)));
     undo_.push_back(history_, std::make_shared<const Update>(std::move(update)));
     const Update& stored = *history_.back();
-    undo_.assign(offset_of_update_, std::string_view(update_id_of(stored)), offset_of(stored));
+    undo_.assign(offset_of_update_, update_id_of(stored).bytes(), offset_of(stored));
 }
 
 void LedgerStore::rollback(UndoLog::Mark mark) {
@@ -183,7 +183,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
     // Validate everything and build the nodes before changing anything.
     std::unordered_map<std::string, Known> known;
     Transaction tx{.offset = draft.offset,
-                   .update_id = draft.update_id,
+                   .update_id = *model::UpdateId::parse(draft.update_id),
                    .command_id = Name(draft.command_id),
                    .workflow_id = Name(draft.workflow_id),
                    .submitters = model::NameSet(
@@ -318,7 +318,7 @@ void LedgerStore::unassign(const std::string& contract_id, const std::string& ta
         throw AppendError("contract " + contract_id + " is on " + target + " already");
     const Offset offset = static_cast<Offset>(history_.size()) + 1;
     Reassignment r{.offset = offset,
-                   .update_id = update_id_for(offset),
+                   .update_id = *model::UpdateId::parse(update_id_for(offset)),
                    .kind = Reassignment::Kind::unassign,
                    .contract = state.contract,
                    .submitter = Name(submitter),
@@ -346,7 +346,7 @@ void LedgerStore::assign(const std::string& contract_id, const Party& submitter,
     const Offset offset = static_cast<Offset>(history_.size()) + 1;
     Reassignment r = pending->second;
     r.offset = offset;
-    r.update_id = update_id_for(offset);
+    r.update_id = *model::UpdateId::parse(update_id_for(offset));
     r.kind = Reassignment::Kind::assign;
     r.submitter = Name(submitter);
     r.record_time = record_time;
@@ -372,7 +372,7 @@ void LedgerStore::migrate(Timestamp record_time) {
     }
     const Offset offset = static_cast<Offset>(history_.size()) + 1;
     push(Migration{.offset = offset,
-                   .update_id = update_id_for(offset),
+                   .update_id = *model::UpdateId::parse(update_id_for(offset)),
                    .migration_id = migration_id_,
                    .record_time = record_time,
                    .imported_contracts = imports.size()});
@@ -455,8 +455,10 @@ std::optional<ContractState> LedgerStore::contract(std::string_view contract_id)
 }
 
 std::optional<Offset> LedgerStore::offset_of_update(std::string_view update_id) const {
+    const auto id = model::UpdateId::parse(update_id);
+    if (!id) return std::nullopt;
     const std::shared_lock lock(mutex_);
-    const auto it = offset_of_update_.find(update_id);
+    const auto it = offset_of_update_.find(id->bytes());
     if (it == offset_of_update_.end()) return std::nullopt;
     return it->second;
 }
@@ -553,8 +555,10 @@ std::vector<UpdatePtr> LedgerStore::history_page(
 }
 
 UpdatePtr LedgerStore::update_by_id(std::string_view update_id) const {
+    const auto id = model::UpdateId::parse(update_id);
+    if (!id) return nullptr;
     const std::shared_lock lock(mutex_);
-    const auto it = offset_of_update_.find(update_id);
+    const auto it = offset_of_update_.find(id->bytes());
     if (it == offset_of_update_.end()) return nullptr;
     const UpdatePtr& u = history_[static_cast<std::size_t>(it->second - 1)];
     return std::holds_alternative<Migration>(*u) ? nullptr : u;

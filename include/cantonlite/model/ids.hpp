@@ -2,6 +2,7 @@
 // Deterministic identifiers in the shapes Canton uses: the same seed gives the same ids every
 // start.
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,6 +16,26 @@ namespace cantonlite::model {
 // An update id as Canton writes it: "1220" + 64 hex (a multihash), derived from `namespace_` (the
 // network's salt) and the offset.
 [[nodiscard]] std::string make_update_id(std::string_view namespace_, std::int64_t offset);
+
+// An update id of make_update_id's form, kept as the 32 bytes of its hash rather than 68
+// characters: the store keeps one per update.
+class UpdateId {
+  public:
+    UpdateId() = default;
+    // The id `text` spells; nullopt unless it is "1220" and 64 lower-case hex digits.
+    [[nodiscard]] static std::optional<UpdateId> parse(std::string_view text);
+
+    [[nodiscard]] std::string str() const;  // "1220" + 64 hex
+    // The hash's bytes: a key for maps, valid as long as this id.
+    [[nodiscard]] std::string_view bytes() const {
+        return {reinterpret_cast<const char*>(hash_.data()), hash_.size()};
+    }
+    bool operator==(const UpdateId&) const = default;
+    friend bool operator==(const UpdateId& id, std::string_view text) { return id.str() == text; }
+
+  private:
+    std::array<unsigned char, 32> hash_{};
+};
 
 // A V1 contract id: "00" + 64 hex discriminator + "ca10" + "1220" + 64 hex suffix, derived from the
 // creating update and node.

@@ -226,7 +226,8 @@ class LedgerStore {
     // the undo log keeps references to the states' fields, which must not move.
     std::deque<ContractState> contracts_;                  // guarded by mutex_
     std::unordered_map<Name, std::uint32_t> sequence_of_;  // guarded by mutex_
-    // The update ids of the history, viewing the updates' own ids. Guarded by mutex_.
+    // The update ids of the history by their hash bytes, viewing the updates' own ids. Guarded by
+    // mutex_.
     std::unordered_map<std::string_view, Offset> offset_of_update_;
     model::Timestamp now_;                                                      // guarded by mutex_
     std::int64_t migration_id_ = 0;                                             // guarded by mutex_

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cantonlite/model/contract.hpp"
+#include "cantonlite/model/ids.hpp"
 #include "cantonlite/model/name_set.hpp"
 #include "cantonlite/model/packed_value.hpp"
 #include "cantonlite/model/template_id.hpp"
@@ -63,7 +64,7 @@ struct Node {
 // A committed transaction.
 struct Transaction {
     Offset offset = 0;
-    std::string update_id;
+    model::UpdateId update_id;
     Name command_id;            // empty when none
     Name workflow_id;           // empty when none
     model::NameSet submitters;  // act-as parties of the submission, in the order given
@@ -87,7 +88,7 @@ struct Reassignment {
     enum class Kind { unassign, assign };
 
     Offset offset = 0;
-    std::string update_id;
+    model::UpdateId update_id;
     Kind kind = Kind::unassign;
     model::ContractPtr contract;
     Name submitter;
@@ -103,7 +104,7 @@ struct Reassignment {
 // re-imported from the previous one (see ImportUpdate).
 struct Migration {
     Offset offset = 0;
-    std::string update_id;
+    model::UpdateId update_id;
     std::int64_t migration_id = 0;
     model::Timestamp record_time;
     std::size_t imported_contracts = 0;
@@ -113,7 +114,7 @@ using Update = std::variant<Transaction, Reassignment, Migration>;
 using UpdatePtr = std::shared_ptr<const Update>;
 
 [[nodiscard]] Offset offset_of(const Update& update);
-[[nodiscard]] const std::string& update_id_of(const Update& update);
+[[nodiscard]] const model::UpdateId& update_id_of(const Update& update);
 [[nodiscard]] model::Timestamp record_time_of(const Update& update);
 // The migration id an update belongs to (a reassignment: that of its source or target).
 [[nodiscard]] std::int64_t migration_id_of(const Update& update);

@@ -134,8 +134,9 @@ std::string traceparent_of(const std::string& update_id) {
 void append_transaction_object(std::string& out, const TransactionView& view,
                                bool with_transaction_hash) {
     const store::Transaction& tx = *view.transaction;
+    const std::string update_id = tx.update_id.str();
     out += '{';
-    append_string_field(out, "updateId", tx.update_id, true);
+    append_string_field(out, "updateId", update_id, true);
     append_string_field(out, "commandId", view.submitter_visible ? tx.command_id.view() : "");
     append_string_field(out, "workflowId", tx.workflow_id);
     append_string_field(out, "effectiveAt", model::format_instant(tx.effective_at));
@@ -165,7 +166,7 @@ void append_transaction_object(std::string& out, const TransactionView& view,
     append_string_field(out, "synchronizerId", tx.synchronizer_id);
     append_key(out, "traceContext");
     out += '{';
-    append_string_field(out, "traceparent", traceparent(tx.update_id), true);
+    append_string_field(out, "traceparent", traceparent(update_id), true);
     append_null_field(out, "tracestate");
     out += '}';
     append_string_field(out, "recordTime", model::format_instant(tx.record_time));

@@ -66,8 +66,9 @@ std::optional<std::string> reassignment_json(const store::Reassignment& r, const
     const std::optional<ContractView> view = view_contract(reader, *r.contract);
     if (!view) return std::nullopt;
     const bool unassign = r.kind == store::Reassignment::Kind::unassign;
+    const std::string update_id = r.update_id.str();
     std::string out = R"({"Reassignment":{"value":{)";
-    append_string_field(out, "updateId", r.update_id, true);
+    append_string_field(out, "updateId", update_id, true);
     append_string_field(out, "commandId", "");
     append_string_field(out, "workflowId", "");
     append_int_field(out, "offset", r.offset);
@@ -87,7 +88,7 @@ std::optional<std::string> reassignment_json(const store::Reassignment& r, const
         append_created(out, "createdEvent", r.offset, contract_event(node, *view, true));
         out += "}}]";
     }
-    append_trace_context(out, r.update_id);
+    append_trace_context(out, update_id);
     append_string_field(out, "recordTime", model::format_instant(r.record_time));
     append_string_field(out, "synchronizerId",
                         unassign ? r.source_synchronizer : r.target_synchronizer);

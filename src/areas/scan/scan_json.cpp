@@ -144,20 +144,21 @@ void append_exercised_event(std::string& out, const store::ExercisedNode& x,
 
 void append_transaction_v2(std::string& out, const store::Transaction& tx,
                            DamlValueEncoding encoding) {
+    const std::string update_id = tx.update_id.str();
     out += '{';
-    append_string_field(out, "update_id", tx.update_id, true);
+    append_string_field(out, "update_id", update_id, true);
     append_int_field(out, "migration_id", tx.migration_id);
     append_string_field(out, "workflow_id", tx.workflow_id);
     append_string_field(out, "record_time", model::format_micros(tx.record_time));
     append_string_field(out, "synchronizer_id", tx.synchronizer_id);
     append_string_field(out, "effective_at", model::format_instant(tx.effective_at));
     append_key(out, "root_event_ids");
-    append_event_ids(out, tx.update_id, store::roots(tx));
+    append_event_ids(out, update_id, store::roots(tx));
     // events_by_id: a SortedMap of the ids as strings ("u:10" sorts before "u:2").
     std::vector<std::pair<std::string, const store::Node*>> events;
     events.reserve(tx.nodes.size());
     for (const store::Node& node : tx.nodes) {
-        events.emplace_back(event_id(tx.update_id, node.node_id), &node);
+        events.emplace_back(event_id(update_id, node.node_id), &node);
     }
     std::sort(events.begin(), events.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -170,7 +171,7 @@ void append_transaction_v2(std::string& out, const store::Transaction& tx,
             append_created_event(out, *c->contract, id, value_encoding(encoding));
         } else {
             append_exercised_event(out, *store::exercised(*node),
-                                   store::children(tx, node->node_id), id, tx.update_id, encoding);
+                                   store::children(tx, node->node_id), id, update_id, encoding);
         }
     }
     out += "}}";
@@ -178,8 +179,9 @@ void append_transaction_v2(std::string& out, const store::Transaction& tx,
 
 void append_reassignment(std::string& out, const store::Reassignment& r,
                          DamlValueEncoding encoding) {
+    const std::string update_id = r.update_id.str();
     out += '{';
-    append_string_field(out, "update_id", r.update_id, true);
+    append_string_field(out, "update_id", update_id, true);
     append_string_field(out, "offset", consistent_offset);
     append_string_field(out, "record_time", model::format_micros(r.record_time));
     append_key(out, "event");
@@ -191,7 +193,7 @@ void append_reassignment(std::string& out, const store::Reassignment& r,
         append_int_field(out, "migration_id", r.migration_id);
         append_string_field(out, "unassign_id", r.unassign_id);
         append_key(out, "created_event");
-        append_created_event(out, *r.contract, event_id(r.update_id, 0), value_encoding(encoding));
+        append_created_event(out, *r.contract, event_id(update_id, 0), value_encoding(encoding));
         append_int_field(out, "reassignment_counter", r.reassignment_counter);
     } else {
         append_int_field(out, "migration_id", r.migration_id);

@@ -163,7 +163,7 @@ json transaction_json(const store::Transaction& tx) {
                          {"event", c ? contract_json(*c->contract) : exercised_json(tx, n)}});
     }
     return {{"offset", tx.offset},
-            {"update_id", tx.update_id},
+            {"update_id", tx.update_id.str()},
             {"command_id", tx.command_id},
             {"workflow_id", tx.workflow_id},
             {"submitters", tx.submitters},
@@ -177,7 +177,7 @@ json transaction_json(const store::Transaction& tx) {
 
 json reassignment_json(const store::Reassignment& r) {
     return {{"offset", r.offset},
-            {"update_id", r.update_id},
+            {"update_id", r.update_id.str()},
             {"kind", r.kind == store::Reassignment::Kind::unassign ? "unassign" : "assign"},
             {"contract", contract_json(*r.contract)},
             {"submitter", r.submitter},
@@ -191,7 +191,7 @@ json reassignment_json(const store::Reassignment& r) {
 
 json migration_json(const store::Migration& m) {
     return {{"offset", m.offset},
-            {"update_id", m.update_id},
+            {"update_id", m.update_id.str()},
             {"migration_id", m.migration_id},
             {"record_time", m.record_time.micros},
             {"imported_contracts", m.imported_contracts}};
@@ -207,7 +207,7 @@ json update_json(const store::Update& u) {
 std::vector<std::string> update_ids(const store::LedgerStore& s) {
     std::vector<std::string> ids;
     for (store::Offset o = 1; o <= s.ledger_end(); ++o)
-        ids.push_back(update_id_of(*s.update_at(o)));
+        ids.push_back(update_id_of(*s.update_at(o)).str());
     return ids;
 }
 

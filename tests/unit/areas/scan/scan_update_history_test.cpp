@@ -84,36 +84,36 @@ ordered expected_item(const store::Update& u, bool protobuf) {
     if (const auto* tx = std::get_if<store::Transaction>(&u)) {
         std::map<std::string, ordered> events;  // sorted by id as text
         for (const store::Node& node : tx->nodes) {
-            const std::string id = tx->update_id + ":" + std::to_string(node.node_id);
+            const std::string id = tx->update_id.str() + ":" + std::to_string(node.node_id);
             if (const auto* c = std::get_if<store::CreatedNode>(&node.event)) {
                 events[id] = created_event(*c->contract, id, protobuf);
             } else {
                 const auto& x = *store::exercised(node);
-                events[id] = {
-                    {"event_type", "exercised_event"},
-                    {"event_id", id},
-                    {"contract_id", x.contract_id},
-                    {"template_id", x.template_id.to_string()},
-                    {"package_name", x.template_id.package_name},
-                    {"choice", x.choice},
-                    {"choice_argument", value_json(x.choice_argument, protobuf)},
-                    {"child_event_ids", ids(tx->update_id, store::children(*tx, node.node_id))},
-                    {"exercise_result", value_json(x.exercise_result, protobuf)},
-                    {"consuming", x.consuming},
-                    {"acting_parties", x.acting_parties},
-                    {"interface_id",
-                     x.interface_id ? ordered(x.interface_id->to_string()) : ordered(nullptr)}};
+                events[id] = {{"event_type", "exercised_event"},
+                              {"event_id", id},
+                              {"contract_id", x.contract_id},
+                              {"template_id", x.template_id.to_string()},
+                              {"package_name", x.template_id.package_name},
+                              {"choice", x.choice},
+                              {"choice_argument", value_json(x.choice_argument, protobuf)},
+                              {"child_event_ids",
+                               ids(tx->update_id.str(), store::children(*tx, node.node_id))},
+                              {"exercise_result", value_json(x.exercise_result, protobuf)},
+                              {"consuming", x.consuming},
+                              {"acting_parties", x.acting_parties},
+                              {"interface_id", x.interface_id ? ordered(x.interface_id->to_string())
+                                                              : ordered(nullptr)}};
             }
         }
         ordered by_id = ordered::object();
         for (auto& [id, e] : events) by_id[id] = std::move(e);
-        return {{"update_id", tx->update_id},
+        return {{"update_id", tx->update_id.str()},
                 {"migration_id", tx->migration_id},
                 {"workflow_id", tx->workflow_id},
                 {"record_time", model::format_micros(tx->record_time)},
                 {"synchronizer_id", tx->synchronizer_id},
                 {"effective_at", model::format_instant(tx->effective_at)},
-                {"root_event_ids", ids(tx->update_id, store::roots(*tx))},
+                {"root_event_ids", ids(tx->update_id.str(), store::roots(*tx))},
                 {"events_by_id", std::move(by_id)}};
     }
     const auto& r = std::get<store::Reassignment>(u);
@@ -124,7 +124,7 @@ ordered expected_item(const store::Update& u, bool protobuf) {
                  {"target_synchronizer", r.target_synchronizer},
                  {"migration_id", r.migration_id},
                  {"unassign_id", r.unassign_id},
-                 {"created_event", created_event(*r.contract, r.update_id + ":0", protobuf)},
+                 {"created_event", created_event(*r.contract, r.update_id.str() + ":0", protobuf)},
                  {"reassignment_counter", r.reassignment_counter}};
     } else {
         event = {{"submitter", r.submitter},
@@ -135,7 +135,7 @@ ordered expected_item(const store::Update& u, bool protobuf) {
                  {"reassignment_counter", r.reassignment_counter},
                  {"contract_id", r.contract->contract_id}};
     }
-    return {{"update_id", r.update_id},
+    return {{"update_id", r.update_id.str()},
             {"offset", "000000000000000001"},
             {"record_time", model::format_micros(r.record_time)},
             {"event", std::move(event)}};
@@ -296,7 +296,7 @@ TEST(UpdateByIdV2, UnknownIdsAreNotFound) {
         is_error(api().get(updates + "/" + cid), 404, "Transaction with id " + cid + " not found"));
     // The migration itself is no update of Scan's history.
     const std::string migration =
-        store::update_id_of(*ledger().update_at(migration_offset(ledger())));
+        store::update_id_of(*ledger().update_at(migration_offset(ledger()))).str();
     EXPECT_TRUE(is_error(api().get(updates + "/" + migration), 404,
                          "Transaction with id " + migration + " not found"));
     const Response bad = api().get(updates + "/" + cid + "?daml_value_encoding=lossless");
