@@ -213,7 +213,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
                                      draft.effective_at, draft.offset, id);
             informees = contract->stakeholders;
             known[cid] = Known{.contract = contract};
-            tx.nodes.push_back(Node{.node_id = id, .event = CreatedNode{contract}});
+            tx.nodes.push_back(Node{.event = CreatedNode{contract}, .node_id = id});
         } else {
             const auto& e = std::get<ExerciseDraft>(nd.event);
             if (e.acting_parties.empty()) throw AppendError("an exercise needs acting parties");
@@ -242,8 +242,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             it->second.consumed = e.consuming;
             informees = sorted_union(e.consuming ? target.stakeholders : target.signatories,
                                      e.acting_parties);
-            tx.nodes.push_back(Node{.node_id = id,
-                                    .event = std::make_shared<ExercisedNode>(ExercisedNode{
+            tx.nodes.push_back(Node{.event = std::make_shared<ExercisedNode>(ExercisedNode{
                                         .contract_id = it->second.contract->contract_id,
                                         .template_id = e.template_id,
                                         .interface_id = e.interface_id,
@@ -253,7 +252,8 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
                                         .acting_parties = model::NameSet::sorted(e.acting_parties),
                                         .exercise_result = model::pack(e.result),
                                         .contract = it->second.contract,
-                                        .last_descendant = id})});
+                                        .last_descendant = id}),
+                                    .node_id = id});
         }
         Node& node = tx.nodes.back();
         node.witnesses =

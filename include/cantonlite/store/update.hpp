@@ -45,8 +45,8 @@ struct ExercisedNode {
 // One node of a transaction. An exercise is boxed: it is ten times the size of a create, and
 // most nodes of a ledger are creates.
 struct Node {
-    int node_id = 0;  // pre-order index within the transaction
     std::variant<CreatedNode, std::shared_ptr<ExercisedNode>> event;
+    int node_id = 0;  // pre-order index within the transaction (after the event: 32 bytes, not 40)
     // Parties that see this node (LEDGER_EFFECTS): its informees and those of its ancestors.
     // Sorted.
     model::NameSet witnesses;

@@ -78,7 +78,7 @@ std::optional<std::string> reassignment_json(const store::Reassignment& r, const
         append_unassigned_event(out, r, *view);
         out += "}}]";
     } else {
-        const store::Node node{.node_id = 0, .event = store::CreatedNode{.contract = r.contract}};
+        const store::Node node{.event = store::CreatedNode{.contract = r.contract}, .node_id = 0};
         out += R"([{"JsAssignmentEvent":{)";
         append_string_field(out, "source", r.source_synchronizer, true);
         append_string_field(out, "target", r.target_synchronizer);
@@ -182,8 +182,8 @@ std::string active_contract_json(const AcsEntry& entry, std::string_view continu
     std::string out = "{";
     append_string_field(out, "workflowId", entry.workflow_id, true);
     append_key(out, "contractEntry");
-    const store::Node node{.node_id = entry.activated_node_id,
-                           .event = store::CreatedNode{.contract = entry.contract}};
+    const store::Node node{.event = store::CreatedNode{.contract = entry.contract},
+                           .node_id = entry.activated_node_id};
     const EventView created = contract_event(node, entry.view, true);
     if (entry.unassigned != nullptr) {
         out += R"({"JsIncompleteUnassigned":{)";

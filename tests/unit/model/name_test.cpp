@@ -52,6 +52,18 @@ TEST(Name, KeepsLongTextsAndEmbeddedZeros) {
     EXPECT_NE(Name(with_zero), Name("a"));
 }
 
+// The table grows many times over: every text is still found, under the number it first got.
+TEST(Name, ManyNamesAreAllFoundAgain) {
+    std::vector<Name> names;
+    for (int i = 0; i < 50'000; ++i) names.emplace_back("growth-" + std::to_string(i));
+    for (int i = 0; i < 50'000; ++i) {
+        const std::string text = "growth-" + std::to_string(i);
+        ASSERT_EQ(Name::find(text), names[static_cast<std::size_t>(i)]) << text;
+        ASSERT_EQ(names[static_cast<std::size_t>(i)].view(), text);
+    }
+    EXPECT_FALSE(Name::find("growth-50000").has_value());
+}
+
 // Threads interning overlapping texts agree on every Name, and reading needs no lock.
 TEST(Name, ConcurrentInterningAgrees) {
     constexpr int per_thread = 20000;
