@@ -189,9 +189,7 @@ void packed::Reader::skip() {
 PackedValue pack(const Value& v) {
     Writer w;
     w.value(v);
-    std::string bytes = w.take();
-    bytes.shrink_to_fit();
-    return PackedValue(std::move(bytes));
+    return PackedValue(std::string_view(w.take()));
 }
 
 Value unpack(const PackedValue& packed) {

@@ -2,8 +2,13 @@
 // PackedValue: a Daml value as the store keeps it, in one compact byte form from which every JSON
 // encoding is written (value_json.hpp).
 
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "cantonlite/model/value.hpp"
 
@@ -12,19 +17,70 @@ namespace cantonlite::model {
 // The bytes of one Value: a kind tag per node; integers as zigzag varints; parties, contract ids
 // and record labels as Names (value of Name::id()); texts, map keys and constructors inline.
 // A typical Amulet argument takes ~40 bytes against ~280 for one of its JSON encodings.
-// Immutable plain value.
+// Immutable plain value of 8 bytes: up to 7 bytes of value inline, longer ones on the heap.
 class PackedValue {
   public:
-    PackedValue() : bytes_(1, '\0') {}  // Unit
-    [[nodiscard]] std::string_view bytes() const { return bytes_; }
-    [[nodiscard]] std::size_t size() const { return bytes_.size(); }
-    bool operator==(const PackedValue&) const = default;
+    PackedValue() noexcept { set_inline(std::string_view("\0", 1)); }  // Unit
+    PackedValue(const PackedValue& other) { assign(other.bytes()); }
+    PackedValue(PackedValue&& other) noexcept : word_(other.word_) { other.set_inline({"\0", 1}); }
+    PackedValue& operator=(const PackedValue& other) {
+        if (this != &other) {
+            PackedValue copy(other);
+            std::swap(word_, copy.word_);
+        }
+        return *this;
+    }
+    PackedValue& operator=(PackedValue&& other) noexcept {
+        std::swap(word_, other.word_);
+        return *this;
+    }
+    ~PackedValue() {
+        if (!is_inline()) delete[] heap();
+    }
+
+    [[nodiscard]] std::string_view bytes() const {
+        if (is_inline()) return {reinterpret_cast<const char*>(word_.data()) + 1, inline_size()};
+        const std::uint32_t* block = heap();
+        return {reinterpret_cast<const char*>(block + 1), block[0]};
+    }
+    [[nodiscard]] std::size_t size() const { return bytes().size(); }
+    bool operator==(const PackedValue& other) const { return bytes() == other.bytes(); }
 
     friend PackedValue pack(const Value& v);
 
   private:
-    explicit PackedValue(std::string bytes) : bytes_(std::move(bytes)) {}
-    std::string bytes_;
+    static_assert(std::endian::native == std::endian::little && sizeof(void*) == 8,
+                  "the inline form's tag is the pointer's lowest byte");
+    static constexpr std::size_t inline_capacity = 7;
+
+    explicit PackedValue(std::string_view bytes) { assign(bytes); }
+
+    // Inline: word_[0] is (size << 1) | 1 and the bytes follow. On the heap: word_ holds a pointer
+    // (4-aligned, so its lowest bit is 0) to the size as a uint32_t, then the bytes.
+    [[nodiscard]] bool is_inline() const { return (word_[0] & 1U) != 0; }
+    [[nodiscard]] std::size_t inline_size() const { return word_[0] >> 1U; }
+    [[nodiscard]] std::uint32_t* heap() const {
+        std::uint32_t* block = nullptr;
+        std::memcpy(&block, word_.data(), sizeof block);
+        return block;
+    }
+    void set_inline(std::string_view bytes) noexcept {
+        word_.fill(0);
+        word_[0] = static_cast<unsigned char>(bytes.size() << 1U | 1U);
+        std::memcpy(word_.data() + 1, bytes.data(), bytes.size());
+    }
+    void assign(std::string_view bytes) {
+        if (bytes.size() <= inline_capacity) {
+            set_inline(bytes);
+            return;
+        }
+        auto* block = new std::uint32_t[1 + (bytes.size() + 3) / 4];
+        block[0] = static_cast<std::uint32_t>(bytes.size());
+        std::memcpy(block + 1, bytes.data(), bytes.size());
+        std::memcpy(word_.data(), &block, sizeof block);
+    }
+
+    std::array<unsigned char, 8> word_{};
 };
 
 [[nodiscard]] PackedValue pack(const Value& v);

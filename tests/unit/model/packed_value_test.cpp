@@ -56,6 +56,28 @@ TEST(PackedValue, UnpacksToTheValueItPacked) {
     }
 }
 
+// Values of every length around the inline limit (7 bytes) survive copies, moves and
+// assignments, in both forms.
+TEST(PackedValue, ShortAndLongValuesCopyAndMoveAlike) {
+    static_assert(sizeof(PackedValue) == 8);
+    for (std::size_t n = 0; n <= 20; ++n) {
+        const Value v = Value::text_value(std::string(n, 'x'));  // kind, length, then n bytes
+        const PackedValue packed = pack(v);
+        PackedValue copy = packed;
+        EXPECT_EQ(copy, packed);
+        PackedValue moved = std::move(copy);
+        EXPECT_EQ(unpack(moved), v) << n;
+        EXPECT_EQ(unpack(copy), Value::unit());  // a moved-from value is Unit
+        PackedValue assigned;
+        assigned = packed;
+        assigned = assigned;  // self-assignment keeps it
+        EXPECT_EQ(unpack(assigned), v) << n;
+        PackedValue long_one = pack(Value::text_value(std::string(40, 'y')));
+        long_one = std::move(assigned);
+        EXPECT_EQ(unpack(long_one), v) << n;
+    }
+}
+
 TEST(PackedValue, TheDefaultIsUnit) {
     EXPECT_EQ(unpack(PackedValue()), Value::unit());
     EXPECT_EQ(PackedValue(), pack(Value::unit()));
