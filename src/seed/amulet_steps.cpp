@@ -1,14 +1,14 @@
 // Steps on amulets: mint, lock, unlock, transfer (docs/seed-format.md "Amulet").
 #include <optional>
 
+#include "cantonlite/splice/payloads.hpp"
 #include "cantonlite/splice/splice_views.hpp"
-#include "splice_payloads.hpp"
 #include "steps.hpp"
 
 namespace cantonlite::seed {
 namespace {
 
-namespace p = payloads;
+namespace p = splice::payloads;
 using store::CreateDraft;
 using store::ExerciseDraft;
 

@@ -1,13 +1,13 @@
 // The network's automation: the transactions that the real wallet and SV apps submit when a
 // contract expires (Splice's ExpireTransferOfferTrigger, ExpireBuyTrafficRequestsTrigger and
 // ExpiredAnsEntryTrigger), with the trees of their Daml choices.
-#include "splice_payloads.hpp"
+#include "cantonlite/splice/payloads.hpp"
 #include "steps.hpp"
 
 namespace cantonlite::seed {
 namespace {
 
-namespace p = payloads;
+namespace p = splice::payloads;
 using store::ExerciseDraft;
 
 const nlohmann::json& no_ids() {

@@ -1,12 +1,12 @@
 // Name service, governance and transfer-command steps (docs/seed-format.md).
+#include "cantonlite/splice/payloads.hpp"
 #include "cantonlite/splice/splice_views.hpp"
-#include "splice_payloads.hpp"
 #include "steps.hpp"
 
 namespace cantonlite::seed {
 namespace {
 
-namespace p = payloads;
+namespace p = splice::payloads;
 using store::CreateDraft;
 using store::ExerciseDraft;
 

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <set>
 
-#include "splice_payloads.hpp"
+#include "cantonlite/splice/payloads.hpp"
 #include "steps.hpp"
 
 namespace cantonlite::seed {
@@ -103,7 +103,7 @@ void add_nodes(SeedContext& ctx, store::TransactionDraft& d, int parent,
             .contract_id = ctx.contract(e, "contract"),
             .template_id = template_field(ctx, e, "template"),
             .choice = e.string("choice"),
-            .argument = optional_typed(ctx, e, "argument", payloads::empty_record()),
+            .argument = optional_typed(ctx, e, "argument", splice::payloads::empty_record()),
             .consuming = bool_field(e, "consuming"),
             .acting_parties = ctx.parties(e, "acting_parties"),
             .result = optional_typed(ctx, e, "result", Value::unit())};

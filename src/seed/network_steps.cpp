@@ -1,13 +1,13 @@
 // Steps that grow the network itself: a new party, a new participant user (docs/seed-format.md
 // "Parties and users"). A test often wants a fresh party; these give it one at run time.
 #include "cantonlite/model/ids.hpp"
-#include "splice_payloads.hpp"
+#include "cantonlite/splice/payloads.hpp"
 #include "steps.hpp"
 
 namespace cantonlite::seed {
 namespace {
 
-namespace p = payloads;
+namespace p = splice::payloads;
 
 // A party hint as Canton allocates it: letters, digits, '-' and '_'.
 bool valid_hint(std::string_view hint) {

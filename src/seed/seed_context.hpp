@@ -15,9 +15,9 @@
 
 #include "cantonlite/model/json_fields.hpp"
 #include "cantonlite/model/value.hpp"
+#include "cantonlite/splice/payloads.hpp"
 #include "cantonlite/store/ledger_store.hpp"
 #include "party_directory.hpp"
-#include "splice_payloads.hpp"
 
 namespace cantonlite::seed {
 

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <map>
 
-#include "splice_payloads.hpp"
+#include "cantonlite/splice/payloads.hpp"
 #include "steps.hpp"
 
 namespace cantonlite::seed {
@@ -175,7 +175,7 @@ const model::Value& field_at(const model::Value& v, std::initializer_list<std::s
 }
 
 void bootstrap(SeedContext& ctx) {
-    namespace p = payloads;
+    namespace p = splice::payloads;
     const model::Network& n = ctx.network();
     static const nlohmann::json no_ids = nlohmann::json::object();  // no command or workflow id
     auto d = ctx.draft(JsonObject(no_ids, ""), {n.dso_party, n.validator_party}, ctx.start_time);

@@ -1,11 +1,11 @@
 // Wallet steps: transfer offers and buy-traffic requests (docs/seed-format.md "Wallet").
-#include "splice_payloads.hpp"
+#include "cantonlite/splice/payloads.hpp"
 #include "steps.hpp"
 
 namespace cantonlite::seed {
 namespace {
 
-namespace p = payloads;
+namespace p = splice::payloads;
 using store::CreateDraft;
 using store::ExerciseDraft;
 
@@ -111,10 +111,10 @@ void accept_transfer_offer(SeedContext& ctx, const JsonObject& s) {
 
 void withdraw_transfer_offer(SeedContext& ctx, const JsonObject& s) {
     allow_keys(s, Commits::transaction, {"offer", "reason"});
-    exercise_on_request(ctx, s, "offer", "TransferOffer", payloads::transfer_offer(ctx.network()),
-                        "TransferOffer_Withdraw", "sender",
-                        p::single("reason", Value::text_value(text_or_empty(s, "reason"))),
-                        p::empty_record());
+    exercise_on_request(
+        ctx, s, "offer", "TransferOffer", splice::payloads::transfer_offer(ctx.network()),
+        "TransferOffer_Withdraw", "sender",
+        p::single("reason", Value::text_value(text_or_empty(s, "reason"))), p::empty_record());
 }
 
 void expire_transfer_offer(SeedContext& ctx, const JsonObject& s) {
@@ -122,9 +122,9 @@ void expire_transfer_offer(SeedContext& ctx, const JsonObject& s) {
     const std::string cid = ctx.contract(s, "offer");
     const Value& offer = ctx.argument_of(cid, "TransferOffer", s.pointer_of("offer"));
     Value actor = field_at(offer, {"sender"}, s.pointer_of("offer"));
-    exercise_on_request(ctx, s, "offer", "TransferOffer", payloads::transfer_offer(ctx.network()),
-                        "TransferOffer_Expire", "sender", p::single("actor", std::move(actor)),
-                        p::empty_record());
+    exercise_on_request(ctx, s, "offer", "TransferOffer",
+                        splice::payloads::transfer_offer(ctx.network()), "TransferOffer_Expire",
+                        "sender", p::single("actor", std::move(actor)), p::empty_record());
 }
 
 void create_buy_traffic_request(SeedContext& ctx, const JsonObject& s) {

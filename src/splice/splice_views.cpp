@@ -4,6 +4,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "cantonlite/splice/templates.hpp"
 #include "cantonlite/store/stakeholder_index.hpp"
 
 namespace cantonlite::splice {
@@ -17,11 +18,6 @@ using CounterFact = SpliceViews::CounterFact;
 using AnsFact = SpliceViews::AnsFact;
 using VoteFact = SpliceViews::VoteFact;
 using BuyTrafficFact = SpliceViews::BuyTrafficFact;
-
-bool is(const model::TemplateId& t, std::string_view package, std::string_view module,
-        std::string_view entity) {
-    return t.package_name == package && t.module_name == module && t.entity_name == entity;
-}
 
 // The field at `path` (record labels) of `v`, of kind `kind`. Throws AppendError naming the path.
 const Value& field(const Value& v, std::initializer_list<std::string_view> path, Value::Kind kind,
@@ -77,14 +73,14 @@ std::optional<std::pair<model::Timestamp, ExpiringContract::Kind>> expiry_of(con
 // Throws AppendError when a Splice template's argument lacks a field the views need.
 Fact extract(const model::TemplateId& t, const Value& a) {
     using K = Value::Kind;
-    if (is(t, "splice-amulet", "Splice.Amulet", "Amulet")) {
+    if (templates::is(t, templates::amulet)) {
         return HoldingRow{
             .amount = field(a, {"amount", "initialAmount"}, K::numeric, t).decimal,
             .rate_per_round = field(a, {"amount", "ratePerRound", "rate"}, K::numeric, t).decimal,
             .created_round = field(a, {"amount", "createdAt", "number"}, K::int64, t).number,
             .owner = Name(party_at(a, {"owner"}, t))};
     }
-    if (is(t, "splice-amulet", "Splice.Amulet", "LockedAmulet")) {
+    if (templates::is(t, templates::locked_amulet)) {
         return HoldingRow{
             .amount = field(a, {"amulet", "amount", "initialAmount"}, K::numeric, t).decimal,
             .rate_per_round =
@@ -94,15 +90,15 @@ Fact extract(const model::TemplateId& t, const Value& a) {
             .owner = Name(party_at(a, {"amulet", "owner"}, t)),
             .locked = true};
     }
-    if (is(t, "splice-wallet", "Splice.Wallet.TransferOffer", "TransferOffer")) {
+    if (templates::is(t, templates::transfer_offer)) {
         return OfferFact{.sender = Name(party_at(a, {"sender"}, t)),
                          .receiver = Name(party_at(a, {"receiver"}, t)),
                          .expires_at = optional_time(a, "expiresAt")};
     }
-    if (is(t, "splice-amulet", "Splice.ExternalPartyAmuletRules", "TransferCommandCounter")) {
+    if (templates::is(t, templates::transfer_command_counter)) {
         return CounterFact{.sender = Name(party_at(a, {"sender"}, t))};
     }
-    if (is(t, "splice-amulet-name-service", "Splice.Ans", "AnsEntry")) {
+    if (templates::is(t, templates::ans_entry)) {
         return std::make_shared<const AnsFact>(AnsFact{
             .user = party_at(a, {"user"}, t),
             .name = text_at(a, {"name"}, t),
@@ -110,13 +106,13 @@ Fact extract(const model::TemplateId& t, const Value& a) {
             .description = text_at(a, {"description"}, t),
             .expires_at = model::Timestamp{field(a, {"expiresAt"}, K::timestamp, t).number}});
     }
-    if (is(t, "splice-dso-governance", "Splice.DsoRules", "VoteRequest")) {
+    if (templates::is(t, templates::vote_request)) {
         const Value& tracking = field(a, {"trackingCid"}, K::optional, t);
         VoteFact fact;
         if (!tracking.items.empty()) fact.tracking_cid = tracking.items.front().text;
         return fact;
     }
-    if (is(t, "splice-wallet", "Splice.Wallet.BuyTrafficRequest", "BuyTrafficRequest")) {
+    if (templates::is(t, templates::buy_traffic_request)) {
         return BuyTrafficFact{.end_user = Name(party_at(a, {"endUserParty"}, t)),
                               .tracking_id = text_at(a, {"trackingId"}, t),
                               .expires_at = optional_time(a, "expiresAt")};

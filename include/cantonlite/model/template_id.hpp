@@ -9,6 +9,18 @@
 
 namespace cantonlite::model {
 
+// "<package name>:<Module>:<Entity>": a template or interface across its package's versions.
+struct QualifiedRef {
+    std::string_view package_name;
+    std::string_view module_name;
+    std::string_view entity_name;
+
+    [[nodiscard]] bool names(std::string_view package, std::string_view module,
+                             std::string_view entity) const {
+        return package_name == package && module_name == module && entity_name == entity;
+    }
+};
+
 // Its parts are interned: a ledger names a handful of templates millions of times, so an id is
 // 16 bytes.
 struct TemplateId {

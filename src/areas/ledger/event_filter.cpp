@@ -5,7 +5,7 @@
 #include <unordered_set>
 
 #include "cantonlite/http/api_error.hpp"
-#include "cantonlite/model/interfaces.hpp"
+#include "cantonlite/splice/interfaces.hpp"
 
 namespace cantonlite::areas::ledger {
 namespace {
@@ -65,7 +65,7 @@ PartyFilter merge(const Filters& filters, const model::Network& network) {
             }
             case CumulativeFilter::Kind::interface_filter:
                 only_empty = false;
-                for (const model::InterfaceInstance& i : model::interface_instances()) {
+                for (const splice::InterfaceInstance& i : splice::interface_instances()) {
                     if (i.interface_ref.names(std::string_view(f.identifier->package).substr(1),
                                               f.identifier->module_name,
                                               f.identifier->entity_name)) {
@@ -162,8 +162,8 @@ void check_known(const store::LedgerStore& store, const EventFormat& events) {
                     package + "].");
         }
         if (f->kind == CumulativeFilter::Kind::interface_filter) {
-            if (model::is_known_interface(package, f->identifier->module_name,
-                                          f->identifier->entity_name))
+            if (splice::is_known_interface(package, f->identifier->module_name,
+                                           f->identifier->entity_name))
                 continue;
             throw ApiError(
                 ErrorKind::not_found, "NO_INTERFACE_FOR_PACKAGE_NAME_AND_QUALIFIED_NAME",

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "cantonlite/model/interfaces.hpp"
+#include "cantonlite/splice/interfaces.hpp"
 #include "cantonlite/store/update.hpp"
 
 namespace cantonlite::areas::ledger {
@@ -15,7 +15,7 @@ namespace cantonlite::areas::ledger {
 // implements: its view on a created event, its id in implementedInterfaces on an archive.
 struct InterfaceView {
     std::string interface_id;  // package-id form
-    const model::InterfaceInstance* instance = nullptr;
+    const splice::InterfaceInstance* instance = nullptr;
 };
 
 // One event of the answer: a node of the transaction as one reader sees it.

@@ -10,19 +10,11 @@
 
 #include "cantonlite/model/contract.hpp"
 
-namespace cantonlite::model {
+namespace cantonlite::splice {
 
-// "<package name>:<Module>:<Entity>": a template or interface across its package's versions.
-struct QualifiedRef {
-    std::string_view package_name;
-    std::string_view module_name;
-    std::string_view entity_name;
-
-    [[nodiscard]] bool names(std::string_view package, std::string_view module,
-                             std::string_view entity) const {
-        return package_name == package && module_name == module && entity_name == entity;
-    }
-};
+using model::Contract;
+using model::QualifiedRef;
+using model::TemplateId;
 
 // One `interface instance I for T` of the emulated packages.
 struct InterfaceInstance {
@@ -48,4 +40,4 @@ struct InterfaceInstance {
 // "1.0000000000" -> "1.0"): trailing zeros dropped, one fraction digit kept.
 [[nodiscard]] std::string daml_show_numeric(std::string_view numeric);
 
-}  // namespace cantonlite::model
+}  // namespace cantonlite::splice

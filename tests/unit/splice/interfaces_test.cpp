@@ -1,11 +1,13 @@
 // The token standard interfaces of the emulated Splice templates and their views (Splice.Amulet,
 // Splice.ExternalPartyAmuletRules: `interface instance ... where view = ...`).
-#include "cantonlite/model/interfaces.hpp"
+#include "cantonlite/splice/interfaces.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-namespace cantonlite::model {
+namespace cantonlite::splice {
+
+using namespace model;  // NOLINT
 namespace {
 
 const std::string dso = "DSO::1220aa";
@@ -152,4 +154,4 @@ TEST(DamlShowNumeric, DropsTrailingZerosButKeepsOneFractionDigit) {
 }
 
 }  // namespace
-}  // namespace cantonlite::model
+}  // namespace cantonlite::splice

@@ -10,7 +10,7 @@
 #include "cantonlite/model/network.hpp"
 #include "cantonlite/model/value.hpp"
 
-namespace cantonlite::seed::payloads {
+namespace cantonlite::splice::payloads {
 
 using model::Decimal;
 using model::Timestamp;
@@ -79,4 +79,4 @@ Value single(const std::string& label, Value v);
 // The empty record: arguments of choices without parameters (Archive, ...).
 Value empty_record();
 
-}  // namespace cantonlite::seed::payloads
+}  // namespace cantonlite::splice::payloads

@@ -1,6 +1,8 @@
-#include "splice_payloads.hpp"
+#include "cantonlite/splice/payloads.hpp"
 
-namespace cantonlite::seed::payloads {
+#include "cantonlite/splice/templates.hpp"
+
+namespace cantonlite::splice::payloads {
 namespace {
 
 Value parties_list(const std::vector<Party>& parties) {
@@ -16,42 +18,40 @@ Value optional_time(const std::optional<Timestamp>& t) {
 }  // namespace
 
 model::TemplateId amulet(const model::Network& n) {
-    return n.template_id("splice-amulet", "Splice.Amulet", "Amulet");
+    return templates::id_of(n, templates::amulet);
 }
 model::TemplateId locked_amulet(const model::Network& n) {
-    return n.template_id("splice-amulet", "Splice.Amulet", "LockedAmulet");
+    return templates::id_of(n, templates::locked_amulet);
 }
 model::TemplateId amulet_rules(const model::Network& n) {
-    return n.template_id("splice-amulet", "Splice.AmuletRules", "AmuletRules");
+    return templates::id_of(n, templates::amulet_rules);
 }
 model::TemplateId external_party_amulet_rules(const model::Network& n) {
-    return n.template_id("splice-amulet", "Splice.ExternalPartyAmuletRules",
-                         "ExternalPartyAmuletRules");
+    return templates::id_of(n, templates::external_party_amulet_rules);
 }
 model::TemplateId transfer_command_counter(const model::Network& n) {
-    return n.template_id("splice-amulet", "Splice.ExternalPartyAmuletRules",
-                         "TransferCommandCounter");
+    return templates::id_of(n, templates::transfer_command_counter);
 }
 model::TemplateId dso_rules(const model::Network& n) {
-    return n.template_id("splice-dso-governance", "Splice.DsoRules", "DsoRules");
+    return templates::id_of(n, templates::dso_rules);
 }
 model::TemplateId vote_request(const model::Network& n) {
-    return n.template_id("splice-dso-governance", "Splice.DsoRules", "VoteRequest");
+    return templates::id_of(n, templates::vote_request);
 }
 model::TemplateId ans_entry(const model::Network& n) {
-    return n.template_id("splice-amulet-name-service", "Splice.Ans", "AnsEntry");
+    return templates::id_of(n, templates::ans_entry);
 }
 model::TemplateId wallet_app_install(const model::Network& n) {
-    return n.template_id("splice-wallet", "Splice.Wallet.Install", "WalletAppInstall");
+    return templates::id_of(n, templates::wallet_app_install);
 }
 model::TemplateId transfer_offer(const model::Network& n) {
-    return n.template_id("splice-wallet", "Splice.Wallet.TransferOffer", "TransferOffer");
+    return templates::id_of(n, templates::transfer_offer);
 }
 model::TemplateId accepted_transfer_offer(const model::Network& n) {
-    return n.template_id("splice-wallet", "Splice.Wallet.TransferOffer", "AcceptedTransferOffer");
+    return templates::id_of(n, templates::accepted_transfer_offer);
 }
 model::TemplateId buy_traffic_request(const model::Network& n) {
-    return n.template_id("splice-wallet", "Splice.Wallet.BuyTrafficRequest", "BuyTrafficRequest");
+    return templates::id_of(n, templates::buy_traffic_request);
 }
 
 Value amulet_value(const Party& dso, const Party& owner, Decimal amount, std::int64_t round,
@@ -208,4 +208,4 @@ Value empty_record() {
     return Value::record({});
 }
 
-}  // namespace cantonlite::seed::payloads
+}  // namespace cantonlite::splice::payloads

@@ -1,28 +1,25 @@
-#include "cantonlite/model/interfaces.hpp"
+#include "cantonlite/splice/interfaces.hpp"
 
 #include <array>
 
 #include <nlohmann/json.hpp>
 
 #include "cantonlite/model/value_json.hpp"
+#include "cantonlite/splice/templates.hpp"
 
-namespace cantonlite::model {
+namespace cantonlite::splice {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr QualifiedRef holding_v1{"splice-api-token-holding-v1", "Splice.Api.Token.HoldingV1",
-                                  "Holding"};
-constexpr QualifiedRef transfer_factory_v1{"splice-api-token-transfer-instruction-v1",
-                                           "Splice.Api.Token.TransferInstructionV1",
-                                           "TransferFactory"};
-constexpr QualifiedRef allocation_factory_v1{"splice-api-token-allocation-instruction-v1",
-                                             "Splice.Api.Token.AllocationInstructionV1",
-                                             "AllocationFactory"};
-constexpr QualifiedRef amulet{"splice-amulet", "Splice.Amulet", "Amulet"};
-constexpr QualifiedRef locked_amulet{"splice-amulet", "Splice.Amulet", "LockedAmulet"};
-constexpr QualifiedRef external_party_amulet_rules{
-    "splice-amulet", "Splice.ExternalPartyAmuletRules", "ExternalPartyAmuletRules"};
+using model::value_json;
+using model::ValueEncoding;
+using templates::allocation_factory_v1;
+using templates::amulet;
+using templates::external_party_amulet_rules;
+using templates::holding_v1;
+using templates::locked_amulet;
+using templates::transfer_factory_v1;
 
 // The member at `path` of a Ledger API JSON record, or nullptr.
 const Json* at(const Json& v, std::initializer_list<const char*> path) {
@@ -133,4 +130,4 @@ std::string daml_show_numeric(std::string_view numeric) {
     return s;
 }
 
-}  // namespace cantonlite::model
+}  // namespace cantonlite::splice

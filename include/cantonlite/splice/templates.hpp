@@ -1,0 +1,54 @@
+#pragma once
+// The Splice templates and the token-standard interfaces that cantonlite emulates, each named
+// once ("<package name>:<Module>:<Entity>"): the payload builders, the views and the interface
+// instances all read them from here.
+
+#include "cantonlite/model/network.hpp"
+#include "cantonlite/model/template_id.hpp"
+
+namespace cantonlite::splice::templates {
+
+using model::QualifiedRef;
+
+inline constexpr QualifiedRef amulet{"splice-amulet", "Splice.Amulet", "Amulet"};
+inline constexpr QualifiedRef locked_amulet{"splice-amulet", "Splice.Amulet", "LockedAmulet"};
+inline constexpr QualifiedRef amulet_rules{"splice-amulet", "Splice.AmuletRules", "AmuletRules"};
+inline constexpr QualifiedRef external_party_amulet_rules{
+    "splice-amulet", "Splice.ExternalPartyAmuletRules", "ExternalPartyAmuletRules"};
+inline constexpr QualifiedRef transfer_command_counter{
+    "splice-amulet", "Splice.ExternalPartyAmuletRules", "TransferCommandCounter"};
+inline constexpr QualifiedRef dso_rules{"splice-dso-governance", "Splice.DsoRules", "DsoRules"};
+inline constexpr QualifiedRef vote_request{"splice-dso-governance", "Splice.DsoRules",
+                                           "VoteRequest"};
+inline constexpr QualifiedRef ans_entry{"splice-amulet-name-service", "Splice.Ans", "AnsEntry"};
+inline constexpr QualifiedRef wallet_app_install{"splice-wallet", "Splice.Wallet.Install",
+                                                 "WalletAppInstall"};
+inline constexpr QualifiedRef transfer_offer{"splice-wallet", "Splice.Wallet.TransferOffer",
+                                             "TransferOffer"};
+inline constexpr QualifiedRef accepted_transfer_offer{
+    "splice-wallet", "Splice.Wallet.TransferOffer", "AcceptedTransferOffer"};
+inline constexpr QualifiedRef buy_traffic_request{
+    "splice-wallet", "Splice.Wallet.BuyTrafficRequest", "BuyTrafficRequest"};
+
+// The token standard's v1 interfaces.
+inline constexpr QualifiedRef holding_v1{"splice-api-token-holding-v1",
+                                         "Splice.Api.Token.HoldingV1", "Holding"};
+inline constexpr QualifiedRef transfer_factory_v1{"splice-api-token-transfer-instruction-v1",
+                                                  "Splice.Api.Token.TransferInstructionV1",
+                                                  "TransferFactory"};
+inline constexpr QualifiedRef allocation_factory_v1{"splice-api-token-allocation-instruction-v1",
+                                                    "Splice.Api.Token.AllocationInstructionV1",
+                                                    "AllocationFactory"};
+
+// Whether `t` is a template `ref` names (of any package version).
+[[nodiscard]] inline bool is(const model::TemplateId& t, const QualifiedRef& ref) {
+    return ref.names(t.package_name, t.module_name, t.entity_name);
+}
+
+// The template id of `ref` in network `n` (its package id from the network's packages).
+[[nodiscard]] inline model::TemplateId id_of(const model::Network& n, const QualifiedRef& ref) {
+    return n.template_id(std::string(ref.package_name), std::string(ref.module_name),
+                         std::string(ref.entity_name));
+}
+
+}  // namespace cantonlite::splice::templates
