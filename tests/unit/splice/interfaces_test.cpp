@@ -7,7 +7,14 @@
 
 namespace cantonlite::splice {
 
-using namespace model;  // NOLINT
+using model::ContractPtr;
+using model::Decimal;
+using model::make_contract;
+using model::Name;
+using model::parse_timestamp;
+using model::TemplateId;
+using model::Timestamp;
+using model::Value;
 namespace {
 
 const std::string dso = "DSO::1220aa";
