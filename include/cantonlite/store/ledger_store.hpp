@@ -42,8 +42,8 @@ struct ContractState {
 
 // Every contract of a Scan ACS snapshot (the active contracts the DSO party is a stakeholder of:
 // Scan ingests no others), in (created_at, contract_id) order, and their indexes by stakeholder
-// and by template ("<package name>:<Module>:<Entity>"). Shared like SnapshotRows while the ACS
-// is unchanged.
+// and by template ("<package name>:<Module>:<Entity>"). Consecutive snapshots of an unchanged ACS
+// share one (a clock moved by a year takes thousands of snapshots of the same rows).
 struct AcsRows {
     std::vector<model::ContractPtr> rows;
     std::unordered_map<Party, std::vector<std::uint32_t>> rows_by_stakeholder;  // row indexes
