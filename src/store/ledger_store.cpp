@@ -35,6 +35,13 @@ bool in_pre_order(const std::vector<NodeDraft>& nodes, int previous, int parent)
     return parent == -1;
 }
 
+// The reassignment counter of `contract_id`: its unassignments, every other offset of its moves.
+std::int64_t counter_of(const std::unordered_map<Name, std::vector<Offset>>& reassignments,
+                        Name contract_id) {
+    const auto it = reassignments.find(contract_id);
+    return it == reassignments.end() ? 0 : static_cast<std::int64_t>((it->second.size() + 1) / 2);
+}
+
 // A contract a draft exercises: committed before, or created earlier in the same draft.
 struct Known {
     model::ContractPtr contract;
@@ -153,6 +160,14 @@ std::optional<std::uint32_t> LedgerStore::sequence_of(std::string_view contract_
     const auto it = id ? sequence_of_.find(*id) : sequence_of_.end();
     if (it == sequence_of_.end()) return std::nullopt;
     return it->second;
+}
+
+void LedgerStore::record_reassignment(Name contract_id, Offset offset) {
+    if (const auto it = reassignments_.find(contract_id); it != reassignments_.end()) {
+        undo_.push_back(it->second, offset);
+    } else {
+        undo_.assign(reassignments_, contract_id, std::vector<Offset>{offset});
+    }
 }
 
 template <typename Visit>
@@ -317,21 +332,21 @@ void LedgerStore::unassign(const std::string& contract_id, const std::string& ta
     if (target == state.synchronizer_id)
         throw AppendError("contract " + contract_id + " is on " + target + " already");
     const Offset offset = static_cast<Offset>(history_.size()) + 1;
-    Reassignment r{.offset = offset,
-                   .update_id = *model::UpdateId::parse(update_id_for(offset)),
-                   .kind = Reassignment::Kind::unassign,
-                   .contract = state.contract,
-                   .submitter = Name(submitter),
-                   .source_synchronizer = state.synchronizer_id,
-                   .target_synchronizer = Name(target),
-                   .unassign_id = model::sha256_hex("unassign/" + update_id_for(offset)),
-                   .reassignment_counter = state.reassignment_counter + 1,
-                   .migration_id = migration_id_,
-                   .record_time = record_time};
+    Reassignment r{
+        .offset = offset,
+        .update_id = *model::UpdateId::parse(update_id_for(offset)),
+        .kind = Reassignment::Kind::unassign,
+        .contract = state.contract,
+        .submitter = Name(submitter),
+        .source_synchronizer = state.synchronizer_id,
+        .target_synchronizer = Name(target),
+        .unassign_id = model::sha256_hex("unassign/" + update_id_for(offset)),
+        .reassignment_counter = counter_of(reassignments_, state.contract->contract_id) + 1,
+        .migration_id = migration_id_,
+        .record_time = record_time};
     undo_.set(state.synchronizer_id, Name());
-    undo_.set(state.reassignment_counter, r.reassignment_counter);
     undo_.assign(in_flight_, contract_id, r);
-    undo_.push_back(state.reassignments, offset);
+    record_reassignment(state.contract->contract_id, offset);
     push(std::move(r));
 }
 
@@ -352,7 +367,7 @@ void LedgerStore::assign(const std::string& contract_id, const Party& submitter,
     r.record_time = record_time;
     undo_.set(state.synchronizer_id, r.target_synchronizer);
     undo_.erase(in_flight_, contract_id);
-    undo_.push_back(state.reassignments, offset);
+    record_reassignment(state.contract->contract_id, offset);
     push(std::move(r));
 }
 
@@ -452,6 +467,21 @@ std::optional<ContractState> LedgerStore::contract(std::string_view contract_id)
     const auto sequence = sequence_of(contract_id);
     if (!sequence) return std::nullopt;
     return contracts_[*sequence];
+}
+
+std::vector<Offset> LedgerStore::reassignments_of(std::string_view contract_id) const {
+    const auto id = Name::find(contract_id);
+    if (!id) return {};
+    const std::shared_lock lock(mutex_);
+    const auto it = reassignments_.find(*id);
+    return it == reassignments_.end() ? std::vector<Offset>{} : it->second;
+}
+
+std::int64_t LedgerStore::reassignment_counter(std::string_view contract_id) const {
+    const auto id = Name::find(contract_id);
+    if (!id) return 0;
+    const std::shared_lock lock(mutex_);
+    return counter_of(reassignments_, *id);
 }
 
 std::optional<Offset> LedgerStore::offset_of_update(std::string_view update_id) const {

@@ -30,14 +30,13 @@ class AppendError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// Where a contract is and whether it is still active.
+// Where a contract is and whether it is still active. Its moves between synchronizers are kept
+// apart (LedgerStore::reassignments_of): few contracts ever move, and a state is kept per contract.
 struct ContractState {
     model::ContractPtr contract;
     Offset created_offset = 0;  // 0 for a contract that only exists as created in a draft
     std::optional<Offset> archived_offset;
     Name synchronizer_id;  // "" while unassigned (in flight between synchronizers)
-    std::int64_t reassignment_counter = 0;
-    std::vector<Offset> reassignments;  // the offsets of its unassignments and assignments
 };
 
 // Every contract of a Scan ACS snapshot (the active contracts the DSO party is a stakeholder of:
@@ -157,6 +156,11 @@ class LedgerStore {
 
     [[nodiscard]] UpdatePtr update_at(Offset offset) const;  // nullptr outside 1..ledger_end()
     [[nodiscard]] std::optional<ContractState> contract(std::string_view contract_id) const;
+    // The offsets of the contract's unassignments and assignments, in order (they alternate,
+    // starting with an unassignment); empty when it never moved.
+    [[nodiscard]] std::vector<Offset> reassignments_of(std::string_view contract_id) const;
+    // Its reassignment counter: the number of its unassignments (0 when it never moved).
+    [[nodiscard]] std::int64_t reassignment_counter(std::string_view contract_id) const;
     // The offset of the update with this id; nullopt when there is none.
     [[nodiscard]] std::optional<Offset> offset_of_update(std::string_view update_id) const;
     // Calls visit(sequence, state) for every contract ever created, in creation order, from the
@@ -226,6 +230,8 @@ class LedgerStore {
     // the undo log keeps references to the states' fields, which must not move.
     std::deque<ContractState> contracts_;                  // guarded by mutex_
     std::unordered_map<Name, std::uint32_t> sequence_of_;  // guarded by mutex_
+    // The reassignment offsets of the contracts that moved, by contract id. Guarded by mutex_.
+    std::unordered_map<Name, std::vector<Offset>> reassignments_;
     // The update ids of the history by their hash bytes, viewing the updates' own ids. Guarded by
     // mutex_.
     std::unordered_map<std::string_view, Offset> offset_of_update_;
@@ -250,6 +256,8 @@ class LedgerStore {
     void push(Update update);
     void check_time(model::Timestamp t) const;
     void archive(const std::string& contract_id, Offset offset);
+    // Adds an unassignment's or assignment's offset to the contract's moves.
+    void record_reassignment(Name contract_id, Offset offset);
     ContractState& active_state(const std::string& contract_id);
     // The creation sequence of the contract with this id (its index in contracts_); nullopt when
     // there is none.

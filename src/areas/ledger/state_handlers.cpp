@@ -55,7 +55,8 @@ AcsEntry resolve(const store::LedgerStore& store, Candidate&& c, std::int64_t at
             entry.synchronizer_id = tx->synchronizer_id;
         }
     }
-    for (const store::Offset offset : c.state.reassignments) {
+    for (const store::Offset offset :
+         store.reassignments_of(c.state.contract->contract_id.view())) {
         if (offset > at) break;
         store::UpdatePtr update = store.update_at(offset);
         const auto* r = update ? std::get_if<store::Reassignment>(update.get()) : nullptr;

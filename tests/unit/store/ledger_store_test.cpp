@@ -370,7 +370,7 @@ TEST_F(LedgerStoreTest, ReassignmentMovesTheContractAndCountsUp) {
     store_.assign(cid, alice, Timestamp{t.micros + second});
 
     EXPECT_EQ(store_.contract(cid)->synchronizer_id, "private::1220ee");
-    EXPECT_EQ(store_.contract(cid)->reassignment_counter, 1);
+    EXPECT_EQ(store_.reassignment_counter(cid), 1);
     const auto& unassign = std::get<Reassignment>(*store_.update_at(2));
     const auto& assign = std::get<Reassignment>(*store_.update_at(3));
     EXPECT_EQ(unassign.kind, Reassignment::Kind::unassign);
@@ -387,7 +387,7 @@ TEST_F(LedgerStoreTest, AContractListsTheOffsetsOfItsReassignments) {
     store_.unassign(cid, "private::1220ee", alice, t);
     store_.assign(cid, alice, Timestamp{t.micros + second});
 
-    EXPECT_EQ(store_.contract(cid)->reassignments, (std::vector<Offset>{2, 3}));
+    EXPECT_EQ(store_.reassignments_of(cid), (std::vector<Offset>{2, 3}));
 }
 
 TEST_F(LedgerStoreTest, FindsTheOffsetOfAnUpdateId) {
@@ -427,7 +427,7 @@ TEST_F(LedgerStoreTest, ARollbackForgetsTheNewUpdateIdsCreationsAndReassignments
     store_.rollback(mark);
 
     EXPECT_EQ(store_.offset_of_update(store_.update_id_for(2)), std::nullopt);
-    EXPECT_TRUE(store_.contract(kept)->reassignments.empty());
+    EXPECT_TRUE(store_.reassignments_of(kept).empty());
     int created = 0;
     store_.visit_created(0, [&](std::uint64_t, const ContractState&) { return ++created > 0; });
     EXPECT_EQ(created, 1);
