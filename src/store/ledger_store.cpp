@@ -23,7 +23,7 @@ model::NameSet sorted_union(model::NameSet a, const Texts& b) {
 
 // The exercise node `id` of a transaction being built. REQUIRES: it is an exercise.
 ExercisedNode& exercise_at(Transaction& tx, int id) {
-    return *std::get<std::shared_ptr<ExercisedNode>>(tx.nodes[static_cast<std::size_t>(id)].event);
+    return *std::get<std::unique_ptr<ExercisedNode>>(tx.nodes[static_cast<std::size_t>(id)].event);
 }
 
 // True when `parent` may be the parent of the node following `previous` in pre-order: a root,
@@ -257,7 +257,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             it->second.consumed = e.consuming;
             informees = sorted_union(e.consuming ? target.stakeholders : target.signatories,
                                      e.acting_parties);
-            tx.nodes.push_back(Node{.event = std::make_shared<ExercisedNode>(ExercisedNode{
+            tx.nodes.push_back(Node{.event = std::make_unique<ExercisedNode>(ExercisedNode{
                                         .contract_id = it->second.contract->contract_id,
                                         .template_id = e.template_id,
                                         .interface_id = e.interface_id,

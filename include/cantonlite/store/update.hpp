@@ -43,9 +43,9 @@ struct ExercisedNode {
 };
 
 // One node of a transaction. An exercise is boxed: it is ten times the size of a create, and
-// most nodes of a ledger are creates.
+// most nodes of a ledger are creates. The transaction owns it (readers share the transaction).
 struct Node {
-    std::variant<CreatedNode, std::shared_ptr<ExercisedNode>> event;
+    std::variant<CreatedNode, std::unique_ptr<ExercisedNode>> event;
     int node_id = 0;  // pre-order index within the transaction (after the event: 32 bytes, not 40)
     // Parties that see this node (LEDGER_EFFECTS): its informees and those of its ancestors.
     // Sorted.
@@ -57,7 +57,7 @@ struct Node {
     return std::get_if<CreatedNode>(&n.event);
 }
 [[nodiscard]] inline const ExercisedNode* exercised(const Node& n) {
-    const auto* boxed = std::get_if<std::shared_ptr<ExercisedNode>>(&n.event);
+    const auto* boxed = std::get_if<std::unique_ptr<ExercisedNode>>(&n.event);
     return boxed ? boxed->get() : nullptr;
 }
 
