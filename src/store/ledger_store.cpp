@@ -335,8 +335,8 @@ void LedgerStore::unassign(const std::string& contract_id, const std::string& ta
     Reassignment r{
         .offset = offset,
         .update_id = *model::UpdateId::parse(update_id_for(offset)),
-        .kind = Reassignment::Kind::unassign,
         .contract = state.contract,
+        .kind = Reassignment::Kind::unassign,
         .submitter = Name(submitter),
         .source_synchronizer = state.synchronizer_id,
         .target_synchronizer = Name(target),

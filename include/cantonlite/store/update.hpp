@@ -89,8 +89,8 @@ struct Reassignment {
 
     Offset offset = 0;
     model::UpdateId update_id;
-    Kind kind = Kind::unassign;
     model::ContractPtr contract;
+    Kind kind = Kind::unassign;  // beside the Names: 128 bytes, not 136
     Name submitter;
     Name source_synchronizer;
     Name target_synchronizer;
