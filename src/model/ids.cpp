@@ -4,11 +4,24 @@
 
 #include <array>
 #include <memory>
+#include <span>
 #include <stdexcept>
 
 namespace cantonlite::model {
 
 namespace {
+
+// The multihash prefix of a SHA-256 (code 0x12, 32 bytes), as update ids start.
+constexpr std::string_view sha256_multihash = "1220";
+
+// Appends `bytes` in lower-case hex.
+void append_hex(std::string& out, std::span<const unsigned char> bytes) {
+    static constexpr char hex[] = "0123456789abcdef";
+    for (const unsigned char b : bytes) {
+        out += hex[b >> 4];
+        out += hex[b & 0xF];
+    }
+}
 
 // The SHA-256 implementation, fetched from the provider once: EVP_sha256() in EVP_Digest looks it
 // up again on every call, which was a third of the hashing time of a seed load.
@@ -38,21 +51,19 @@ std::string sha256_hex(std::string_view data) {
         EVP_DigestFinal_ex(ctx, digest.data(), &length) != 1) {
         throw std::runtime_error("SHA-256 failed");
     }
-    static constexpr char hex[] = "0123456789abcdef";
-    std::string out(2 * std::size_t{length}, '\0');
-    for (unsigned int i = 0; i < length; ++i) {
-        out[2 * i] = hex[digest[i] >> 4];
-        out[2 * i + 1] = hex[digest[i] & 0xF];
-    }
+    std::string out;
+    out.reserve(2 * std::size_t{length});
+    append_hex(out, {digest.data(), length});
     return out;
 }
 
 std::string make_update_id(std::string_view namespace_, std::int64_t offset) {
-    return "1220" + sha256_hex(std::string(namespace_) + "/update/" + std::to_string(offset));
+    return std::string(sha256_multihash) +
+           sha256_hex(std::string(namespace_) + "/update/" + std::to_string(offset));
 }
 
 std::optional<UpdateId> UpdateId::parse(std::string_view text) {
-    constexpr std::string_view prefix = "1220";
+    constexpr std::string_view prefix = sha256_multihash;
     if (text.size() != prefix.size() + 64 || !text.starts_with(prefix)) return std::nullopt;
     const auto digit = [](char c) -> int {
         if (c >= '0' && c <= '9') return c - '0';
@@ -70,19 +81,15 @@ std::optional<UpdateId> UpdateId::parse(std::string_view text) {
 }
 
 std::string UpdateId::str() const {
-    static constexpr char hex[] = "0123456789abcdef";
-    std::string out = "1220";
-    out.resize(4 + 2 * hash_.size());
-    for (std::size_t i = 0; i < hash_.size(); ++i) {
-        out[4 + 2 * i] = hex[hash_[i] >> 4];
-        out[4 + 2 * i + 1] = hex[hash_[i] & 0xF];
-    }
+    std::string out(sha256_multihash);
+    out.reserve(out.size() + 2 * hash_.size());
+    append_hex(out, hash_);
     return out;
 }
 
 std::string make_contract_id(std::string_view update_id, int node_id) {
     const std::string key = std::string(update_id) + ":" + std::to_string(node_id);
-    return "00" + sha256_hex("discriminator/" + key) + "ca10" + "1220" +
+    return "00" + sha256_hex("discriminator/" + key) + "ca10" + std::string(sha256_multihash) +
            sha256_hex("suffix/" + key);
 }
 
