@@ -147,12 +147,21 @@ void LedgerStore::add_user(model::User user) {
     undo_.push_back(network_.users, std::move(user));
 }
 
-ContractState& LedgerStore::active_state(const std::string& contract_id) {
+std::uint32_t LedgerStore::active_sequence(const std::string& contract_id) const {
     const auto sequence = sequence_of(contract_id);
     if (!sequence) throw AppendError("unknown contract " + contract_id);
-    ContractState& state = contracts_[*sequence];
-    if (state.archived_offset) throw AppendError("contract " + contract_id + " is archived");
-    return state;
+    if (contracts_[*sequence].archived_offset) {
+        throw AppendError("contract " + contract_id + " is archived");
+    }
+    return *sequence;
+}
+
+ContractState& LedgerStore::active_state(const std::string& contract_id) {
+    return contracts_[active_sequence(contract_id)];
+}
+
+model::UpdateId LedgerStore::id_for(Offset offset) const {
+    return *model::UpdateId::parse(update_id_for(offset));
 }
 
 std::optional<std::uint32_t> LedgerStore::sequence_of(std::string_view contract_id) const {
@@ -173,14 +182,14 @@ void LedgerStore::record_reassignment(Name contract_id, Offset offset) {
 template <typename Visit>
 void LedgerStore::for_each_active(Visit visit) const {
     for (const ContractState& state : contracts_) {
-        if (!state.archived_offset) visit(state.contract);
+        if (!state.archived_offset) visit(state);
     }
 }
 
 void LedgerStore::archive(const std::string& contract_id, Offset offset) {
-    ContractState& state = active_state(contract_id);
+    const std::uint32_t sequence = active_sequence(contract_id);
+    ContractState& state = contracts_[sequence];
     undo_.set(state.archived_offset, offset);
-    const auto sequence = static_cast<std::uint64_t>(sequence_of_.at(state.contract->contract_id));
     for (const auto& e : extensions_) e->on_archived(*state.contract, sequence);
     ++acs_version_;
 }
@@ -332,15 +341,16 @@ void LedgerStore::unassign(const std::string& contract_id, const std::string& ta
     if (target == state.synchronizer_id)
         throw AppendError("contract " + contract_id + " is on " + target + " already");
     const Offset offset = static_cast<Offset>(history_.size()) + 1;
+    const std::string update_id = update_id_for(offset);
     Reassignment r{
         .offset = offset,
-        .update_id = *model::UpdateId::parse(update_id_for(offset)),
+        .update_id = *model::UpdateId::parse(update_id),
         .contract = state.contract,
         .kind = Reassignment::Kind::unassign,
         .submitter = Name(submitter),
         .source_synchronizer = state.synchronizer_id,
         .target_synchronizer = Name(target),
-        .unassign_id = model::sha256_hex("unassign/" + update_id_for(offset)),
+        .unassign_id = model::sha256_hex("unassign/" + update_id),
         .reassignment_counter = counter_of(reassignments_, state.contract->contract_id) + 1,
         .migration_id = migration_id_,
         .record_time = record_time};
@@ -361,7 +371,7 @@ void LedgerStore::assign(const std::string& contract_id, const Party& submitter,
     const Offset offset = static_cast<Offset>(history_.size()) + 1;
     Reassignment r = pending->second;
     r.offset = offset;
-    r.update_id = *model::UpdateId::parse(update_id_for(offset));
+    r.update_id = id_for(offset);
     r.kind = Reassignment::Kind::assign;
     r.submitter = Name(submitter);
     r.record_time = record_time;
@@ -377,17 +387,16 @@ void LedgerStore::migrate(Timestamp record_time) {
     undo_.set(migration_id_, migration_id_ + 1);
     undo_.assign(imports_, migration_id_, std::map<std::string_view, ImportUpdate>{});
     auto& imports = imports_[migration_id_];
-    for (const ContractState& state : contracts_) {
-        if (state.archived_offset) continue;
+    for_each_active([&](const ContractState& state) {
         imports[state.contract->contract_id.view()] = ImportUpdate{
             .contract = state.contract,
             .migration_id = migration_id_,
             .synchronizer_id = state.synchronizer_id.empty() ? network_.synchronizer_id
                                                              : state.synchronizer_id.str()};
-    }
+    });
     const Offset offset = static_cast<Offset>(history_.size()) + 1;
     push(Migration{.offset = offset,
-                   .update_id = *model::UpdateId::parse(update_id_for(offset)),
+                   .update_id = id_for(offset),
                    .migration_id = migration_id_,
                    .record_time = record_time,
                    .imported_contracts = imports.size()});
@@ -407,8 +416,8 @@ void LedgerStore::take_snapshot(Timestamp record_time) {
     if (!last_acs_rows_ || last_acs_rows_version_ != acs_version_) {
         auto data = std::make_shared<AcsRows>();
         const Name dso(network_.dso_party);
-        for_each_active([&](const model::ContractPtr& c) {
-            if (c->stakeholders.contains(dso)) data->rows.push_back(c);
+        for_each_active([&](const ContractState& state) {
+            if (state.contract->stakeholders.contains(dso)) data->rows.push_back(state.contract);
         });
         std::sort(data->rows.begin(), data->rows.end(),
                   [](const model::ContractPtr& a, const model::ContractPtr& b) {
@@ -505,7 +514,7 @@ void LedgerStore::visit_created(
 std::vector<model::ContractPtr> LedgerStore::active_contracts() const {
     const std::shared_lock lock(mutex_);
     std::vector<model::ContractPtr> out;
-    for_each_active([&](const model::ContractPtr& c) { out.push_back(c); });
+    for_each_active([&](const ContractState& state) { out.push_back(state.contract); });
     return out;
 }
 
@@ -518,8 +527,9 @@ bool LedgerStore::knows_template(std::string_view package_name,
 std::map<std::string, std::size_t> LedgerStore::active_counts() const {
     const std::shared_lock lock(mutex_);
     std::map<std::string, std::size_t> counts;
-    for_each_active([&](const model::ContractPtr& c) {
-        ++counts[c->template_id.package_name + ":" + c->template_id.qualified_name()];
+    for_each_active([&](const ContractState& state) {
+        const model::TemplateId& t = state.contract->template_id;
+        ++counts[t.package_name + ":" + t.qualified_name()];
     });
     return counts;
 }

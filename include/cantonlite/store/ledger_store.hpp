@@ -252,17 +252,23 @@ class LedgerStore {
     std::vector<std::unique_ptr<LedgerExtension>> extensions_;  // guarded by mutex_
     UndoLog undo_;                                              // the writer's
 
-    // REQUIRES (all four): mutex_ held exclusively.
+    // update_id_for(offset), as the store keeps it. Needs no lock.
+    model::UpdateId id_for(Offset offset) const;
+
+    // REQUIRES (all below): mutex_ held; exclusively by those that change the store.
     void push(Update update);
     void check_time(model::Timestamp t) const;
     void archive(const std::string& contract_id, Offset offset);
     // Adds an unassignment's or assignment's offset to the contract's moves.
     void record_reassignment(Name contract_id, Offset offset);
+    // The creation sequence of an active contract; throws AppendError when it is unknown or
+    // archived.
+    std::uint32_t active_sequence(const std::string& contract_id) const;
     ContractState& active_state(const std::string& contract_id);
     // The creation sequence of the contract with this id (its index in contracts_); nullopt when
     // there is none.
     std::optional<std::uint32_t> sequence_of(std::string_view contract_id) const;
-    // Calls visit(contract) for each active contract, in creation order.
+    // Calls visit(state) for each active contract, in creation order.
     template <typename Visit>
     void for_each_active(Visit visit) const;
 };
