@@ -15,6 +15,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <boost/unordered/unordered_flat_map.hpp>
+
 #include "cantonlite/model/network.hpp"
 #include "cantonlite/store/ledger_extension.hpp"
 #include "cantonlite/store/transaction_draft.hpp"
@@ -228,13 +230,14 @@ class LedgerStore {
     // Every contract ever created, in creation order (a contract's sequence is its index), and
     // the sequence of each interned contract id. The active ones are those not archived. A deque:
     // the undo log keeps references to the states' fields, which must not move.
-    std::deque<ContractState> contracts_;                  // guarded by mutex_
-    std::unordered_map<Name, std::uint32_t> sequence_of_;  // guarded by mutex_
+    std::deque<ContractState> contracts_;  // guarded by mutex_
+    boost::unordered_flat_map<Name, std::uint32_t, std::hash<Name>> sequence_of_;  // guarded
     // The reassignment offsets of the contracts that moved, by contract id. Guarded by mutex_.
     std::unordered_map<Name, std::vector<Offset>> reassignments_;
     // The update ids of the history by their hash bytes, viewing the updates' own ids. Guarded by
     // mutex_.
-    std::unordered_map<std::string_view, Offset> offset_of_update_;
+    boost::unordered_flat_map<std::string_view, Offset, std::hash<std::string_view>>
+        offset_of_update_;
     model::Timestamp now_;                                                      // guarded by mutex_
     std::int64_t migration_id_ = 0;                                             // guarded by mutex_
     std::map<std::int64_t, std::map<std::string_view, ImportUpdate>> imports_;  // guarded

@@ -67,7 +67,12 @@ class UndoLog {
             c.erase(it);
             return;
         }
-        record([&c, node = c.extract(it)]() mutable { c.insert(std::move(node)); });
+        if constexpr (requires { c.extract(it); }) {
+            record([&c, node = c.extract(it)]() mutable { c.insert(std::move(node)); });
+        } else {  // an open-addressing map: it keeps no nodes to hand back
+            record([&c, entry = std::move(*it)]() mutable { c.insert(std::move(entry)); });
+            c.erase(it);
+        }
     }
 
     // Inserts into a set, if not there.
