@@ -65,7 +65,11 @@ std::string SeedContext::resolve_contract(const nlohmann::json& ref,
             pointer, "must be a contract reference, got " + model::describe_json(ref));
     }
     const auto& text = ref.get_ref<const std::string&>();
-    if (const auto it = labels_.find(text); it != labels_.end()) return it->second.str();
+    if (const auto label = model::Name::find(text)) {
+        if (const auto it = labels_.find(*label); it != labels_.end()) {
+            return it->second.contract.str();
+        }
+    }
     if (store_.contract(text)) return text;
     throw model::JsonFieldError(pointer, "unknown contract '" + text + "'");
 }
@@ -80,39 +84,74 @@ void SeedContext::label(const JsonObject& step, std::string_view key,
     if (const auto name = step.optional_string(key)) set_label(*name, contract_id);
 }
 
+std::vector<model::Name> SeedContext::labels_of(model::Name contract_id) const {
+    std::vector<model::Name> out;
+    const auto first = first_label_.find(contract_id);
+    if (first == first_label_.end()) return out;
+    for (model::Name label = first->second;;) {
+        out.push_back(label);
+        const Labelled& entry = labels_.at(label);
+        if (!entry.has_next) return out;
+        label = entry.next;
+    }
+}
+
+void SeedContext::unlink_label(model::Name label, const Labelled& entry) {
+    store::UndoLog& undo = store_.undo();
+    const auto first = first_label_.find(entry.contract);
+    if (first == first_label_.end()) return;
+    if (first->second == label) {
+        if (entry.has_next) {
+            undo.assign(first_label_, entry.contract, entry.next);
+        } else {
+            undo.erase(first_label_, entry.contract);
+        }
+        return;
+    }
+    for (model::Name at = first->second;;) {
+        const Labelled& previous = labels_.at(at);
+        if (!previous.has_next) return;
+        if (previous.next == label) {
+            undo.assign(labels_, at, Labelled{previous.contract, entry.next, entry.has_next});
+            return;
+        }
+        at = previous.next;
+    }
+}
+
 void SeedContext::set_label(const std::string& name, const std::string& contract_id) {
     store::UndoLog& undo = store_.undo();
-    if (const auto it = labels_.find(name); it != labels_.end()) {
-        if (const auto of = labels_of_.find(it->second); of != labels_of_.end()) {
-            std::vector<std::string> old = of->second;
-            old.erase(std::remove(old.begin(), old.end(), name), old.end());
-            undo.assign(labels_of_, it->second, std::move(old));
-        }
-    }
+    const model::Name label(name);
     const model::Name id(contract_id);
-    undo.assign(labels_, name, id);
+    if (const auto it = labels_.find(label); it != labels_.end()) {
+        const Labelled entry = it->second;
+        unlink_label(label, entry);
+    }
+    const std::vector<model::Name> chain = labels_of(id);
+    undo.assign(labels_, label, Labelled{.contract = id});
+    if (chain.empty()) {
+        undo.assign(first_label_, id, label);
+    } else {
+        undo.assign(labels_, chain.back(),
+                    Labelled{.contract = id, .next = label, .has_next = true});
+    }
     step_labels_.emplace_back(name, contract_id);
-    const auto of = labels_of_.find(id);
-    std::vector<std::string> names =
-        of == labels_of_.end() ? std::vector<std::string>{} : of->second;
-    names.push_back(name);
-    undo.assign(labels_of_, id, std::move(names));
 }
 
 void SeedContext::relabel(const std::string& from, const std::string& to) {
     const auto id = model::Name::find(from);
-    const auto it = id ? labels_of_.find(*id) : labels_of_.end();
-    if (it == labels_of_.end()) return;
-    const std::vector<std::string> names = it->second;
-    store_.undo().erase(labels_of_, *id);
-    for (const std::string& name : names) set_label(name, to);
+    if (!id) return;
+    const std::vector<model::Name> names = labels_of(*id);
+    if (names.empty()) return;
+    store_.undo().erase(first_label_, *id);
+    for (const model::Name name : names) set_label(std::string(name.view()), to);
 }
 
 void SeedContext::forget_labels(model::Name contract_id) {
-    const auto it = labels_of_.find(contract_id);
-    if (it == labels_of_.end()) return;
-    for (const std::string& name : it->second) store_.undo().erase(labels_, name);
-    store_.undo().erase(labels_of_, contract_id);
+    const std::vector<model::Name> names = labels_of(contract_id);
+    if (names.empty()) return;
+    for (const model::Name name : names) store_.undo().erase(labels_, name);
+    store_.undo().erase(first_label_, contract_id);
 }
 
 void SeedContext::check_usable(const std::string& contract_id, const std::string& pointer) const {

@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include <boost/unordered/unordered_flat_map.hpp>
 #include <nlohmann/json.hpp>
 
 #include "cantonlite/model/json_fields.hpp"
@@ -110,10 +111,20 @@ class SeedContext {
     std::optional<std::int64_t> snapshot_interval_seconds_;
     std::int64_t next_snapshot_ = 0;  // seconds since epoch of the next interval snapshot
     PartyDirectory parties_;
-    // Labels of active contracts (a network may label each of a million amulets): the ids are
-    // the contracts' interned Names.
-    std::unordered_map<std::string, model::Name> labels_;                  // label -> contract id
-    std::unordered_map<model::Name, std::vector<std::string>> labels_of_;  // contract id -> labels
+    // Labels of active contracts (a network may label each of a million amulets), as interned
+    // Names: each label's contract, and each contract's labels as a chain in the order they were
+    // set (a contract's first label, then each label's next).
+    struct Labelled {
+        model::Name contract;
+        model::Name next;
+        bool has_next = false;
+    };
+    boost::unordered_flat_map<model::Name, Labelled, std::hash<model::Name>> labels_;
+    boost::unordered_flat_map<model::Name, model::Name, std::hash<model::Name>> first_label_;
+    // The labels of `contract_id`, in order.
+    [[nodiscard]] std::vector<model::Name> labels_of(model::Name contract_id) const;
+    // Takes `label` out of its contract's chain (it stays in labels_).
+    void unlink_label(model::Name label, const Labelled& entry);
 
     std::vector<std::pair<std::string, std::string>> step_labels_;  // (label, contract id)
 

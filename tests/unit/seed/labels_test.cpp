@@ -1,0 +1,114 @@
+// Labels of contracts (docs/seed-format.md "References"): what each label names after set_label,
+// relabel, a consuming exercise and a rollback. A contract's labels move together, in the order
+// they were set, and a run-time step reports them in that order.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cantonlite/model/json_fields.hpp"
+#include "seed/seed_context.hpp"
+#include "seed/seed_test_network.hpp"
+
+namespace cantonlite::seed {
+namespace {
+
+using namespace seedtest;  // NOLINT: the shared test network's parties
+using Labels = std::vector<std::pair<std::string, std::string>>;
+
+json mint(const std::string& owner, const std::string& amount, const std::string& label) {
+    return {{"step", "mint"}, {"owner", owner}, {"amount", amount}, {"as", label}};
+}
+
+class SeedLabels : public ::testing::Test {
+  protected:
+    LoadedSeed seed = load_seed_with_context(
+        seed_with({mint("alice", "10", "a1"), mint("alice", "20", "a2"), mint("bob", "5", "b1")}),
+        "test-seed", ".");
+    SeedContext& ctx = *seed.context;
+    const std::string a1 = resolve("a1");
+    const std::string a2 = resolve("a2");
+    const std::string b1 = resolve("b1");
+
+    std::string resolve(const std::string& label) const {
+        return seed.context->resolve_contract(label, "/contract");
+    }
+    // What moving every label of `from` to `to` reports, in order.
+    Labels relabelled(const std::string& from, const std::string& to) {
+        ctx.clear_step_labels();
+        ctx.relabel(from, to);
+        return ctx.step_labels();
+    }
+};
+
+TEST_F(SeedLabels, EachLabelNamesItsContract) {
+    EXPECT_NE(a1, a2);
+    EXPECT_EQ(resolve(a1), a1);  // a contract id stands for itself
+    EXPECT_THROW((void)resolve("nothing"), model::JsonFieldError);
+}
+
+TEST_F(SeedLabels, AContractsLabelsMoveTogetherInTheOrderTheyWereSet) {
+    ctx.set_label("x", a1);
+    ctx.set_label("y", a1);
+
+    EXPECT_EQ(relabelled(a1, b1), (Labels{{"a1", b1}, {"x", b1}, {"y", b1}}));
+    EXPECT_EQ(resolve("a1"), b1);
+    EXPECT_EQ(resolve("y"), b1);
+    EXPECT_EQ(relabelled(b1, a2), (Labels{{"b1", a2}, {"a1", a2}, {"x", a2}, {"y", a2}}));
+    EXPECT_TRUE(relabelled(a1, b1).empty());  // a1 has no labels left
+}
+
+TEST_F(SeedLabels, ALabelSetAgainLeavesItsFormerContract) {
+    ctx.set_label("x", a1);
+    ctx.set_label("y", a1);
+
+    ctx.set_label("x", a2);   // from the middle of a1's labels
+    ctx.set_label("a1", b1);  // the first
+    EXPECT_EQ(resolve("x"), a2);
+    EXPECT_EQ(resolve("a1"), b1);
+    EXPECT_EQ(relabelled(a1, b1), (Labels{{"y", b1}}));
+    EXPECT_EQ(relabelled(a2, a1), (Labels{{"a2", a1}, {"x", a1}}));
+}
+
+TEST_F(SeedLabels, ALabelSetAgainOnItsOwnContractGoesLast) {
+    ctx.set_label("x", a1);
+    ctx.set_label("a1", a1);
+
+    EXPECT_EQ(relabelled(a1, a2), (Labels{{"x", a2}, {"a1", a2}}));
+}
+
+TEST_F(SeedLabels, ARollbackPutsTheLabelsBack) {
+    store::LedgerStore& store = *seed.store;
+    store.undo().set_recording(true);
+    const auto mark = store.undo().mark();
+    ctx.set_label("x", a1);
+    ctx.set_label("a1", a2);
+    (void)relabelled(a2, b1);
+
+    store.rollback(mark);
+    EXPECT_EQ(resolve("a1"), a1);
+    EXPECT_EQ(resolve("a2"), a2);
+    EXPECT_THROW((void)resolve("x"), model::JsonFieldError);
+    EXPECT_EQ(relabelled(a1, b1), (Labels{{"a1", b1}}));
+}
+
+TEST(SeedLabelsOfConsumedContracts, AreForgotten) {
+    const json archive = {{"step", "transaction"},
+                          {"submitters", {"alice"}},
+                          {"nodes",
+                           {{{"exercise",
+                              {{"contract", "a1"},
+                               {"template", "splice-amulet:Splice.Amulet:Amulet"},
+                               {"choice", "Archive"},
+                               {"consuming", true},
+                               {"acting_parties", {"alice"}}}}}}}};
+    const LoadedSeed seed =
+        load_seed_with_context(seed_with({mint("alice", "10", "a1"), archive}), "test-seed", ".");
+
+    EXPECT_THROW((void)seed.context->resolve_contract("a1", "/contract"), model::JsonFieldError);
+}
+
+}  // namespace
+}  // namespace cantonlite::seed
