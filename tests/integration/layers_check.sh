@@ -5,15 +5,16 @@ set -euo pipefail
 root=${1:?usage: layers_check.sh SOURCE_DIR}
 
 # What each layer may include besides itself: cantonlite layers, then third-party libraries
-# (boost_unordered: Boost's open-addressing hash maps, apart from the rest of Boost).
+# (boost_containers: Boost's header-only open-addressing hash maps and flat maps, apart from the
+# rest of Boost).
 declare -A allowed=(
   [util]=""
   [model]="util nlohmann openssl"
   [auth]="model util nlohmann openssl"
-  [store]="model util boost_unordered"
-  [splice]="store model util nlohmann boost_unordered"
+  [store]="model util boost_containers"
+  [splice]="store model util nlohmann boost_containers"
   [journal]="util nlohmann boost spdlog"
-  [seed]="splice store model journal util nlohmann boost_unordered"
+  [seed]="splice store model journal util nlohmann boost_containers"
   [http]="util nlohmann spdlog"
   [areas]="http splice store seed auth model util nlohmann openssl spdlog"
   [net]="http util boost spdlog"
@@ -25,7 +26,7 @@ for layer in "${!allowed[@]}"; do
   for dir in "$root/src/$layer" "$root/include/cantonlite/$layer"; do
     [[ -d $dir ]] || continue
     while IFS=: read -r file line text; do
-      target=$(sed -E -e 's@#include <boost/unordered/.*@boost_unordered@' \
+      target=$(sed -E -e 's@#include <boost/(unordered|container)/.*@boost_containers@' \
         -e 's@#include [<"](cantonlite/)?([a-z_0-9]+).*@\2@' <<<"$text")
       [[ $target == "$layer" ]] && continue
       if [[ " ${allowed[$layer]} " != *" $target "* ]]; then

@@ -16,6 +16,8 @@
 #include <variant>
 #include <vector>
 
+#include <boost/container/flat_map.hpp>
+
 #include "cantonlite/model/contract.hpp"
 #include "cantonlite/model/decimal.hpp"
 #include "cantonlite/model/name.hpp"
@@ -190,7 +192,10 @@ class SpliceViews final : public store::LedgerExtension {
     std::map<HoldingKey, std::shared_ptr<const HoldingRow>> holdings_;
     std::uint64_t holdings_version_ = 0;  // up with every change, never down
     std::unordered_map<Name, Indexed> facts_;
-    std::unordered_map<Name, std::map<std::uint64_t, model::ContractPtr>> unlocked_by_owner_;
+    // By owner, by creation sequence: a sorted vector each (new ones go last; an owner has
+    // thousands at most), not a node per amulet.
+    std::unordered_map<Name, boost::container::flat_map<std::uint64_t, model::ContractPtr>>
+        unlocked_by_owner_;
     std::unordered_map<Name, std::map<std::uint64_t, model::ContractPtr>> offers_by_party_;
     std::unordered_map<Name, model::ContractPtr> counter_by_sender_;
     std::unordered_map<std::string, std::map<std::uint64_t, AnsEntryFact>> ans_by_name_;
