@@ -197,4 +197,20 @@ Value unpack(const PackedValue& packed) {
     return read(in);
 }
 
+std::optional<Value> field_at(const PackedValue& packed,
+                              std::initializer_list<std::string_view> labels) {
+    packed::Reader in(packed.bytes());
+    for (const std::string_view label : labels) {
+        const std::optional<Name> wanted = Name::find(label);
+        if (!wanted || in.kind() != Kind::record) return std::nullopt;
+        bool found = false;
+        for (std::size_t n = in.count(); n > 0 && !found; --n) {
+            found = in.name() == *wanted;
+            if (!found) in.skip();
+        }
+        if (!found) return std::nullopt;
+    }
+    return read(in);
+}
+
 }  // namespace cantonlite::model

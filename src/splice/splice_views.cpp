@@ -74,21 +74,16 @@ std::optional<std::pair<model::Timestamp, ExpiringContract::Kind>> expiry_of(con
 Fact extract(const model::TemplateId& t, const Value& a) {
     using K = Value::Kind;
     if (templates::is(t, templates::amulet)) {
-        return HoldingRow{
-            .amount = field(a, {"amount", "initialAmount"}, K::numeric, t).decimal,
-            .rate_per_round = field(a, {"amount", "ratePerRound", "rate"}, K::numeric, t).decimal,
-            .created_round = field(a, {"amount", "createdAt", "number"}, K::int64, t).number,
-            .owner = Name(party_at(a, {"owner"}, t))};
+        (void)field(a, {"amount", "initialAmount"}, K::numeric, t);
+        (void)field(a, {"amount", "ratePerRound", "rate"}, K::numeric, t);
+        (void)field(a, {"amount", "createdAt", "number"}, K::int64, t);
+        return HoldingRow{.owner = Name(party_at(a, {"owner"}, t))};
     }
     if (templates::is(t, templates::locked_amulet)) {
-        return HoldingRow{
-            .amount = field(a, {"amulet", "amount", "initialAmount"}, K::numeric, t).decimal,
-            .rate_per_round =
-                field(a, {"amulet", "amount", "ratePerRound", "rate"}, K::numeric, t).decimal,
-            .created_round =
-                field(a, {"amulet", "amount", "createdAt", "number"}, K::int64, t).number,
-            .owner = Name(party_at(a, {"amulet", "owner"}, t)),
-            .locked = true};
+        (void)field(a, {"amulet", "amount", "initialAmount"}, K::numeric, t);
+        (void)field(a, {"amulet", "amount", "ratePerRound", "rate"}, K::numeric, t);
+        (void)field(a, {"amulet", "amount", "createdAt", "number"}, K::int64, t);
+        return HoldingRow{.owner = Name(party_at(a, {"amulet", "owner"}, t)), .locked = true};
     }
     if (templates::is(t, templates::transfer_offer)) {
         return OfferFact{.sender = Name(party_at(a, {"sender"}, t)),
@@ -122,6 +117,35 @@ Fact extract(const model::TemplateId& t, const Value& a) {
 
 }  // namespace
 
+namespace {
+
+// The Value at `path` below a holding's amount record (Amulet.amount, LockedAmulet.amulet.amount).
+Value amount_field(const HoldingRow& row, std::string_view field, std::string_view subfield = {}) {
+    const model::PackedValue& a = row.contract->argument;
+    std::optional<Value> v;
+    if (row.locked) {
+        v = subfield.empty() ? model::field_at(a, {"amulet", "amount", field})
+                             : model::field_at(a, {"amulet", "amount", field, subfield});
+    } else {
+        v = subfield.empty() ? model::field_at(a, {"amount", field})
+                             : model::field_at(a, {"amount", field, subfield});
+    }
+    if (!v) throw std::logic_error("a holding without amount." + std::string(field));
+    return std::move(*v);
+}
+
+}  // namespace
+
+model::Decimal HoldingRow::amount() const {
+    return amount_field(*this, "initialAmount").decimal;
+}
+model::Decimal HoldingRow::rate_per_round() const {
+    return amount_field(*this, "ratePerRound", "rate").decimal;
+}
+std::int64_t HoldingRow::created_round() const {
+    return amount_field(*this, "createdAt", "number").number;
+}
+
 const SpliceViews& views(const store::LedgerStore& store) {
     const auto* v = store.extension<SpliceViews>();
     if (v == nullptr) throw std::logic_error("the store has no Splice views");
@@ -151,9 +175,8 @@ void SpliceViews::on_created(const store::CreatedEvent& event) {
     const std::uint64_t sequence = event.sequence;
     if (auto* h = std::get_if<HoldingRow>(&fact)) {
         h->contract = c;
-        const auto row = std::make_shared<const HoldingRow>(std::move(*h));
-        undo_.assign(holdings_, HoldingKey{c->created_at, c->contract_id}, row);
-        if (!row->locked) undo_.assign(unlocked_by_owner_[row->owner], sequence, c);
+        if (!h->locked) undo_.assign(unlocked_by_owner_[h->owner], sequence, c);
+        undo_.assign(holdings_, HoldingKey{c->created_at, c->contract_id}, std::move(*h));
         ++holdings_version_;
         return;
     }
@@ -195,8 +218,8 @@ void SpliceViews::on_created(const store::CreatedEvent& event) {
 void SpliceViews::on_archived(const model::Contract& c, std::uint64_t sequence) {
     const HoldingKey key{c.created_at, c.contract_id};
     if (const auto holding = holdings_.find(key); holding != holdings_.end()) {
-        if (!holding->second->locked) {
-            undo_.erase(unlocked_by_owner_[holding->second->owner], sequence);
+        if (!holding->second.locked) {
+            undo_.erase(unlocked_by_owner_[holding->second.owner], sequence);
         }
         undo_.erase(holdings_, key);
         ++holdings_version_;
@@ -258,9 +281,8 @@ void SpliceViews::on_snapshot(std::int64_t migration_id, model::Timestamp record
         data->rows.reserve(holdings_.size());
         for (const auto& [_, row] : holdings_) data->rows.push_back(row);
         data->by_stakeholder = store::index_by_stakeholder(
-            data->rows, [](const std::shared_ptr<const HoldingRow>& r) -> const auto& {
-                return r->contract->stakeholders;
-            });
+            data->rows,
+            [](const HoldingRow& r) -> const auto& { return r.contract->stakeholders; });
         last_rows_ = std::move(data);
         last_rows_version_ = holdings_version_;
     }

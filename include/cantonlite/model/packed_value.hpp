@@ -6,6 +6,8 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -86,5 +88,9 @@ class PackedValue {
 [[nodiscard]] PackedValue pack(const Value& v);
 // The Value that was packed (unpack(pack(v)) == v).
 [[nodiscard]] Value unpack(const PackedValue& packed);
+// The field at `labels`, a path of record fields from the root, read without unpacking the rest;
+// nullopt when the path leaves the records or a field is missing.
+[[nodiscard]] std::optional<Value> field_at(const PackedValue& packed,
+                                            std::initializer_list<std::string_view> labels);
 
 }  // namespace cantonlite::model

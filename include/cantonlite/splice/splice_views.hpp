@@ -31,22 +31,24 @@ using model::Name;
 using store::Offset;
 using Party = std::string;
 
-// One Amulet or LockedAmulet: the contract and the fields Scan's holdings read of it. One per
-// holding, shared by the live view and every snapshot that holds it.
+// One Amulet or LockedAmulet: the contract and its owner. The amounts are read from the
+// contract's argument when asked for (the views checked them when it was created): the live view
+// and every snapshot keep 24 bytes a row.
 struct HoldingRow {
     model::ContractPtr contract;
-    model::Decimal amount;           // amount.initialAmount
-    model::Decimal rate_per_round;   // amount.ratePerRound.rate
-    std::int64_t created_round = 0;  // amount.createdAt.number
-    Name owner;                      // Amulet.owner, LockedAmulet.amulet.owner
+    Name owner;  // Amulet.owner, LockedAmulet.amulet.owner
     bool locked = false;
+
+    [[nodiscard]] model::Decimal amount() const;          // amount.initialAmount
+    [[nodiscard]] model::Decimal rate_per_round() const;  // amount.ratePerRound.rate
+    [[nodiscard]] std::int64_t created_round() const;     // amount.createdAt.number
 };
 
 // Holdings in (created_at, contract_id) order and their indexes by stakeholder (row indexes).
 // Consecutive snapshots with the same holdings share one (a clock moved by a year takes thousands
 // of snapshots of the same rows).
 struct HoldingRows {
-    std::vector<std::shared_ptr<const HoldingRow>> rows;
+    std::vector<HoldingRow> rows;
     std::unordered_map<Party, std::vector<std::uint32_t>> by_stakeholder;
 };
 
@@ -58,10 +60,8 @@ struct HoldingsSnapshot {
     std::int64_t first_row = 1;
     std::shared_ptr<const HoldingRows> data;
 
-    [[nodiscard]] const std::vector<std::shared_ptr<const HoldingRow>>& rows() const {
-        return data->rows;
-    }
-    [[nodiscard]] const HoldingRow& row(std::size_t i) const { return *data->rows[i]; }
+    [[nodiscard]] const std::vector<HoldingRow>& rows() const { return data->rows; }
+    [[nodiscard]] const HoldingRow& row(std::size_t i) const { return data->rows[i]; }
     // The row id of row(i).
     [[nodiscard]] std::int64_t row_id(std::size_t i) const {
         return first_row + static_cast<std::int64_t>(i);
@@ -189,7 +189,7 @@ class SpliceViews final : public store::LedgerExtension {
     // The facts of the draft being appended, by node (prepare to on_created).
     std::vector<Fact> prepared_;
     // The active holdings; the other Splice contracts' facts by contract id.
-    std::map<HoldingKey, std::shared_ptr<const HoldingRow>> holdings_;
+    std::map<HoldingKey, HoldingRow> holdings_;
     std::uint64_t holdings_version_ = 0;  // up with every change, never down
     std::unordered_map<Name, Indexed> facts_;
     // By owner, by creation sequence: a sorted vector each (new ones go last; an owner has

@@ -89,10 +89,11 @@ struct Totals {
 };
 
 // The holding fee a row has accrued by `round`: rate × rounds since creation, at most the amount.
-model::Decimal holding_fee(const splice::HoldingRow& row, std::int64_t round) {
-    const std::int64_t rounds = std::max<std::int64_t>(0, round - row.created_round);
-    const auto fee = model::Decimal::from_units(row.rate_per_round.units() * rounds);
-    return std::min(fee, row.amount);
+model::Decimal holding_fee(const splice::HoldingRow& row, model::Decimal amount,
+                           std::int64_t round) {
+    const std::int64_t rounds = std::max<std::int64_t>(0, round - row.created_round());
+    const auto fee = model::Decimal::from_units(row.rate_per_round().units() * rounds);
+    return std::min(fee, amount);
 }
 
 http::Response holdings_summary(const Store& store, const Context& ctx, bool v1) {
@@ -116,9 +117,10 @@ http::Response holdings_summary(const Store& store, const Context& ctx, bool v1)
         const auto [it, inserted] = index.try_emplace(row->owner, totals.size());
         if (inserted) totals.emplace_back(row->owner, Totals{});
         Totals& t = totals[it->second].second;
-        (row->locked ? t.locked : t.unlocked) = (row->locked ? t.locked : t.unlocked) + row->amount;
+        const model::Decimal amount = row->amount();
+        (row->locked ? t.locked : t.unlocked) = (row->locked ? t.locked : t.unlocked) + amount;
         (row->locked ? t.fees_locked : t.fees_unlocked) =
-            (row->locked ? t.fees_locked : t.fees_unlocked) + holding_fee(*row, round);
+            (row->locked ? t.fees_locked : t.fees_unlocked) + holding_fee(*row, amount, round);
     }
     std::string out = "{";
     http::append_string_field(out, "record_time",

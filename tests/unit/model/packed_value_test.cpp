@@ -78,6 +78,20 @@ TEST(PackedValue, ShortAndLongValuesCopyAndMoveAlike) {
     }
 }
 
+TEST(PackedValue, FieldAtReadsOneFieldPastValuesOfEveryKind) {
+    std::vector<std::pair<std::string, Value>> fields;
+    for (const Value& v : every_kind()) fields.emplace_back("f" + std::to_string(fields.size()), v);
+    fields.emplace_back("inner", Value::record({{"x", Value::int64(1)}, {"last", number("2.5")}}));
+    const PackedValue packed = pack(Value::record(fields));
+
+    EXPECT_EQ(field_at(packed, {"inner", "last"}), number("2.5"));
+    EXPECT_EQ(field_at(packed, {"f1"}), Value::boolean(true));
+    EXPECT_EQ(field_at(packed, {"inner"}), fields.back().second);
+    EXPECT_FALSE(field_at(packed, {"inner", "missing"}).has_value());
+    EXPECT_FALSE(field_at(packed, {"f21", "x"}).has_value());  // a list, not a record
+    EXPECT_FALSE(field_at(packed, {"a label nothing interned"}).has_value());
+}
+
 TEST(PackedValue, TheDefaultIsUnit) {
     EXPECT_EQ(unpack(PackedValue()), Value::unit());
     EXPECT_EQ(PackedValue(), pack(Value::unit()));

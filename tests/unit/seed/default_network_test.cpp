@@ -259,7 +259,7 @@ TEST_F(DefaultNetwork, HasSnapshotsWhoseHoldingsChangeInBothMigrations) {
             ASSERT_NE(s, nullptr);
             std::set<std::string> ids;
             for (const auto& row : splice::views(store()).holdings(*s)->rows()) {
-                ids.insert(row->contract->contract_id.str());
+                ids.insert(row.contract->contract_id.str());
             }
             distinct.insert(ids);
         }

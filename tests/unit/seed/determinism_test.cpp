@@ -235,7 +235,7 @@ json snapshots_json(const store::LedgerStore& s) {
         for (std::size_t i = 0; i < snap->rows().size(); ++i) {
             const splice::HoldingRow& r = snap->row(i);
             rows.push_back({snap->row_id(i), r.contract->contract_id, r.owner,
-                            r.amount.to_scaled_string(), r.locked});
+                            r.amount().to_scaled_string(), r.locked});
         }
         out.push_back({{"migration_id", migration}, {"time", time.micros}, {"rows", rows}});
     }

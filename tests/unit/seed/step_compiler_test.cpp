@@ -659,8 +659,8 @@ TEST(StepTransfer, SnapshotHoldsTheOutputsAndTheChange) {
     ASSERT_NE(snap, nullptr);
     std::multiset<std::string> holdings;
     for (const auto& row : splice::views(*s).holdings(*snap)->rows()) {
-        holdings.insert(row->owner + " " + row->amount.to_compact_string() +
-                        (row->locked ? " locked" : ""));
+        holdings.insert(row.owner + " " + row.amount().to_compact_string() +
+                        (row.locked ? " locked" : ""));
     }
     EXPECT_EQ(holdings,
               (std::multiset<std::string>{bob + " 40.0", bob + " 10.0 locked", alice + " 950.0"}));
@@ -1459,7 +1459,7 @@ json rows_json(const splice::HoldingsSnapshot& snap) {
         rows.push_back({{"row_id", snap.row_id(i)},
                         {"contract", r.contract->contract_id},
                         {"owner", r.owner},
-                        {"amount", r.amount.to_scaled_string()},
+                        {"amount", r.amount().to_scaled_string()},
                         {"locked", r.locked}});
     }
     return rows;
