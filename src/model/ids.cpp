@@ -42,24 +42,33 @@ EVP_MD_CTX* thread_context() {
 
 }  // namespace
 
-std::string sha256_hex(std::string_view data) {
-    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+std::array<unsigned char, 32> sha256(std::string_view data) {
+    std::array<unsigned char, 32> digest{};
     unsigned int length = 0;
     EVP_MD_CTX* ctx = thread_context();
     if (EVP_DigestInit_ex2(ctx, sha256_md(), nullptr) != 1 ||
         EVP_DigestUpdate(ctx, data.data(), data.size()) != 1 ||
-        EVP_DigestFinal_ex(ctx, digest.data(), &length) != 1) {
+        EVP_DigestFinal_ex(ctx, digest.data(), &length) != 1 || length != digest.size()) {
         throw std::runtime_error("SHA-256 failed");
     }
+    return digest;
+}
+
+std::string sha256_hex(std::string_view data) {
     std::string out;
-    out.reserve(2 * std::size_t{length});
-    append_hex(out, {digest.data(), length});
+    out.reserve(64);
+    append_hex(out, sha256(data));
     return out;
 }
 
 std::string make_update_id(std::string_view namespace_, std::int64_t offset) {
-    return std::string(sha256_multihash) +
-           sha256_hex(std::string(namespace_) + "/update/" + std::to_string(offset));
+    return UpdateId::of(namespace_, offset).str();
+}
+
+UpdateId UpdateId::of(std::string_view namespace_, std::int64_t offset) {
+    UpdateId id;
+    id.hash_ = sha256(std::string(namespace_) + "/update/" + std::to_string(offset));
+    return id;
 }
 
 std::optional<UpdateId> UpdateId::parse(std::string_view text) {

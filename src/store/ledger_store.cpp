@@ -161,7 +161,7 @@ ContractState& LedgerStore::active_state(const std::string& contract_id) {
 }
 
 model::UpdateId LedgerStore::id_for(Offset offset) const {
-    return *model::UpdateId::parse(update_id_for(offset));
+    return model::UpdateId::of(network_.id_namespace, offset);
 }
 
 std::optional<std::uint32_t> LedgerStore::sequence_of(std::string_view contract_id) const {
@@ -197,7 +197,8 @@ void LedgerStore::archive(const std::string& contract_id, Offset offset) {
 void LedgerStore::append_transaction(const TransactionDraft& draft) {
     const std::unique_lock lock(mutex_);
     const Offset expected = static_cast<Offset>(history_.size()) + 1;
-    if (draft.offset != expected || draft.update_id != update_id_for(draft.offset)) {
+    const std::optional<model::UpdateId> update_id = model::UpdateId::parse(draft.update_id);
+    if (draft.offset != expected || update_id != id_for(draft.offset)) {
         throw AppendError("the draft is for offset " + std::to_string(draft.offset) +
                           " but the next offset is " + std::to_string(expected));
     }
@@ -207,7 +208,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
     // Validate everything and build the nodes before changing anything.
     std::unordered_map<std::string, Known> known;
     Transaction tx{.offset = draft.offset,
-                   .update_id = *model::UpdateId::parse(draft.update_id),
+                   .update_id = *update_id,
                    .command_id = Name(draft.command_id),
                    .workflow_id = Name(draft.workflow_id),
                    .submitters = model::NameSet(

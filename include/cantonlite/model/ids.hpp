@@ -10,7 +10,8 @@
 
 namespace cantonlite::model {
 
-// Lower-case hex SHA-256 of `data` (64 digits).
+// SHA-256 of `data`, and its 64 lower-case hex digits.
+[[nodiscard]] std::array<unsigned char, 32> sha256(std::string_view data);
 [[nodiscard]] std::string sha256_hex(std::string_view data);
 
 // An update id as Canton writes it: "1220" + 64 hex (a multihash), derived from `namespace_` (the
@@ -22,6 +23,8 @@ namespace cantonlite::model {
 class UpdateId {
   public:
     UpdateId() = default;
+    // make_update_id(namespace_, offset), without its text.
+    [[nodiscard]] static UpdateId of(std::string_view namespace_, std::int64_t offset);
     // The id `text` spells; nullopt unless it is "1220" and 64 lower-case hex digits.
     [[nodiscard]] static std::optional<UpdateId> parse(std::string_view text);
 
