@@ -69,7 +69,7 @@ ordered_json snapshots_json(const LedgerStore& store) {
         const store::SnapshotPtr s = store.snapshot(migration, t, false);
         out.push_back({{"migration_id", migration},
                        {"record_time", time_text(t)},
-                       {"holdings", s ? splice::views(store).holdings(*s)->rows().size() : 0}});
+                       {"holdings", s ? splice::views(store).holdings(*s)->size() : 0}});
     }
     return out;
 }

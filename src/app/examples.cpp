@@ -148,9 +148,8 @@ struct SnapshotChoice {
 };
 
 bool owns_a_row(const splice::HoldingsSnapshot& s, const Party& party) {
-    const auto rows = s.data->by_stakeholder.find(party);
-    if (rows == s.data->by_stakeholder.end()) return false;
-    return std::any_of(rows->second.begin(), rows->second.end(),
+    const std::vector<std::uint32_t> rows = s.rows_of(party);
+    return std::any_of(rows.begin(), rows.end(),
                        [&](std::uint32_t i) { return s.row(i).owner == party; });
 }
 
@@ -161,7 +160,7 @@ std::optional<SnapshotChoice> choose_snapshot(const Facts& f) {
         const store::SnapshotPtr snapshot = f.store().snapshot(it->first, it->second, false);
         if (!snapshot) continue;
         const splice::HoldingsSnapshotPtr s = splice::views(f.store()).holdings(*snapshot);
-        if (s->rows().empty()) continue;
+        if (s->empty()) continue;
         SnapshotChoice choice{s->migration_id, s->record_time, s->row(0).owner.str()};
         for (const model::User& u : f.network().users) {
             if (owns_a_row(*s, u.party)) {

@@ -146,6 +146,33 @@ std::int64_t HoldingRow::created_round() const {
     return amount_field(*this, "createdAt", "number").number;
 }
 
+HoldingRow HoldingsSnapshot::row(std::size_t i) const {
+    const model::ContractPtr& c = data->acs->rows[data->acs_rows[i]];
+    const bool locked = templates::is(c->template_id, templates::locked_amulet);
+    const std::optional<Value> owner = locked ? model::field_at(c->argument, {"amulet", "owner"})
+                                              : model::field_at(c->argument, {"owner"});
+    if (!owner) throw std::logic_error("a holding without an owner");
+    return HoldingRow{.contract = c, .owner = Name(owner->text), .locked = locked};
+}
+
+std::optional<std::uint32_t> HoldingsSnapshot::holding_at(std::uint32_t acs_row) const {
+    const std::vector<std::uint32_t>& rows = data->acs_rows;
+    const auto it = std::lower_bound(rows.begin(), rows.end(), acs_row);
+    if (it == rows.end() || *it != acs_row) return std::nullopt;
+    return static_cast<std::uint32_t>(it - rows.begin());
+}
+
+std::vector<std::uint32_t> HoldingsSnapshot::rows_of(std::string_view party) const {
+    std::vector<std::uint32_t> out;
+    const auto& index = data->acs->rows_by_stakeholder;
+    const auto it = index.find(std::string(party));
+    if (it == index.end()) return out;
+    for (const std::uint32_t acs_row : it->second) {
+        if (const auto i = holding_at(acs_row)) out.push_back(*i);
+    }
+    return out;
+}
+
 const SpliceViews& views(const store::LedgerStore& store) {
     const auto* v = store.extension<SpliceViews>();
     if (v == nullptr) throw std::logic_error("the store has no Splice views");
@@ -177,7 +204,6 @@ void SpliceViews::on_created(const store::CreatedEvent& event) {
         h->contract = c;
         if (!h->locked) undo_.assign(unlocked_by_owner_[h->owner], sequence, c);
         undo_.assign(holdings_, HoldingKey{c->created_at, c->contract_id}, std::move(*h));
-        ++holdings_version_;
         return;
     }
     undo_.assign(facts_, c->contract_id, Indexed{.fact = fact, .sequence = sequence});
@@ -222,7 +248,6 @@ void SpliceViews::on_archived(const model::Contract& c, std::uint64_t sequence) 
             undo_.erase(unlocked_by_owner_[holding->second.owner], sequence);
         }
         undo_.erase(holdings_, key);
-        ++holdings_version_;
         return;
     }
     const auto it = facts_.find(c.contract_id);
@@ -275,31 +300,33 @@ void SpliceViews::on_exercised(const store::ExerciseDraft& e, const std::string&
     undo_.push_back(buy_traffic_[request->second], std::move(event));
 }
 
-void SpliceViews::on_snapshot(std::int64_t migration_id, model::Timestamp record_time) {
-    if (!last_rows_ || last_rows_version_ != holdings_version_) {
+void SpliceViews::on_snapshot(const store::Snapshot& snapshot) {
+    const std::shared_ptr<const store::AcsRows>& acs = snapshot.acs_data();
+    if (!last_rows_ || last_rows_->acs != acs) {
         auto data = std::make_shared<HoldingRows>();
-        data->rows.reserve(holdings_.size());
-        for (const auto& [_, row] : holdings_) data->rows.push_back(row);
-        data->by_stakeholder = store::index_by_stakeholder(
-            data->rows,
-            [](const HoldingRow& r) -> const auto& { return r.contract->stakeholders; });
+        data->acs = acs;
+        for (std::size_t i = 0; i < acs->rows.size(); ++i) {
+            const model::TemplateId& t = acs->rows[i]->template_id;
+            if (templates::is(t, templates::amulet) || templates::is(t, templates::locked_amulet))
+                data->acs_rows.push_back(static_cast<std::uint32_t>(i));
+        }
         last_rows_ = std::move(data);
-        last_rows_version_ = holdings_version_;
     }
+    const std::int64_t migration_id = snapshot.migration_id;
     if (!snapshots_.contains(migration_id)) {
         undo_.assign(snapshots_, migration_id, std::map<model::Timestamp, HoldingsSnapshotPtr>{});
     }
-    undo_.assign(
-        snapshots_[migration_id], record_time,
-        std::make_shared<const HoldingsSnapshot>(HoldingsSnapshot{.migration_id = migration_id,
-                                                                  .record_time = record_time,
-                                                                  .first_row = next_row_id_,
-                                                                  .data = last_rows_}));
-    undo_.set(next_row_id_, next_row_id_ + static_cast<std::int64_t>(last_rows_->rows.size()));
+    undo_.assign(snapshots_[migration_id], snapshot.record_time,
+                 std::make_shared<const HoldingsSnapshot>(
+                     HoldingsSnapshot{.migration_id = migration_id,
+                                      .record_time = snapshot.record_time,
+                                      .first_row = next_row_id_,
+                                      .data = last_rows_}));
+    undo_.set(next_row_id_, next_row_id_ + static_cast<std::int64_t>(last_rows_->acs_rows.size()));
 }
 
 void SpliceViews::on_rollback() {
-    last_rows_.reset();  // the holdings may be back to another state under the same version
+    last_rows_.reset();  // the ACS may be back to another state in rows of the same address
 }
 
 HoldingsSnapshotPtr SpliceViews::holdings(const store::Snapshot& snapshot) const {

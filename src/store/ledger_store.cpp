@@ -440,9 +440,10 @@ void LedgerStore::take_snapshot(Timestamp record_time) {
                                                      last_acs_rows_);
     undo_.set(next_acs_row_id_,
               next_acs_row_id_ + static_cast<std::int64_t>(last_acs_rows_->rows.size()));
+    const Snapshot& taken = *snapshot;
     undo_.assign(of_migration, record_time, SnapshotPtr(std::move(snapshot)));
     undo_.set(now_, std::max(now_, record_time));
-    for (const auto& e : extensions_) e->on_snapshot(migration_id_, record_time);
+    for (const auto& e : extensions_) e->on_snapshot(taken);
 }
 
 void LedgerStore::advance_time(Timestamp t) {

@@ -10,7 +10,7 @@
 namespace cantonlite::splice {
 
 struct HoldingsPage {
-    std::vector<const HoldingRow*> rows;          // owned by one of the owners, in row order
+    std::vector<HoldingRow> rows;                 // owned by one of the owners, in row order
     std::size_t rows_read = 0;                    // rows of the page before the owner filter
     std::optional<std::int64_t> next_page_token;  // the last row read, when `limit` were read
 };

@@ -44,32 +44,37 @@ struct HoldingRow {
     [[nodiscard]] std::int64_t created_round() const;     // amount.createdAt.number
 };
 
-// Holdings in (created_at, contract_id) order and their indexes by stakeholder (row indexes).
-// Consecutive snapshots with the same holdings share one (a clock moved by a year takes thousands
-// of snapshots of the same rows).
+// The holdings of one ACS snapshot: which of its rows are Amulets and LockedAmulets, as indexes
+// into them (4 bytes a holding; the snapshot's contracts and stakeholder index are the store's).
+// Snapshots of an unchanged ACS share one (a clock moved by a year takes thousands of snapshots of
+// the same rows).
 struct HoldingRows {
-    std::vector<HoldingRow> rows;
-    std::unordered_map<Party, std::vector<std::uint32_t>> by_stakeholder;
+    std::shared_ptr<const store::AcsRows> acs;
+    std::vector<std::uint32_t> acs_rows;  // ascending
 };
 
-// The holdings of one Scan ACS snapshot, with consecutive row ids: Scan numbers the rows of all
-// snapshots in one sequence. Immutable; shared with readers.
+// The holdings of one Scan ACS snapshot, in (created_at, contract_id) order, with consecutive row
+// ids: Scan numbers the rows of all snapshots in one sequence. Immutable; shared with readers.
 struct HoldingsSnapshot {
     std::int64_t migration_id = 0;
     model::Timestamp record_time;
     std::int64_t first_row = 1;
     std::shared_ptr<const HoldingRows> data;
 
-    [[nodiscard]] const std::vector<HoldingRow>& rows() const { return data->rows; }
-    [[nodiscard]] const HoldingRow& row(std::size_t i) const { return data->rows[i]; }
+    [[nodiscard]] std::size_t size() const { return data->acs_rows.size(); }
+    [[nodiscard]] bool empty() const { return data->acs_rows.empty(); }
+    // Holding i (< size()), its owner and lock read from its contract.
+    [[nodiscard]] HoldingRow row(std::size_t i) const;
+    // The indexes of the holdings `party` is a stakeholder of, ascending.
+    [[nodiscard]] std::vector<std::uint32_t> rows_of(std::string_view party) const;
+    // The index of the holding at ACS row `acs_row`; nullopt when that row holds no holding.
+    [[nodiscard]] std::optional<std::uint32_t> holding_at(std::uint32_t acs_row) const;
     // The row id of row(i).
     [[nodiscard]] std::int64_t row_id(std::size_t i) const {
         return first_row + static_cast<std::int64_t>(i);
     }
-    [[nodiscard]] std::int64_t first_row_id() const { return data->rows.empty() ? 0 : first_row; }
-    [[nodiscard]] std::int64_t last_row_id() const {
-        return data->rows.empty() ? 0 : row_id(data->rows.size() - 1);
-    }
+    [[nodiscard]] std::int64_t first_row_id() const { return empty() ? 0 : first_row; }
+    [[nodiscard]] std::int64_t last_row_id() const { return empty() ? 0 : row_id(size() - 1); }
 };
 using HoldingsSnapshotPtr = std::shared_ptr<const HoldingsSnapshot>;
 
@@ -143,7 +148,7 @@ class SpliceViews final : public store::LedgerExtension {
     void on_exercised(const store::ExerciseDraft& exercise, const std::string& update_id,
                       Offset offset) override;
     void on_archived(const model::Contract& contract, std::uint64_t sequence) override;
-    void on_snapshot(std::int64_t migration_id, model::Timestamp record_time) override;
+    void on_snapshot(const store::Snapshot& snapshot) override;
     void on_rollback() override;
 
     struct OfferFact {
@@ -190,7 +195,6 @@ class SpliceViews final : public store::LedgerExtension {
     std::vector<Fact> prepared_;
     // The active holdings; the other Splice contracts' facts by contract id.
     std::map<HoldingKey, HoldingRow> holdings_;
-    std::uint64_t holdings_version_ = 0;  // up with every change, never down
     std::unordered_map<Name, Indexed> facts_;
     // By owner, by creation sequence: a sorted vector each (new ones go last; an owner has
     // thousands at most), not a node per amulet.
@@ -208,10 +212,9 @@ class SpliceViews final : public store::LedgerExtension {
     // The holdings of each snapshot, by migration and record time, and the next row id.
     std::map<std::int64_t, std::map<model::Timestamp, HoldingsSnapshotPtr>> snapshots_;
     std::int64_t next_row_id_ = 1;
-    // The rows of the latest snapshot taken and the holdings version they show: a snapshot of
-    // unchanged holdings shares them. Not undone; a rollback drops it.
+    // The holdings of the latest snapshot taken: a snapshot of the same ACS rows (the store shares
+    // them while the ACS is unchanged) shares them. Not undone; a rollback drops it.
     std::shared_ptr<const HoldingRows> last_rows_;
-    std::uint64_t last_rows_version_ = 0;
 };
 
 }  // namespace cantonlite::splice

@@ -15,6 +15,8 @@
 
 namespace cantonlite::store {
 
+struct Snapshot;
+
 // One contract a committed transaction created.
 struct CreatedEvent {
     const model::ContractPtr& contract;
@@ -41,8 +43,8 @@ class LedgerExtension {
     virtual void on_exercised(const ExerciseDraft& exercise, const std::string& update_id,
                               Offset offset) = 0;
     virtual void on_archived(const model::Contract& contract, std::uint64_t sequence) = 0;
-    // An ACS snapshot of `migration_id` at `record_time` was taken.
-    virtual void on_snapshot(std::int64_t migration_id, model::Timestamp record_time) = 0;
+    // An ACS snapshot was taken (held by the store, which keeps it as long as its history).
+    virtual void on_snapshot(const Snapshot& snapshot) = 0;
     // The store rolled back: whatever was derived from its state and not undone is stale.
     virtual void on_rollback() = 0;
 };

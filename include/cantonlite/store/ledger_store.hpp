@@ -75,6 +75,8 @@ struct Snapshot {
 
   public:
     const AcsRows& acs;
+    // The rows, for those that keep what they derive from them.
+    [[nodiscard]] const std::shared_ptr<const AcsRows>& acs_data() const { return acs_; }
 
     // acs.rows[i] has row id acs_row_id(i).
     [[nodiscard]] std::int64_t acs_row_id(std::size_t i) const {

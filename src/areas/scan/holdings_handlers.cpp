@@ -54,7 +54,7 @@ http::Response holdings_state_impl(const Store& store, const Context& ctx,
     out += '[';
     for (std::size_t i = 0; i < page.rows.size(); ++i) {
         if (i > 0) out += ',';
-        const model::Contract& c = *page.rows[i]->contract;
+        const model::Contract& c = *page.rows[i].contract;
         const std::optional<std::string> update_id =
             detail::created_in_update_id(store, c, snapshot->migration_id);
         if (version != HoldingsVersion::v0) {
@@ -113,14 +113,14 @@ http::Response holdings_summary(const Store& store, const Context& ctx, bool v1)
     const std::int64_t round = store.round_at(snapshot->record_time);
     std::vector<std::pair<std::string_view, Totals>> totals;  // first-seen order
     std::unordered_map<std::string_view, std::size_t> index;
-    for (const splice::HoldingRow* row : page.rows) {
-        const auto [it, inserted] = index.try_emplace(row->owner, totals.size());
-        if (inserted) totals.emplace_back(row->owner, Totals{});
+    for (const splice::HoldingRow& row : page.rows) {
+        const auto [it, inserted] = index.try_emplace(row.owner, totals.size());
+        if (inserted) totals.emplace_back(row.owner, Totals{});
         Totals& t = totals[it->second].second;
-        const model::Decimal amount = row->amount();
-        (row->locked ? t.locked : t.unlocked) = (row->locked ? t.locked : t.unlocked) + amount;
-        (row->locked ? t.fees_locked : t.fees_unlocked) =
-            (row->locked ? t.fees_locked : t.fees_unlocked) + holding_fee(*row, amount, round);
+        const model::Decimal amount = row.amount();
+        (row.locked ? t.locked : t.unlocked) = (row.locked ? t.locked : t.unlocked) + amount;
+        (row.locked ? t.fees_locked : t.fees_unlocked) =
+            (row.locked ? t.fees_locked : t.fees_unlocked) + holding_fee(row, amount, round);
     }
     std::string out = "{";
     http::append_string_field(out, "record_time",

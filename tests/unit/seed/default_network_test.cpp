@@ -258,8 +258,9 @@ TEST_F(DefaultNetwork, HasSnapshotsWhoseHoldingsChangeInBothMigrations) {
         for (const auto& s : snapshots) {
             ASSERT_NE(s, nullptr);
             std::set<std::string> ids;
-            for (const auto& row : splice::views(store()).holdings(*s)->rows()) {
-                ids.insert(row.contract->contract_id.str());
+            const splice::HoldingsSnapshotPtr holdings = splice::views(store()).holdings(*s);
+            for (std::size_t i = 0; i < holdings->size(); ++i) {
+                ids.insert(holdings->row(i).contract->contract_id.str());
             }
             distinct.insert(ids);
         }

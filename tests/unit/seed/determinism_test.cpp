@@ -232,7 +232,7 @@ json snapshots_json(const store::LedgerStore& s) {
         const splice::HoldingsSnapshotPtr snap =
             splice::views(s).holdings(*s.snapshot(migration, time, false));
         json rows = json::array();
-        for (std::size_t i = 0; i < snap->rows().size(); ++i) {
+        for (std::size_t i = 0; i < snap->size(); ++i) {
             const splice::HoldingRow& r = snap->row(i);
             rows.push_back({snap->row_id(i), r.contract->contract_id, r.owner,
                             r.amount().to_scaled_string(), r.locked});

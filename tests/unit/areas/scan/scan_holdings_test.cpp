@@ -72,7 +72,7 @@ std::vector<std::string> ids_of(const std::vector<model::ContractPtr>& contracts
 // The row id of `cid` in the snapshot of migration 0 at `time`.
 std::int64_t row_id_of(const std::string& time, const std::string& cid) {
     const splice::HoldingsSnapshotPtr snap = holdings_of(ledger(), 0, time);
-    for (std::size_t i = 0; i < snap->rows().size(); ++i) {
+    for (std::size_t i = 0; i < snap->size(); ++i) {
         if (snap->row(i).contract->contract_id == cid) return snap->row_id(i);
     }
     throw std::runtime_error("no row for " + cid);
