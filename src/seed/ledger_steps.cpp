@@ -151,7 +151,7 @@ void assign(SeedContext& ctx, const JsonObject& s) {
     allow_keys(s, Commits::update, {"contract", "submitter"});
     const std::string cid = ctx.contract(s, "contract");
     const auto state = ctx.store().contract(cid);
-    if (!state || state->archived_offset || !state->synchronizer_id.empty()) {
+    if (!state || state->archived_offset() || !state->synchronizer_id.empty()) {
         throw model::JsonFieldError(s.pointer_of("contract"),
                                     "contract " + cid + " is not in flight");
     }

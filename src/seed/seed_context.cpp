@@ -162,7 +162,7 @@ void SeedContext::check_usable(const std::string& contract_id, const std::string
 
 void SeedContext::check_usable(const store::ContractState& state, const std::string& contract_id,
                                const std::string& pointer) const {
-    if (state.archived_offset)
+    if (state.archived_offset())
         throw model::JsonFieldError(pointer, "contract " + contract_id + " is archived");
     if (state.synchronizer_id.empty()) {
         throw model::JsonFieldError(pointer,
@@ -178,8 +178,8 @@ void SeedContext::check_usable(const store::ContractState& state, const std::str
 Value SeedContext::argument_of(const std::string& contract_id, std::string_view entity,
                                const std::string& pointer) const {
     const auto state = store_.contract(contract_id);
-    if (!state || state->archived_offset) {
-        throw model::JsonFieldError(pointer, state && state->archived_offset
+    if (!state || state->archived_offset()) {
+        throw model::JsonFieldError(pointer, state && state->archived_offset()
                                                  ? "contract " + contract_id + " is archived"
                                                  : "contract " + contract_id + " is not active");
     }

@@ -150,7 +150,7 @@ void LedgerStore::add_user(model::User user) {
 std::uint32_t LedgerStore::active_sequence(const std::string& contract_id) const {
     const auto sequence = sequence_of(contract_id);
     if (!sequence) throw AppendError("unknown contract " + contract_id);
-    if (contracts_[*sequence].archived_offset) {
+    if (contracts_[*sequence].archived_offset()) {
         throw AppendError("contract " + contract_id + " is archived");
     }
     return *sequence;
@@ -182,14 +182,14 @@ void LedgerStore::record_reassignment(Name contract_id, Offset offset) {
 template <typename Visit>
 void LedgerStore::for_each_active(Visit visit) const {
     for (const ContractState& state : contracts_) {
-        if (!state.archived_offset) visit(state);
+        if (!state.archived_offset()) visit(state);
     }
 }
 
 void LedgerStore::archive(const std::string& contract_id, Offset offset) {
     const std::uint32_t sequence = active_sequence(contract_id);
     ContractState& state = contracts_[sequence];
-    undo_.set(state.archived_offset, offset);
+    undo_.set(state.archived_at, offset);
     for (const auto& e : extensions_) e->on_archived(*state.contract, sequence);
     ++acs_version_;
 }
@@ -302,10 +302,9 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
         if (const auto* created = std::get_if<CreatedNode>(&tx.nodes[i].event)) {
             const model::ContractPtr& c = created->contract;
             const std::uint64_t sequence = contracts_.size();
-            undo_.push_back(contracts_,
-                            ContractState{.contract = c,
-                                          .created_offset = draft.offset,
-                                          .synchronizer_id = Name(draft.synchronizer_id)});
+            undo_.push_back(
+                contracts_,
+                ContractState{.contract = c, .synchronizer_id = Name(draft.synchronizer_id)});
             undo_.assign(sequence_of_, c->contract_id, static_cast<std::uint32_t>(sequence));
             undo_.insert(templates_,
                          c->template_id.package_name + ":" + c->template_id.qualified_name());

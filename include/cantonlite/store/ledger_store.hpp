@@ -36,9 +36,13 @@ class AppendError : public std::runtime_error {
 // apart (LedgerStore::reassignments_of): few contracts ever move, and a state is kept per contract.
 struct ContractState {
     model::ContractPtr contract;
-    Offset created_offset = 0;  // 0 for a contract that only exists as created in a draft
-    std::optional<Offset> archived_offset;
-    Name synchronizer_id;  // "" while unassigned (in flight between synchronizers)
+    Offset archived_at = 0;  // 0 while active
+    Name synchronizer_id;    // "" while unassigned (in flight between synchronizers)
+
+    [[nodiscard]] Offset created_offset() const { return contract->created_offset; }
+    [[nodiscard]] std::optional<Offset> archived_offset() const {
+        return archived_at == 0 ? std::nullopt : std::optional<Offset>(archived_at);
+    }
 };
 
 // Every contract of a Scan ACS snapshot (the active contracts the DSO party is a stakeholder of:

@@ -73,18 +73,18 @@ http::Response post_events_events_by_contract_id(const store::LedgerStore& store
     check_known(store, *events);  // 404
     const Reader reader = Reader::make(*events, store.network());
     const std::optional<store::ContractState> state = store.contract(request.contract_id);
-    if (!state || state->created_offset == 0) not_found(request.contract_id);
+    if (!state || state->created_offset() == 0) not_found(request.contract_id);
     const std::optional<ContractView> view = view_contract(reader, *state->contract);
     store::UpdatePtr created_update;
     const store::Transaction* created_in =
-        transaction_at(store, state->created_offset, created_update);
+        transaction_at(store, state->created_offset(), created_update);
     const auto node_id = static_cast<std::size_t>(state->contract->created_node_id);
     if (!view || created_in == nullptr || node_id >= created_in->nodes.size())
         not_found(request.contract_id);
     store::UpdatePtr archived_update;
     const store::Transaction* archived_in =
-        state->archived_offset ? transaction_at(store, *state->archived_offset, archived_update)
-                               : nullptr;
+        state->archived_offset() ? transaction_at(store, *state->archived_offset(), archived_update)
+                                 : nullptr;
     const store::Node* archive =
         archived_in ? consuming_node(*archived_in, request.contract_id) : nullptr;
     return http::Response::json(

@@ -33,8 +33,8 @@ std::vector<Candidate> scan_acs(const store::LedgerStore& store, const Reader& r
     std::vector<Candidate> found;
     if (limit <= 0) return found;
     store.visit_created(from, [&](std::uint64_t sequence, const store::ContractState& state) {
-        if (state.created_offset > at) return false;
-        if (state.archived_offset && *state.archived_offset <= at) return true;
+        if (state.created_offset() > at) return false;
+        if (state.archived_offset() && *state.archived_offset() <= at) return true;
         if (auto view = view_contract(reader, *state.contract)) {
             found.push_back({.sequence = sequence, .state = state, .view = std::move(*view)});
         }
@@ -47,9 +47,9 @@ std::vector<Candidate> scan_acs(const store::LedgerStore& store, const Reader& r
 AcsEntry resolve(const store::LedgerStore& store, Candidate&& c, std::int64_t at) {
     AcsEntry entry{.contract = c.state.contract,
                    .view = std::move(c.view),
-                   .activated_offset = c.state.created_offset,
+                   .activated_offset = c.state.created_offset(),
                    .activated_node_id = c.state.contract->created_node_id};
-    if (const store::UpdatePtr created = store.update_at(c.state.created_offset)) {
+    if (const store::UpdatePtr created = store.update_at(c.state.created_offset())) {
         if (const auto* tx = std::get_if<store::Transaction>(created.get())) {
             entry.workflow_id = tx->workflow_id;
             entry.synchronizer_id = tx->synchronizer_id;

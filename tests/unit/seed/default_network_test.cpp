@@ -160,7 +160,7 @@ TEST_F(DefaultNetwork, HasARenewedAnsEntry) {
     ASSERT_TRUE(bob.has_value());
     const auto state = store().contract(bob->contract->contract_id);
     ASSERT_TRUE(state.has_value());
-    const auto update = store().update_at(state->created_offset);
+    const auto update = store().update_at(state->created_offset());
     ASSERT_NE(update, nullptr);
     const auto* tx = std::get_if<store::Transaction>(update.get());
     ASSERT_NE(tx, nullptr);
@@ -189,7 +189,7 @@ TEST_F(DefaultNetwork, HasARecreatedVoteRequestAndAnUntouchedOne) {
         EXPECT_EQ(found->contract_id, request->contract_id);
         const auto state = store().contract(original);
         ASSERT_TRUE(state.has_value());
-        EXPECT_TRUE(state->archived_offset.has_value());
+        EXPECT_TRUE(state->archived_offset().has_value());
         ++recreated;
     }
 
@@ -238,7 +238,7 @@ TEST_F(DefaultNetwork, ReassignedAContractToTheSecondSynchronizer) {
     ASSERT_FALSE(reassigned.empty());
     const auto state = store().contract(reassigned);
     ASSERT_TRUE(state.has_value());
-    EXPECT_FALSE(state->archived_offset.has_value());
+    EXPECT_FALSE(state->archived_offset().has_value());
     EXPECT_EQ(state->synchronizer_id, private_synchronizer());
 }
 

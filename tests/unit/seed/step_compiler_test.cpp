@@ -1344,7 +1344,7 @@ TEST(StepReassign, MovesTheContractAndCountsTheReassignment) {
     ASSERT_TRUE(state.has_value());
     EXPECT_EQ(state->synchronizer_id, private_synchronizer);
     EXPECT_EQ(s->reassignment_counter(cid(*s, 2, 1)), 1);
-    EXPECT_FALSE(state->archived_offset.has_value());
+    EXPECT_FALSE(state->archived_offset().has_value());
 }
 
 TEST(StepReassign, SubmitterDefaultsToTheContractsFirstSignatory) {
@@ -1710,7 +1710,7 @@ TEST(StepRawTransaction, LabelsCreatedContractsForLaterSteps) {
     const auto s = load(seed_with({mint("alice", "10", "a1"), raw_example(), archive_payment}));
 
     EXPECT_EQ(exercised_at(*s, 4, 0).contract_id, cid(*s, 3, 1));
-    EXPECT_TRUE(s->contract(cid(*s, 3, 1))->archived_offset.has_value());
+    EXPECT_TRUE(s->contract(cid(*s, 3, 1))->archived_offset().has_value());
 }
 
 TEST(StepRawTransaction, PackageIdFormTakesThePackageName) {

@@ -108,8 +108,8 @@ TEST_F(LedgerStoreTest, CreatedContractIsActiveWithItsEncodings) {
     const auto state = store_.contract(cid);
 
     ASSERT_TRUE(state.has_value());
-    EXPECT_EQ(state->created_offset, 1);
-    EXPECT_FALSE(state->archived_offset.has_value());
+    EXPECT_EQ(state->created_offset(), 1);
+    EXPECT_FALSE(state->archived_offset().has_value());
     EXPECT_EQ(state->synchronizer_id, "global::1220dd");
     EXPECT_EQ(model::texts(state->contract->signatories), (std::vector<Party>{dso, alice}));
     EXPECT_EQ(
@@ -130,7 +130,7 @@ TEST_F(LedgerStoreTest, ConsumingExerciseArchivesTheContract) {
 
     store_.append_transaction(d);
 
-    EXPECT_EQ(store_.contract(cid)->archived_offset, 2);
+    EXPECT_EQ(store_.contract(cid)->archived_offset(), 2);
     EXPECT_TRUE(store_.active_contracts().empty());
 }
 
@@ -187,7 +187,7 @@ TEST_F(LedgerStoreTest, AFailedAppendLeavesTheStoreUnchanged) {
     EXPECT_THROW(store_.append_transaction(d), AppendError);
 
     EXPECT_EQ(store_.ledger_end(), 1);
-    EXPECT_FALSE(store_.contract(cid)->archived_offset.has_value());
+    EXPECT_FALSE(store_.contract(cid)->archived_offset().has_value());
     EXPECT_FALSE(store_.contract(d.contract_id_of(created)).has_value());
     EXPECT_EQ(store_.active_contracts().size(), 1U);
 }
@@ -199,7 +199,7 @@ TEST_F(LedgerStoreTest, ContractCreatedInATransactionCanBeConsumedLaterInIt) {
 
     store_.append_transaction(d);
 
-    EXPECT_EQ(store_.contract(d.contract_id_of(created))->archived_offset, 1);
+    EXPECT_EQ(store_.contract(d.contract_id_of(created))->archived_offset(), 1);
 }
 
 TEST_F(LedgerStoreTest, RejectsNodesThatAreNotInPreOrder) {
@@ -409,7 +409,7 @@ TEST_F(LedgerStoreTest, VisitsTheCreatedContractsInCreationOrderFromASequence) {
     std::vector<std::pair<std::uint64_t, std::string>> seen;
     store_.visit_created(1, [&](std::uint64_t sequence, const ContractState& state) {
         seen.emplace_back(sequence, state.contract->contract_id);
-        EXPECT_EQ(state.archived_offset.has_value(), state.contract->contract_id == b);
+        EXPECT_EQ(state.archived_offset().has_value(), state.contract->contract_id == b);
         return seen.size() < 5;
     });
 

@@ -208,8 +208,8 @@ std::vector<model::ContractPtr> acs_at(const std::string& time) {
         if (store::record_time_of(*ledger().update_at(o)) > t) break;
         for (const model::ContractPtr& c : created_by(ledger(), o)) {
             const auto state = ledger().contract(c->contract_id);
-            if (state->archived_offset &&
-                store::record_time_of(*ledger().update_at(*state->archived_offset)) <= t) {
+            if (state->archived_offset() &&
+                store::record_time_of(*ledger().update_at(*state->archived_offset())) <= t) {
                 continue;
             }
             if (std::find(c->stakeholders.begin(), c->stakeholders.end(), dso) ==

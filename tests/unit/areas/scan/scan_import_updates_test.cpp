@@ -53,7 +53,8 @@ std::vector<model::ContractPtr> imported() {
     for (store::Offset o = 1; o < migration; ++o) {
         for (const model::ContractPtr& c : created_by(ledger(), o)) {
             const auto state = ledger().contract(c->contract_id);
-            if (!state->archived_offset || *state->archived_offset > migration) out.push_back(c);
+            if (!state->archived_offset() || *state->archived_offset() > migration)
+                out.push_back(c);
         }
     }
     std::sort(out.begin(), out.end(),

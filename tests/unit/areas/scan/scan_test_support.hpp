@@ -346,14 +346,14 @@ inline store::Offset migration_offset(const store::LedgerStore& s) {
 inline std::string creating_update_id(const store::LedgerStore& s, const std::string& cid) {
     const auto state = s.contract(cid);
     if (!state) throw std::runtime_error("no contract " + cid);
-    return transaction_at(s, state->created_offset).update_id.str();
+    return transaction_at(s, state->created_offset()).update_id.str();
 }
 
 // "#<update id>:<node id>": the participant's id of the event that created `cid`.
 inline std::string creating_event_id(const store::LedgerStore& s, const std::string& cid) {
     const auto state = s.contract(cid);
     if (!state) throw std::runtime_error("no contract " + cid);
-    const store::Transaction& tx = transaction_at(s, state->created_offset);
+    const store::Transaction& tx = transaction_at(s, state->created_offset());
     for (const store::Node& node : tx.nodes) {
         const auto* c = std::get_if<store::CreatedNode>(&node.event);
         if (c != nullptr && c->contract->contract_id == cid) {

@@ -204,9 +204,9 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(BuyTrafficRequestCompleted, NamesTheCompletingTransaction) {
     const model::ContractPtr request = all_created(api().store(), "BuyTrafficRequest").at(1);
     const auto state = api().store().contract(request->contract_id);
-    ASSERT_TRUE(state && state->archived_offset);
+    ASSERT_TRUE(state && state->archived_offset());
     const std::string completing =
-        scantest::transaction_at(api().store(), *state->archived_offset).update_id.str();
+        scantest::transaction_at(api().store(), *state->archived_offset()).update_id.str();
 
     const Response response = traffic_status("alice", "traffic-completed");
 
