@@ -38,7 +38,7 @@ bool visible_to(const store::Transaction& tx, const Party& party) {
         if (const auto* c = std::get_if<store::CreatedNode>(&n.event)) {
             if (contains(c->contract->stakeholders, party)) return true;
         } else if (const auto& e = *store::exercised(n);
-                   e.consuming && contains(e.contract->stakeholders, party)) {
+                   e.consuming && contains(e.stakeholders, party)) {
             return true;
         }
     }

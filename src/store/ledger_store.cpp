@@ -270,13 +270,14 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             tx.nodes.push_back(Node{.event = std::make_unique<ExercisedNode>(ExercisedNode{
                                         .contract_id = it->second.contract->contract_id,
                                         .template_id = e.template_id,
-                                        .interface_id = e.interface_id,
+                                        .interface = e.interface_id.value_or(model::TemplateId{}),
                                         .choice = Name(e.choice),
                                         .choice_argument = model::pack(e.argument),
                                         .consuming = e.consuming,
+                                        .has_interface = e.interface_id.has_value(),
                                         .acting_parties = model::NameSet::sorted(e.acting_parties),
                                         .exercise_result = model::pack(e.result),
-                                        .contract = it->second.contract,
+                                        .stakeholders = target.stakeholders,
                                         .last_descendant = id}),
                                     .node_id = id});
         }

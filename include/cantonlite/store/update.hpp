@@ -29,18 +29,26 @@ struct CreatedNode {
 };
 
 // A node that exercises a choice on a contract.
+// 72 bytes, so that its heap block is 80 (a mint has one): the exercised contract's stakeholders
+// rather than the contract, and the interface as a TemplateId with a flag.
 struct ExercisedNode {
     Name contract_id;
     model::TemplateId template_id;  // the template that defines the choice
-    std::optional<model::TemplateId> interface_id;
+    model::TemplateId interface;    // the interface it was exercised through, if has_interface
     Name choice;
     model::PackedValue choice_argument;
     bool consuming = false;
+    bool has_interface = false;
     model::NameSet acting_parties;  // sorted
     model::PackedValue exercise_result;
-    model::ContractPtr contract;  // the exercised contract
+    model::NameSet stakeholders;  // the exercised contract's
     int last_descendant = 0;      // the largest node id of this node's subtree (itself if none)
+
+    [[nodiscard]] std::optional<model::TemplateId> interface_id() const {
+        return has_interface ? std::optional(interface) : std::nullopt;
+    }
 };
+static_assert(sizeof(ExercisedNode) <= 72);
 
 // One node of a transaction. An exercise is boxed: it is ten times the size of a create, and
 // most nodes of a ledger are creates. The transaction owns it (readers share the transaction).

@@ -276,7 +276,7 @@ TransactionView project(const store::Transaction& tx, const Reader& r, Transacti
         } else {
             const auto& x = *store::exercised(n);
             t = &x.template_id;
-            stakeholders = x.contract->stakeholders;
+            stakeholders = x.stakeholders;
             if (shape == TransactionShape::acs_delta) {
                 if (!x.consuming || created_here.contains(x.contract_id)) continue;
                 e.kind = EventView::Kind::archived;

@@ -105,8 +105,8 @@ void append_exercised(std::string& out, std::int64_t offset, const EventView& e)
     append_int_field(out, "nodeId", e.node->node_id);
     append_string_field(out, "contractId", x.contract_id);
     append_string_field(out, "templateId", x.template_id.to_string());
-    if (x.interface_id) {
-        append_string_field(out, "interfaceId", x.interface_id->to_string());
+    if (const auto interface = x.interface_id()) {
+        append_string_field(out, "interfaceId", interface->to_string());
     } else {
         append_null_field(out, "interfaceId");
     }

@@ -134,8 +134,8 @@ void append_exercised_event(std::string& out, const store::ExercisedNode& x,
     append_raw_field(out, "consuming", x.consuming ? "true" : "false");
     append_key(out, "acting_parties");
     append_string_array(out, x.acting_parties);
-    if (x.interface_id) {
-        append_string_field(out, "interface_id", x.interface_id->to_string());
+    if (const auto interface = x.interface_id()) {
+        append_string_field(out, "interface_id", interface->to_string());
     } else {
         http::append_null_field(out, "interface_id");
     }

@@ -142,14 +142,13 @@ json exercised_json(const store::Transaction& tx, const store::Node& n) {
     const store::ExercisedNode& e = *store::exercised(n);
     return {{"contract_id", e.contract_id},
             {"template_id", e.template_id.to_string()},
-            {"interface_id", e.interface_id ? e.interface_id->to_string() : ""},
+            {"interface_id", e.has_interface ? e.interface.to_string() : ""},
             {"choice", e.choice},
             {"choice_argument", model::value_json(e.choice_argument, model::ValueEncoding::ledger)},
             {"consuming", e.consuming},
             {"acting_parties", e.acting_parties},
             {"exercise_result", model::value_json(e.exercise_result, model::ValueEncoding::ledger)},
-            {"contract_signatories", e.contract->signatories},
-            {"contract_stakeholders", e.contract->stakeholders},
+            {"contract_stakeholders", e.stakeholders},
             {"children", store::children(tx, n.node_id)},
             {"last_descendant", e.last_descendant}};
 }

@@ -101,8 +101,8 @@ ordered expected_item(const store::Update& u, bool protobuf) {
                               {"exercise_result", value_json(x.exercise_result, protobuf)},
                               {"consuming", x.consuming},
                               {"acting_parties", x.acting_parties},
-                              {"interface_id", x.interface_id ? ordered(x.interface_id->to_string())
-                                                              : ordered(nullptr)}};
+                              {"interface_id", x.has_interface ? ordered(x.interface.to_string())
+                                                               : ordered(nullptr)}};
             }
         }
         ordered by_id = ordered::object();
