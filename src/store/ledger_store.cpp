@@ -213,11 +213,11 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
                    .workflow_id = Name(draft.workflow_id),
                    .submitters = model::NameSet(
                        std::vector<Name>(draft.submitters.begin(), draft.submitters.end())),
+                   .synchronizer_id = Name(draft.synchronizer_id),
                    .effective_at = draft.effective_at,
                    .record_time = draft.record_time,
-                   .synchronizer_id = Name(draft.synchronizer_id),
                    .migration_id = migration_id_,
-                   .paid_traffic_cost = draft.paid_traffic_cost};
+                   .traffic_cost = draft.paid_traffic_cost.value_or(Transaction::no_traffic_cost)};
     for (std::size_t i = 0; i < draft.nodes.size(); ++i) {
         const NodeDraft& nd = draft.nodes[i];
         const int id = static_cast<int>(i);
@@ -351,7 +351,7 @@ void LedgerStore::unassign(const std::string& contract_id, const std::string& ta
         .submitter = Name(submitter),
         .source_synchronizer = state.synchronizer_id,
         .target_synchronizer = Name(target),
-        .unassign_id = model::sha256_hex("unassign/" + update_id),
+        .unassign_id = Name(model::sha256_hex("unassign/" + update_id)),
         .reassignment_counter = counter_of(reassignments_, state.contract->contract_id) + 1,
         .migration_id = migration_id_,
         .record_time = record_time};

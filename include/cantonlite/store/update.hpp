@@ -3,6 +3,7 @@
 // and migrations. Immutable once appended; shared by pointer with readers.
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -76,12 +77,17 @@ struct Transaction {
     Name command_id;            // empty when none
     Name workflow_id;           // empty when none
     model::NameSet submitters;  // act-as parties of the submission, in the order given
+    Name synchronizer_id;
     model::Timestamp effective_at;
     model::Timestamp record_time;
-    Name synchronizer_id;
     std::int64_t migration_id = 0;
     std::vector<Node> nodes;  // in pre-order: nodes[i].node_id == i
-    std::optional<std::int64_t> paid_traffic_cost;
+    std::int64_t traffic_cost = no_traffic_cost;
+
+    static constexpr std::int64_t no_traffic_cost = std::numeric_limits<std::int64_t>::min();
+    [[nodiscard]] std::optional<std::int64_t> paid_traffic_cost() const {
+        return traffic_cost == no_traffic_cost ? std::nullopt : std::optional(traffic_cost);
+    }
 };
 
 // The largest node id of node `id`'s subtree: the node itself when it is a create.
@@ -98,11 +104,11 @@ struct Reassignment {
     Offset offset = 0;
     model::UpdateId update_id;
     model::ContractPtr contract;
-    Kind kind = Kind::unassign;  // beside the Names: 128 bytes, not 136
+    Kind kind = Kind::unassign;  // beside the Names
     Name submitter;
     Name source_synchronizer;
     Name target_synchronizer;
-    std::string unassign_id;
+    Name unassign_id;
     std::int64_t reassignment_counter = 0;
     std::int64_t migration_id = 0;  // of the source (unassign) or the target (assign)
     model::Timestamp record_time;
@@ -118,7 +124,9 @@ struct Migration {
     std::size_t imported_contracts = 0;
 };
 
+// 120 bytes: with a shared_ptr's counts, a heap block of 144.
 using Update = std::variant<Transaction, Reassignment, Migration>;
+static_assert(sizeof(Update) <= 120);
 using UpdatePtr = std::shared_ptr<const Update>;
 
 [[nodiscard]] Offset offset_of(const Update& update);

@@ -171,8 +171,8 @@ void append_transaction_object(std::string& out, const TransactionView& view,
     out += '}';
     append_string_field(out, "recordTime", model::format_instant(tx.record_time));
     append_null_field(out, "externalTransactionHash");
-    if (view.submitter_visible && tx.paid_traffic_cost) {
-        append_int_field(out, "paidTrafficCost", *tx.paid_traffic_cost);
+    if (const auto cost = tx.paid_traffic_cost(); view.submitter_visible && cost) {
+        append_int_field(out, "paidTrafficCost", *cost);
     } else {
         append_null_field(out, "paidTrafficCost");
     }
