@@ -1,6 +1,7 @@
 #include "cantonlite/model/contract.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 #include "cantonlite/model/ids.hpp"
 #include "cantonlite/model/value_json.hpp"
@@ -16,6 +17,13 @@ std::string created_event_blob(const Contract& c) {
         value_json(c.argument, ValueEncoding::protobuf));
 }
 
+std::vector<Name> Contract::observers() const {
+    std::vector<Name> out;
+    std::set_difference(stakeholders.begin(), stakeholders.end(), signatories.begin(),
+                        signatories.end(), std::back_inserter(out));
+    return out;
+}
+
 ContractPtr make_contract(std::string_view contract_id, TemplateId template_id,
                           const Value& argument, std::vector<std::string> signatories,
                           std::vector<std::string> observers, Timestamp created_at,
@@ -24,15 +32,11 @@ ContractPtr make_contract(std::string_view contract_id, TemplateId template_id,
     c->contract_id = Name(contract_id);
     c->template_id = std::move(template_id);
     c->signatories = NameSet::sorted(signatories);
-    std::vector<Name> only_observers;
-    for (const Name o : NameSet::sorted(observers)) {
-        if (!c->signatories.contains(o)) only_observers.push_back(o);
-    }
-    c->observers = NameSet(only_observers);
+    const NameSet all_observers = NameSet::sorted(observers);
     std::vector<Name> stakeholders;
-    stakeholders.reserve(c->signatories.size() + c->observers.size());
-    std::merge(c->signatories.begin(), c->signatories.end(), c->observers.begin(),
-               c->observers.end(), std::back_inserter(stakeholders));
+    stakeholders.reserve(c->signatories.size() + all_observers.size());
+    std::set_union(c->signatories.begin(), c->signatories.end(), all_observers.begin(),
+                   all_observers.end(), std::back_inserter(stakeholders));
     c->stakeholders = NameSet(stakeholders);
     c->created_at = created_at;
     c->created_offset = created_offset;

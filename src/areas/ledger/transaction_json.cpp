@@ -75,7 +75,7 @@ void append_created_event_object(std::string& out, std::int64_t offset, const Ev
     append_interface_views(out, c, e);
     append_strings_field(out, "witnessParties", e.witness_parties);
     append_strings_field(out, "signatories", c.signatories);
-    append_strings_field(out, "observers", c.observers);
+    append_strings_field(out, "observers", c.observers());
     append_string_field(out, "createdAt", model::format_instant(c.created_at));
     append_string_field(out, "packageName", c.template_id.package_name);
     append_string_field(out, "representativePackageId", c.template_id.package_id);

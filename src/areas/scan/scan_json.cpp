@@ -25,7 +25,7 @@ void append_parties(std::string& out, const model::Contract& c) {
     append_key(out, "signatories");
     append_string_array(out, c.signatories);
     append_key(out, "observers");
-    append_string_array(out, c.observers);
+    append_string_array(out, c.observers());
 }
 
 }  // namespace

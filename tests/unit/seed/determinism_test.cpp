@@ -128,7 +128,7 @@ json contract_json(const model::Contract& c) {
             {"template_id", c.template_id.to_string()},
             {"package_name", c.template_id.package_name},
             {"signatories", c.signatories},
-            {"observers", c.observers},
+            {"observers", model::NameSet(c.observers())},
             {"stakeholders", c.stakeholders},
             {"created_at", c.created_at.micros},
             {"created_event_blob", model::created_event_blob(c)},

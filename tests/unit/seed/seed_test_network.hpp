@@ -98,7 +98,7 @@ inline json node_json(const store::Transaction& tx, const store::Node& node) {
         return {{"node", node.node_id},
                 {"create", template_name(c->contract->template_id)},
                 {"signatories", c->contract->signatories},
-                {"observers", c->contract->observers},
+                {"observers", model::NameSet(c->contract->observers())},
                 {"witnesses", node.witnesses}};
     }
     const auto& e = *store::exercised(node);

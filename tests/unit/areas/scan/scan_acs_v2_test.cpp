@@ -235,7 +235,7 @@ json active_contract(const model::Contract& c, const json& created_in_update_id)
              json::parse(model::value_json(c.argument, model::ValueEncoding::codegen))},
             {"created_at", model::format_offset_date_time(c.created_at)},
             {"signatories", c.signatories},
-            {"observers", c.observers}};
+            {"observers", model::NameSet(c.observers())}};
 }
 
 // Every page of `request`, concatenated; checks the tokens on the way.

@@ -83,7 +83,7 @@ json import_update(const model::Contract& c) {
                                                    c.argument, model::ValueEncoding::protobuf))},
                           {"created_at", model::format_offset_date_time(c.created_at)},
                           {"signatories", c.signatories},
-                          {"observers", c.observers}};
+                          {"observers", model::NameSet(c.observers())}};
     return {{"update_id", c.contract_id},
             {"migration_id", 1},
             {"workflow_id", "canton-network-acs-import-" + c.contract_id},

@@ -391,7 +391,7 @@ inline json holding_event(const store::LedgerStore& s, const model::Contract& c)
              json::parse(model::value_json(c.argument, model::ValueEncoding::codegen))},
             {"created_at", model::format_offset_date_time(c.created_at)},
             {"signatories", c.signatories},
-            {"observers", c.observers}};
+            {"observers", model::NameSet(c.observers())}};
 }
 
 // Splice `Contract` (common-external.yaml): ApiCodecCompressed payload, created_at as Instant.

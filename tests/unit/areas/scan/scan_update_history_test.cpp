@@ -71,7 +71,7 @@ ordered created_event(const model::Contract& c, const std::string& id, bool prot
             {"create_arguments", value_json(c.argument, protobuf)},
             {"created_at", model::format_offset_date_time(c.created_at)},
             {"signatories", c.signatories},
-            {"observers", c.observers}};
+            {"observers", model::NameSet(c.observers())}};
 }
 
 std::vector<std::string> ids(const std::string& update_id, const std::vector<int>& nodes) {
