@@ -197,8 +197,7 @@ Value unpack(const PackedValue& packed) {
     return read(in);
 }
 
-std::optional<Value> field_at(const PackedValue& packed,
-                              std::initializer_list<std::string_view> labels) {
+std::optional<Value> field_at(const PackedValue& packed, std::span<const std::string_view> labels) {
     packed::Reader in(packed.bytes());
     for (const std::string_view label : labels) {
         const std::optional<Name> wanted = Name::find(label);

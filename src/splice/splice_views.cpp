@@ -1,7 +1,9 @@
 #include "cantonlite/splice/splice_views.hpp"
 
 #include <algorithm>
+#include <array>
 #include <mutex>
+#include <span>
 #include <stdexcept>
 
 #include "cantonlite/splice/templates.hpp"
@@ -16,6 +18,7 @@ using Fact = SpliceViews::Fact;
 using OfferFact = SpliceViews::OfferFact;
 using CounterFact = SpliceViews::CounterFact;
 using AnsFact = SpliceViews::AnsFact;
+using HoldingFact = SpliceViews::HoldingFact;
 using VoteFact = SpliceViews::VoteFact;
 using BuyTrafficFact = SpliceViews::BuyTrafficFact;
 
@@ -77,13 +80,13 @@ Fact extract(const model::TemplateId& t, const Value& a) {
         (void)field(a, {"amount", "initialAmount"}, K::numeric, t);
         (void)field(a, {"amount", "ratePerRound", "rate"}, K::numeric, t);
         (void)field(a, {"amount", "createdAt", "number"}, K::int64, t);
-        return HoldingRow{.owner = Name(party_at(a, {"owner"}, t))};
+        return HoldingFact{.owner = Name(party_at(a, {"owner"}, t))};
     }
     if (templates::is(t, templates::locked_amulet)) {
         (void)field(a, {"amulet", "amount", "initialAmount"}, K::numeric, t);
         (void)field(a, {"amulet", "amount", "ratePerRound", "rate"}, K::numeric, t);
         (void)field(a, {"amulet", "amount", "createdAt", "number"}, K::int64, t);
-        return HoldingRow{.owner = Name(party_at(a, {"amulet", "owner"}, t)), .locked = true};
+        return HoldingFact{.owner = Name(party_at(a, {"amulet", "owner"}, t)), .locked = true};
     }
     if (templates::is(t, templates::transfer_offer)) {
         return OfferFact{.sender = Name(party_at(a, {"sender"}, t)),
@@ -115,44 +118,54 @@ Fact extract(const model::TemplateId& t, const Value& a) {
     return std::monostate{};
 }
 
-}  // namespace
+bool is_holding(const model::TemplateId& t) {
+    return templates::is(t, templates::amulet) || templates::is(t, templates::locked_amulet);
+}
 
-namespace {
+// The field at `path` of a holding's Amulet record: the argument of an Amulet, its "amulet" in a
+// LockedAmulet's.
+std::optional<Value> amulet_field(const model::Contract& c, bool locked,
+                                  std::initializer_list<std::string_view> path) {
+    std::array<std::string_view, 4> full{};
+    std::size_t n = 0;
+    if (locked) full[n++] = "amulet";
+    for (const std::string_view label : path) full.at(n++) = label;
+    return model::field_at(c.argument, std::span<const std::string_view>(full.data(), n));
+}
 
-// The Value at `path` below a holding's amount record (Amulet.amount, LockedAmulet.amulet.amount).
-Value amount_field(const HoldingRow& row, std::string_view field, std::string_view subfield = {}) {
-    const model::PackedValue& a = row.contract->argument;
-    std::optional<Value> v;
-    if (row.locked) {
-        v = subfield.empty() ? model::field_at(a, {"amulet", "amount", field})
-                             : model::field_at(a, {"amulet", "amount", field, subfield});
-    } else {
-        v = subfield.empty() ? model::field_at(a, {"amount", field})
-                             : model::field_at(a, {"amount", field, subfield});
-    }
-    if (!v) throw std::logic_error("a holding without amount." + std::string(field));
+// The owner and lock of an Amulet or LockedAmulet (checked when it was created: extract());
+// nullopt for a contract of another template.
+std::optional<HoldingFact> holding_of(const model::Contract& c) {
+    if (!is_holding(c.template_id)) return std::nullopt;
+    const bool locked = templates::is(c.template_id, templates::locked_amulet);
+    const std::optional<Value> owner = amulet_field(c, locked, {"owner"});
+    if (!owner) throw std::logic_error("a holding without an owner");
+    return HoldingFact{.owner = Name(owner->text), .locked = locked};
+}
+
+Value amount_field(const HoldingRow& row, std::initializer_list<std::string_view> path) {
+    std::optional<Value> v = amulet_field(*row.contract, row.locked, path);
+    if (!v) throw std::logic_error("a holding without amount." + std::string(*(path.begin() + 1)));
     return std::move(*v);
 }
 
 }  // namespace
 
 model::Decimal HoldingRow::amount() const {
-    return amount_field(*this, "initialAmount").decimal;
+    return amount_field(*this, {"amount", "initialAmount"}).decimal;
 }
 model::Decimal HoldingRow::rate_per_round() const {
-    return amount_field(*this, "ratePerRound", "rate").decimal;
+    return amount_field(*this, {"amount", "ratePerRound", "rate"}).decimal;
 }
 std::int64_t HoldingRow::created_round() const {
-    return amount_field(*this, "createdAt", "number").number;
+    return amount_field(*this, {"amount", "createdAt", "number"}).number;
 }
 
 HoldingRow HoldingsSnapshot::row(std::size_t i) const {
     const model::ContractPtr& c = data->acs->rows[data->acs_rows[i]];
-    const bool locked = templates::is(c->template_id, templates::locked_amulet);
-    const std::optional<Value> owner = locked ? model::field_at(c->argument, {"amulet", "owner"})
-                                              : model::field_at(c->argument, {"owner"});
-    if (!owner) throw std::logic_error("a holding without an owner");
-    return HoldingRow{.contract = c, .owner = Name(owner->text), .locked = locked};
+    const std::optional<HoldingFact> holding = holding_of(*c);
+    if (!holding) throw std::logic_error("a holding row of another template");
+    return HoldingRow{.contract = c, .owner = holding->owner, .locked = holding->locked};
 }
 
 std::optional<std::uint32_t> HoldingsSnapshot::holding_at(std::uint32_t acs_row) const {
@@ -187,7 +200,8 @@ SpliceViews& SpliceViews::attach(store::LedgerStore& store) {
 }
 
 void SpliceViews::prepare(const store::TransactionDraft& draft) {
-    prepared_.assign(draft.nodes.size(), std::monostate{});
+    prepared_.clear();
+    prepared_.resize(draft.nodes.size());  // monostate each
     for (std::size_t i = 0; i < draft.nodes.size(); ++i) {
         if (const auto* c = std::get_if<store::CreateDraft>(&draft.nodes[i].event)) {
             prepared_[i] = extract(c->template_id, c->argument);
@@ -200,10 +214,8 @@ void SpliceViews::on_created(const store::CreatedEvent& event) {
     if (std::holds_alternative<std::monostate>(fact)) return;
     const model::ContractPtr& c = event.contract;
     const std::uint64_t sequence = event.sequence;
-    if (auto* h = std::get_if<HoldingRow>(&fact)) {
-        h->contract = c;
+    if (const auto* h = std::get_if<HoldingFact>(&fact)) {
         if (!h->locked) undo_.assign(unlocked_by_owner_[h->owner], sequence, c);
-        undo_.assign(holdings_, HoldingKey{c->created_at, c->contract_id}, std::move(*h));
         return;
     }
     undo_.assign(facts_, c->contract_id, Indexed{.fact = fact, .sequence = sequence});
@@ -242,12 +254,8 @@ void SpliceViews::on_created(const store::CreatedEvent& event) {
 }
 
 void SpliceViews::on_archived(const model::Contract& c, std::uint64_t sequence) {
-    const HoldingKey key{c.created_at, c.contract_id};
-    if (const auto holding = holdings_.find(key); holding != holdings_.end()) {
-        if (!holding->second.locked) {
-            undo_.erase(unlocked_by_owner_[holding->second.owner], sequence);
-        }
-        undo_.erase(holdings_, key);
+    if (const std::optional<HoldingFact> holding = holding_of(c)) {
+        if (!holding->locked) undo_.erase(unlocked_by_owner_[holding->owner], sequence);
         return;
     }
     const auto it = facts_.find(c.contract_id);
@@ -307,8 +315,7 @@ void SpliceViews::on_snapshot(const store::Snapshot& snapshot) {
         data->acs = acs;
         for (std::size_t i = 0; i < acs->rows.size(); ++i) {
             const model::TemplateId& t = acs->rows[i]->template_id;
-            if (templates::is(t, templates::amulet) || templates::is(t, templates::locked_amulet))
-                data->acs_rows.push_back(static_cast<std::uint32_t>(i));
+            if (is_holding(t)) data->acs_rows.push_back(static_cast<std::uint32_t>(i));
         }
         last_rows_ = std::move(data);
     }

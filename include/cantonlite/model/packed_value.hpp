@@ -8,6 +8,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -91,6 +92,10 @@ class PackedValue {
 // The field at `labels`, a path of record fields from the root, read without unpacking the rest;
 // nullopt when the path leaves the records or a field is missing.
 [[nodiscard]] std::optional<Value> field_at(const PackedValue& packed,
-                                            std::initializer_list<std::string_view> labels);
+                                            std::span<const std::string_view> labels);
+[[nodiscard]] inline std::optional<Value> field_at(const PackedValue& packed,
+                                                   std::initializer_list<std::string_view> labels) {
+    return field_at(packed, std::span<const std::string_view>(labels.begin(), labels.size()));
+}
 
 }  // namespace cantonlite::model

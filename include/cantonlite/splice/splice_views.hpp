@@ -31,9 +31,9 @@ using model::Name;
 using store::Offset;
 using Party = std::string;
 
-// One Amulet or LockedAmulet: the contract and its owner. The amounts are read from the
-// contract's argument when asked for (the views checked them when it was created): the live view
-// and every snapshot keep 24 bytes a row.
+// One Amulet or LockedAmulet of a holdings snapshot: the contract, its owner and lock, read from
+// the contract when the row is read (HoldingsSnapshot::row), as are the amounts (the views checked
+// them all when it was created). Nothing keeps rows: a snapshot keeps 4 bytes a holding.
 struct HoldingRow {
     model::ContractPtr contract;
     Name owner;  // Amulet.owner, LockedAmulet.amulet.owner
@@ -151,6 +151,11 @@ class SpliceViews final : public store::LedgerExtension {
     void on_snapshot(const store::Snapshot& snapshot) override;
     void on_rollback() override;
 
+    // An Amulet's owner, or a LockedAmulet's (locked).
+    struct HoldingFact {
+        Name owner;
+        bool locked = false;
+    };
     struct OfferFact {
         Name sender;
         Name receiver;
@@ -174,18 +179,15 @@ class SpliceViews final : public store::LedgerExtension {
         std::string tracking_id;
         std::optional<model::Timestamp> expires_at;
     };
-    // What the views read of one contract's argument, once: a holding's row (its contract set
-    // when it is created), or the facts of another Splice contract (the rare, large AnsFact
-    // boxed).
-    using Fact = std::variant<std::monostate, HoldingRow, OfferFact, CounterFact,
+    // What the views read of one contract's argument, once: a holding's owner, or the facts of
+    // another Splice contract (the rare, large AnsFact boxed).
+    using Fact = std::variant<std::monostate, HoldingFact, OfferFact, CounterFact,
                               std::shared_ptr<const AnsFact>, VoteFact, BuyTrafficFact>;
 
   private:
     const store::LedgerStore& store_;
     store::UndoLog& undo_;
 
-    // (created_at, contract id); Names compare by their texts.
-    using HoldingKey = std::pair<model::Timestamp, Name>;
     struct Indexed {
         Fact fact;
         std::uint64_t sequence = 0;
@@ -193,8 +195,8 @@ class SpliceViews final : public store::LedgerExtension {
 
     // The facts of the draft being appended, by node (prepare to on_created).
     std::vector<Fact> prepared_;
-    // The active holdings; the other Splice contracts' facts by contract id.
-    std::map<HoldingKey, HoldingRow> holdings_;
+    // The facts of the Splice contracts other than holdings, by contract id (a holding's are
+    // read from its contract: holding_of).
     std::unordered_map<Name, Indexed> facts_;
     // By owner, by creation sequence: a sorted vector each (new ones go last; an owner has
     // thousands at most), not a node per amulet.
