@@ -120,7 +120,9 @@ void LedgerStore::push(Update update) {
     undo_.set(now_, std::max(now_, record_time_of(update)));
     undo_.push_back(history_, std::make_shared<const Update>(std::move(update)));
     const Update& stored = *history_.back();
-    undo_.assign(offset_of_update_, update_id_of(stored).bytes(), offset_of(stored));
+    const auto position = static_cast<std::uint32_t>(offset_of(stored) - 1);
+    offset_of_update_.insert(position);
+    undo_.record([this, position] { offset_of_update_.erase(position); });
 }
 
 void LedgerStore::rollback(UndoLog::Mark mark) {
@@ -166,9 +168,7 @@ model::UpdateId LedgerStore::id_for(Offset offset) const {
 
 std::optional<std::uint32_t> LedgerStore::sequence_of(std::string_view contract_id) const {
     const auto id = Name::find(contract_id);
-    const auto it = id ? sequence_of_.find(*id) : sequence_of_.end();
-    if (it == sequence_of_.end()) return std::nullopt;
-    return it->second;
+    return id ? sequence_of_.find(*id) : std::nullopt;
 }
 
 void LedgerStore::record_reassignment(Name contract_id, Offset offset) {
@@ -306,7 +306,9 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             undo_.push_back(
                 contracts_,
                 ContractState{.contract = c, .synchronizer_id = Name(draft.synchronizer_id)});
-            undo_.assign(sequence_of_, c->contract_id, static_cast<std::uint32_t>(sequence));
+            sequence_of_.insert(static_cast<std::uint32_t>(sequence));
+            undo_.record(
+                [this, sequence] { sequence_of_.erase(static_cast<std::uint32_t>(sequence)); });
             undo_.insert(templates_,
                          c->template_id.package_name + ":" + c->template_id.qualified_name());
             const CreatedEvent event{
@@ -499,9 +501,9 @@ std::optional<Offset> LedgerStore::offset_of_update(std::string_view update_id) 
     const auto id = model::UpdateId::parse(update_id);
     if (!id) return std::nullopt;
     const std::shared_lock lock(mutex_);
-    const auto it = offset_of_update_.find(id->bytes());
-    if (it == offset_of_update_.end()) return std::nullopt;
-    return it->second;
+    const auto position = offset_of_update_.find(id->bytes());
+    if (!position) return std::nullopt;
+    return static_cast<Offset>(*position) + 1;
 }
 
 void LedgerStore::visit_created(
@@ -600,9 +602,9 @@ UpdatePtr LedgerStore::update_by_id(std::string_view update_id) const {
     const auto id = model::UpdateId::parse(update_id);
     if (!id) return nullptr;
     const std::shared_lock lock(mutex_);
-    const auto it = offset_of_update_.find(id->bytes());
-    if (it == offset_of_update_.end()) return nullptr;
-    const UpdatePtr& u = history_[static_cast<std::size_t>(it->second - 1)];
+    const auto position = offset_of_update_.find(id->bytes());
+    if (!position) return nullptr;
+    const UpdatePtr& u = history_[*position];
     return std::holds_alternative<Migration>(*u) ? nullptr : u;
 }
 

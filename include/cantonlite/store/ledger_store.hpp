@@ -15,10 +15,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include <boost/unordered/unordered_flat_map.hpp>
-
 #include "cantonlite/model/network.hpp"
 #include "cantonlite/store/ledger_extension.hpp"
+#include "cantonlite/store/position_index.hpp"
 #include "cantonlite/store/transaction_draft.hpp"
 #include "cantonlite/store/undo_log.hpp"
 #include "cantonlite/store/update.hpp"
@@ -237,13 +236,24 @@ class LedgerStore {
     // the sequence of each interned contract id. The active ones are those not archived. A deque:
     // the undo log keeps references to the states' fields, which must not move.
     std::deque<ContractState> contracts_;  // guarded by mutex_
-    boost::unordered_flat_map<Name, std::uint32_t, std::hash<Name>> sequence_of_;  // guarded
+    struct ContractIdOf {
+        Name operator()(const std::deque<ContractState>* states, std::uint32_t sequence) const {
+            return (*states)[sequence].contract->contract_id;
+        }
+    };
+    PositionIndex<Name, ContractIdOf, std::deque<ContractState>, std::hash<Name>> sequence_of_{
+        &contracts_};  // guarded by mutex_
     // The reassignment offsets of the contracts that moved, by contract id. Guarded by mutex_.
     std::unordered_map<Name, std::vector<Offset>> reassignments_;
-    // The update ids of the history by their hash bytes, viewing the updates' own ids. Guarded by
-    // mutex_.
-    boost::unordered_flat_map<std::string_view, Offset, std::hash<std::string_view>>
-        offset_of_update_;
+    // The history's updates by their ids' hash bytes (an update's offset is its position + 1).
+    struct UpdateIdOf {
+        std::string_view operator()(const std::vector<UpdatePtr>* history,
+                                    std::uint32_t position) const {
+            return update_id_of(*(*history)[position]).bytes();
+        }
+    };
+    PositionIndex<std::string_view, UpdateIdOf, std::vector<UpdatePtr>, std::hash<std::string_view>>
+        offset_of_update_{&history_};                                           // guarded by mutex_
     model::Timestamp now_;                                                      // guarded by mutex_
     std::int64_t migration_id_ = 0;                                             // guarded by mutex_
     std::map<std::int64_t, std::map<std::string_view, ImportUpdate>> imports_;  // guarded

@@ -1,0 +1,70 @@
+// PositionIndex: positions of a sequence found by the key their element holds, as the store finds
+// an update by its id and a contract by its id; with the rehashes of a growing index, erasures in
+// undo order and a key absent from the sequence.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "cantonlite/store/position_index.hpp"
+
+namespace cantonlite::store {
+namespace {
+
+using Rows = std::vector<std::string>;
+
+struct IdOf {
+    std::string_view operator()(const Rows* rows, std::uint32_t i) const { return (*rows)[i]; }
+};
+using Index = PositionIndex<std::string_view, IdOf, Rows, std::hash<std::string_view>>;
+
+std::string id(int i) { return "update-" + std::to_string(i * 7919); }
+
+TEST(PositionIndex, FindsEachElementByItsKeyThroughRehashes) {
+    Rows rows;
+    Index index(&rows);
+    for (int i = 0; i < 10000; ++i) {
+        rows.push_back(id(i));
+        EXPECT_TRUE(index.insert(static_cast<std::uint32_t>(i)));
+    }
+    EXPECT_EQ(index.size(), 10000U);
+    for (int i = 0; i < 10000; ++i) EXPECT_EQ(index.find(id(i)), std::optional<std::uint32_t>(i));
+    EXPECT_EQ(index.find("update-1"), std::nullopt);
+    EXPECT_EQ(index.find(""), std::nullopt);
+}
+
+TEST(PositionIndex, RefusesASecondElementWithTheSameKey) {
+    Rows rows{"a", "b", "a"};
+    Index index(&rows);
+    EXPECT_TRUE(index.insert(0));
+    EXPECT_TRUE(index.insert(1));
+    EXPECT_FALSE(index.insert(2));
+    EXPECT_EQ(index.find("a"), std::optional<std::uint32_t>(0));
+    EXPECT_EQ(index.size(), 2U);
+}
+
+TEST(PositionIndex, ErasingTheNewestElementsBeforeRemovingThemUndoesTheirInsertion) {
+    Rows rows;
+    Index index(&rows);
+    for (int i = 0; i < 100; ++i) {
+        rows.push_back(id(i));
+        index.insert(static_cast<std::uint32_t>(i));
+    }
+    for (int i = 99; i >= 60; --i) {  // as the undo log rolls back: index first, then the row
+        index.erase(static_cast<std::uint32_t>(i));
+        rows.pop_back();
+    }
+    EXPECT_EQ(index.size(), 60U);
+    EXPECT_EQ(index.find(id(59)), std::optional<std::uint32_t>(59));
+    EXPECT_EQ(index.find(id(60)), std::nullopt);
+    rows.push_back("again");  // a new element at a freed position
+    EXPECT_TRUE(index.insert(60));
+    EXPECT_EQ(index.find("again"), std::optional<std::uint32_t>(60));
+    EXPECT_EQ(index.find(id(60)), std::nullopt);
+}
+
+}  // namespace
+}  // namespace cantonlite::store
