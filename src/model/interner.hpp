@@ -18,11 +18,13 @@
 
 namespace cantonlite::model::detail {
 
-// Sequences live in an arena of large blocks (no allocation per sequence); their views in fixed
-// segments that never move, so a reader finds one without a lock; and an open-addressing table of
-// numbers, hashed by contents: 4 bytes a slot, where a node-based map took about 56 bytes an
-// entry. Looking a sequence up takes no lock either; adding one takes the writers' lock. Number 0
-// is the empty sequence. Never shrinks.
+// Sequences live in an arena of large blocks (no allocation per sequence), each after its length
+// (a varint, padded to whole items); a number's entry, in fixed segments that never move, points
+// at that length, so a reader finds a sequence without a lock in 8 bytes a number. An
+// open-addressing table of numbers, hashed by contents, finds a sequence's number: a slot of 4
+// bytes holds the number + 1 (0: empty) and, in its top bits, a tag of the hash that spares most
+// probes a look at the arena. Looking a sequence up takes no lock either; adding one takes the
+// writers' lock. Number 0 is the empty sequence. Never shrinks.
 template <typename T>
 class Interner {
     static_assert(std::is_trivially_copyable_v<T>, "compared and hashed as bytes");
@@ -33,8 +35,8 @@ class Interner {
     Interner() { intern_locked({}); }
 
     View get(std::uint32_t id) const {
-        const View* segment = segments_[id >> segment_bits].load(std::memory_order_acquire);
-        return segment[id & segment_mask];
+        const T* const* segment = segments_[id >> segment_bits].load(std::memory_order_acquire);
+        return read(segment[id & segment_mask]);
     }
 
     // Lock-free: a sequence interned concurrently may not be found yet.
@@ -44,7 +46,7 @@ class Interner {
         const std::uint32_t slot =
             table.slots[probe(table, key, hash(key))].load(std::memory_order_acquire);
         if (slot == 0) return std::nullopt;
-        return slot - 1;
+        return (slot & id_mask) - 1;
     }
 
     std::uint32_t intern(View items) {
@@ -54,9 +56,12 @@ class Interner {
     }
 
   private:
+    // A slot: the tag in the top bits, the number + 1 below. Numbers stay below 2^26 (67 million).
+    static constexpr unsigned id_bits = 26;
+    static constexpr std::uint32_t id_mask = (1U << id_bits) - 1;
     static constexpr unsigned segment_bits = 16;
     static constexpr std::uint32_t segment_mask = (1U << segment_bits) - 1;
-    static constexpr std::size_t segment_count = std::size_t{1} << (32 - segment_bits);
+    static constexpr std::size_t segment_count = std::size_t{1} << (id_bits - segment_bits);
     static constexpr std::size_t block_items = (std::size_t{1} << 20) / sizeof(T);
 
     static std::string_view bytes(View items) {
@@ -64,10 +69,31 @@ class Interner {
     }
 
     static std::size_t hash(std::string_view key) { return std::hash<std::string_view>{}(key); }
+    static std::uint32_t tag(std::size_t h) {
+        return static_cast<std::uint32_t>(h >> (8 * sizeof h - (32 - id_bits))) << id_bits;
+    }
 
-    // An open-addressing table of numbers + 1 (0: empty), at most half full. Readers probe the
-    // table published last without a lock; a grown table replaces it, and the old ones are kept
-    // for readers still probing them (together no larger than the current one).
+    // The items a length is written in, and the sequence stored at `at`.
+    static std::size_t length_items(std::size_t size) {
+        std::size_t length_bytes = 1;
+        for (; size >= 0x80; size >>= 7) ++length_bytes;
+        return (length_bytes + sizeof(T) - 1) / sizeof(T);
+    }
+    static View read(const T* at) {
+        const auto* length = reinterpret_cast<const unsigned char*>(at);
+        std::size_t size = 0;
+        std::size_t used = 0;
+        for (unsigned shift = 0;; shift += 7) {
+            const unsigned char byte = length[used++];
+            size |= std::size_t{byte & 0x7FU} << shift;
+            if ((byte & 0x80U) == 0) break;
+        }
+        return {at + (used + sizeof(T) - 1) / sizeof(T), size};
+    }
+
+    // An open-addressing table of slots, at most three quarters full. Readers probe the table
+    // published last without a lock; a grown table replaces it, and the old ones are kept for
+    // readers still probing them (together no larger than the current one).
     struct Table {
         explicit Table(std::size_t size)
             : mask(size - 1), slots(new std::atomic<std::uint32_t>[size]) {
@@ -86,20 +112,22 @@ class Interner {
     // The slot of `key` (hashed `h`) in `table`: the one holding its number, else the empty one
     // where it goes.
     std::size_t probe(const Table& table, std::string_view key, std::size_t h) const {
+        const std::uint32_t want = tag(h);
         for (std::size_t i = h & table.mask;; i = (i + 1) & table.mask) {
             const std::uint32_t slot = table.slots[i].load(std::memory_order_acquire);
-            if (slot == 0 || bytes(get(slot - 1)) == key) return i;
+            if (slot == 0) return i;
+            if ((slot & ~id_mask) == want && bytes(get((slot & id_mask) - 1)) == key) return i;
         }
     }
 
-    // Places every number again in a table twice the size, then publishes it. REQUIRES: mutex_.
+    // Places every slot again in a table twice the size, then publishes it. REQUIRES: mutex_.
     void grow() {
         const Table& old = *tables_.back();
         auto bigger = std::make_unique<Table>((old.mask + 1) * 2);
         for (std::size_t i = 0; i <= old.mask; ++i) {
             const std::uint32_t slot = old.slots[i].load(std::memory_order_relaxed);
             if (slot == 0) continue;
-            const std::string_view key = bytes(get(slot - 1));
+            const std::string_view key = bytes(get((slot & id_mask) - 1));
             bigger->slots[probe(*bigger, key, hash(key))].store(slot, std::memory_order_relaxed);
         }
         table_.store(bigger.get(), std::memory_order_release);
@@ -112,43 +140,48 @@ class Interner {
         const std::size_t h = hash(key);
         std::size_t at = probe(*tables_.back(), key, h);
         if (const std::uint32_t slot = tables_.back()->slots[at].load(std::memory_order_relaxed))
-            return slot - 1;
+            return (slot & id_mask) - 1;
         const std::uint32_t id = next_id_;
-        if (id >> segment_bits >= segment_count) throw std::length_error("too many names");
-        const View stored = store(items);
+        if (id + 1 > id_mask) throw std::length_error("too many names");
+        const T* stored = store(items);
         auto& segment = segments_[id >> segment_bits];
-        View* entries = segment.load(std::memory_order_relaxed);
+        const T** entries = segment.load(std::memory_order_relaxed);
         if (entries == nullptr) {
-            entries = new View[std::size_t{1} << segment_bits];
+            entries = new const T*[std::size_t{1} << segment_bits];
             segment.store(entries, std::memory_order_release);
         }
         entries[id & segment_mask] = stored;
         ++next_id_;
-        if (2 * std::size_t{next_id_} > tables_.back()->mask + 1) {  // at most half full
+        if (4 * std::size_t{next_id_} > 3 * (tables_.back()->mask + 1)) {
             grow();
             at = probe(*tables_.back(), key, h);
         }
         // Published after its entry: a reader that finds the number finds the sequence.
-        tables_.back()->slots[at].store(id + 1, std::memory_order_release);
+        tables_.back()->slots[at].store(tag(h) | (id + 1), std::memory_order_release);
         return id;
     }
 
-    // A copy of `items` in the arena. REQUIRES: mutex_ held exclusively.
-    View store(View items) {
-        if (items.size() > block_items / 4) {  // a long sequence gets a block of its own
-            T* block = new T[items.size()];
-            std::copy(items.begin(), items.end(), block);
-            return {block, items.size()};
+    // A copy of `items` after its length, in the arena. REQUIRES: mutex_ held exclusively.
+    const T* store(View items) {
+        const std::size_t total = length_items(items.size()) + items.size();
+        T* at = nullptr;
+        if (total > block_items / 4) {  // a long sequence gets a block of its own
+            at = new T[total];
+        } else {
+            if (block_free_ < total) {
+                block_next_ = new T[block_items];
+                block_free_ = block_items;
+            }
+            at = block_next_;
+            block_next_ += total;
+            block_free_ -= total;
         }
-        if (block_free_ < items.size()) {
-            block_next_ = new T[block_items];
-            block_free_ = block_items;
-        }
-        T* at = block_next_;
-        std::copy(items.begin(), items.end(), at);
-        block_next_ += items.size();
-        block_free_ -= items.size();
-        return {at, items.size()};
+        auto* length = reinterpret_cast<unsigned char*>(at);
+        std::size_t size = items.size();
+        for (; size >= 0x80; size >>= 7) *length++ = static_cast<unsigned char>(size | 0x80U);
+        *length = static_cast<unsigned char>(size);
+        std::copy(items.begin(), items.end(), at + length_items(items.size()));
+        return at;
     }
 
     std::mutex mutex_;                                                 // the writers'
@@ -157,7 +190,7 @@ class Interner {
     std::uint32_t next_id_ = 0;                                        // guarded by mutex_
     T* block_next_ = nullptr;                                          // guarded by mutex_
     std::size_t block_free_ = 0;                                       // guarded by mutex_
-    std::array<std::atomic<View*>, segment_count> segments_{};         // never freed
+    std::array<std::atomic<const T**>, segment_count> segments_{};     // never freed
 };
 
 }  // namespace cantonlite::model::detail

@@ -52,6 +52,21 @@ TEST(Name, KeepsLongTextsAndEmbeddedZeros) {
     EXPECT_NE(Name(with_zero), Name("a"));
 }
 
+// Each text keeps its exact length, on either side of the sizes where its stored length needs
+// another byte, and where it gets an arena block of its own.
+TEST(Name, KeepsEveryLengthExactly) {
+    for (const std::size_t size : {1, 2, 126, 127, 128, 129, 16383, 16384, 16385, 65535, 65536,
+                                   (1 << 18) - 1, 1 << 18, (1 << 18) + 1}) {
+        std::string text(size, 'x');
+        text.front() = 'L';
+        text.back() = static_cast<char>('0' + size % 10);
+        const Name name(text);
+        ASSERT_EQ(name.view(), text) << size;
+        ASSERT_EQ(Name::find(text), name) << size;
+        ASSERT_FALSE(Name::find(text.substr(0, size - 1) + "?").has_value()) << size;
+    }
+}
+
 // The table grows many times over: every text is still found, under the number it first got.
 TEST(Name, ManyNamesAreAllFoundAgain) {
     std::vector<Name> names;
@@ -99,6 +114,21 @@ TEST(NameSet, TheSameSequenceIsTheSameSet) {
     EXPECT_EQ(a.size(), 2U);
     EXPECT_EQ(a[1], "bob::1220bb");
     EXPECT_EQ(a.front(), "alice::1220aa");
+}
+
+// Sets longer than one byte of stored length, and one past an arena block's quarter.
+TEST(NameSet, KeepsLargeSetsExactly) {
+    for (const std::size_t size : {127, 128, 129, 70000}) {
+        std::vector<Name> members;
+        for (std::size_t i = 0; i < size; ++i)
+            members.emplace_back("large-set-" + std::to_string(size) + "-" + std::to_string(i));
+        const NameSet set(members);
+        ASSERT_EQ(set.size(), size);
+        ASSERT_EQ(set.to_vector(), members);
+        ASSERT_EQ(NameSet(members), set);
+        members.pop_back();
+        ASSERT_FALSE(NameSet(members) == set);
+    }
 }
 
 TEST(NameSet, KeepsTheOrderGiven) {

@@ -21,7 +21,9 @@ struct IdOf {
 };
 using Index = PositionIndex<std::string_view, IdOf, Rows, std::hash<std::string_view>>;
 
-std::string id(int i) { return "update-" + std::to_string(i * 7919); }
+std::string id(int i) {
+    return "update-" + std::to_string(i * 7919);
+}
 
 TEST(PositionIndex, FindsEachElementByItsKeyThroughRehashes) {
     Rows rows;
