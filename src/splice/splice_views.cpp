@@ -215,7 +215,8 @@ void SpliceViews::on_created(const store::CreatedEvent& event) {
     const model::ContractPtr& c = event.contract;
     const std::uint64_t sequence = event.sequence;
     if (const auto* h = std::get_if<HoldingFact>(&fact)) {
-        if (!h->locked) undo_.assign(unlocked_by_owner_[h->owner], sequence, c);
+        if (!h->locked)
+            undo_.insert(unlocked_by_owner_[h->owner], static_cast<std::uint32_t>(sequence));
         return;
     }
     undo_.assign(facts_, c->contract_id, Indexed{.fact = fact, .sequence = sequence});
@@ -255,7 +256,9 @@ void SpliceViews::on_created(const store::CreatedEvent& event) {
 
 void SpliceViews::on_archived(const model::Contract& c, std::uint64_t sequence) {
     if (const std::optional<HoldingFact> holding = holding_of(c)) {
-        if (!holding->locked) undo_.erase(unlocked_by_owner_[holding->owner], sequence);
+        if (!holding->locked) {
+            undo_.erase(unlocked_by_owner_[holding->owner], static_cast<std::uint32_t>(sequence));
+        }
         return;
     }
     const auto it = facts_.find(c.contract_id);
@@ -402,7 +405,8 @@ std::vector<model::ContractPtr> SpliceViews::unlocked_amulets_of(std::string_vie
     const std::optional<Name> name = Name::find(owner);
     const auto it = name ? unlocked_by_owner_.find(*name) : unlocked_by_owner_.end();
     if (it == unlocked_by_owner_.end()) return out;
-    for (const auto& [_, c] : it->second) out.push_back(c);
+    out.reserve(it->second.size());
+    for (const std::uint32_t sequence : it->second) out.push_back(store_.created_locked(sequence));
     return out;
 }
 

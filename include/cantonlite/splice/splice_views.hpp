@@ -16,7 +16,7 @@
 #include <variant>
 #include <vector>
 
-#include <boost/container/flat_map.hpp>
+#include <boost/container/flat_set.hpp>
 
 #include "cantonlite/model/contract.hpp"
 #include "cantonlite/model/decimal.hpp"
@@ -198,10 +198,9 @@ class SpliceViews final : public store::LedgerExtension {
     // The facts of the Splice contracts other than holdings, by contract id (a holding's are
     // read from its contract: holding_of).
     std::unordered_map<Name, Indexed> facts_;
-    // By owner, by creation sequence: a sorted vector each (new ones go last; an owner has
-    // thousands at most), not a node per amulet.
-    std::unordered_map<Name, boost::container::flat_map<std::uint64_t, model::ContractPtr>>
-        unlocked_by_owner_;
+    // By owner, their creation sequences (the store has the contracts): a sorted vector each (new
+    // ones go last; an owner has thousands at most), 4 bytes an amulet.
+    std::unordered_map<Name, boost::container::flat_set<std::uint32_t>> unlocked_by_owner_;
     std::unordered_map<Name, std::map<std::uint64_t, model::ContractPtr>> offers_by_party_;
     std::unordered_map<Name, model::ContractPtr> counter_by_sender_;
     std::unordered_map<std::string, std::map<std::uint64_t, AnsEntryFact>> ans_by_name_;

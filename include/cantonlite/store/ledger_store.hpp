@@ -226,6 +226,12 @@ class LedgerStore {
     [[nodiscard]] std::shared_lock<std::shared_mutex> read_lock() const {
         return std::shared_lock(mutex_);
     }
+    // The contract created `sequence`-th (see CreatedEvent::sequence), for an extension that
+    // indexes contracts by sequence. REQUIRES: the caller holds read_lock(), or is in a hook (the
+    // writer holds the lock); the contract was created.
+    [[nodiscard]] const model::ContractPtr& created_locked(std::uint64_t sequence) const {
+        return contracts_[sequence].contract;
+    }
 
   private:
     model::Network network_;  // grows by add_party and add_user; guarded by mutex_
