@@ -186,6 +186,17 @@ void packed::Reader::skip() {
     }
 }
 
+PackedValue PackedValue::copy_into(std::uint32_t* to) const {
+    if (is_inline()) return *this;
+    const std::string_view b = bytes();
+    to[0] = static_cast<std::uint32_t>(b.size());
+    std::memcpy(to + 1, b.data(), b.size());
+    PackedValue borrowed;
+    const auto word = reinterpret_cast<std::uintptr_t>(to) | borrowed_bit;
+    std::memcpy(borrowed.word_.data(), &word, sizeof word);
+    return borrowed;
+}
+
 PackedValue pack(const Value& v) {
     Writer w;
     w.value(v);

@@ -21,9 +21,77 @@ model::NameSet sorted_union(model::NameSet a, const Texts& b) {
     return model::NameSet::sorted(all);
 }
 
-// The exercise node `id` of a transaction being built. REQUIRES: it is an exercise.
-ExercisedNode& exercise_at(Transaction& tx, int id) {
-    return *std::get<std::unique_ptr<ExercisedNode>>(tx.nodes[static_cast<std::size_t>(id)].event);
+// The nodes of a transaction being built, each exercise in a box of its own, in node order.
+struct NodesBuilt {
+    std::vector<Node> nodes;
+    std::vector<std::unique_ptr<ExercisedNode>> exercises;
+
+    // The exercise node `id`. REQUIRES: it is an exercise.
+    ExercisedNode& exercise_at(int id) {
+        const auto* e = std::get<const ExercisedNode*>(nodes[static_cast<std::size_t>(id)].event);
+        for (const auto& box : exercises) {
+            if (box.get() == e) return *box;
+        }
+        throw std::logic_error("not an exercise");
+    }
+};
+
+// Allocates, with no state of its own, what allocate_shared asks for and trailing_bytes more
+// after it, and tells where those start in trailing_at. Both are the calling thread's: set just
+// before allocate_shared, read just after.
+thread_local std::size_t trailing_bytes = 0;
+thread_local std::byte* trailing_at = nullptr;
+template <class T>
+struct WithTrailing {
+    using value_type = T;
+    WithTrailing() = default;
+    template <class U>
+    explicit WithTrailing(const WithTrailing<U>& /*other*/) noexcept {}
+    T* allocate(std::size_t n) {
+        const std::size_t head =
+            (n * sizeof(T) + alignof(std::max_align_t) - 1) & ~(alignof(std::max_align_t) - 1);
+        auto* block = static_cast<std::byte*>(::operator new(head + trailing_bytes));
+        trailing_at = block + head;
+        return reinterpret_cast<T*>(block);
+    }
+    void deallocate(T* p, std::size_t /*n*/) noexcept { ::operator delete(p); }
+    template <class U>
+    bool operator==(const WithTrailing<U>& /*other*/) const noexcept {
+        return true;
+    }
+};
+
+// The update of `tx` with its nodes: one heap block holds the update and its shared count, the
+// nodes, their exercises and the exercises' values (NodeList).
+UpdatePtr with_nodes(Transaction tx, NodesBuilt built) {
+    std::size_t bytes =
+        built.nodes.size() * sizeof(Node) + built.exercises.size() * sizeof(ExercisedNode);
+    for (const auto& e : built.exercises)
+        bytes += e->choice_argument.external_size() + e->exercise_result.external_size();
+    trailing_bytes = bytes;
+    auto update = std::allocate_shared<Update>(WithTrailing<Update>(), std::move(tx));
+    auto* nodes = reinterpret_cast<Node*>(trailing_at);
+    auto* exercises = reinterpret_cast<ExercisedNode*>(nodes + built.nodes.size());
+    auto* values = reinterpret_cast<std::uint32_t*>(exercises + built.exercises.size());
+    std::size_t next_exercise = 0;
+    for (std::size_t i = 0; i < built.nodes.size(); ++i) {
+        Node& node = built.nodes[i];
+        if (std::holds_alternative<const ExercisedNode*>(node.event)) {
+            ExercisedNode& box = *built.exercises[next_exercise];
+            auto* e = new (exercises + next_exercise) ExercisedNode(std::move(box));
+            e->choice_argument = e->choice_argument.copy_into(values);  // frees the owned bytes
+            values += e->choice_argument.external_size() / 4;
+            e->exercise_result = e->exercise_result.copy_into(values);
+            values += e->exercise_result.external_size() / 4;
+            node.event = e;
+            ++next_exercise;
+        }
+        new (nodes + i) Node(std::move(node));
+    }
+    std::get<Transaction>(*update).nodes =
+        NodeList(nodes, static_cast<std::uint32_t>(built.nodes.size()),
+                 static_cast<std::uint32_t>(built.exercises.size()));
+    return update;
 }
 
 // True when `parent` may be the parent of the node following `previous` in pre-order: a root,
@@ -117,8 +185,12 @@ void LedgerStore::check_time(Timestamp t) const {
 }
 
 void LedgerStore::push(Update update) {
-    undo_.set(now_, std::max(now_, record_time_of(update)));
-    undo_.push_back(history_, std::make_shared<const Update>(std::move(update)));
+    push(std::make_shared<const Update>(std::move(update)));
+}
+
+void LedgerStore::push(UpdatePtr update) {
+    undo_.set(now_, std::max(now_, record_time_of(*update)));
+    undo_.push_back(history_, std::move(update));
     const Update& stored = *history_.back();
     const auto position = static_cast<std::uint32_t>(offset_of(stored) - 1);
     offset_of_update_.insert(position);
@@ -207,6 +279,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
 
     // Validate everything and build the nodes before changing anything.
     std::unordered_map<std::string, Known> known;
+    NodesBuilt built;
     Transaction tx{.offset = draft.offset,
                    .update_id = *update_id,
                    .command_id = Name(draft.command_id),
@@ -238,7 +311,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
                                      draft.effective_at, draft.offset, id);
             informees = contract->stakeholders;
             known[cid] = Known{.contract = contract};
-            tx.nodes.push_back(Node{.event = CreatedNode{contract}, .node_id = id});
+            built.nodes.push_back(Node{.event = CreatedNode{contract}, .node_id = id});
         } else {
             const auto& e = std::get<ExerciseDraft>(nd.event);
             if (e.acting_parties.empty()) throw AppendError("an exercise needs acting parties");
@@ -267,31 +340,32 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             it->second.consumed = e.consuming;
             informees = sorted_union(e.consuming ? target.stakeholders : target.signatories,
                                      e.acting_parties);
-            tx.nodes.push_back(Node{.event = std::make_unique<ExercisedNode>(ExercisedNode{
-                                        .contract_id = it->second.contract->contract_id,
-                                        .template_id = e.template_id,
-                                        .interface = e.interface_id.value_or(model::TemplateId{}),
-                                        .choice = Name(e.choice),
-                                        .choice_argument = model::pack(e.argument),
-                                        .consuming = e.consuming,
-                                        .has_interface = e.interface_id.has_value(),
-                                        .acting_parties = model::NameSet::sorted(e.acting_parties),
-                                        .exercise_result = model::pack(e.result),
-                                        .stakeholders = target.stakeholders,
-                                        .last_descendant = id}),
-                                    .node_id = id});
+            built.exercises.push_back(std::make_unique<ExercisedNode>(
+                ExercisedNode{.contract_id = it->second.contract->contract_id,
+                              .template_id = e.template_id,
+                              .interface = e.interface_id.value_or(model::TemplateId{}),
+                              .choice = Name(e.choice),
+                              .choice_argument = model::pack(e.argument),
+                              .consuming = e.consuming,
+                              .has_interface = e.interface_id.has_value(),
+                              .acting_parties = model::NameSet::sorted(e.acting_parties),
+                              .exercise_result = model::pack(e.result),
+                              .stakeholders = target.stakeholders,
+                              .last_descendant = id}));
+            built.nodes.push_back(Node{.event = built.exercises.back().get(), .node_id = id});
         }
-        Node& node = tx.nodes.back();
+        Node& node = built.nodes.back();
         node.witnesses =
             nd.parent < 0
                 ? informees
-                : sorted_union(informees, tx.nodes[static_cast<std::size_t>(nd.parent)].witnesses);
+                : sorted_union(informees,
+                               built.nodes[static_cast<std::size_t>(nd.parent)].witnesses);
     }
     for (std::size_t i = draft.nodes.size(); i-- > 0;) {
         const int parent = draft.nodes[i].parent;
         if (parent < 0) continue;
-        const ExercisedNode* below = exercised(tx.nodes[i]);
-        ExercisedNode& up = exercise_at(tx, parent);
+        const ExercisedNode* below = exercised(built.nodes[i]);
+        ExercisedNode& up = built.exercise_at(parent);
         up.last_descendant =
             std::max(up.last_descendant, below ? below->last_descendant : static_cast<int>(i));
     }
@@ -300,7 +374,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
 
     // Apply, in node order (a contract created and consumed in the same transaction works).
     for (std::size_t i = 0; i < draft.nodes.size(); ++i) {
-        if (const auto* created = std::get_if<CreatedNode>(&tx.nodes[i].event)) {
+        if (const auto* created = std::get_if<CreatedNode>(&built.nodes[i].event)) {
             const model::ContractPtr& c = created->contract;
             const std::uint64_t sequence = contracts_.size();
             undo_.push_back(
@@ -326,7 +400,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             if (e.consuming) archive(e.contract_id, draft.offset);
         }
     }
-    push(std::move(tx));
+    push(with_nodes(std::move(tx), std::move(built)));
 }
 
 void LedgerStore::unassign(const std::string& contract_id, const std::string& target,

@@ -38,8 +38,17 @@ class PackedValue {
         return *this;
     }
     ~PackedValue() {
-        if (!is_inline()) delete[] heap();
+        if (owns_heap()) delete[] heap();
     }
+
+    // The storage copy_into writes: none for a value kept inline, else its size and bytes in
+    // whole words.
+    [[nodiscard]] std::size_t external_size() const {
+        return is_inline() ? 0 : 4 * (1 + (size() + 3) / 4);
+    }
+    // A copy that reads its bytes from `to` (external_size() bytes, 4-aligned), where they are
+    // written now; `to` must outlive it. Its own copies own their bytes.
+    [[nodiscard]] PackedValue copy_into(std::uint32_t* to) const;
 
     [[nodiscard]] std::string_view bytes() const {
         if (is_inline()) return {reinterpret_cast<const char*>(word_.data()) + 1, inline_size()};
@@ -58,14 +67,17 @@ class PackedValue {
 
     explicit PackedValue(std::string_view bytes) { assign(bytes); }
 
-    // Inline: word_[0] is (size << 1) | 1 and the bytes follow. On the heap: word_ holds a pointer
-    // (4-aligned, so its lowest bit is 0) to the size as a uint32_t, then the bytes.
+    // Inline: word_[0] is (size << 1) | 1 and the bytes follow. Elsewhere: word_ holds a pointer
+    // (4-aligned, so its two lowest bits are 0) to the size as a uint32_t, then the bytes; with
+    // the second lowest bit set when the block is borrowed (copy_into), not owned.
+    static constexpr std::uintptr_t borrowed_bit = 2;
     [[nodiscard]] bool is_inline() const { return (word_[0] & 1U) != 0; }
+    [[nodiscard]] bool owns_heap() const { return (word_[0] & 3U) == 0; }
     [[nodiscard]] std::size_t inline_size() const { return word_[0] >> 1U; }
     [[nodiscard]] std::uint32_t* heap() const {
-        std::uint32_t* block = nullptr;
-        std::memcpy(&block, word_.data(), sizeof block);
-        return block;
+        std::uintptr_t word = 0;
+        std::memcpy(&word, word_.data(), sizeof word);
+        return reinterpret_cast<std::uint32_t*>(word & ~borrowed_bit);
     }
     void set_inline(std::string_view bytes) noexcept {
         word_.fill(0);

@@ -282,6 +282,7 @@ class LedgerStore {
 
     // REQUIRES (all below): mutex_ held; exclusively by those that change the store.
     void push(Update update);
+    void push(UpdatePtr update);
     void check_time(model::Timestamp t) const;
     void archive(const std::string& contract_id, Offset offset);
     // Adds an unassignment's or assignment's offset to the contract's moves.

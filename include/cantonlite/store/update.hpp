@@ -6,7 +6,9 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -30,8 +32,8 @@ struct CreatedNode {
 };
 
 // A node that exercises a choice on a contract.
-// 72 bytes, so that its heap block is 80 (a mint has one): the exercised contract's stakeholders
-// rather than the contract, and the interface as a TemplateId with a flag.
+// 72 bytes: the exercised contract's stakeholders rather than the contract, and the interface as
+// a TemplateId with a flag.
 struct ExercisedNode {
     Name contract_id;
     model::TemplateId template_id;  // the template that defines the choice
@@ -51,10 +53,10 @@ struct ExercisedNode {
 };
 static_assert(sizeof(ExercisedNode) <= 72);
 
-// One node of a transaction. An exercise is boxed: it is ten times the size of a create, and
-// most nodes of a ledger are creates. The transaction owns it (readers share the transaction).
+// One node of a transaction. An exercise is kept apart, after the nodes: it is ten times the size
+// of a create, and most nodes of a ledger are creates.
 struct Node {
-    std::variant<CreatedNode, std::unique_ptr<ExercisedNode>> event;
+    std::variant<CreatedNode, const ExercisedNode*> event;
     int node_id = 0;  // pre-order index within the transaction (after the event: 32 bytes, not 40)
     // Parties that see this node (LEDGER_EFFECTS): its informees and those of its ancestors.
     // Sorted.
@@ -66,9 +68,56 @@ struct Node {
     return std::get_if<CreatedNode>(&n.event);
 }
 [[nodiscard]] inline const ExercisedNode* exercised(const Node& n) {
-    const auto* boxed = std::get_if<std::unique_ptr<ExercisedNode>>(&n.event);
-    return boxed ? boxed->get() : nullptr;
+    const auto* e = std::get_if<const ExercisedNode*>(&n.event);
+    return e ? *e : nullptr;
 }
+
+// The nodes of a transaction, in pre-order. They live in the block of the update that holds the
+// list, followed by their exercises and then the exercises' values (LedgerStore builds it: one
+// heap block a transaction, where a vector, each exercise and each value took one of their own).
+// The list ends the lifetimes of the nodes and exercises; the block goes with the update.
+class NodeList {
+  public:
+    NodeList() = default;
+    // Adopts `size` nodes constructed at `nodes`, then `exercises` exercises right after them.
+    NodeList(Node* nodes, std::uint32_t size, std::uint32_t exercises) noexcept
+        : nodes_(nodes), size_(size), exercises_(exercises) {}
+    NodeList(const NodeList&) = delete;
+    NodeList& operator=(const NodeList&) = delete;
+    NodeList(NodeList&& other) noexcept
+        : nodes_(std::exchange(other.nodes_, nullptr)),
+          size_(std::exchange(other.size_, 0)),
+          exercises_(std::exchange(other.exercises_, 0)) {}
+    NodeList& operator=(NodeList&& other) noexcept {
+        NodeList gone(std::move(*this));
+        nodes_ = std::exchange(other.nodes_, nullptr);
+        size_ = std::exchange(other.size_, 0);
+        exercises_ = std::exchange(other.exercises_, 0);
+        return *this;
+    }
+    ~NodeList() {
+        auto* exercises = reinterpret_cast<ExercisedNode*>(nodes_ + size_);
+        std::destroy_n(exercises, exercises_);
+        std::destroy_n(nodes_, size_);
+    }
+
+    [[nodiscard]] std::size_t size() const { return size_; }
+    [[nodiscard]] bool empty() const { return size_ == 0; }
+    const Node& operator[](std::size_t i) const { return nodes_[i]; }
+    [[nodiscard]] const Node& at(std::size_t i) const {
+        if (i >= size_) throw std::out_of_range("no such node");
+        return nodes_[i];
+    }
+    [[nodiscard]] const Node* begin() const { return nodes_; }
+    [[nodiscard]] const Node* end() const { return nodes_ + size_; }
+    [[nodiscard]] const Node& front() const { return nodes_[0]; }
+    [[nodiscard]] const Node& back() const { return nodes_[size_ - 1]; }
+
+  private:
+    Node* nodes_ = nullptr;
+    std::uint32_t size_ = 0;
+    std::uint32_t exercises_ = 0;
+};
 
 // A committed transaction.
 struct Transaction {
@@ -81,7 +130,7 @@ struct Transaction {
     model::Timestamp effective_at;
     model::Timestamp record_time;
     std::int64_t migration_id = 0;
-    std::vector<Node> nodes;  // in pre-order: nodes[i].node_id == i
+    NodeList nodes;  // in pre-order: nodes[i].node_id == i
     std::int64_t traffic_cost = no_traffic_cost;
 
     static constexpr std::int64_t no_traffic_cost = std::numeric_limits<std::int64_t>::min();
@@ -124,9 +173,10 @@ struct Migration {
     std::size_t imported_contracts = 0;
 };
 
-// 120 bytes: with a shared_ptr's counts, a heap block of 144.
+// 112 bytes. A transaction shares its heap block with its shared_ptr's counts and its nodes
+// (LedgerStore); a reassignment or a migration takes a block of 128 alone.
 using Update = std::variant<Transaction, Reassignment, Migration>;
-static_assert(sizeof(Update) <= 120);
+static_assert(sizeof(Update) <= 112);
 using UpdatePtr = std::shared_ptr<const Update>;
 
 [[nodiscard]] Offset offset_of(const Update& update);

@@ -1,7 +1,9 @@
 #include "cantonlite/model/packed_value.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -75,6 +77,32 @@ TEST(PackedValue, ShortAndLongValuesCopyAndMoveAlike) {
         PackedValue long_one = pack(Value::text_value(std::string(40, 'y')));
         long_one = std::move(assigned);
         EXPECT_EQ(unpack(long_one), v) << n;
+    }
+}
+
+// A copy into storage the caller keeps (as a transaction's block keeps its exercises' values)
+// reads the same; an inline one takes no storage; copies of it own their bytes, so they outlive
+// the storage.
+TEST(PackedValue, ACopyIntoStorageReadsTheSameAndItsCopiesOwnTheirBytes) {
+    for (std::size_t n = 0; n <= 20; ++n) {
+        const Value v = Value::text_value(std::string(n, 'x'));
+        const PackedValue packed = pack(v);
+        const std::size_t size = packed.external_size();
+        EXPECT_EQ(size % 4, 0U) << n;
+        EXPECT_EQ(size == 0, packed.size() <= 7) << n;
+        auto storage = std::make_unique<std::uint32_t[]>(size / 4 + 1);
+        PackedValue copy;
+        {
+            PackedValue into = packed.copy_into(storage.get());
+            EXPECT_EQ(into, packed) << n;
+            EXPECT_EQ(unpack(into), v) << n;
+            copy = into;
+            PackedValue moved = std::move(into);
+            EXPECT_EQ(unpack(moved), v) << n;
+        }
+        std::fill_n(storage.get(), size / 4 + 1, 0xFFFFFFFFU);
+        storage.reset();
+        EXPECT_EQ(unpack(copy), v) << n;
     }
 }
 
