@@ -1,6 +1,7 @@
 #include "cantonlite/store/ledger_store.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <mutex>
 #include <tuple>
 #include <unordered_set>
@@ -184,6 +185,14 @@ void LedgerStore::check_time(Timestamp t) const {
     }
 }
 
+void LedgerStore::check_room(std::size_t new_contracts) const {
+    constexpr std::size_t most = std::numeric_limits<std::uint32_t>::max();
+    if (history_.size() >= most || contracts_.size() + new_contracts > most) {
+        throw AppendError("the ledger is full: it holds at most " + std::to_string(most) +
+                          " updates and as many contracts");
+    }
+}
+
 void LedgerStore::push(Update update) {
     push(std::make_shared<const Update>(std::move(update)));
 }
@@ -261,7 +270,7 @@ void LedgerStore::for_each_active(Visit visit) const {
 void LedgerStore::archive(const std::string& contract_id, Offset offset) {
     const std::uint32_t sequence = active_sequence(contract_id);
     ContractState& state = contracts_[sequence];
-    undo_.set(state.archived_at, offset);
+    undo_.set(state.archived_at, static_cast<std::uint32_t>(offset));  // check_room: it fits
     for (const auto& e : extensions_) e->on_archived(*state.contract, sequence);
     ++acs_version_;
 }
@@ -275,6 +284,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
                           " but the next offset is " + std::to_string(expected));
     }
     check_time(draft.record_time);
+    check_room(draft.nodes.size());
     if (draft.nodes.empty()) throw AppendError("a transaction needs at least one node");
 
     // Validate everything and build the nodes before changing anything.
@@ -407,6 +417,7 @@ void LedgerStore::unassign(const std::string& contract_id, const std::string& ta
                            const Party& submitter, Timestamp record_time) {
     const std::unique_lock lock(mutex_);
     check_time(record_time);
+    check_room(0);
     ContractState& state = active_state(contract_id);
     if (state.synchronizer_id.empty())
         throw AppendError("contract " + contract_id + " is already in flight");
@@ -441,6 +452,7 @@ void LedgerStore::assign(const std::string& contract_id, const Party& submitter,
                          Timestamp record_time) {
     const std::unique_lock lock(mutex_);
     check_time(record_time);
+    check_room(0);
     ContractState& state = active_state(contract_id);
     const auto pending = in_flight_.find(contract_id);
     if (pending == in_flight_.end())
@@ -461,6 +473,7 @@ void LedgerStore::assign(const std::string& contract_id, const Party& submitter,
 void LedgerStore::migrate(Timestamp record_time) {
     const std::unique_lock lock(mutex_);
     check_time(record_time);
+    check_room(0);
     undo_.set(migration_id_, migration_id_ + 1);
     undo_.assign(imports_, migration_id_, std::map<std::string_view, ImportUpdate>{});
     auto& imports = imports_[migration_id_];

@@ -33,16 +33,18 @@ class AppendError : public std::runtime_error {
 
 // Where a contract is and whether it is still active. Its moves between synchronizers are kept
 // apart (LedgerStore::reassignments_of): few contracts ever move, and a state is kept per contract.
+// 24 bytes: offsets, like creation sequences, fit in 32 bits (LedgerStore::check_room).
 struct ContractState {
     model::ContractPtr contract;
-    Offset archived_at = 0;  // 0 while active
-    Name synchronizer_id;    // "" while unassigned (in flight between synchronizers)
+    std::uint32_t archived_at = 0;  // the archiving offset; 0 while active
+    Name synchronizer_id;           // "" while unassigned (in flight between synchronizers)
 
     [[nodiscard]] Offset created_offset() const { return contract->created_offset; }
     [[nodiscard]] std::optional<Offset> archived_offset() const {
         return archived_at == 0 ? std::nullopt : std::optional<Offset>(archived_at);
     }
 };
+static_assert(sizeof(ContractState) <= 24);
 
 // Every contract of a Scan ACS snapshot (the active contracts the DSO party is a stakeholder of:
 // Scan ingests no others), in (created_at, contract_id) order, and their indexes by stakeholder
@@ -284,6 +286,9 @@ class LedgerStore {
     void push(Update update);
     void push(UpdatePtr update);
     void check_time(model::Timestamp t) const;
+    // Throws AppendError unless one more update and `new_contracts` more contracts fit: their
+    // positions are 32-bit (the indexes, ContractState::archived_at).
+    void check_room(std::size_t new_contracts) const;
     void archive(const std::string& contract_id, Offset offset);
     // Adds an unassignment's or assignment's offset to the contract's moves.
     void record_reassignment(Name contract_id, Offset offset);
