@@ -352,8 +352,9 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
                                      e.acting_parties);
             built.exercises.push_back(std::make_unique<ExercisedNode>(
                 ExercisedNode{.contract_id = it->second.contract->contract_id,
-                              .template_id = e.template_id,
-                              .interface = e.interface_id.value_or(model::TemplateId{}),
+                              .template_ref = model::TemplateRef(e.template_id),
+                              .interface = e.interface_id ? model::TemplateRef(*e.interface_id)
+                                                          : model::TemplateRef(),
                               .choice = Name(e.choice),
                               .choice_argument = model::pack(e.argument),
                               .consuming = e.consuming,

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "cantonlite/model/name.hpp"
+#include "cantonlite/model/name_set.hpp"
 
 namespace cantonlite::model {
 
@@ -39,6 +40,19 @@ struct TemplateId {
     [[nodiscard]] bool same_template(const TemplateId& other) const;
 
     bool operator==(const TemplateId&) const = default;
+};
+
+// A TemplateId in 4 bytes, for what a ledger keeps by the million (an exercise node names two):
+// its four names interned as one sequence. The default is the default TemplateId.
+class TemplateRef {
+  public:
+    TemplateRef() = default;
+    explicit TemplateRef(const TemplateId& id);
+    [[nodiscard]] TemplateId get() const;
+    bool operator==(const TemplateRef&) const = default;
+
+  private:
+    NameSet names_;
 };
 
 }  // namespace cantonlite::model

@@ -32,12 +32,12 @@ struct CreatedNode {
 };
 
 // A node that exercises a choice on a contract.
-// 72 bytes: the exercised contract's stakeholders rather than the contract, and the interface as
-// a TemplateId with a flag.
+// 48 bytes: the exercised contract's stakeholders rather than the contract, and the template and
+// interface as TemplateRefs.
 struct ExercisedNode {
     Name contract_id;
-    model::TemplateId template_id;  // the template that defines the choice
-    model::TemplateId interface;    // the interface it was exercised through, if has_interface
+    model::TemplateRef template_ref;  // the template that defines the choice
+    model::TemplateRef interface;     // the interface it was exercised through, if has_interface
     Name choice;
     model::PackedValue choice_argument;
     bool consuming = false;
@@ -47,11 +47,12 @@ struct ExercisedNode {
     model::NameSet stakeholders;  // the exercised contract's
     int last_descendant = 0;      // the largest node id of this node's subtree (itself if none)
 
+    [[nodiscard]] model::TemplateId template_id() const { return template_ref.get(); }
     [[nodiscard]] std::optional<model::TemplateId> interface_id() const {
-        return has_interface ? std::optional(interface) : std::nullopt;
+        return has_interface ? std::optional(interface.get()) : std::nullopt;
     }
 };
-static_assert(sizeof(ExercisedNode) <= 72);
+static_assert(sizeof(ExercisedNode) <= 48);
 
 // One node of a transaction. An exercise is kept apart, after the nodes: it is ten times the size
 // of a create, and most nodes of a ledger are creates.

@@ -260,6 +260,7 @@ TransactionView project(const store::Transaction& tx, const Reader& r, Transacti
     for (const store::Node& n : tx.nodes) {
         EventView e{.node = &n};
         const model::TemplateId* t = nullptr;
+        model::TemplateId exercised_template;
         model::NameSet candidates;
         model::NameSet stakeholders;
         // Views on creates; implementedInterfaces on archives and consuming exercises.
@@ -275,7 +276,8 @@ TransactionView project(const store::Transaction& tx, const Reader& r, Transacti
             e.acs_delta = r.any_party || intersects(stakeholders, r);
         } else {
             const auto& x = *store::exercised(n);
-            t = &x.template_id;
+            exercised_template = x.template_id();
+            t = &exercised_template;
             stakeholders = x.stakeholders;
             if (shape == TransactionShape::acs_delta) {
                 if (!x.consuming || created_here.contains(x.contract_id)) continue;

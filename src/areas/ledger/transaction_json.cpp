@@ -89,9 +89,9 @@ void append_archived_event_object(std::string& out, std::int64_t offset, const E
     append_int_field(out, "offset", offset, true);
     append_int_field(out, "nodeId", e.node->node_id);
     append_string_field(out, "contractId", x.contract_id);
-    append_string_field(out, "templateId", x.template_id.to_string());
+    append_string_field(out, "templateId", x.template_id().to_string());
     append_strings_field(out, "witnessParties", e.witness_parties);
-    append_string_field(out, "packageName", x.template_id.package_name);
+    append_string_field(out, "packageName", x.template_id().package_name);
     append_interface_ids(out, e);
     out += '}';
 }
@@ -104,7 +104,7 @@ void append_exercised(std::string& out, std::int64_t offset, const EventView& e)
     append_int_field(out, "offset", offset, true);
     append_int_field(out, "nodeId", e.node->node_id);
     append_string_field(out, "contractId", x.contract_id);
-    append_string_field(out, "templateId", x.template_id.to_string());
+    append_string_field(out, "templateId", x.template_id().to_string());
     if (const auto interface = x.interface_id()) {
         append_string_field(out, "interfaceId", interface->to_string());
     } else {
@@ -119,7 +119,7 @@ void append_exercised(std::string& out, std::int64_t offset, const EventView& e)
     append_int_field(out, "lastDescendantNodeId", x.last_descendant);
     append_key(out, "exerciseResult");
     model::append_value_json(out, x.exercise_result, model::ValueEncoding::ledger);
-    append_string_field(out, "packageName", x.template_id.package_name);
+    append_string_field(out, "packageName", x.template_id().package_name);
     append_interface_ids(out, e);
     append_raw_field(out, "acsDelta", e.acs_delta ? "true" : "false");
     out += "}}";

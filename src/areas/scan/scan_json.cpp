@@ -122,8 +122,8 @@ void append_exercised_event(std::string& out, const store::ExercisedNode& x,
     append_string_field(out, "event_type", "exercised_event", true);
     append_string_field(out, "event_id", id);
     append_string_field(out, "contract_id", x.contract_id);
-    append_string_field(out, "template_id", x.template_id.to_string());
-    append_string_field(out, "package_name", x.template_id.package_name);
+    append_string_field(out, "template_id", x.template_id().to_string());
+    append_string_field(out, "package_name", x.template_id().package_name);
     append_string_field(out, "choice", x.choice);
     append_key(out, "choice_argument");
     model::append_value_json(out, x.choice_argument, value_encoding(encoding));

@@ -1,6 +1,7 @@
 #include "cantonlite/model/name.hpp"
 
 #include "cantonlite/model/name_set.hpp"
+#include "cantonlite/model/template_id.hpp"
 
 #include <algorithm>
 #include <set>
@@ -129,6 +130,23 @@ TEST(NameSet, KeepsLargeSetsExactly) {
         members.pop_back();
         ASSERT_FALSE(NameSet(members) == set);
     }
+}
+
+TEST(TemplateRef, GivesBackTheTemplateIdItRefersTo) {
+    const TemplateId amulet{
+        .package_id = Name("3ca1343ab26b453d38c8adb70dca5f1ead8440c42b59b68f070786955cbf9ec1"),
+        .module_name = Name("Splice.Amulet"),
+        .entity_name = Name("Amulet"),
+        .package_name = Name("splice-amulet")};
+    TemplateId other = amulet;
+    other.entity_name = Name("LockedAmulet");
+    static_assert(sizeof(TemplateRef) == 4);
+    EXPECT_EQ(TemplateRef(amulet).get(), amulet);
+    EXPECT_EQ(TemplateRef(other).get(), other);
+    EXPECT_EQ(TemplateRef(amulet), TemplateRef(amulet));
+    EXPECT_FALSE(TemplateRef(amulet) == TemplateRef(other));
+    EXPECT_EQ(TemplateRef().get(), TemplateId());
+    EXPECT_EQ(TemplateRef(TemplateId()).get(), TemplateId());
 }
 
 TEST(NameSet, KeepsTheOrderGiven) {

@@ -141,8 +141,8 @@ json contract_json(const model::Contract& c) {
 json exercised_json(const store::Transaction& tx, const store::Node& n) {
     const store::ExercisedNode& e = *store::exercised(n);
     return {{"contract_id", e.contract_id},
-            {"template_id", e.template_id.to_string()},
-            {"interface_id", e.has_interface ? e.interface.to_string() : ""},
+            {"template_id", e.template_id().to_string()},
+            {"interface_id", e.has_interface ? e.interface.get().to_string() : ""},
             {"choice", e.choice},
             {"choice_argument", model::value_json(e.choice_argument, model::ValueEncoding::ledger)},
             {"consuming", e.consuming},

@@ -104,7 +104,7 @@ inline json node_json(const store::Transaction& tx, const store::Node& node) {
     const auto& e = *store::exercised(node);
     return {{"node", node.node_id},
             {"exercise", e.choice},
-            {"template", template_name(e.template_id)},
+            {"template", template_name(e.template_id())},
             {"contract", e.contract_id},
             {"consuming", e.consuming},
             {"acting_parties", e.acting_parties},

@@ -385,7 +385,7 @@ TEST(StepMint, NetworkPackagesOverrideThePackageId) {
     const auto s = load(seed_with({mint("alice", "10", "a1")}, network));
 
     EXPECT_EQ(created_at(*s, 2, 1)->template_id.package_id, std::string(64, 'c'));
-    EXPECT_EQ(exercised_at(*s, 2, 0).template_id.package_id, std::string(64, 'c'));
+    EXPECT_EQ(exercised_at(*s, 2, 0).template_id().package_id, std::string(64, 'c'));
 }
 
 // ================================ lock / unlock ================================

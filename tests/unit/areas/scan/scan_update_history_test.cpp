@@ -89,20 +89,21 @@ ordered expected_item(const store::Update& u, bool protobuf) {
                 events[id] = created_event(*c->contract, id, protobuf);
             } else {
                 const auto& x = *store::exercised(node);
-                events[id] = {{"event_type", "exercised_event"},
-                              {"event_id", id},
-                              {"contract_id", x.contract_id},
-                              {"template_id", x.template_id.to_string()},
-                              {"package_name", x.template_id.package_name},
-                              {"choice", x.choice},
-                              {"choice_argument", value_json(x.choice_argument, protobuf)},
-                              {"child_event_ids",
-                               ids(tx->update_id.str(), store::children(*tx, node.node_id))},
-                              {"exercise_result", value_json(x.exercise_result, protobuf)},
-                              {"consuming", x.consuming},
-                              {"acting_parties", x.acting_parties},
-                              {"interface_id", x.has_interface ? ordered(x.interface.to_string())
-                                                               : ordered(nullptr)}};
+                events[id] = {
+                    {"event_type", "exercised_event"},
+                    {"event_id", id},
+                    {"contract_id", x.contract_id},
+                    {"template_id", x.template_id().to_string()},
+                    {"package_name", x.template_id().package_name},
+                    {"choice", x.choice},
+                    {"choice_argument", value_json(x.choice_argument, protobuf)},
+                    {"child_event_ids",
+                     ids(tx->update_id.str(), store::children(*tx, node.node_id))},
+                    {"exercise_result", value_json(x.exercise_result, protobuf)},
+                    {"consuming", x.consuming},
+                    {"acting_parties", x.acting_parties},
+                    {"interface_id",
+                     x.has_interface ? ordered(x.interface.get().to_string()) : ordered(nullptr)}};
             }
         }
         ordered by_id = ordered::object();
