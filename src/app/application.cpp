@@ -31,6 +31,7 @@
 #include "cantonlite/areas/validator/validator_area.hpp"
 #include "cantonlite/journal/journal.hpp"
 #include "cantonlite/model/ids.hpp"
+#include "cantonlite/model/name.hpp"
 #include "cantonlite/net/server.hpp"
 #include "cantonlite/seed/live_network.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
@@ -67,6 +68,7 @@ std::optional<Loaded> load_network(const CommandLine& cli) {
     try {
         Config config = resolve_config(cli);
         auto network = seed::LiveNetwork::load_file(config.seed);
+        model::Name::release_retired_tables();  // no other thread yet
 #if defined(__GLIBC__)
         // The seed's document and the loader's indexes are gone: give their pages back to the
         // system, so a loaded daemon holds what its ledger needs, not its start-up peak.

@@ -55,6 +55,13 @@ class Interner {
         return intern_locked(items);
     }
 
+    // Frees the tables that grown ones replaced. REQUIRES: no other thread is using the interner
+    // (a reader may still probe a replaced table), as at start-up before serving.
+    void release_retired() {
+        const std::lock_guard lock(mutex_);
+        tables_.erase(tables_.begin(), tables_.end() - 1);
+    }
+
   private:
     // A slot: the tag in the top bits, the number + 1 below. Numbers stay below 2^26 (67 million).
     static constexpr unsigned id_bits = 26;
@@ -192,5 +199,9 @@ class Interner {
     std::size_t block_free_ = 0;                                       // guarded by mutex_
     std::array<std::atomic<const T**>, segment_count> segments_{};     // never freed
 };
+
+// Interner::release_retired of the NameSets' table (name_set.cpp), for
+// Name::release_retired_tables.
+void release_retired_name_set_tables();
 
 }  // namespace cantonlite::model::detail

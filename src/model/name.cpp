@@ -22,6 +22,11 @@ std::optional<Name> Name::find(std::string_view text) {
     return from_id(*id);
 }
 
+void Name::release_retired_tables() {
+    table().release_retired();
+    detail::release_retired_name_set_tables();
+}
+
 std::string_view Name::view() const {
     const auto text = table().get(id_);
     return {text.data(), text.size()};

@@ -13,6 +13,10 @@ detail::Interner<Name>& table() {
 
 }  // namespace
 
+void detail::release_retired_name_set_tables() {
+    table().release_retired();
+}
+
 NameSet::NameSet(std::span<const Name> names) : id_(names.empty() ? 0 : table().intern(names)) {}
 
 std::span<const Name> NameSet::names() const {

@@ -24,6 +24,9 @@ class Name {
 
     // The Name of `text` if it was ever interned; nullopt otherwise (nothing is interned).
     [[nodiscard]] static std::optional<Name> find(std::string_view text);
+    // Frees what lock-free readers needed while the tables of Names and NameSets grew.
+    // REQUIRES: no other thread uses Names or NameSets, as after loading a seed at start-up.
+    static void release_retired_tables();
 
     // The text; valid for the life of the process.
     [[nodiscard]] std::string_view view() const;

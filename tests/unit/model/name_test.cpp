@@ -80,6 +80,27 @@ TEST(Name, ManyNamesAreAllFoundAgain) {
     EXPECT_FALSE(Name::find("growth-50000").has_value());
 }
 
+// Once the tables replaced by growth are freed (at start-up, after the seed), every Name and
+// NameSet is found as before, and new ones are interned as before.
+TEST(Name, ReleasingRetiredTablesKeepsEveryName) {
+    std::vector<Name> names;
+    std::vector<NameSet> sets;
+    for (int i = 0; i < 20'000; ++i) {
+        names.emplace_back("retired-" + std::to_string(i));
+        sets.emplace_back(std::vector<Name>{names.front(), names.back()});
+    }
+    Name::release_retired_tables();
+    for (int i = 0; i < 20'000; ++i) {
+        const std::string text = "retired-" + std::to_string(i);
+        ASSERT_EQ(Name::find(text), names[static_cast<std::size_t>(i)]) << text;
+        ASSERT_EQ(NameSet(std::vector<Name>{names.front(), names[static_cast<std::size_t>(i)]}),
+                  sets[static_cast<std::size_t>(i)]);
+    }
+    for (int i = 0; i < 20'000; ++i) names.emplace_back("after-" + std::to_string(i));
+    EXPECT_EQ(Name::find("after-19999"), names.back());
+    EXPECT_EQ(names.back().view(), "after-19999");
+}
+
 // Threads interning overlapping texts agree on every Name, and reading needs no lock.
 TEST(Name, ConcurrentInterningAgrees) {
     constexpr int per_thread = 20000;
