@@ -32,7 +32,7 @@ const model::User* Facts::first_user(bool wallet) const {
 void Facts::collect_traffic_requests(const store::Transaction& tx) {
     for (const store::Node& n : tx.nodes) {
         const auto* c = std::get_if<store::CreatedNode>(&n.event);
-        if (c == nullptr || c->contract->template_id.entity_name != "BuyTrafficRequest") continue;
+        if (c == nullptr || c->contract->template_id().entity_name != "BuyTrafficRequest") continue;
         const ordered_json party = payload_field(*c->contract, "endUserParty");
         const ordered_json tracking = payload_field(*c->contract, "trackingId");
         if (!party.is_string() || !tracking.is_string()) continue;

@@ -84,7 +84,7 @@ std::vector<Party> candidate_parties(const model::Network& n) {
 // The name of an active AnsEntry that has not expired at the ledger time, if any.
 std::optional<std::string> unexpired_ans_name(const LedgerStore& store) {
     for (const model::ContractPtr& c : store.active_contracts()) {
-        if (c->template_id.entity_name != "AnsEntry") continue;
+        if (c->template_id().entity_name != "AnsEntry") continue;
         const ordered_json name = payload_field(*c, "name");
         if (name.is_string() &&
             splice::views(store).ans_entry(name.get<std::string>(), store.now())) {

@@ -13,7 +13,7 @@ std::string created_event_blob(const Contract& c) {
     return base64_encode(
         "\n\x03"
         "2.1\x12" +
-        c.contract_id.str() + "\x1a" + c.template_id.to_string() + "\"" +
+        c.contract_id.str() + "\x1a" + c.template_id().to_string() + "\"" +
         value_json(c.argument, ValueEncoding::protobuf));
 }
 
@@ -30,7 +30,7 @@ ContractPtr make_contract(std::string_view contract_id, TemplateId template_id,
                           std::int64_t created_offset, int created_node_id) {
     auto c = std::make_shared<Contract>();
     c->contract_id = Name(contract_id);
-    c->template_id = std::move(template_id);
+    c->template_ref = TemplateRef(template_id);
     c->signatories = NameSet::sorted(signatories);
     const NameSet all_observers = NameSet::sorted(observers);
     std::vector<Name> stakeholders;
@@ -39,7 +39,7 @@ ContractPtr make_contract(std::string_view contract_id, TemplateId template_id,
                    all_observers.end(), std::back_inserter(stakeholders));
     c->stakeholders = NameSet(stakeholders);
     c->created_at = created_at;
-    c->created_offset = created_offset;
+    c->created_offset = static_cast<std::uint32_t>(created_offset);
     c->created_node_id = created_node_id;
     c->argument = pack(argument);
     return c;

@@ -110,7 +110,7 @@ void add_nodes(SeedContext& ctx, store::TransactionDraft& d, int parent,
         if (e.has("interface")) draft.interface_id = template_field(ctx, e, "interface");
         ctx.check_usable(draft.contract_id, e.pointer_of("contract"));
         const model::TemplateId& actual =
-            ctx.store().contract(draft.contract_id)->contract->template_id;
+            ctx.store().contract(draft.contract_id)->contract->template_id();
         if (!draft.interface_id && !actual.same_template(draft.template_id)) {
             throw model::JsonFieldError(e.pointer_of("template"),
                                         "contract " + draft.contract_id + " is a " +

@@ -183,7 +183,7 @@ Value SeedContext::argument_of(const std::string& contract_id, std::string_view 
                                                  ? "contract " + contract_id + " is archived"
                                                  : "contract " + contract_id + " is not active");
     }
-    const std::string actual = state->contract->template_id.entity_name.str();
+    const std::string actual = state->contract->template_id().entity_name.str();
     if (actual != entity) {
         throw model::JsonFieldError(pointer, "contract " + contract_id + " is " +
                                                  with_article(actual) + ", not " +

@@ -342,9 +342,9 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
                                   " was consumed earlier in this transaction");
             }
             const model::Contract& target = *it->second.contract;
-            if (!e.interface_id && !target.template_id.same_template(e.template_id)) {
+            if (!e.interface_id && !target.template_id().same_template(e.template_id)) {
                 throw AppendError("contract " + e.contract_id + " is a " +
-                                  target.template_id.qualified_name() + ", not a " +
+                                  target.template_id().qualified_name() + ", not a " +
                                   e.template_id.qualified_name());
             }
             it->second.consumed = e.consuming;
@@ -395,7 +395,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             undo_.record(
                 [this, sequence] { sequence_of_.erase(static_cast<std::uint32_t>(sequence)); });
             undo_.insert(templates_,
-                         c->template_id.package_name + ":" + c->template_id.qualified_name());
+                         c->template_id().package_name + ":" + c->template_id().qualified_name());
             const CreatedEvent event{
                 .contract = c,
                 .argument = std::get<CreateDraft>(draft.nodes[i].event).argument,
@@ -519,8 +519,8 @@ void LedgerStore::take_snapshot(Timestamp record_time) {
             data->rows, [](const model::ContractPtr& c) -> const auto& { return c->stakeholders; });
         for (std::size_t i = 0; i < data->rows.size(); ++i) {
             const model::Contract& c = *data->rows[i];
-            data->rows_by_template[c.template_id.package_name + ":" +
-                                   c.template_id.qualified_name()]
+            data->rows_by_template[c.template_id().package_name + ":" +
+                                   c.template_id().qualified_name()]
                 .push_back(static_cast<std::uint32_t>(i));
         }
         last_acs_rows_ = std::move(data);
@@ -620,7 +620,7 @@ std::map<std::string, std::size_t> LedgerStore::active_counts() const {
     const std::shared_lock lock(mutex_);
     std::map<std::string, std::size_t> counts;
     for_each_active([&](const ContractState& state) {
-        const model::TemplateId& t = state.contract->template_id;
+        const model::TemplateId& t = state.contract->template_id();
         ++counts[t.package_name + ":" + t.qualified_name()];
     });
     return counts;

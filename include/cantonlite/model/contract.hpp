@@ -16,25 +16,27 @@ namespace cantonlite::model {
 
 // Immutable after make_contract(); shared by pointer between the store's indexes and readers, so
 // it may be read from any thread without a lock.
+// 40 bytes, so that with its shared_ptr's counts it takes a heap block of 64: the template as a
+// TemplateRef, the creating offset in 32 bits (a ledger holds fewer updates: LedgerStore).
 struct Contract {
     Name contract_id;
-    TemplateId template_id;
-    NameSet signatories;              // sorted, unique
-    NameSet stakeholders;             // signatories and observers, sorted, unique
-    int created_node_id = 0;          // node of the create within its transaction
-    Timestamp created_at;             // ledger effective time of the creating transaction
-    std::int64_t created_offset = 0;  // offset of the creating transaction
+    TemplateRef template_ref;
+    NameSet signatories;               // sorted, unique
+    NameSet stakeholders;              // signatories and observers, sorted, unique
+    int created_node_id = 0;           // node of the create within its transaction
+    std::uint32_t created_offset = 0;  // offset of the creating transaction
+    Timestamp created_at;              // ledger effective time of the creating transaction
 
     // The create argument; each response writes the JSON encoding it serves from it
     // (model/value_json.hpp): Scan's create_arguments (codegen), Splice Contract.payload
     // (api_compressed), import updates (protobuf), the Ledger API's createArgument (ledger).
     PackedValue argument;
 
-    // The observers: the stakeholders that are no signatory, sorted (not kept: 56 bytes a
-    // contract, a heap block of 80 with its shared_ptr's counts).
+    [[nodiscard]] TemplateId template_id() const { return template_ref.get(); }
+    // The observers: the stakeholders that are no signatory, sorted (not kept).
     [[nodiscard]] std::vector<Name> observers() const;
 };
-static_assert(sizeof(Contract) <= 56);
+static_assert(sizeof(Contract) <= 40);
 
 using ContractPtr = std::shared_ptr<const Contract>;
 

@@ -260,14 +260,15 @@ TransactionView project(const store::Transaction& tx, const Reader& r, Transacti
     for (const store::Node& n : tx.nodes) {
         EventView e{.node = &n};
         const model::TemplateId* t = nullptr;
-        model::TemplateId exercised_template;
+        model::TemplateId template_of_node;
         model::NameSet candidates;
         model::NameSet stakeholders;
         // Views on creates; implementedInterfaces on archives and consuming exercises.
         bool lists_interfaces = true;
         if (const auto* c = std::get_if<store::CreatedNode>(&n.event)) {
             e.kind = EventView::Kind::created;
-            t = &c->contract->template_id;
+            template_of_node = c->contract->template_id();
+            t = &template_of_node;
             stakeholders = c->contract->stakeholders;
             if (shape == TransactionShape::acs_delta &&
                 consumed_here.contains(c->contract->contract_id))
@@ -276,8 +277,8 @@ TransactionView project(const store::Transaction& tx, const Reader& r, Transacti
             e.acs_delta = r.any_party || intersects(stakeholders, r);
         } else {
             const auto& x = *store::exercised(n);
-            exercised_template = x.template_id();
-            t = &exercised_template;
+            template_of_node = x.template_id();
+            t = &template_of_node;
             stakeholders = x.stakeholders;
             if (shape == TransactionShape::acs_delta) {
                 if (!x.consuming || created_here.contains(x.contract_id)) continue;
@@ -312,7 +313,7 @@ std::optional<ContractView> view_contract(const Reader& r, const model::Contract
     const auto matched = matches(
         r,
         r.any_party ? c.stakeholders.names() : std::span<const model::Name>(view.witness_parties),
-        c.template_id);
+        c.template_id());
     if (view.witness_parties.empty() || !matched) return std::nullopt;
     view.blob = matched->blob;
     view.interfaces = matched->interfaces;

@@ -41,7 +41,7 @@ void append_interface_views(std::string& out, const model::Contract& c, const Ev
         out += '}';
         if (value) {
             append_raw_field(out, "viewValue", *value);
-            append_string_field(out, "implementationPackageId", c.template_id.package_id);
+            append_string_field(out, "implementationPackageId", c.template_id().package_id);
         } else {
             append_null_field(out, "viewValue");
             append_null_field(out, "implementationPackageId");
@@ -65,7 +65,7 @@ void append_created_event_object(std::string& out, std::int64_t offset, const Ev
     append_int_field(out, "offset", offset, true);
     append_int_field(out, "nodeId", e.node->node_id);
     append_string_field(out, "contractId", c.contract_id);
-    append_string_field(out, "templateId", c.template_id.to_string());
+    append_string_field(out, "templateId", c.template_id().to_string());
     append_null_field(out, "contractKey");
     append_string_field(out, "contractKeyHash", "");
     append_key(out, "createArgument");
@@ -77,8 +77,8 @@ void append_created_event_object(std::string& out, std::int64_t offset, const Ev
     append_strings_field(out, "signatories", c.signatories);
     append_strings_field(out, "observers", c.observers());
     append_string_field(out, "createdAt", model::format_instant(c.created_at));
-    append_string_field(out, "packageName", c.template_id.package_name);
-    append_string_field(out, "representativePackageId", c.template_id.package_id);
+    append_string_field(out, "packageName", c.template_id().package_name);
+    append_string_field(out, "representativePackageId", c.template_id().package_id);
     append_raw_field(out, "acsDelta", e.acs_delta ? "true" : "false");
     out += '}';
 }

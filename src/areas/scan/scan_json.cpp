@@ -17,8 +17,8 @@ using http::append_string_field;
 // The first fields every scan event shares: ids, template and package.
 void append_event_head(std::string& out, const model::Contract& c) {
     append_string_field(out, "contract_id", c.contract_id);
-    append_string_field(out, "template_id", c.template_id.to_string());
-    append_string_field(out, "package_name", c.template_id.package_name);
+    append_string_field(out, "template_id", c.template_id().to_string());
+    append_string_field(out, "package_name", c.template_id().package_name);
 }
 
 void append_parties(std::string& out, const model::Contract& c) {
@@ -32,7 +32,7 @@ void append_parties(std::string& out, const model::Contract& c) {
 
 void append_contract(std::string& out, const model::Contract& c) {
     out += '{';
-    append_string_field(out, "template_id", c.template_id.to_string(), true);
+    append_string_field(out, "template_id", c.template_id().to_string(), true);
     append_string_field(out, "contract_id", c.contract_id);
     append_key(out, "payload");
     model::append_value_json(out, c.argument, model::ValueEncoding::api_compressed);
@@ -63,8 +63,8 @@ void append_active_contract(std::string& out, const model::Contract& c,
         http::append_null_field(out, "created_in_update_id", true);
     }
     append_string_field(out, "contract_id", c.contract_id);
-    append_string_field(out, "template_id", c.template_id.to_string());
-    append_string_field(out, "package_name", c.template_id.package_name);
+    append_string_field(out, "template_id", c.template_id().to_string());
+    append_string_field(out, "package_name", c.template_id().package_name);
     append_key(out, "create_arguments");
     model::append_value_json(out, c.argument, model::ValueEncoding::codegen);
     append_string_field(out, "created_at", model::format_offset_date_time(c.created_at));

@@ -42,7 +42,7 @@ model::Timestamp time_of(const json& text) {
 }
 
 bool is_entity(const model::ContractPtr& c, const std::string& entity) {
-    return c->template_id.entity_name == entity;
+    return c->template_id().entity_name == entity;
 }
 
 class DefaultNetwork : public testing::Test {

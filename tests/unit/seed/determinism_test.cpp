@@ -125,8 +125,8 @@ json seed_in(const std::string& id_namespace) {
 
 json contract_json(const model::Contract& c) {
     return {{"contract_id", c.contract_id},
-            {"template_id", c.template_id.to_string()},
-            {"package_name", c.template_id.package_name},
+            {"template_id", c.template_id().to_string()},
+            {"package_name", c.template_id().package_name},
             {"signatories", c.signatories},
             {"observers", model::NameSet(c.observers())},
             {"stakeholders", c.stakeholders},

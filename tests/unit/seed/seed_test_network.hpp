@@ -96,7 +96,7 @@ inline std::string template_name(const model::TemplateId& t) {
 inline json node_json(const store::Transaction& tx, const store::Node& node) {
     if (const auto* c = std::get_if<store::CreatedNode>(&node.event)) {
         return {{"node", node.node_id},
-                {"create", template_name(c->contract->template_id)},
+                {"create", template_name(c->contract->template_id())},
                 {"signatories", c->contract->signatories},
                 {"observers", model::NameSet(c->contract->observers())},
                 {"witnesses", node.witnesses}};

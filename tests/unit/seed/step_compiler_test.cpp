@@ -373,7 +373,7 @@ TEST(StepMint, RatePerRoundOverridesTheDefault) {
 TEST(StepMint, AmuletTemplateHasTheSpliceAmuletPackageId) {
     const auto s = load(seed_with({mint("alice", "10", "a1")}));
 
-    EXPECT_EQ(created_at(*s, 2, 1)->template_id.to_string(),
+    EXPECT_EQ(created_at(*s, 2, 1)->template_id().to_string(),
               "dbeda50efee6c5e53959638ef5422116723a9a6137fcdd4d2d82544291726a88:Splice.Amulet:"
               "Amulet");
 }
@@ -384,7 +384,7 @@ TEST(StepMint, NetworkPackagesOverrideThePackageId) {
 
     const auto s = load(seed_with({mint("alice", "10", "a1")}, network));
 
-    EXPECT_EQ(created_at(*s, 2, 1)->template_id.package_id, std::string(64, 'c'));
+    EXPECT_EQ(created_at(*s, 2, 1)->template_id().package_id, std::string(64, 'c'));
     EXPECT_EQ(exercised_at(*s, 2, 0).template_id().package_id, std::string(64, 'c'));
 }
 
@@ -487,7 +487,7 @@ TEST(StepLock, WithoutAmountLocksTheWholeAmuletAndMakesNoChange) {
 
     const store::Transaction& tx = transaction_at(*s, 3);
     ASSERT_EQ(tx.nodes.size(), 3U);
-    EXPECT_EQ(template_name(created_at(*s, 3, 2)->template_id), locked_amulet_template);
+    EXPECT_EQ(template_name(created_at(*s, 3, 2)->template_id()), locked_amulet_template);
     EXPECT_EQ(payload_json(model::value_json(
                   created_at(*s, 3, 2)->argument,
                   model::ValueEncoding::api_compressed))["amulet"]["amount"]["initialAmount"],
@@ -1730,7 +1730,7 @@ TEST(StepRawTransaction, PackageIdFormTakesThePackageName) {
                                      .module_name = model::Name("My.Module"),
                                      .entity_name = model::Name("Thing"),
                                      .package_name = model::Name("my-package")};
-    EXPECT_EQ(created_at(*s, 2, 0)->template_id, expected);
+    EXPECT_EQ(created_at(*s, 2, 0)->template_id(), expected);
 }
 
 TEST(StepRawTransaction, TypedValuesOfEveryKindBecomeTheArgument) {

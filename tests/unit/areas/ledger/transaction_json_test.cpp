@@ -108,12 +108,12 @@ TEST_F(TransactionJsonTest, WritesACreatedEventWithTheLedgerEncoding) {
     const auto& c = *std::get<store::CreatedNode>(t.nodes[1].event).contract;
     EXPECT_EQ(event["nodeId"], 1);
     EXPECT_EQ(event["contractId"], c.contract_id);
-    EXPECT_EQ(event["templateId"], c.template_id.to_string());
+    EXPECT_EQ(event["templateId"], c.template_id().to_string());
     EXPECT_EQ(event["createArgument"]["amount"]["initialAmount"], "10.0000000000");
     EXPECT_EQ(event["createdEventBlob"], "");
     EXPECT_TRUE(event["contractKey"].is_null());
     EXPECT_EQ(event["packageName"], "splice-amulet");
-    EXPECT_EQ(event["representativePackageId"], c.template_id.package_id);
+    EXPECT_EQ(event["representativePackageId"], c.template_id().package_id);
     EXPECT_EQ(event["acsDelta"], true);
 }
 

@@ -229,8 +229,8 @@ std::vector<model::ContractPtr> acs_at(const std::string& time) {
 json active_contract(const model::Contract& c, const json& created_in_update_id) {
     return {{"created_in_update_id", created_in_update_id},
             {"contract_id", c.contract_id},
-            {"template_id", c.template_id.to_string()},
-            {"package_name", c.template_id.package_name},
+            {"template_id", c.template_id().to_string()},
+            {"package_name", c.template_id().package_name},
             {"create_arguments",
              json::parse(model::value_json(c.argument, model::ValueEncoding::codegen))},
             {"created_at", model::format_offset_date_time(c.created_at)},
@@ -303,7 +303,7 @@ TEST(StateAcsV2, FiltersByStakeholderAndTemplate) {
     json alices_amulets = json::array();
     for (const model::ContractPtr& c : acs_at(second_snapshot)) {
         const json item = active_contract(*c, creating_update_id(ledger(), c->contract_id.str()));
-        const bool amulet = c->template_id.entity_name == "Amulet";
+        const bool amulet = c->template_id().entity_name == "Amulet";
         const bool of_alice = std::find(c->stakeholders.begin(), c->stakeholders.end(), alice) !=
                               c->stakeholders.end();
         if (amulet) amulets.push_back(item);

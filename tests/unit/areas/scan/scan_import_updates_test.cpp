@@ -77,8 +77,8 @@ json import_update(const model::Contract& c) {
     const json created = {{"event_type", "created_event"},
                           {"event_id", event_id},
                           {"contract_id", c.contract_id},
-                          {"template_id", c.template_id.to_string()},
-                          {"package_name", c.template_id.package_name},
+                          {"template_id", c.template_id().to_string()},
+                          {"package_name", c.template_id().package_name},
                           {"create_arguments", json::parse(model::value_json(
                                                    c.argument, model::ValueEncoding::protobuf))},
                           {"created_at", model::format_offset_date_time(c.created_at)},

@@ -301,7 +301,7 @@ inline std::vector<model::ContractPtr> created_by(const store::LedgerStore& s, s
                                                   const std::string& entity) {
     std::vector<model::ContractPtr> out;
     for (const model::ContractPtr& c : created_by(s, offset)) {
-        if (c->template_id.entity_name == entity) out.push_back(c);
+        if (c->template_id().entity_name == entity) out.push_back(c);
     }
     return out;
 }
@@ -385,8 +385,8 @@ inline json holding_event(const store::LedgerStore& s, const model::Contract& c)
     return {{"event_type", "created_event"},
             {"event_id", creating_event_id(s, c.contract_id.str())},
             {"contract_id", c.contract_id.str()},
-            {"template_id", c.template_id.to_string()},
-            {"package_name", c.template_id.package_name},
+            {"template_id", c.template_id().to_string()},
+            {"package_name", c.template_id().package_name},
             {"create_arguments",
              json::parse(model::value_json(c.argument, model::ValueEncoding::codegen))},
             {"created_at", model::format_offset_date_time(c.created_at)},
@@ -396,7 +396,7 @@ inline json holding_event(const store::LedgerStore& s, const model::Contract& c)
 
 // Splice `Contract` (common-external.yaml): ApiCodecCompressed payload, created_at as Instant.
 inline json contract_json(const model::Contract& c) {
-    return {{"template_id", c.template_id.to_string()},
+    return {{"template_id", c.template_id().to_string()},
             {"contract_id", c.contract_id},
             {"payload",
              json::parse(model::value_json(c.argument, model::ValueEncoding::api_compressed))},
