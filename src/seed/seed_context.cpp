@@ -91,7 +91,7 @@ std::vector<model::Name> SeedContext::labels_of(model::Name contract_id) const {
     for (model::Name label = first->second;;) {
         out.push_back(label);
         const Labelled& entry = labels_.at(label);
-        if (!entry.has_next) return out;
+        if (entry.next == label) return out;
         label = entry.next;
     }
 }
@@ -101,7 +101,7 @@ void SeedContext::unlink_label(model::Name label, const Labelled& entry) {
     const auto first = first_label_.find(entry.contract);
     if (first == first_label_.end()) return;
     if (first->second == label) {
-        if (entry.has_next) {
+        if (entry.next != label) {
             undo.assign(first_label_, entry.contract, entry.next);
         } else {
             undo.erase(first_label_, entry.contract);
@@ -110,9 +110,11 @@ void SeedContext::unlink_label(model::Name label, const Labelled& entry) {
     }
     for (model::Name at = first->second;;) {
         const Labelled& previous = labels_.at(at);
-        if (!previous.has_next) return;
+        if (previous.next == at) return;
         if (previous.next == label) {
-            undo.assign(labels_, at, Labelled{previous.contract, entry.next, entry.has_next});
+            // The one before takes its next, or becomes the last.
+            undo.assign(labels_, at,
+                        Labelled{previous.contract, entry.next == label ? at : entry.next});
             return;
         }
         at = previous.next;
@@ -128,12 +130,11 @@ void SeedContext::set_label(const std::string& name, const std::string& contract
         unlink_label(label, entry);
     }
     const std::vector<model::Name> chain = labels_of(id);
-    undo.assign(labels_, label, Labelled{.contract = id});
+    undo.assign(labels_, label, Labelled{.contract = id, .next = label});
     if (chain.empty()) {
         undo.assign(first_label_, id, label);
     } else {
-        undo.assign(labels_, chain.back(),
-                    Labelled{.contract = id, .next = label, .has_next = true});
+        undo.assign(labels_, chain.back(), Labelled{.contract = id, .next = label});
     }
     step_labels_.emplace_back(name, contract_id);
 }

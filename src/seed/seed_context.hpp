@@ -116,8 +116,7 @@ class SeedContext {
     // set (a contract's first label, then each label's next).
     struct Labelled {
         model::Name contract;
-        model::Name next;
-        bool has_next = false;
+        model::Name next;  // the label itself for the last of its contract's (8 bytes, not 12)
     };
     boost::unordered_flat_map<model::Name, Labelled, std::hash<model::Name>> labels_;
     boost::unordered_flat_map<model::Name, model::Name, std::hash<model::Name>> first_label_;
