@@ -17,7 +17,14 @@ namespace cantonlite::store {
 template <typename Row, typename StakeholdersOf>
 std::unordered_map<std::string, std::vector<std::uint32_t>> index_by_stakeholder(
     const std::vector<Row>& rows, StakeholdersOf stakeholders_of) {
+    // Counted first, so that each list takes what it holds (the lists live as long as the
+    // snapshot; grown by doubling they kept a quarter more on average).
     std::unordered_map<model::Name, std::vector<std::uint32_t>> by_name;
+    std::unordered_map<model::Name, std::size_t> counts;
+    for (const Row& row : rows) {
+        for (const model::Name p : stakeholders_of(row)) ++counts[p];
+    }
+    for (const auto& [party, count] : counts) by_name[party].reserve(count);
     for (std::size_t i = 0; i < rows.size(); ++i) {
         for (const model::Name p : stakeholders_of(rows[i])) {
             by_name[p].push_back(static_cast<std::uint32_t>(i));
