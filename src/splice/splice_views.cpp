@@ -136,8 +136,9 @@ std::optional<Value> amulet_field(const model::Contract& c, bool locked,
 // The owner and lock of an Amulet or LockedAmulet (checked when it was created: extract());
 // nullopt for a contract of another template.
 std::optional<HoldingFact> holding_of(const model::Contract& c) {
-    if (!is_holding(c.template_id())) return std::nullopt;
-    const bool locked = templates::is(c.template_id(), templates::locked_amulet);
+    const model::TemplateId t = c.template_id();
+    if (!is_holding(t)) return std::nullopt;
+    const bool locked = templates::is(t, templates::locked_amulet);
     const std::optional<Value> owner = amulet_field(c, locked, {"owner"});
     if (!owner) throw std::logic_error("a holding without an owner");
     return HoldingFact{.owner = Name(owner->text), .locked = locked};
@@ -317,8 +318,8 @@ void SpliceViews::on_snapshot(const store::Snapshot& snapshot) {
         auto data = std::make_shared<HoldingRows>();
         data->acs = acs;
         for (std::size_t i = 0; i < acs->rows.size(); ++i) {
-            const model::TemplateId& t = acs->rows[i]->template_id();
-            if (is_holding(t)) data->acs_rows.push_back(static_cast<std::uint32_t>(i));
+            if (is_holding(acs->rows[i]->template_id()))
+                data->acs_rows.push_back(static_cast<std::uint32_t>(i));
         }
         last_rows_ = std::move(data);
     }

@@ -27,13 +27,11 @@ struct NodesBuilt {
     std::vector<Node> nodes;
     std::vector<std::unique_ptr<ExercisedNode>> exercises;
 
-    // The exercise node `id`. REQUIRES: it is an exercise.
+    // The exercise node `id`, one of the boxes above (not const: the node only reads it so).
+    // REQUIRES: it is an exercise.
     ExercisedNode& exercise_at(int id) {
-        const auto* e = std::get<const ExercisedNode*>(nodes[static_cast<std::size_t>(id)].event);
-        for (const auto& box : exercises) {
-            if (box.get() == e) return *box;
-        }
-        throw std::logic_error("not an exercise");
+        return const_cast<ExercisedNode&>(  // NOLINT(cppcoreguidelines-pro-type-const-cast)
+            *std::get<const ExercisedNode*>(nodes[static_cast<std::size_t>(id)].event));
     }
 };
 
@@ -342,9 +340,10 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
                                   " was consumed earlier in this transaction");
             }
             const model::Contract& target = *it->second.contract;
-            if (!e.interface_id && !target.template_id().same_template(e.template_id)) {
+            const model::TemplateId target_template = target.template_id();
+            if (!e.interface_id && !target_template.same_template(e.template_id)) {
                 throw AppendError("contract " + e.contract_id + " is a " +
-                                  target.template_id().qualified_name() + ", not a " +
+                                  target_template.qualified_name() + ", not a " +
                                   e.template_id.qualified_name());
             }
             it->second.consumed = e.consuming;
@@ -394,15 +393,15 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             sequence_of_.insert(static_cast<std::uint32_t>(sequence));
             undo_.record(
                 [this, sequence] { sequence_of_.erase(static_cast<std::uint32_t>(sequence)); });
-            undo_.insert(templates_,
-                         c->template_id().package_name + ":" + c->template_id().qualified_name());
-            const CreatedEvent event{
-                .contract = c,
-                .argument = std::get<CreateDraft>(draft.nodes[i].event).argument,
-                .sequence = sequence,
-                .node = i,
-                .update_id = draft.update_id,
-                .offset = draft.offset};
+            const CreateDraft& create = std::get<CreateDraft>(draft.nodes[i].event);
+            undo_.insert(templates_, create.template_id.package_name + ":" +
+                                         create.template_id.qualified_name());
+            const CreatedEvent event{.contract = c,
+                                     .argument = create.argument,
+                                     .sequence = sequence,
+                                     .node = i,
+                                     .update_id = draft.update_id,
+                                     .offset = draft.offset};
             for (const auto& e : extensions_) e->on_created(event);
             ++acs_version_;
         } else {
@@ -519,9 +518,9 @@ void LedgerStore::take_snapshot(Timestamp record_time) {
             data->rows, [](const model::ContractPtr& c) -> const auto& { return c->stakeholders; });
         for (std::size_t i = 0; i < data->rows.size(); ++i) {
             const model::Contract& c = *data->rows[i];
-            data->rows_by_template[c.template_id().package_name + ":" +
-                                   c.template_id().qualified_name()]
-                .push_back(static_cast<std::uint32_t>(i));
+            const model::TemplateId t = c.template_id();
+            data->rows_by_template[t.package_name + ":" + t.qualified_name()].push_back(
+                static_cast<std::uint32_t>(i));
         }
         last_acs_rows_ = std::move(data);
         last_acs_rows_version_ = acs_version_;

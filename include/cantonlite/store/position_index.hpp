@@ -57,7 +57,6 @@ class PositionIndex {
     bool insert(std::uint32_t position) { return set_.insert(position).second; }
     void erase(std::uint32_t position) { set_.erase(position); }
     [[nodiscard]] std::size_t size() const { return set_.size(); }
-    void clear() { set_.clear(); }
 
   private:
     Set set_;

@@ -61,11 +61,12 @@ std::string traceparent(const std::string& update_id) {
 
 void append_created_event_object(std::string& out, std::int64_t offset, const EventView& e) {
     const model::Contract& c = *std::get<store::CreatedNode>(e.node->event).contract;
+    const model::TemplateId t = c.template_id();
     out += '{';
     append_int_field(out, "offset", offset, true);
     append_int_field(out, "nodeId", e.node->node_id);
     append_string_field(out, "contractId", c.contract_id);
-    append_string_field(out, "templateId", c.template_id().to_string());
+    append_string_field(out, "templateId", t.to_string());
     append_null_field(out, "contractKey");
     append_string_field(out, "contractKeyHash", "");
     append_key(out, "createArgument");
@@ -77,21 +78,22 @@ void append_created_event_object(std::string& out, std::int64_t offset, const Ev
     append_strings_field(out, "signatories", c.signatories);
     append_strings_field(out, "observers", c.observers());
     append_string_field(out, "createdAt", model::format_instant(c.created_at));
-    append_string_field(out, "packageName", c.template_id().package_name);
-    append_string_field(out, "representativePackageId", c.template_id().package_id);
+    append_string_field(out, "packageName", t.package_name);
+    append_string_field(out, "representativePackageId", t.package_id);
     append_raw_field(out, "acsDelta", e.acs_delta ? "true" : "false");
     out += '}';
 }
 
 void append_archived_event_object(std::string& out, std::int64_t offset, const EventView& e) {
     const auto& x = *store::exercised(*e.node);
+    const model::TemplateId t = x.template_id();
     out += '{';
     append_int_field(out, "offset", offset, true);
     append_int_field(out, "nodeId", e.node->node_id);
     append_string_field(out, "contractId", x.contract_id);
-    append_string_field(out, "templateId", x.template_id().to_string());
+    append_string_field(out, "templateId", t.to_string());
     append_strings_field(out, "witnessParties", e.witness_parties);
-    append_string_field(out, "packageName", x.template_id().package_name);
+    append_string_field(out, "packageName", t.package_name);
     append_interface_ids(out, e);
     out += '}';
 }
@@ -100,11 +102,12 @@ namespace {
 
 void append_exercised(std::string& out, std::int64_t offset, const EventView& e) {
     const auto& x = *store::exercised(*e.node);
+    const model::TemplateId t = x.template_id();
     out += R"({"ExercisedEvent":{)";
     append_int_field(out, "offset", offset, true);
     append_int_field(out, "nodeId", e.node->node_id);
     append_string_field(out, "contractId", x.contract_id);
-    append_string_field(out, "templateId", x.template_id().to_string());
+    append_string_field(out, "templateId", t.to_string());
     if (const auto interface = x.interface_id()) {
         append_string_field(out, "interfaceId", interface->to_string());
     } else {
@@ -119,7 +122,7 @@ void append_exercised(std::string& out, std::int64_t offset, const EventView& e)
     append_int_field(out, "lastDescendantNodeId", x.last_descendant);
     append_key(out, "exerciseResult");
     model::append_value_json(out, x.exercise_result, model::ValueEncoding::ledger);
-    append_string_field(out, "packageName", x.template_id().package_name);
+    append_string_field(out, "packageName", t.package_name);
     append_interface_ids(out, e);
     append_raw_field(out, "acsDelta", e.acs_delta ? "true" : "false");
     out += "}}";

@@ -45,17 +45,18 @@ void append_created(std::string& out, std::string_view key, std::int64_t offset,
 void append_unassigned_event(std::string& out, const store::Reassignment& r,
                              const ContractView& view) {
     const model::Contract& c = *r.contract;
+    const model::TemplateId t = c.template_id();
     out += '{';
     append_string_field(out, "reassignmentId", r.unassign_id, true);
     append_string_field(out, "contractId", c.contract_id);
-    append_string_field(out, "templateId", c.template_id().to_string());
+    append_string_field(out, "templateId", t.to_string());
     append_string_field(out, "source", r.source_synchronizer);
     append_string_field(out, "target", r.target_synchronizer);
     append_string_field(out, "submitter", r.submitter);
     append_int_field(out, "reassignmentCounter", r.reassignment_counter);
     append_null_field(out, "assignmentExclusivity");
     append_strings_field(out, "witnessParties", view.witness_parties);
-    append_string_field(out, "packageName", c.template_id().package_name);
+    append_string_field(out, "packageName", t.package_name);
     append_int_field(out, "offset", r.offset);
     append_int_field(out, "nodeId", 0);
     out += '}';

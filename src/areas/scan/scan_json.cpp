@@ -17,8 +17,9 @@ using http::append_string_field;
 // The first fields every scan event shares: ids, template and package.
 void append_event_head(std::string& out, const model::Contract& c) {
     append_string_field(out, "contract_id", c.contract_id);
-    append_string_field(out, "template_id", c.template_id().to_string());
-    append_string_field(out, "package_name", c.template_id().package_name);
+    const model::TemplateId t = c.template_id();
+    append_string_field(out, "template_id", t.to_string());
+    append_string_field(out, "package_name", t.package_name);
 }
 
 void append_parties(std::string& out, const model::Contract& c) {
@@ -63,8 +64,9 @@ void append_active_contract(std::string& out, const model::Contract& c,
         http::append_null_field(out, "created_in_update_id", true);
     }
     append_string_field(out, "contract_id", c.contract_id);
-    append_string_field(out, "template_id", c.template_id().to_string());
-    append_string_field(out, "package_name", c.template_id().package_name);
+    const model::TemplateId t = c.template_id();
+    append_string_field(out, "template_id", t.to_string());
+    append_string_field(out, "package_name", t.package_name);
     append_key(out, "create_arguments");
     model::append_value_json(out, c.argument, model::ValueEncoding::codegen);
     append_string_field(out, "created_at", model::format_offset_date_time(c.created_at));
@@ -122,8 +124,9 @@ void append_exercised_event(std::string& out, const store::ExercisedNode& x,
     append_string_field(out, "event_type", "exercised_event", true);
     append_string_field(out, "event_id", id);
     append_string_field(out, "contract_id", x.contract_id);
-    append_string_field(out, "template_id", x.template_id().to_string());
-    append_string_field(out, "package_name", x.template_id().package_name);
+    const model::TemplateId t = x.template_id();
+    append_string_field(out, "template_id", t.to_string());
+    append_string_field(out, "package_name", t.package_name);
     append_string_field(out, "choice", x.choice);
     append_key(out, "choice_argument");
     model::append_value_json(out, x.choice_argument, value_encoding(encoding));
