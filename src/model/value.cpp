@@ -9,9 +9,22 @@ namespace {
 // A text map or record: `entries` split into labels and items, in order.
 Value labelled(Value::Kind kind, std::vector<std::pair<std::string, Value>> entries) {
     Value out{.kind = kind};
+    out.labels.reserve(entries.size());
+    out.items.reserve(entries.size());
     for (auto& [label, value] : entries) {
         out.labels.push_back(std::move(label));
         out.items.push_back(std::move(value));
+    }
+    return out;
+}
+
+Value labelled(Value::Kind kind, std::initializer_list<Value::Field> entries) {
+    Value out{.kind = kind};
+    out.labels.reserve(entries.size());
+    out.items.reserve(entries.size());
+    for (const Value::Field& f : entries) {
+        out.labels.emplace_back(f.label);
+        out.items.push_back(std::move(f.value));
     }
     return out;
 }
@@ -76,6 +89,10 @@ Value Value::text_map(std::vector<std::pair<std::string, Value>> entries) {
     return labelled(Kind::text_map, std::move(entries));
 }
 
+Value Value::text_map(std::initializer_list<Field> entries) {
+    return labelled(Kind::text_map, entries);
+}
+
 Value Value::gen_map(std::vector<std::pair<Value, Value>> entries) {
     Value out{.kind = Kind::gen_map};
     for (auto& [key, value] : entries) {
@@ -87,6 +104,10 @@ Value Value::gen_map(std::vector<std::pair<Value, Value>> entries) {
 
 Value Value::record(std::vector<std::pair<std::string, Value>> fields) {
     return labelled(Kind::record, std::move(fields));
+}
+
+Value Value::record(std::initializer_list<Field> fields) {
+    return labelled(Kind::record, fields);
 }
 
 Value Value::variant(std::string constructor, Value v) {

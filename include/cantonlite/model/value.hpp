@@ -3,6 +3,7 @@
 // every JSON encoding the real services use (see value_json.hpp).
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,6 +30,8 @@ namespace cantonlite::model {
 //   variant                      text (constructor) and items: one value
 //   enumeration                  text (constructor)
 struct Value {
+    struct Field;
+
     enum class Kind {
         unit,
         boolean,
@@ -69,8 +72,12 @@ struct Value {
     [[nodiscard]] static Value optional(std::optional<Value> v);
     [[nodiscard]] static Value list(std::vector<Value> elements);
     [[nodiscard]] static Value text_map(std::vector<std::pair<std::string, Value>> entries);
+    [[nodiscard]] static Value text_map(std::initializer_list<Field> entries);
     [[nodiscard]] static Value gen_map(std::vector<std::pair<Value, Value>> entries);
     [[nodiscard]] static Value record(std::vector<std::pair<std::string, Value>> fields);
+    // Value::record({{"owner", Value::party(p)}, ...}): the field values are moved in, not copied
+    // as a braced list of pairs would be.
+    [[nodiscard]] static Value record(std::initializer_list<Field> fields);
     [[nodiscard]] static Value variant(std::string constructor, Value v);
     [[nodiscard]] static Value enumeration(std::string constructor);
 
@@ -78,6 +85,16 @@ struct Value {
     [[nodiscard]] const Value* field(std::string_view label) const;
 
     bool operator==(const Value&) const = default;
+};
+
+// One entry of a braced record or text map. A temporary value lives until the end of the full
+// expression that builds the record, so record() may move it out; the member is mutable because
+// an initializer list's elements are const.
+struct Value::Field {
+    Field(std::string_view label, Value&& value) : label(label), value(std::move(value)) {}
+    Field(std::string_view label, const Value& value) : label(label), value(value) {}
+    std::string_view label;
+    mutable Value value;
 };
 
 }  // namespace cantonlite::model
