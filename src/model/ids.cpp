@@ -97,9 +97,21 @@ std::string UpdateId::str() const {
 }
 
 std::string make_contract_id(std::string_view update_id, int node_id) {
-    const std::string key = std::string(update_id) + ":" + std::to_string(node_id);
-    return "00" + sha256_hex("discriminator/" + key) + "ca10" + std::string(sha256_multihash) +
-           sha256_hex("suffix/" + key);
+    // sha256("discriminator/<update id>:<node>") and sha256("suffix/<update id>:<node>").
+    constexpr std::string_view discriminator = "discriminator/";
+    constexpr std::string_view suffix = "suffix/";
+    const std::string node = std::to_string(node_id);
+    std::string key;
+    key.reserve(discriminator.size() + update_id.size() + 1 + node.size());
+    key.append(discriminator).append(update_id).append(":").append(node);
+    std::string out;
+    out.reserve(2 + 64 + 4 + sha256_multihash.size() + 64);
+    out.append("00");
+    append_hex(out, sha256(key));
+    out.append("ca10").append(sha256_multihash);
+    key.replace(0, discriminator.size(), suffix);
+    append_hex(out, sha256(key));
+    return out;
 }
 
 std::string base64_encode(std::string_view bytes) {

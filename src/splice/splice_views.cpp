@@ -25,18 +25,28 @@ using BuyTrafficFact = SpliceViews::BuyTrafficFact;
 // The field at `path` (record labels) of `v`, of kind `kind`. Throws AppendError naming the path.
 const Value& field(const Value& v, std::initializer_list<std::string_view> path, Value::Kind kind,
                    const model::TemplateId& t) {
+    // "amount.initialAmount": the path up to and including the `n`th label.
+    const auto where = [&](std::size_t n) {
+        std::string out;
+        for (const std::string_view label : path) {
+            if (n-- == 0) break;
+            out += out.empty() ? "" : ".";
+            out += label;
+        }
+        return out;
+    };
     const Value* cur = &v;
-    std::string where;
+    std::size_t depth = 0;
     for (const std::string_view label : path) {
-        where += where.empty() ? "" : ".";
-        where += label;
+        ++depth;
         cur = cur->kind == Value::Kind::record ? cur->field(label) : nullptr;
         if (cur == nullptr) {
-            throw AppendError(t.qualified_name() + " argument has no field " + where);
+            throw AppendError(t.qualified_name() + " argument has no field " + where(depth));
         }
     }
     if (cur->kind != kind) {
-        throw AppendError(t.qualified_name() + " argument field " + where + " has the wrong type");
+        throw AppendError(t.qualified_name() + " argument field " + where(depth) +
+                          " has the wrong type");
     }
     return *cur;
 }

@@ -286,7 +286,12 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
     if (draft.nodes.empty()) throw AppendError("a transaction needs at least one node");
 
     // Validate everything and build the nodes before changing anything.
-    std::unordered_map<std::string, Known> known;
+    // The contracts this transaction created or exercised so far (a handful).
+    std::vector<std::pair<Name, Known>> known;
+    const auto find_known = [&known](Name id) {
+        return std::find_if(known.begin(), known.end(),
+                            [id](const auto& entry) { return entry.first == id; });
+    };
     NodesBuilt built;
     Transaction tx{.offset = draft.offset,
                    .update_id = *update_id,
@@ -318,12 +323,13 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
                 model::make_contract(cid, c->template_id, c->argument, c->signatories, c->observers,
                                      draft.effective_at, draft.offset, id);
             informees = contract->stakeholders;
-            known[cid] = Known{.contract = contract};
+            known.emplace_back(contract->contract_id, Known{.contract = contract});
             built.nodes.push_back(Node{.event = CreatedNode{contract}, .node_id = id});
         } else {
             const auto& e = std::get<ExerciseDraft>(nd.event);
             if (e.acting_parties.empty()) throw AppendError("an exercise needs acting parties");
-            auto it = known.find(e.contract_id);
+            const std::optional<Name> target_id = Name::find(e.contract_id);
+            auto it = target_id ? find_known(*target_id) : known.end();
             if (it == known.end()) {
                 const ContractState& state = active_state(e.contract_id);
                 if (state.synchronizer_id.empty()) {
@@ -333,7 +339,8 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
                     throw AppendError("contract " + e.contract_id + " is on " +
                                       state.synchronizer_id + ", not on " + draft.synchronizer_id);
                 }
-                it = known.emplace(e.contract_id, Known{.contract = state.contract}).first;
+                known.emplace_back(state.contract->contract_id, Known{.contract = state.contract});
+                it = std::prev(known.end());
             }
             if (it->second.consumed) {
                 throw AppendError("contract " + e.contract_id +
@@ -394,8 +401,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             undo_.record(
                 [this, sequence] { sequence_of_.erase(static_cast<std::uint32_t>(sequence)); });
             const CreateDraft& create = std::get<CreateDraft>(draft.nodes[i].event);
-            undo_.insert(templates_, create.template_id.package_name + ":" +
-                                         create.template_id.qualified_name());
+            undo_.insert(templates_, c->template_ref);
             const CreatedEvent event{.contract = c,
                                      .argument = create.argument,
                                      .sequence = sequence,
@@ -516,11 +522,19 @@ void LedgerStore::take_snapshot(Timestamp record_time) {
                   });
         data->rows_by_stakeholder = index_by_stakeholder(
             data->rows, [](const model::ContractPtr& c) -> const auto& { return c->stakeholders; });
+        // A network has a handful of templates: each one's key is spelt once.
+        std::vector<std::pair<model::TemplateRef, std::vector<std::uint32_t>*>> lists;
         for (std::size_t i = 0; i < data->rows.size(); ++i) {
-            const model::Contract& c = *data->rows[i];
-            const model::TemplateId t = c.template_id();
-            data->rows_by_template[t.package_name + ":" + t.qualified_name()].push_back(
-                static_cast<std::uint32_t>(i));
+            const model::TemplateRef& ref = data->rows[i]->template_ref;
+            auto it = std::find_if(lists.begin(), lists.end(),
+                                   [&](const auto& entry) { return entry.first == ref; });
+            if (it == lists.end()) {
+                const model::TemplateId t = ref.get();
+                lists.emplace_back(
+                    ref, &data->rows_by_template[t.package_name + ":" + t.qualified_name()]);
+                it = std::prev(lists.end());
+            }
+            it->second->push_back(static_cast<std::uint32_t>(i));
         }
         last_acs_rows_ = std::move(data);
         last_acs_rows_version_ = acs_version_;
@@ -612,7 +626,14 @@ std::vector<model::ContractPtr> LedgerStore::active_contracts() const {
 bool LedgerStore::knows_template(std::string_view package_name,
                                  std::string_view qualified_name) const {
     const std::shared_lock lock(mutex_);
-    return templates_.contains(std::string(package_name) + ":" + std::string(qualified_name));
+    const std::size_t colon = qualified_name.find(':');
+    if (colon == std::string_view::npos) return false;
+    const std::string_view module = qualified_name.substr(0, colon);
+    const std::string_view entity = qualified_name.substr(colon + 1);
+    return std::any_of(templates_.begin(), templates_.end(), [&](model::TemplateRef ref) {
+        const model::TemplateId t = ref.get();
+        return t.package_name == package_name && t.module_name == module && t.entity_name == entity;
+    });
 }
 
 std::map<std::string, std::size_t> LedgerStore::active_counts() const {

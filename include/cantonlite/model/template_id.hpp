@@ -49,6 +49,8 @@ class TemplateRef {
     TemplateRef() = default;
     explicit TemplateRef(const TemplateId& id);
     [[nodiscard]] TemplateId get() const;
+    // A key for sets: equal ids, equal templates.
+    [[nodiscard]] std::uint32_t id() const { return names_.id(); }
     bool operator==(const TemplateRef&) const = default;
 
   private:
@@ -56,3 +58,8 @@ class TemplateRef {
 };
 
 }  // namespace cantonlite::model
+
+template <>
+struct std::hash<cantonlite::model::TemplateRef> {
+    std::size_t operator()(cantonlite::model::TemplateRef t) const noexcept { return t.id(); }
+};

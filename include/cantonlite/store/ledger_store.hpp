@@ -274,8 +274,8 @@ class LedgerStore {
     std::uint64_t last_acs_rows_version_ = 0;
     std::uint64_t acs_version_ = 0;
     std::unordered_map<std::string, Reassignment> in_flight_;  // unassigned, by contract id
-    std::set<std::string, std::less<>>
-        templates_;  // "<package name>:<Module>:<Entity>" ever created
+    // The templates of every contract ever created.
+    boost::unordered_flat_set<model::TemplateRef, std::hash<model::TemplateRef>> templates_;
     std::vector<std::unique_ptr<LedgerExtension>> extensions_;  // guarded by mutex_
     UndoLog undo_;                                              // the writer's
 
