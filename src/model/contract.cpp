@@ -25,8 +25,8 @@ std::vector<Name> Contract::observers() const {
 }
 
 ContractPtr make_contract(std::string_view contract_id, TemplateId template_id,
-                          const Value& argument, std::vector<std::string> signatories,
-                          std::vector<std::string> observers, Timestamp created_at,
+                          const Value& argument, const std::vector<std::string>& signatories,
+                          const std::vector<std::string>& observers, Timestamp created_at,
                           std::int64_t created_offset, int created_node_id) {
     auto c = std::make_shared<Contract>();
     c->contract_id = Name(contract_id);

@@ -96,6 +96,10 @@ std::string UpdateId::str() const {
     return out;
 }
 
+std::string make_contract_id(const UpdateId& update_id, int node_id) {
+    return make_contract_id(update_id.str(), node_id);
+}
+
 std::string make_contract_id(std::string_view update_id, int node_id) {
     // sha256("discriminator/<update id>:<node>") and sha256("suffix/<update id>:<node>").
     constexpr std::string_view discriminator = "discriminator/";

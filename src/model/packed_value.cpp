@@ -9,6 +9,9 @@ using Kind = Value::Kind;
 
 class Writer {
   public:
+    // Writes after clearing `buffer`, whose capacity it reuses.
+    explicit Writer(std::string buffer) : out_(std::move(buffer)) { out_.clear(); }
+
     void value(const Value& v) {
         out_ += static_cast<char>(v.kind);
         switch (v.kind) {
@@ -198,9 +201,12 @@ PackedValue PackedValue::copy_into(std::uint32_t* to) const {
 }
 
 PackedValue pack(const Value& v) {
-    Writer w;
+    // The bytes are written to a buffer the thread keeps, then copied once into the value.
+    thread_local std::string buffer;
+    Writer w(std::move(buffer));
     w.value(v);
-    return PackedValue(std::string_view(w.take()));
+    buffer = w.take();
+    return PackedValue(std::string_view(buffer));
 }
 
 Value unpack(const PackedValue& packed) {

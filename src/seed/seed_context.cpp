@@ -214,7 +214,7 @@ store::TransactionDraft SeedContext::draft(const JsonObject& step, std::vector<P
                                            Timestamp t) const {
     const store::Offset offset = store_.next_offset();
     return store::TransactionDraft{.offset = offset,
-                                   .update_id = store_.update_id_for(offset),
+                                   .update_id = store_.id_for(offset),
                                    .command_id = step.optional_string("command_id").value_or(""),
                                    .workflow_id = step.optional_string("workflow_id").value_or(""),
                                    .submitters = std::move(submitters),

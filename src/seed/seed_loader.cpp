@@ -167,19 +167,22 @@ void run_steps(SeedContext& ctx, const JsonObject& root, const std::string& sour
     if (!root.has("steps")) return;
     const nlohmann::json& steps = root.value().at("steps");
     if (!steps.is_array()) throw JsonFieldError(root.pointer_of("steps"), "must be an array");
+    // Most steps commit one transaction, and most of those create a contract.
+    ctx.store().reserve(steps.size(), steps.size());
     for (std::size_t i = 0; i < steps.size(); ++i) {
         const std::string pointer = root.pointer_of("steps") + "/" + std::to_string(i);
-        const std::string where = source + ": " + step_prefix(i, steps[i]);
+        // Spelt only for an error: most steps do not need it.
+        const auto where = [&] { return source + ": " + step_prefix(i, steps[i]); };
         try {
             run_step(ctx, JsonObject(steps[i], pointer));
             ctx.clear_step_labels();  // only a run-time step reports them
         } catch (const JsonFieldError& e) {
-            throw SeedError(where + e.what());
+            throw SeedError(where() + e.what());
         } catch (const store::AppendError& e) {
-            throw SeedError(where + pointer + ": " + e.what());
+            throw SeedError(where() + pointer + ": " + e.what());
         } catch (const nlohmann::json::exception& e) {
             // A lookup a step should have checked first: still one line, still naming the step.
-            throw SeedError(where + pointer + ": " + e.what());
+            throw SeedError(where() + pointer + ": " + e.what());
         }
     }
 }

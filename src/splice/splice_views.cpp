@@ -260,7 +260,7 @@ void SpliceViews::on_created(const store::CreatedEvent& event) {
                      std::pair<Name, std::string>{b->end_user, b->tracking_id});
         undo_.push_back(buy_traffic_[{b->end_user, b->tracking_id}],
                         BuyTrafficEvent{.status = BuyTrafficStatus::created,
-                                        .update_id = event.update_id,
+                                        .update_id = event.update_id.str(),
                                         .offset = event.offset});
     }
 }
@@ -301,12 +301,12 @@ void SpliceViews::on_archived(const model::Contract& c, std::uint64_t sequence) 
     undo_.erase(facts_, c.contract_id);
 }
 
-void SpliceViews::on_exercised(const store::ExerciseDraft& e, const std::string& update_id,
+void SpliceViews::on_exercised(const store::ExerciseDraft& e, const model::UpdateId& update_id,
                                Offset offset) {
     const auto id = Name::find(e.contract_id);
     const auto request = id ? buy_traffic_request_.find(*id) : buy_traffic_request_.end();
     if (request == buy_traffic_request_.end()) return;
-    BuyTrafficEvent event{.update_id = update_id, .offset = offset};
+    BuyTrafficEvent event{.update_id = update_id.str(), .offset = offset};
     if (e.choice == "BuyTrafficRequest_Complete") {
         event.status = BuyTrafficStatus::completed;
     } else if (e.choice == "BuyTrafficRequest_Cancel") {

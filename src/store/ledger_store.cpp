@@ -172,6 +172,13 @@ Offset LedgerStore::next_offset() const {
     return static_cast<Offset>(history_.size()) + 1;
 }
 
+void LedgerStore::reserve(std::size_t updates, std::size_t contracts) {
+    const std::unique_lock lock(mutex_);
+    history_.reserve(history_.size() + updates);
+    offset_of_update_.reserve(offset_of_update_.size() + updates);
+    sequence_of_.reserve(sequence_of_.size() + contracts);
+}
+
 std::string LedgerStore::update_id_for(Offset offset) const {
     return model::make_update_id(network_.id_namespace, offset);
 }
@@ -276,8 +283,7 @@ void LedgerStore::archive(const std::string& contract_id, Offset offset) {
 void LedgerStore::append_transaction(const TransactionDraft& draft) {
     const std::unique_lock lock(mutex_);
     const Offset expected = static_cast<Offset>(history_.size()) + 1;
-    const std::optional<model::UpdateId> update_id = model::UpdateId::parse(draft.update_id);
-    if (draft.offset != expected || update_id != id_for(draft.offset)) {
+    if (draft.offset != expected || draft.update_id != id_for(draft.offset)) {
         throw AppendError("the draft is for offset " + std::to_string(draft.offset) +
                           " but the next offset is " + std::to_string(expected));
     }
@@ -294,7 +300,7 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
     };
     NodesBuilt built;
     Transaction tx{.offset = draft.offset,
-                   .update_id = *update_id,
+                   .update_id = draft.update_id,
                    .command_id = Name(draft.command_id),
                    .workflow_id = Name(draft.workflow_id),
                    .submitters = model::NameSet(

@@ -46,8 +46,10 @@ using ContractPtr = std::shared_ptr<const Contract>;
 
 // Builds a contract and packs its argument. Sorts and de-duplicates the parties.
 [[nodiscard]] ContractPtr make_contract(std::string_view contract_id, TemplateId template_id,
-                                        const Value& argument, std::vector<std::string> signatories,
-                                        std::vector<std::string> observers, Timestamp created_at,
-                                        std::int64_t created_offset = 0, int created_node_id = 0);
+                                        const Value& argument,
+                                        const std::vector<std::string>& signatories,
+                                        const std::vector<std::string>& observers,
+                                        Timestamp created_at, std::int64_t created_offset = 0,
+                                        int created_node_id = 0);
 
 }  // namespace cantonlite::model

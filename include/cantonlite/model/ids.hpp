@@ -43,6 +43,7 @@ class UpdateId {
 // A V1 contract id: "00" + 64 hex discriminator + "ca10" + "1220" + 64 hex suffix, derived from the
 // creating update and node.
 [[nodiscard]] std::string make_contract_id(std::string_view update_id, int node_id);
+[[nodiscard]] std::string make_contract_id(const UpdateId& update_id, int node_id);
 
 // Standard base64 with padding.
 [[nodiscard]] std::string base64_encode(std::string_view bytes);

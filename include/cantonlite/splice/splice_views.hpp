@@ -145,7 +145,7 @@ class SpliceViews final : public store::LedgerExtension {
     // ---- LedgerExtension ----
     void prepare(const store::TransactionDraft& draft) override;
     void on_created(const store::CreatedEvent& event) override;
-    void on_exercised(const store::ExerciseDraft& exercise, const std::string& update_id,
+    void on_exercised(const store::ExerciseDraft& exercise, const model::UpdateId& update_id,
                       Offset offset) override;
     void on_archived(const model::Contract& contract, std::uint64_t sequence) override;
     void on_snapshot(const store::Snapshot& snapshot) override;

@@ -23,7 +23,7 @@ struct CreatedEvent {
     const model::Value& argument;  // the create argument as the draft gave it (not packed)
     std::uint64_t sequence;        // its creation sequence in the store
     std::size_t node;              // its node in the draft
-    const std::string& update_id;
+    const model::UpdateId& update_id;
     Offset offset;
 };
 
@@ -40,7 +40,7 @@ class LedgerExtension {
     // Phase two, node by node in order (a contract created and consumed in one transaction is
     // created, exercised, then archived).
     virtual void on_created(const CreatedEvent& event) = 0;
-    virtual void on_exercised(const ExerciseDraft& exercise, const std::string& update_id,
+    virtual void on_exercised(const ExerciseDraft& exercise, const model::UpdateId& update_id,
                               Offset offset) = 0;
     virtual void on_archived(const model::Contract& contract, std::uint64_t sequence) = 0;
     // An ACS snapshot was taken (held by the store, which keeps it as long as its history).

@@ -127,10 +127,15 @@ class LedgerStore {
     void add_user(model::User user);
 
     [[nodiscard]] Offset next_offset() const;
+    // Room for `updates` more updates and `contracts` more contracts without regrowing the
+    // indexes: a hint from a seed load, which knows how many steps follow.
+    void reserve(std::size_t updates, std::size_t contracts);
     [[nodiscard]] std::string update_id_for(Offset offset) const;
+    // update_id_for(offset), unspelt. Needs no lock.
+    [[nodiscard]] model::UpdateId id_for(Offset offset) const;
 
     // Commits a transaction. REQUIRES: draft.offset == next_offset(), draft.update_id ==
-    // update_id_for(draft.offset). Throws AppendError when an exercised contract is unknown,
+    // id_for(draft.offset). Throws AppendError when an exercised contract is unknown,
     // archived, consumed twice or in flight, when time goes backwards, or when the nodes are not
     // in pre-order; the store is then unchanged.
     void append_transaction(const TransactionDraft& draft);
@@ -278,9 +283,6 @@ class LedgerStore {
     boost::unordered_flat_set<model::TemplateRef, std::hash<model::TemplateRef>> templates_;
     std::vector<std::unique_ptr<LedgerExtension>> extensions_;  // guarded by mutex_
     UndoLog undo_;                                              // the writer's
-
-    // update_id_for(offset), as the store keeps it. Needs no lock.
-    model::UpdateId id_for(Offset offset) const;
 
     // REQUIRES (all below): mutex_ held; exclusively by those that change the store.
     void push(Update update);

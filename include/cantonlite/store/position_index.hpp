@@ -56,6 +56,8 @@ class PositionIndex {
     // False when an element with the same key is indexed already (it stays).
     bool insert(std::uint32_t position) { return set_.insert(position).second; }
     void erase(std::uint32_t position) { set_.erase(position); }
+    // Room for `n` positions without a rehash.
+    void reserve(std::size_t n) { set_.reserve(n); }
     [[nodiscard]] std::size_t size() const { return set_.size(); }
 
   private:

@@ -6,6 +6,7 @@
 #include <variant>
 #include <vector>
 
+#include "cantonlite/model/ids.hpp"
 #include "cantonlite/model/template_id.hpp"
 #include "cantonlite/model/timestamp.hpp"
 #include "cantonlite/model/value.hpp"
@@ -40,8 +41,8 @@ struct NodeDraft {
 // indexes into `nodes`; the contract id a create node will get is known in advance
 // (contract_id_of), so exercise results can name contracts created below them.
 struct TransactionDraft {
-    Offset offset = 0;      // LedgerStore::next_offset() at the time of the draft
-    std::string update_id;  // LedgerStore::update_id_for(offset)
+    Offset offset = 0;          // LedgerStore::next_offset() at the time of the draft
+    model::UpdateId update_id;  // LedgerStore::id_for(offset)
     std::string command_id;
     std::string workflow_id;
     std::vector<Party> submitters;

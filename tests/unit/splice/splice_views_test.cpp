@@ -44,7 +44,7 @@ class SpliceViewsTest : public ::testing::Test {
         const store::Offset offset = store_.next_offset();
         const Timestamp t{store_.now().micros + second};
         return TransactionDraft{.offset = offset,
-                                .update_id = store_.update_id_for(offset),
+                                .update_id = store_.id_for(offset),
                                 .submitters = {dso},
                                 .effective_at = t,
                                 .record_time = t,

@@ -47,7 +47,7 @@ class LedgerStoreTest : public ::testing::Test {
         const Offset offset = store_.next_offset();
         const Timestamp t{store_.now().micros + (at_seconds == 0 ? second : at_seconds * second)};
         return TransactionDraft{.offset = offset,
-                                .update_id = store_.update_id_for(offset),
+                                .update_id = store_.id_for(offset),
                                 .submitters = {dso},
                                 .effective_at = t,
                                 .record_time = t,
