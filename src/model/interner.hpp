@@ -55,6 +55,16 @@ class Interner {
         return intern_locked(items);
     }
 
+    // Grows the table at once to hold `more` sequences beyond those it has, rather than doubling
+    // step by step (each step places every number again and retires a table).
+    void reserve(std::size_t more) {
+        const std::lock_guard lock(mutex_);
+        std::size_t size = tables_.back()->mask + 1;
+        const std::size_t wanted = std::size_t{next_id_} + more;
+        while (4 * wanted > 3 * size) size *= 2;
+        if (size > tables_.back()->mask + 1) grow(size);
+    }
+
     // Frees the tables that grown ones replaced. REQUIRES: no other thread is using the interner
     // (a reader may still probe a replaced table), as at start-up before serving.
     void release_retired() {
@@ -127,10 +137,11 @@ class Interner {
         }
     }
 
-    // Places every slot again in a table twice the size, then publishes it. REQUIRES: mutex_.
-    void grow() {
+    // Places every slot again in a table of `size` slots (a power of two larger than the current
+    // one), then publishes it. REQUIRES: mutex_.
+    void grow(std::size_t size) {
         const Table& old = *tables_.back();
-        auto bigger = std::make_unique<Table>((old.mask + 1) * 2);
+        auto bigger = std::make_unique<Table>(size);
         for (std::size_t i = 0; i <= old.mask; ++i) {
             const std::uint32_t slot = old.slots[i].load(std::memory_order_relaxed);
             if (slot == 0) continue;
@@ -160,7 +171,7 @@ class Interner {
         entries[id & segment_mask] = stored;
         ++next_id_;
         if (4 * std::size_t{next_id_} > 3 * (tables_.back()->mask + 1)) {
-            grow();
+            grow((tables_.back()->mask + 1) * 2);
             at = probe(*tables_.back(), key, h);
         }
         // Published after its entry: a reader that finds the number finds the sequence.

@@ -22,6 +22,10 @@ std::optional<Name> Name::find(std::string_view text) {
     return from_id(*id);
 }
 
+void Name::reserve(std::size_t more) {
+    table().reserve(more);
+}
+
 void Name::release_retired_tables() {
     table().release_retired();
     detail::release_retired_name_set_tables();

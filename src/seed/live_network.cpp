@@ -85,8 +85,9 @@ std::unique_ptr<LiveNetwork> LiveNetwork::load(const nlohmann::json& document,
 }
 
 std::unique_ptr<LiveNetwork> LiveNetwork::load_file(const std::filesystem::path& path) {
-    const nlohmann::json document = read_seed_document(path);
-    return load(document, path.string(), path.parent_path());
+    LoadedSeed loaded = load_seed_file_with_context(path);
+    return std::unique_ptr<LiveNetwork>(
+        new LiveNetwork(std::move(loaded.store), std::move(loaded.context)));
 }
 
 void LiveNetwork::attach_journal(journal::Journal& journal) {

@@ -144,6 +144,9 @@ struct LoadedSeed {
                                                 const std::string& source,
                                                 const std::filesystem::path& base_dir);
 
+// load_seed_file(), keeping the context. Throws SeedError.
+[[nodiscard]] LoadedSeed load_seed_file_with_context(const std::filesystem::path& path);
+
 // Reads and parses a seed file. Throws SeedError.
 [[nodiscard]] nlohmann::json read_seed_document(const std::filesystem::path& path);
 

@@ -163,29 +163,123 @@ model::AuthSettings parse_auth(const JsonObject& root, const std::filesystem::pa
     return auth;
 }
 
+// Room for about `steps` steps: most commit one transaction, and most of those create a
+// contract, which brings two new Names: its id and its label.
+void reserve_for(SeedContext& ctx, std::size_t steps) {
+    ctx.store().reserve(steps, steps);
+    model::Name::reserve(2 * steps);
+}
+
+// Runs step `i` of the seed. Throws SeedError naming the step.
+void run_seed_step(SeedContext& ctx, const nlohmann::json& step, std::size_t i,
+                   const std::string& source) {
+    const std::string pointer = "/steps/" + std::to_string(i);
+    // Spelt only for an error: most steps do not need it.
+    const auto where = [&] { return source + ": " + step_prefix(i, step); };
+    try {
+        run_step(ctx, JsonObject(step, pointer));
+        ctx.clear_step_labels();  // only a run-time step reports them
+    } catch (const JsonFieldError& e) {
+        throw SeedError(where() + e.what());
+    } catch (const store::AppendError& e) {
+        throw SeedError(where() + pointer + ": " + e.what());
+    } catch (const nlohmann::json::exception& e) {
+        // A lookup a step should have checked first: still one line, still naming the step.
+        throw SeedError(where() + pointer + ": " + e.what());
+    }
+}
+
 void run_steps(SeedContext& ctx, const JsonObject& root, const std::string& source) {
     if (!root.has("steps")) return;
     const nlohmann::json& steps = root.value().at("steps");
     if (!steps.is_array()) throw JsonFieldError(root.pointer_of("steps"), "must be an array");
-    // Most steps commit one transaction, and most of those create a contract.
-    ctx.store().reserve(steps.size(), steps.size());
-    for (std::size_t i = 0; i < steps.size(); ++i) {
-        const std::string pointer = root.pointer_of("steps") + "/" + std::to_string(i);
-        // Spelt only for an error: most steps do not need it.
-        const auto where = [&] { return source + ": " + step_prefix(i, steps[i]); };
-        try {
-            run_step(ctx, JsonObject(steps[i], pointer));
-            ctx.clear_step_labels();  // only a run-time step reports them
-        } catch (const JsonFieldError& e) {
-            throw SeedError(where() + e.what());
-        } catch (const store::AppendError& e) {
-            throw SeedError(where() + pointer + ": " + e.what());
-        } catch (const nlohmann::json::exception& e) {
-            // A lookup a step should have checked first: still one line, still naming the step.
-            throw SeedError(where() + pointer + ": " + e.what());
-        }
-    }
+    reserve_for(ctx, steps.size());
+    for (std::size_t i = 0; i < steps.size(); ++i) run_seed_step(ctx, steps[i], i, source);
 }
+
+// The network, users and auth settings of `root`, with the bootstrap transaction committed.
+LoadedSeed begin_load(const JsonObject& root, const std::filesystem::path& base_dir) {
+    root.reject_unknown_keys({"network", "users", "auth", "steps"});
+    NetworkSeed seed = parse_network(root.object("network"));
+    parse_users(root, seed.network);
+    seed.network.auth = parse_auth(root, base_dir);
+    LoadedSeed loaded;
+    loaded.store = std::make_unique<store::LedgerStore>(std::move(seed.network), seed.start_time);
+    splice::SpliceViews::attach(*loaded.store);
+    loaded.context = std::make_unique<SeedContext>(*loaded.store, seed.snapshot_interval_seconds);
+    bootstrap(*loaded.context);
+    return loaded;
+}
+
+// A network, users or auth key after the steps that already ran: load the document whole.
+struct LoadAgain {};
+
+// The parse callback that runs each step of a seed file as soon as it is parsed and drops it,
+// when the network, users and auth come before the steps (as they do in every seed cantonlite
+// writes). A seed is then never held whole: its largest part is never a document.
+class StreamingLoad {
+  public:
+    StreamingLoad(std::string source, std::filesystem::path base_dir, std::size_t steps_hint)
+        : source_(std::move(source)), base_dir_(std::move(base_dir)), steps_hint_(steps_hint) {}
+
+    bool operator()(int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+        using Event = nlohmann::json::parse_event_t;
+        const bool ends_value =
+            event == Event::value || event == Event::object_end || event == Event::array_end;
+        if (depth == 0 && event == Event::object_start) {
+            root_is_object_ = true;
+        } else if (depth == 1 && event == Event::key) {
+            key_ = parsed.get<std::string>();
+            if (streamed_ &&
+                (key_ == "network" || key_ == "users" || key_ == "auth" || key_ == "steps")) {
+                throw LoadAgain{};
+            }
+        } else if (depth == 1 && event == Event::array_start && root_is_object_ &&
+                   key_ == "steps" && head_.contains("network") && !loaded_.store) {
+            loaded_ = begin_load(JsonObject(head_, ""), base_dir_);
+            reserve_for(*loaded_.context, steps_hint_);
+            in_steps_ = streamed_ = true;
+        } else if (depth == 1 && ends_value) {
+            if (key_ == "steps") {
+                in_steps_ = false;
+            } else if (root_is_object_ && !streamed_) {
+                head_[key_] = parsed;
+            }
+        } else if (depth == 2 && ends_value && in_steps_) {
+            try {
+                run_seed_step(*loaded_.context, parsed, next_step_++, source_);
+            } catch (const SeedError&) {
+                // The users or auth settings may follow the steps: only the whole document
+                // says whether the step fails.
+                if (!head_.contains("users") || !head_.contains("auth")) throw LoadAgain{};
+                throw;
+            }
+            return false;  // ran: the document does not keep it
+        }
+        return true;
+    }
+
+    // Whether the steps ran as they were parsed; then `document` (what was kept of the file)
+    // is checked as a whole and the load finished.
+    [[nodiscard]] bool streamed() const { return streamed_; }
+    LoadedSeed finish(const nlohmann::json& document) {
+        JsonObject(document, "").reject_unknown_keys({"network", "users", "auth", "steps"});
+        loaded_.context->snapshots_until(loaded_.store->now(), true);
+        return std::move(loaded_);
+    }
+
+  private:
+    std::string source_;
+    std::filesystem::path base_dir_;
+    std::size_t steps_hint_;
+    nlohmann::json head_ = nlohmann::json::object();  // the root's values before the steps
+    std::string key_;                                 // the root key being parsed
+    bool root_is_object_ = false;
+    bool in_steps_ = false;
+    bool streamed_ = false;
+    std::size_t next_step_ = 0;
+    LoadedSeed loaded_;
+};
 
 }  // namespace
 
@@ -194,16 +288,7 @@ LoadedSeed load_seed_with_context(const nlohmann::json& document, const std::str
     LoadedSeed loaded;
     try {
         const JsonObject root(document, "");
-        root.reject_unknown_keys({"network", "users", "auth", "steps"});
-        NetworkSeed seed = parse_network(root.object("network"));
-        parse_users(root, seed.network);
-        seed.network.auth = parse_auth(root, base_dir);
-        loaded.store =
-            std::make_unique<store::LedgerStore>(std::move(seed.network), seed.start_time);
-        splice::SpliceViews::attach(*loaded.store);
-        loaded.context =
-            std::make_unique<SeedContext>(*loaded.store, seed.snapshot_interval_seconds);
-        bootstrap(*loaded.context);
+        loaded = begin_load(root, base_dir);
         run_steps(*loaded.context, root, source);
         loaded.context->snapshots_until(loaded.store->now(), true);
     } catch (const JsonFieldError& e) {
@@ -231,9 +316,39 @@ nlohmann::json read_seed_document(const std::filesystem::path& path) {
     }
 }
 
+LoadedSeed load_seed_file_with_context(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw SeedError(path.string() + ": cannot be read");
+    // A mint, the most common step, takes about 100 bytes.
+    std::error_code size_error;
+    const std::uintmax_t size = std::filesystem::file_size(path, size_error);
+    StreamingLoad load(path.string(), path.parent_path(), size_error ? 0 : size / 100);
+    nlohmann::json document;
+    try {
+        document = nlohmann::json::parse(in, std::ref(load));
+    } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range (1e400)
+        throw SeedError(path.string() + ": is not valid JSON: " + e.what());
+    } catch (const JsonFieldError& e) {
+        throw SeedError(path.string() + ": " + e.what());
+    } catch (const store::AppendError& e) {
+        throw SeedError(path.string() + ": " + e.what());
+    } catch (const LoadAgain&) {
+        return load_seed_with_context(read_seed_document(path), path.string(), path.parent_path());
+    }
+    if (!load.streamed()) {
+        return load_seed_with_context(document, path.string(), path.parent_path());
+    }
+    try {
+        return load.finish(document);
+    } catch (const JsonFieldError& e) {
+        throw SeedError(path.string() + ": " + e.what());
+    } catch (const store::AppendError& e) {
+        throw SeedError(path.string() + ": " + e.what());
+    }
+}
+
 std::unique_ptr<store::LedgerStore> load_seed_file(const std::filesystem::path& path) {
-    const nlohmann::json document = read_seed_document(path);
-    return load_seed(document, path.string(), path.parent_path());
+    return load_seed_file_with_context(path).store;
 }
 
 }  // namespace cantonlite::seed

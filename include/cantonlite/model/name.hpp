@@ -27,6 +27,8 @@ class Name {
     // Frees what lock-free readers needed while the tables of Names and NameSets grew.
     // REQUIRES: no other thread uses Names or NameSets, as after loading a seed at start-up.
     static void release_retired_tables();
+    // Makes room for `more` new Names at once (a seed load knows roughly how many it brings).
+    static void reserve(std::size_t more);
 
     // The text; valid for the life of the process.
     [[nodiscard]] std::string_view view() const;

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -202,6 +203,100 @@ TEST_F(LoadSeedFileTest, FieldErrorsNameThePathAndThePointer) {
     } catch (const SeedError& e) {
         EXPECT_EQ(std::string(e.what()),
                   path.string() + ": /network/dso_party: must be a non-empty string, got 7");
+    }
+}
+
+// What a load left: each update's id, the time, the active contracts' ids.
+struct LoadedState {
+    std::vector<std::string> update_ids;
+    std::int64_t now = 0;
+    std::vector<std::string> active;
+    bool operator==(const LoadedState&) const = default;
+};
+
+LoadedState state_of(const store::LedgerStore& s) {
+    LoadedState out{.now = s.now().micros};
+    for (store::Offset o = 1; o <= s.ledger_end(); ++o)
+        out.update_ids.push_back(store::update_id_of(*s.update_at(o)).str());
+    for (const auto& c : s.active_contracts()) out.active.push_back(c->contract_id.str());
+    return out;
+}
+
+json shipped_default_network() {
+    std::ifstream in(std::filesystem::path(CANTONLITE_SOURCE_DIR) / "config" /
+                     "default-network.json");
+    return json::parse(in);
+}
+
+// A file runs its steps as they are parsed when the network, users and auth come first; in any
+// other order it is loaded whole. Either way it loads what its document loads.
+TEST_F(LoadSeedFileTest, LoadsTheSameLedgerInAnyKeyOrder) {
+    const json document = shipped_default_network();
+    const LoadedState expected = state_of(*load_seed(document, "seed.json"));
+    ASSERT_GT(expected.update_ids.size(), 5U);
+    const std::vector<std::vector<std::string>> orders = {
+        {"network", "users", "auth", "steps"},  // streamed
+        {"steps", "network", "users", "auth"},  // the steps first: loaded whole
+        {"network", "users", "steps", "auth"},  // auth after the steps that ran: loaded again
+        {"network", "steps", "users", "auth"},
+    };
+    for (const auto& order : orders) {
+        std::string text = "{";
+        for (const std::string& key : order) {
+            if (!document.contains(key)) continue;
+            text += (text.size() > 1 ? ",\n" : "") + json(key).dump() + ": " + document[key].dump();
+        }
+        text += "}";
+        const auto path = write("seed.json", text);
+        EXPECT_EQ(state_of(*load_seed_file(path)), expected) << order[0] << " " << order[1];
+    }
+}
+
+// Errors read the same from a file as from its document, and what follows the steps is still
+// checked: an unknown key, broken JSON.
+TEST_F(LoadSeedFileTest, StreamedStepsReportErrorsAsTheDocumentDoes) {
+    const json step_error = {
+        {"network", {{"dso_party", "DSO::1220ab"}}},
+        {"users", json::array()},
+        {"auth", json::object()},
+        {"steps", json::array({{{"step", "advance_time"}, {"by_seconds", 1}},
+                               {{"step", "mint"}, {"owner", "nobody"}, {"amount", "1"}}})}};
+    // In this order (a document's dump() sorts its keys): the steps run as they are parsed.
+    const auto path = write("seed.json", "{\"network\": " + step_error["network"].dump() +
+                                             ", \"users\": [], \"auth\": {}, \"steps\": " +
+                                             step_error["steps"].dump() + "}");
+    std::string from_document;
+    try {
+        (void)load_seed(step_error, path.string());
+    } catch (const SeedError& e) {
+        from_document = e.what();
+    }
+    ASSERT_NE(from_document, "");
+    try {
+        (void)load_seed_file(path);
+        FAIL() << "no SeedError";
+    } catch (const SeedError& e) {
+        EXPECT_EQ(std::string(e.what()), from_document);
+    }
+
+    const auto unknown = write("unknown.json", R"({"network": {"dso_party": "DSO::1220ab"},
+        "steps": [{"step": "advance_time", "by_seconds": 1}], "stepz": []})");
+    try {
+        (void)load_seed_file(unknown);
+        FAIL() << "no SeedError";
+    } catch (const SeedError& e) {
+        EXPECT_EQ(std::string(e.what()), unknown.string() + ": /stepz: unknown key");
+    }
+
+    const auto broken = write("broken.json", R"({"network": {"dso_party": "DSO::1220ab"},
+        "steps": [{"step": "advance_time", "by_seconds": 1}, )");
+    try {
+        (void)load_seed_file(broken);
+        FAIL() << "no SeedError";
+    } catch (const SeedError& e) {
+        EXPECT_NE(std::string(e.what()).find(broken.string() + ": is not valid JSON: "),
+                  std::string::npos)
+            << e.what();
     }
 }
 
