@@ -2,9 +2,9 @@
 
 namespace cantonlite::model {
 
-TemplateId Network::template_id(const std::string& package_name, std::string module_name,
-                                std::string entity_name) const {
-    return TemplateId{.package_id = Name(package_ids.at(package_name)),
+TemplateId Network::template_id(std::string_view package_name, std::string_view module_name,
+                                std::string_view entity_name) const {
+    return TemplateId{.package_id = Name(package_ids.at(std::string(package_name))),
                       .module_name = Name(module_name),
                       .entity_name = Name(entity_name),
                       .package_name = Name(package_name)};

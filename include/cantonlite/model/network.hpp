@@ -71,8 +71,9 @@ struct Network {
 
     // The template `module:entity` of package `package_name`, with that package's id.
     // REQUIRES: package_ids has the package.
-    [[nodiscard]] TemplateId template_id(const std::string& package_name, std::string module_name,
-                                         std::string entity_name) const;
+    [[nodiscard]] TemplateId template_id(std::string_view package_name,
+                                         std::string_view module_name,
+                                         std::string_view entity_name) const;
 
     [[nodiscard]] const User* find_user(std::string_view id) const;
 };

@@ -47,8 +47,7 @@ inline constexpr QualifiedRef allocation_factory_v1{"splice-api-token-allocation
 
 // The template id of `ref` in network `n` (its package id from the network's packages).
 [[nodiscard]] inline model::TemplateId id_of(const model::Network& n, const QualifiedRef& ref) {
-    return n.template_id(std::string(ref.package_name), std::string(ref.module_name),
-                         std::string(ref.entity_name));
+    return n.template_id(ref.package_name, ref.module_name, ref.entity_name);
 }
 
 }  // namespace cantonlite::splice::templates
