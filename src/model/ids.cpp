@@ -17,9 +17,12 @@ constexpr std::string_view sha256_multihash = "1220";
 // Appends `bytes` in lower-case hex.
 void append_hex(std::string& out, std::span<const unsigned char> bytes) {
     static constexpr char hex[] = "0123456789abcdef";
+    const std::size_t at = out.size();
+    out.resize(at + 2 * bytes.size());
+    char* to = out.data() + at;
     for (const unsigned char b : bytes) {
-        out += hex[b >> 4];
-        out += hex[b & 0xF];
+        *to++ = hex[b >> 4];
+        *to++ = hex[b & 0xF];
     }
 }
 
