@@ -211,7 +211,8 @@ LoadedSeed begin_load(const JsonObject& root, const std::filesystem::path& base_
     return loaded;
 }
 
-// A network, users or auth key after the steps that already ran: load the document whole.
+// Streaming cannot decide the load: a network, users, auth or steps key came after the steps
+// that already ran, or a step failed before the users and auth were read. Load the document whole.
 struct LoadAgain {};
 
 // The parse callback that runs each step of a seed file as soon as it is parsed and drops it,
