@@ -79,13 +79,14 @@ LiveNetwork::~LiveNetwork() = default;
 std::unique_ptr<LiveNetwork> LiveNetwork::load(const nlohmann::json& document,
                                                const std::string& source,
                                                const std::filesystem::path& base_dir) {
-    LoadedSeed loaded = load_seed_with_context(document, source, base_dir);
-    return std::unique_ptr<LiveNetwork>(
-        new LiveNetwork(std::move(loaded.store), std::move(loaded.context)));
+    return adopt(load_seed_with_context(document, source, base_dir));
 }
 
 std::unique_ptr<LiveNetwork> LiveNetwork::load_file(const std::filesystem::path& path) {
-    LoadedSeed loaded = load_seed_file_with_context(path);
+    return adopt(load_seed_file_with_context(path));
+}
+
+std::unique_ptr<LiveNetwork> LiveNetwork::adopt(LoadedSeed loaded) {
     return std::unique_ptr<LiveNetwork>(
         new LiveNetwork(std::move(loaded.store), std::move(loaded.context)));
 }

@@ -163,6 +163,18 @@ model::AuthSettings parse_auth(const JsonObject& root, const std::filesystem::pa
     return auth;
 }
 
+// What `load` returns; a field or append error it throws becomes a SeedError naming `source`.
+template <typename Load>
+auto naming_source(const std::string& source, Load load) -> decltype(load()) {
+    try {
+        return load();
+    } catch (const JsonFieldError& e) {
+        throw SeedError(source + ": " + e.what());
+    } catch (const store::AppendError& e) {
+        throw SeedError(source + ": " + e.what());
+    }
+}
+
 // Room for about `steps` steps: most commit one transaction, and most of those create a
 // contract, which brings two new Names: its id and its label.
 void reserve_for(SeedContext& ctx, std::size_t steps) {
@@ -286,18 +298,13 @@ class StreamingLoad {
 
 LoadedSeed load_seed_with_context(const nlohmann::json& document, const std::string& source,
                                   const std::filesystem::path& base_dir) {
-    LoadedSeed loaded;
-    try {
+    return naming_source(source, [&] {
         const JsonObject root(document, "");
-        loaded = begin_load(root, base_dir);
+        LoadedSeed loaded = begin_load(root, base_dir);
         run_steps(*loaded.context, root, source);
         loaded.context->snapshots_until(loaded.store->now(), true);
-    } catch (const JsonFieldError& e) {
-        throw SeedError(source + ": " + e.what());
-    } catch (const store::AppendError& e) {
-        throw SeedError(source + ": " + e.what());
-    }
-    return loaded;
+        return loaded;
+    });
 }
 
 std::unique_ptr<store::LedgerStore> load_seed(const nlohmann::json& document,
@@ -323,29 +330,18 @@ LoadedSeed load_seed_file_with_context(const std::filesystem::path& path) {
     // A mint, the most common step, takes about 100 bytes.
     std::error_code size_error;
     const std::uintmax_t size = std::filesystem::file_size(path, size_error);
-    StreamingLoad load(path.string(), path.parent_path(), size_error ? 0 : size / 100);
+    const std::string source = path.string();
+    StreamingLoad load(source, path.parent_path(), size_error ? 0 : size / 100);
     nlohmann::json document;
     try {
-        document = nlohmann::json::parse(in, std::ref(load));
+        document = naming_source(source, [&] { return nlohmann::json::parse(in, std::ref(load)); });
     } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range (1e400)
-        throw SeedError(path.string() + ": is not valid JSON: " + e.what());
-    } catch (const JsonFieldError& e) {
-        throw SeedError(path.string() + ": " + e.what());
-    } catch (const store::AppendError& e) {
-        throw SeedError(path.string() + ": " + e.what());
+        throw SeedError(source + ": is not valid JSON: " + e.what());
     } catch (const LoadAgain&) {
-        return load_seed_with_context(read_seed_document(path), path.string(), path.parent_path());
+        return load_seed_with_context(read_seed_document(path), source, path.parent_path());
     }
-    if (!load.streamed()) {
-        return load_seed_with_context(document, path.string(), path.parent_path());
-    }
-    try {
-        return load.finish(document);
-    } catch (const JsonFieldError& e) {
-        throw SeedError(path.string() + ": " + e.what());
-    } catch (const store::AppendError& e) {
-        throw SeedError(path.string() + ": " + e.what());
-    }
+    if (!load.streamed()) return load_seed_with_context(document, source, path.parent_path());
+    return naming_source(source, [&] { return load.finish(document); });
 }
 
 std::unique_ptr<store::LedgerStore> load_seed_file(const std::filesystem::path& path) {

@@ -646,7 +646,7 @@ std::map<std::string, std::size_t> LedgerStore::active_counts() const {
     const std::shared_lock lock(mutex_);
     std::map<std::string, std::size_t> counts;
     for_each_active([&](const ContractState& state) {
-        const model::TemplateId& t = state.contract->template_id();
+        const model::TemplateId t = state.contract->template_id();
         ++counts[t.package_name + ":" + t.qualified_name()];
     });
     return counts;

@@ -24,6 +24,7 @@
 namespace cantonlite::seed {
 
 class SeedContext;
+struct LoadedSeed;
 
 // A write was refused and nothing changed. status() is the HTTP status the admin API answers
 // (400 a bad step or body, 404 an unknown snapshot, 409 the clock would go back); what() is the
@@ -104,6 +105,8 @@ class LiveNetwork {
     };
 
     LiveNetwork(std::unique_ptr<store::LedgerStore> store, std::unique_ptr<SeedContext> context);
+    // The network of a seed load.
+    static std::unique_ptr<LiveNetwork> adopt(LoadedSeed loaded);
 
     // Applies a write (the journal's record form) and appends it to the journal. Throws
     // WriteError.
