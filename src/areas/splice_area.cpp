@@ -9,7 +9,12 @@ http::Response is_live(const http::RequestContext& /*ctx*/) {
 http::Response SpliceArea::render_error(const http::ApiError& error,
                                         const http::Request& /*request*/) const {
     if (error.kind() == http::ErrorKind::unauthenticated) return authentication_failed(error);
-    return http::Response::json(http::http_status(error.kind()), http::error_body(error.what()));
+    // Returned errors: guardrail's marshaller (Printer.noSpaces). Thrown ones: HttpErrorHandler's
+    // completeErrorResponse, `encodeErrorResponse(...).toString` (spaces2).
+    return http::Response::json(
+        http::http_status(error.kind()),
+        http::error_body(error.what(), error.returned() ? http::ErrorLayout::compact
+                                                        : http::ErrorLayout::indented));
 }
 
 http::Response authentication_failed(const http::ApiError& error) {
@@ -27,7 +32,9 @@ http::Response authentication_failed(const http::ApiError& error) {
 }
 
 http::Response SpliceArea::render_decode_error(const http::DecodeError& error) const {
-    return http::Response::json(400, http::error_body(error.what()));
+    // A Pekko rejection (malformed or missing body, query parameter or Content-Type), answered by
+    // RejectionHandler.default in plain text.
+    return http::Response::text(error.status(), error.what());
 }
 
 }  // namespace cantonlite::areas

@@ -23,15 +23,39 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
 
 }  // namespace
 
-std::string error_body(std::string_view message) {
-    return nlohmann::json{{"error", message}}.dump(-1, ' ', false,
-                                                   nlohmann::json::error_handler_t::replace);
+std::string error_body(std::string_view message, ErrorLayout layout) {
+    // circe's Printer: `"`, `\`, \b \f \n \r \t, the other ISO control characters (U+0000-U+001F,
+    // U+007F-U+009F) as \u00xx; everything else as UTF-8. Bytes that are not UTF-8 were decoded
+    // by Java into U+FFFD before they reached a message.
+    const std::string valid = nlohmann::json(message).dump(
+        -1, ' ', false, nlohmann::json::error_handler_t::replace);  // "..." with U+FFFD
+    std::string out = layout == ErrorLayout::indented ? "{\n  \"error\" : " : "{\"error\":";
+    out.reserve(out.size() + valid.size() + 8);
+    for (std::size_t i = 0; i < valid.size(); ++i) {
+        const auto c = static_cast<unsigned char>(valid[i]);
+        if (c == 0x7F) {
+            out += "\\u007f";
+        } else if (c == 0xC2 && i + 1 < valid.size() &&
+                   static_cast<unsigned char>(valid[i + 1]) >= 0x80 &&
+                   static_cast<unsigned char>(valid[i + 1]) <= 0x9F) {
+            static constexpr char hex[] = "0123456789abcdef";
+            const auto low = static_cast<unsigned char>(valid[++i]);
+            out += "\\u00";
+            out += hex[low >> 4];
+            out += hex[low & 0xF];
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    out += layout == ErrorLayout::indented ? "\n}" : "}";
+    return out;
 }
 
 Response not_found_response(const Request& request) {
     const auto host = request.header("Host");
     const std::string uri = host ? "http://" + std::string(*host) + request.target : request.target;
-    return Response::json(404, error_body("The requested resource could not be found: " + uri));
+    return Response::json(404, error_body("The requested resource could not be found: " + uri,
+                                          ErrorLayout::indented));
 }
 
 Response method_not_allowed_response(const std::vector<std::string>& allowed) {

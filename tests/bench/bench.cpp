@@ -402,6 +402,8 @@ std::string bearer_header(const Options& o, const std::string& seed, const std::
     return "Authorization: Bearer " + token + "\r\n";
 }
 
+const std::string json_header = "Content-Type: application/json\r\n";
+
 // The example requests of the loaded network, one per operation and path, with their tokens.
 std::vector<Example> examples_of(const Options& o, const std::string& seed) {
     const json described = describe(o, seed);
@@ -417,10 +419,12 @@ std::vector<Example> examples_of(const Options& o, const std::string& seed) {
         if (expect / 100 != 2 || seen[shape]) continue;
         seen[shape] = true;
         std::string headers;
+        // Bodies go typed as JSON, as real clients send them (the Splice apps refuse others).
+        if (e.contains("body") && !e.at("body").is_null()) headers = json_header;
         if (e.contains("user") && e.at("user").is_string()) {
             const std::string user = e.at("user");
             if (!tokens.contains(user)) tokens[user] = bearer_header(o, seed, user);
-            headers = tokens[user];
+            headers += tokens[user];
         }
         const std::string body =
             e.contains("body") && !e.at("body").is_null() ? e.at("body").dump() : "";
@@ -451,7 +455,6 @@ double ratio(double a, double b) {
 // --- the admin API: writes, snapshots, reverts, resets ---
 
 const std::string admin_path = "/_cantonlite/v1";
-const std::string json_header = "Content-Type: application/json\r\n";
 
 // One admin request on `c`: its JSON answer and its round trip in seconds, or nullopt when it did
 // not answer 200 (counted in `unexpected`).
@@ -754,9 +757,9 @@ SweepPoint sweep_point(const Options& o, int amulets, long& unexpected) {
         }
     }
     holdings_body["page_size"] = 100;
-    const Example holdings{
-        .label = "holdings page",
-        .request = cantonlite::testing::make_request("POST", holdings_path, holdings_body.dump())};
+    const Example holdings{.label = "holdings page",
+                           .request = cantonlite::testing::make_request(
+                               "POST", holdings_path, holdings_body.dump(), json_header)};
 
     // Op 1: the example's party and user token, at the first offset from the middle of the ledger
     // that holds a transaction visible to that party.

@@ -62,6 +62,15 @@ class ApiError : public std::runtime_error {
         return *this;
     }
 
+    // A Splice handler returns some errors as a response of its operation (guardrail marshals them
+    // compactly) and throws the others (HttpErrorHandler prints those indented). True for the
+    // returned ones.
+    bool returned() const { return returned_; }
+    ApiError& as_returned() {
+        returned_ = true;
+        return *this;
+    }
+
   private:
     ErrorKind kind_;
     std::string code_;
@@ -69,14 +78,22 @@ class ApiError : public std::runtime_error {
     KeyValues resources_;
     bool definite_answer_ = true;
     bool from_json_layer_ = false;
+    bool returned_ = false;
 };
 
-// The request cannot be decoded: malformed JSON, a missing or mistyped field, a bad parameter.
-// what() is the complete text the area puts in its 400 body.
+// The request cannot be decoded: malformed JSON, a missing or mistyped field, a bad parameter, an
+// unsupported Content-Type. what() is the complete text the area puts in its body; status() is
+// 400 unless the framework the area emulates says otherwise (Pekko: 404 for a missing query
+// parameter, 415 for an unsupported Content-Type).
 //   throw DecodeError{"Invalid value for: body (Long at 'offset')"};
 class DecodeError : public std::runtime_error {
   public:
-    using std::runtime_error::runtime_error;
+    explicit DecodeError(const std::string& text, int status = 400)
+        : std::runtime_error(text), status_(status) {}
+    int status() const { return status_; }
+
+  private:
+    int status_;
 };
 
 }  // namespace cantonlite::http

@@ -59,12 +59,19 @@ class Area {
     RouteTable routes_;
 };
 
-// The body {"error": message} of the Splice services and of their not-found answer, serialized;
-// bytes of the message that are not UTF-8 (a client's Host header) are written as U+FFFD.
-[[nodiscard]] std::string error_body(std::string_view message);
+// How circe prints the body {"error": message} of the Splice services: `compact` as guardrail
+// marshals an error a handler returns ({"error":"..."}), `indented` as Json.toString (spaces2)
+// prints the errors HttpErrorHandler catches and the not-found answer ({\n  "error" : "..."\n}).
+enum class ErrorLayout { compact, indented };
 
-// 404 {"error":"The requested resource could not be found: <uri>"}, the real services' answer to
-// a path no route matches; <uri> is the effective request URI ("http://<Host><target>").
+// That body, serialized; bytes of the message that are not UTF-8 (a client's Host header) are
+// written as U+FFFD.
+[[nodiscard]] std::string error_body(std::string_view message,
+                                     ErrorLayout layout = ErrorLayout::compact);
+
+// 404 {"error" : "The requested resource could not be found: <uri>"} (indented), the real
+// services' answer to a path no route matches; <uri> is the effective request URI
+// ("http://<Host><target>").
 [[nodiscard]] Response not_found_response(const Request& request);
 
 // 405 text/plain "HTTP method not allowed, supported methods: GET" with an Allow header.

@@ -34,13 +34,6 @@ std::vector<std::string> java_split(const std::string& s) {
     return parts;
 }
 
-// The members of an optional array of strings (absent or null: none).
-std::vector<std::string> optional_string_array(const nlohmann::json& body, std::string_view key) {
-    const auto it = body.find(key);
-    if (it == body.end() || it->is_null()) return {};
-    return string_array_member(body, key);
-}
-
 // Merges sorted row-index lists, each index once, from `start`, until `accept`ed `limit` rows.
 template <class Accept>
 std::vector<std::uint32_t> merge_rows(const std::vector<const std::vector<std::uint32_t>*>& lists,
@@ -106,17 +99,15 @@ http::Response post_holdings_state_v2(const Store& store, const Context& ctx) {
 
 http::Response post_state_acs_v2(const Store& store, const Context& ctx) {
     const nlohmann::json body = json_body(ctx.request);
-    const detail::SnapshotQuery q = detail::snapshot_query(body);
-    std::optional<std::string> after_token;
-    if (const auto it = body.find("after"); it != body.end() && !it->is_null()) {
-        after_token = string_member(body, "after");
-    }
+    detail::SnapshotQuery q = detail::snapshot_query(body);
+    const std::optional<std::string> after_token = optional_string_member(body, "after");
     const std::int32_t page_size = int32_member(body, "page_size");
-    const std::vector<std::string> parties = optional_string_array(body, "party_ids");
-    const std::vector<std::string> templates = optional_string_array(body, "templates");
+    const std::vector<std::string> parties = optional_string_array_member(body, "party_ids");
+    const std::vector<std::string> templates = optional_string_array_member(body, "templates");
     // The handler checks the arrays' bounds before anything else (once the body decoded).
     detail::check_max_items(parties.size(), "party_ids");
     detail::check_max_items(templates.size(), "templates");
+    detail::convert_record_time(q);
     // The real order: at_or_before resolves the snapshot first; then the page size, the parties
     // and the templates are read; then the exact snapshot is looked up and the token checked.
     store::SnapshotPtr snapshot = q.at_or_before ? detail::resolve(store, q) : nullptr;
@@ -192,8 +183,8 @@ http::Response post_state_acs_v2(const Store& store, const Context& ctx) {
 
 http::Response get_snapshot_timestamp_after(const Store& store, const Context& ctx) {
     const detail::TimestampParams p = detail::timestamp_params(ctx, "after");
-    return detail::snapshot_time_answer(store.snapshot_after(p.migration_id, p.time), "after",
-                                        p.time);
+    return detail::snapshot_time_answer(
+        store.snapshot_after(p.migration_id, detail::ledger_time(p.time)), "after", p.time);
 }
 
 }  // namespace cantonlite::areas::scan

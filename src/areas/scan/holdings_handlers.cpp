@@ -22,12 +22,11 @@ http::Response holdings_state_impl(const Store& store, const Context& ctx,
     using detail::HoldingsVersion;
     const nlohmann::json body = json_body(ctx.request);
     const bool v2 = version == HoldingsVersion::v2;
-    const detail::SnapshotQuery q = detail::snapshot_query(body);
+    detail::SnapshotQuery q = detail::snapshot_query(body);
     std::optional<std::int64_t> after;
     std::optional<std::string> after_token;
     if (v2) {
-        const auto it = body.find("after");
-        if (it != body.end() && !it->is_null()) after_token = string_member(body, "after");
+        after_token = optional_string_member(body, "after");
     } else {
         after = optional_int64_member(body, "after");
     }
@@ -35,6 +34,7 @@ http::Response holdings_state_impl(const Store& store, const Context& ctx,
     const std::vector<std::string> owners = string_array_member(body, "owner_party_ids");
     // The v2 handler checks the array's bound before anything else (once the body decoded).
     if (v2) detail::check_max_items(owners.size(), "owner_party_ids");
+    detail::convert_record_time(q);
     // The real order of checks: at_or_before resolves the snapshot first.
     store::SnapshotPtr snapshot = q.at_or_before ? detail::resolve(store, q) : nullptr;
     const std::size_t limit = page_limit(page_size);
@@ -98,8 +98,9 @@ model::Decimal holding_fee(const splice::HoldingRow& row, model::Decimal amount,
 
 http::Response holdings_summary(const Store& store, const Context& ctx, bool v1) {
     const nlohmann::json body = json_body(ctx.request);
-    const detail::SnapshotQuery q = detail::snapshot_query(body);
+    detail::SnapshotQuery q = detail::snapshot_query(body);
     const std::vector<std::string> owners = string_array_member(body, "owner_party_ids");
+    detail::convert_record_time(q);
     detail::check_parties(owners, "partyIds");
     const store::SnapshotPtr snapshot = detail::resolve(store, q);
     const splice::HoldingsPage page = splice::query_holdings(
@@ -158,16 +159,31 @@ http::Response holdings_summary(const Store& store, const Context& ctx, bool v1)
 namespace detail {
 
 SnapshotQuery snapshot_query(const nlohmann::json& body) {
-    return SnapshotQuery{.migration_id = int64_member(body, "migration_id"),
-                         .record_time = date_time_member(body, "record_time"),
-                         .at_or_before = at_or_before_member(body)};
+    SnapshotQuery q;
+    q.migration_id = int64_member(body, "migration_id");
+    q.requested = date_time_member(body, "record_time");
+    q.at_or_before = at_or_before_member(body);
+    return q;
+}
+
+model::Timestamp ledger_time(const JavaDateTime& t) {
+    auto converted = daml_timestamp(t);
+    if (auto* error = std::get_if<std::string>(&converted)) {
+        // Codec.failedToDecode: Status.INVALID_ARGUMENT, thrown.
+        throw ApiError(ErrorKind::invalid_argument, "", "Failed to decode: " + *error);
+    }
+    return std::get<model::Timestamp>(converted);
+}
+
+void convert_record_time(SnapshotQuery& q) {
+    q.record_time = ledger_time(q.requested);
 }
 
 store::SnapshotPtr resolve(const Store& store, const SnapshotQuery& q) {
     if (auto s = store.snapshot(q.migration_id, q.record_time, q.at_or_before)) return s;
     if (q.at_or_before) {
-        throw ApiError(ErrorKind::not_found, "",
-                       "No snapshots found before " + model::format_java_to_string(q.record_time));
+        throw ApiError(ErrorKind::not_found, "", "No snapshots found before " + q.requested.text)
+            .as_returned();
     }
     throw ApiError(ErrorKind::not_found, "",
                    "Failed to find ACS snapshot for migration id " +
@@ -225,11 +241,11 @@ http::Response post_holdings_summary_v1(const Store& store, const Context& ctx) 
 namespace detail {
 
 http::Response snapshot_time_answer(const store::SnapshotPtr& snapshot, std::string_view relation,
-                                    model::Timestamp time) {
+                                    const JavaDateTime& time) {
     if (!snapshot) {
         throw ApiError(ErrorKind::not_found, "",
-                       "No snapshots found " + std::string(relation) + " " +
-                           model::format_java_to_string(time));
+                       "No snapshots found " + std::string(relation) + " " + time.text)
+            .as_returned();
     }
     std::string out = "{";
     http::append_string_field(out, "record_time",
@@ -239,23 +255,25 @@ http::Response snapshot_time_answer(const store::SnapshotPtr& snapshot, std::str
 }
 
 TimestampParams timestamp_params(const Context& ctx, std::string_view time_name) {
-    const auto param = [&](std::string_view name) {
+    // guardrail's parameter directives, in the yaml's order; Pekko's rejections for each.
+    const auto param = [&](std::string_view name, bool numeric) {
         auto value = ctx.request.query_param(name);
-        if (!value) {
-            // Pekko's MissingQueryParamRejection, rendered by the default rejection handler.
-            throw ApiError(
-                ErrorKind::not_found, "",
-                "Request is missing required query parameter '" + std::string(name) + "'");
+        // An empty number is Pekko's NoContentException: missing, as an absent one.
+        if (!value || (numeric && value->empty())) {
+            throw http::DecodeError(
+                "Request is missing required query parameter '" + std::string(name) + "'", 404);
         }
         return *value;
     };
-    const std::string time_text = param(time_name);
-    const std::string migration_text = param("migration_id");
-    const auto time = model::parse_timestamp(time_text);
-    if (!time) {
+    const std::string time_text = param(time_name, false);
+    // A string parameter: guardrail wraps it as a JSON string and decodes it with circe (an empty
+    // path), here its Decoder[OffsetDateTime].
+    auto time = parse_guardrail_date_time(time_text);
+    if (auto* error = std::get_if<std::string>(&time)) {
         throw http::DecodeError("The query parameter '" + std::string(time_name) +
-                                "' was malformed:\n'" + time_text + "' is not a valid date-time");
+                                "' was malformed:\nDecodingFailure at : " + *error);
     }
+    const std::string migration_text = param("migration_id", true);
     std::int64_t migration_id = 0;
     try {
         std::size_t used = 0;
@@ -265,15 +283,16 @@ TimestampParams timestamp_params(const Context& ctx, std::string_view time_name)
         throw http::DecodeError("The query parameter 'migration_id' was malformed:\n'" +
                                 migration_text + "' is not a valid 64-bit signed integer value");
     }
-    return TimestampParams{.time = *time, .migration_id = migration_id};
+    return TimestampParams{.time = std::get<JavaDateTime>(std::move(time)),
+                           .migration_id = migration_id};
 }
 
 }  // namespace detail
 
 http::Response get_snapshot_timestamp(const Store& store, const Context& ctx) {
     const detail::TimestampParams p = detail::timestamp_params(ctx, "before");
-    return detail::snapshot_time_answer(store.snapshot(p.migration_id, p.time, true), "before",
-                                        p.time);
+    return detail::snapshot_time_answer(
+        store.snapshot(p.migration_id, detail::ledger_time(p.time), true), "before", p.time);
 }
 
 }  // namespace cantonlite::areas::scan

@@ -67,7 +67,8 @@ http::Response get_transfer_command_counter(const Store& store, const Context& c
     if (!counter) {
         throw ApiError(
             ErrorKind::not_found, "",
-            "No TransferCommandCounter found for party: " + party + ", use 0 for the nonce");
+            "No TransferCommandCounter found for party: " + party + ", use 0 for the nonce")
+            .as_returned();
     }
     std::string out = R"({"transfer_command_counter":{"contract":)";
     append_contract(out, *counter->contract);
@@ -94,7 +95,10 @@ http::Response get_ans_entry_by_name(const Store& store, const Context& ctx) {
         }
     }
     const auto entry = splice::views(store).ans_entry(name, store.now());
-    if (!entry) throw ApiError(ErrorKind::not_found, "", "No ans entry found for name: " + name);
+    if (!entry) {
+        throw ApiError(ErrorKind::not_found, "", "No ans entry found for name: " + name)
+            .as_returned();
+    }
     std::string out = "{\"entry\":{";
     http::append_string_field(out, "contract_id", entry->contract->contract_id, true);
     http::append_string_field(out, "user", entry->user);

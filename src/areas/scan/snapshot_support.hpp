@@ -12,18 +12,26 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cantonlite/areas/java_time.hpp"
 #include "cantonlite/areas/scan/scan_handlers.hpp"
 
 namespace cantonlite::areas::scan::detail {
 
 struct SnapshotQuery {
     std::int64_t migration_id = 0;
-    model::Timestamp record_time;
+    JavaDateTime requested;        // record_time as decoded
+    model::Timestamp record_time;  // ... as a ledger time, once convert_record_time() ran
     bool at_or_before = false;
 };
 
 // migration_id, record_time and record_time_match of a request body.
 [[nodiscard]] SnapshotQuery snapshot_query(const nlohmann::json& body);
+
+// Codec.tryDecode(Codec.OffsetDateTime)(recordTime), the first thing the handler does once the
+// body decoded: sets q.record_time, or throws 400 "Failed to decode: cannot convert instant …".
+void convert_record_time(SnapshotQuery& q);
+// The same for a date-time query parameter.
+[[nodiscard]] model::Timestamp ledger_time(const JavaDateTime& t);
 
 // The snapshot a query names, or http::ApiError 404 with Scan's texts ("Failed to find ACS
 // snapshot for migration id <m> at <t>" / "No snapshots found before <t>").
@@ -62,14 +70,16 @@ enum class HoldingsVersion { v0, v1, v2 };
 // The two query parameters of the snapshot-timestamp routes: `time_name` (a date-time) and
 // migration_id, with Pekko's rejections (404 missing, 400 malformed).
 struct TimestampParams {
-    model::Timestamp time;
+    JavaDateTime time;
     std::int64_t migration_id = 0;
 };
 [[nodiscard]] TimestampParams timestamp_params(const Context& ctx, std::string_view time_name);
 
 // The answer of the snapshot-timestamp lookups: {"record_time": ...} of `snapshot`, or 404 "No
-// snapshots found <relation> <time>" when there is none (relation "before" or "after").
+// snapshots found <relation> <time>" when there is none (relation "before" or "after"; the time
+// as the request's OffsetDateTime prints).
 [[nodiscard]] http::Response snapshot_time_answer(const store::SnapshotPtr& snapshot,
-                                                  std::string_view relation, model::Timestamp time);
+                                                  std::string_view relation,
+                                                  const JavaDateTime& time);
 
 }  // namespace cantonlite::areas::scan::detail

@@ -19,7 +19,7 @@ http::Response proxied(const Store& store, const Context& ctx, Handler handler,
         return handler(store, ctx);
     } catch (const ApiError& e) {
         if (e.kind() != ErrorKind::not_found) throw;
-        throw ApiError(ErrorKind::not_found, "", not_found);
+        throw ApiError(ErrorKind::not_found, "", not_found).as_returned();
     }
 }
 

@@ -43,7 +43,8 @@ const model::User& ValidatorAuth::wallet_user(const http::Request& request,
     const auto& act_as = user->rights.can_act_as;
     if (std::find(act_as.begin(), act_as.end(), user->party) == act_as.end()) {
         throw http::ApiError(http::ErrorKind::permission_denied, "",
-                             "Authorization Failed for " + claims.user_id);
+                             "Authorization Failed for " + claims.user_id)
+            .as_returned();  // AuthExtractor completes it directly, compact
     }
     return *user;
 }

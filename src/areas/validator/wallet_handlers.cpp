@@ -28,7 +28,8 @@ http::Response get_buy_traffic_request_status(const Store& store, const Validato
     const auto event = splice::views(store).latest_buy_traffic_event(user.party, tracking_id);
     if (!event) {
         throw http::ApiError(http::ErrorKind::not_found, "",
-                             "Couldn't find buy traffic request with tracking id " + tracking_id);
+                             "Couldn't find buy traffic request with tracking id " + tracking_id)
+            .as_returned();
     }
     std::string out = "{";
     switch (event->status) {

@@ -40,6 +40,7 @@ class ReleaseRoutes : public testing::Test {
                                const std::string& target, const std::string& body = "",
                                const std::string& user = "alice") {
         http::Request request{.method = method, .target = target, .body = body};
+        if (!body.empty()) request.headers.push_back({"Content-Type", "application/json"});
         request.headers.push_back(
             {"Authorization", "Bearer " + app::make_token(store_->network(), user,
                                                           auth::wall_clock_seconds(), 3600)});

@@ -97,26 +97,45 @@ TEST(SpliceArea, RendersAMissingTokenAsTheMissingCredentialsText) {
     EXPECT_EQ(response.header("WWW-Authenticate"), R"(Bearer realm="splice scan proxy realm")");
 }
 
-TEST(SpliceArea, ErrorBodyHasOnlyTheErrorKey) {
+// A thrown error reaches HttpErrorHandler.completeErrorResponse, which writes
+// `encodeErrorResponse(ErrorResponse(message)).toString`: circe's spaces2 (HttpErrorHandler.scala
+// 131-142 at Splice 0.6.12; circe Json.scala: toString = spaces2).
+TEST(SpliceArea, AThrownErrorIsIndentedAsCirceSpaces2) {
     const ThrowingSpliceArea area([]() -> Response {
         throw ApiError(ErrorKind::invalid_argument, "", "Limit must be at least 1.");
     });
 
     const Response response = area.get("/api/test/v0/thing");
 
-    EXPECT_EQ(response.body, R"({"error":"Limit must be at least 1."})");
+    EXPECT_EQ(response.body, "{\n  \"error\" : \"Limit must be at least 1.\"\n}");
 }
 
-TEST(SpliceArea, RendersADecodeErrorAsBadRequestErrorJson) {
-    const ThrowingSpliceArea area(
-        []() -> Response { throw DecodeError("Invalid value for: query parameter parties"); });
+// A returned error (`Response.NotFound(ErrorResponse(...))`) goes through guardrail's
+// jsonEntityMarshaller, whose printer is Printer.noSpaces (AkkaHttpGenerator.scala 161-175).
+TEST(SpliceArea, AReturnedErrorIsCompact) {
+    const ThrowingSpliceArea area([]() -> Response {
+        throw ApiError(ErrorKind::not_found, "", "No ans entry found for name: x").as_returned();
+    });
 
     const Response response = area.get("/api/test/v0/thing");
 
-    EXPECT_EQ(response.status, 400);
+    EXPECT_EQ(response.status, 404);
     EXPECT_EQ(response.content_type, "application/json");
-    EXPECT_EQ(nlohmann::json::parse(response.body),
-              (nlohmann::json{{"error", "Invalid value for: query parameter parties"}}));
+    EXPECT_EQ(response.body, R"({"error":"No ans entry found for name: x"})");
+}
+
+// A DecodeError is a Pekko rejection, which RejectionHandler.default answers in plain text with
+// the error's status.
+TEST(SpliceArea, RendersADecodeErrorAsPlainTextWithItsStatus) {
+    const ThrowingSpliceArea area([]() -> Response {
+        throw DecodeError("Request is missing required query parameter 'before'", 404);
+    });
+
+    const Response response = area.get("/api/test/v0/thing");
+
+    EXPECT_EQ(response.status, 404);
+    EXPECT_EQ(response.content_type, "text/plain; charset=UTF-8");
+    EXPECT_EQ(response.body, "Request is missing required query parameter 'before'");
 }
 
 TEST(SpliceArea, RendersAnUnexpectedExceptionAsTheGeneric500) {
@@ -151,6 +170,15 @@ TEST(SpliceErrorBody, EscapesTheMessageAsAJsonString) {
 TEST(SpliceErrorBody, IsCompactJson) {
     EXPECT_EQ(http::error_body("Summary not found for given parameters"),
               R"({"error":"Summary not found for given parameters"})");
+}
+
+// circe's Printer escapes every ISO control character, U+007F-U+009F too, in lower-case hex, and
+// writes other non-ASCII text as it is (Printer.scala writeEscapedChar, escapeNonAscii = false).
+TEST(SpliceErrorBody, EscapesControlCharactersAsCirceDoes) {
+    EXPECT_EQ(http::error_body("a\x01"
+                               "b\x7f c\xc2\x85 \xc3\xa9",
+                               http::ErrorLayout::indented),
+              "{\n  \"error\" : \"a\\u0001b\\u007f c\\u0085 \xc3\xa9\"\n}");
 }
 
 }  // namespace

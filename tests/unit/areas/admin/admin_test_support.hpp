@@ -47,6 +47,8 @@ class LiveFixture : public ::testing::Test {
                         const std::string& body = "",
                         std::vector<http::Header> headers = {}) const {
         headers.push_back({"Host", "localhost:7575"});
+        // A body is JSON, typed as the real clients type it (the Splice apps require it).
+        if (!body.empty()) headers.push_back({"Content-Type", "application/json"});
         http::Response r = router_->handle(http::Request{
             .method = method, .target = target, .headers = std::move(headers), .body = body});
         if (!r.deferred) return r;

@@ -189,7 +189,10 @@ TEST(HoldingsStateV2, ChecksTheToken) {
     body["after"] = snap->first_row_id();  // an integer is no string token
     const Response number = api().post(v2_holdings, body);
     EXPECT_EQ(number.status, 400);
-    EXPECT_NE(number.body.find("DecodingFailure at .after: String"), std::string::npos)
+    EXPECT_NE(number.body.find("DecodingFailure at .after: Got value '" +
+                               std::to_string(snap->first_row_id()) +
+                               "' with wrong type, expecting string"),
+              std::string::npos)
         << number.body;
 }
 

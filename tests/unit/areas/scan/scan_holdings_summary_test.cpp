@@ -297,19 +297,15 @@ INSTANTIATE_TEST_SUITE_P(Versions, HoldingsSummaryVersions, testing::Values(v0_s
                              return info.param == v0_summary ? "V0" : "V1";
                          });
 
-struct BadBody {
-    std::string name;
-    std::string body;
-};
-
 class HoldingsSummaryBadBodies : public testing::TestWithParam<std::tuple<std::string, BadBody>> {};
 
+// guardrail's decoder, in the order of HoldingsSummaryRequest's properties.
 TEST_P(HoldingsSummaryBadBodies, AreRejected) {
     const auto& [path, bad] = GetParam();
 
-    const Response response = api().send("POST", path, bad.body);
+    const Response response = api().send("POST", path, bad.body, {json_type});
 
-    EXPECT_TRUE(is_error(response, 400));
+    EXPECT_TRUE(is_rejection(response, 400, bad.text));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -317,22 +313,34 @@ INSTANTIATE_TEST_SUITE_P(
     testing::Combine(
         testing::Values(v0_summary, v1_summary),
         testing::Values(
-            BadBody{"Empty", ""}, BadBody{"Truncated", R"({"migration_id":0,)"},
-            BadBody{"NoOwners", R"({"migration_id":0,"record_time":"2025-01-02T00:00:00Z"})"},
-            BadBody{"NoRecordTime", R"({"migration_id":0,"owner_party_ids":["alice::1220a1"]})"},
-            BadBody{
-                "NoMigrationId",
-                R"({"record_time":"2025-01-02T00:00:00Z","owner_party_ids":["alice::1220a1"]})"},
-            BadBody{"OwnersAsString", R"({"migration_id":0,"record_time":"2025-01-02T00:00:00Z",)"
-                                      R"("owner_party_ids":"alice::1220a1"})"},
-            BadBody{"MigrationIdAsString",
-                    R"({"migration_id":"0","record_time":"2025-01-02T00:00:00Z",)"
-                    R"("owner_party_ids":["alice::1220a1"]})"},
-            BadBody{"RecordTimeNotATime", R"({"migration_id":0,"record_time":"2025-01-02",)"
-                                          R"("owner_party_ids":["alice::1220a1"]})"},
+            BadBody{"Empty", "", "Request entity expected but not supplied"},
+            BadBody{"Truncated", R"({"migration_id":0,)", malformed("exhausted input")},
+            BadBody{"NoOwners", R"({"migration_id":0,"record_time":"2025-01-02T00:00:00Z"})",
+                    malformed("DecodingFailure at .owner_party_ids: Missing required field")},
+            BadBody{"NoRecordTime", R"({"migration_id":0,"owner_party_ids":["alice::1220a1"]})",
+                    malformed("DecodingFailure at .record_time: Missing required field")},
+            BadBody{"NoMigrationId",
+                    R"({"record_time":"2025-01-02T00:00:00Z","owner_party_ids":["alice::1220a1"]})",
+                    malformed("DecodingFailure at .migration_id: Missing required field")},
+            BadBody{"OwnersAsString",
+                    R"({"migration_id":0,"record_time":"2025-01-02T00:00:00Z",)"
+                    R"("owner_party_ids":"alice::1220a1"})",
+                    malformed("DecodingFailure at .owner_party_ids: Got value '\"alice::1220a1\"' "
+                              "with wrong type, expecting array")},
+            BadBody{"MigrationIdNotANumber",
+                    R"({"migration_id":"zero","record_time":"2025-01-02T00:00:00Z",)"
+                    R"("owner_party_ids":["alice::1220a1"]})",
+                    malformed("DecodingFailure at .migration_id: Long")},
+            BadBody{"RecordTimeNotATime",
+                    R"({"migration_id":0,"record_time":"2025-01-02",)"
+                    R"("owner_party_ids":["alice::1220a1"]})",
+                    malformed("DecodingFailure at .record_time: Text '2025-01-02' could not be "
+                              "parsed at index 10")},
             BadBody{"UnknownRecordTimeMatch",
                     R"({"migration_id":0,"record_time":"2025-01-02T00:00:00Z",)"
-                    R"("record_time_match":"nearest","owner_party_ids":["alice::1220a1"]})"})),
+                    R"("record_time_match":"nearest","owner_party_ids":["alice::1220a1"]})",
+                    malformed("DecodingFailure at .record_time_match: nearest not a member of "
+                              "RecordTimeMatch")})),
     [](const testing::TestParamInfo<std::tuple<std::string, BadBody>>& info) {
         return (std::get<0>(info.param) == v0_summary ? "V0" : "V1") + std::get<1>(info.param).name;
     });

@@ -337,35 +337,63 @@ TEST(ImportUpdates, ALimitOfAThousandIsAccepted) {
     EXPECT_EQ(response.status, 200);
 }
 
-struct BadBody {
-    std::string name;
-    std::string body;
-};
-
 class ImportUpdatesBadBodies : public testing::TestWithParam<BadBody> {};
 
+// guardrail's decoder, in the order of GetImportUpdatesRequest's properties (circe 0.14.9 texts,
+// /tmp/research: Decoder.scala decodeInt/decodeLong/decodeString, Error.scala DecodingFailure).
 TEST_P(ImportUpdatesBadBodies, AreRejected) {
-    const Response response = api().send("POST", import_updates, GetParam().body);
+    const Response response = api().send("POST", import_updates, GetParam().body, {json_type});
 
-    EXPECT_TRUE(is_error(response, 400));
+    EXPECT_TRUE(is_rejection(response, 400, GetParam().text));
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Bodies, ImportUpdatesBadBodies,
     testing::Values(
-        BadBody{"Empty", ""}, BadBody{"Truncated", R"({"migration_id":1,"after_update_id":"")"},
-        BadBody{"Array", "[]"}, BadBody{"NotJson", "migration_id=1"},
-        BadBody{"NoMigrationId", R"({"after_update_id":"","limit":10})"},
-        BadBody{"NoAfterUpdateId", R"({"migration_id":1,"limit":10})"},
-        BadBody{"NoLimit", R"({"migration_id":1,"after_update_id":""})"},
-        BadBody{"NullAfterUpdateId", R"({"migration_id":1,"after_update_id":null,"limit":10})"},
-        BadBody{"NumericAfterUpdateId", R"({"migration_id":1,"after_update_id":5,"limit":10})"},
-        BadBody{"LimitAsString", R"({"migration_id":1,"after_update_id":"","limit":"10"})"},
-        BadBody{"LimitFraction", R"({"migration_id":1,"after_update_id":"","limit":2.5})"},
-        BadBody{"LimitBeyondInt32",
-                R"({"migration_id":1,"after_update_id":"","limit":2147483648})"},
-        BadBody{"MigrationIdAsString", R"({"migration_id":"1","after_update_id":"","limit":10})"}),
+        BadBody{"Empty", "", "Request entity expected but not supplied"},
+        BadBody{"Truncated", R"({"migration_id":1,"after_update_id":"")",
+                malformed("exhausted input")},
+        BadBody{"Array", "[]",
+                malformed("DecodingFailure at .migration_id: Missing required field")},
+        BadBody{"NotJson", "migration_id=1",
+                malformed("expected json value got 'migrat...' (line 1, column 1)")},
+        BadBody{"NoMigrationId", R"({"after_update_id":"","limit":10})",
+                malformed("DecodingFailure at .migration_id: Missing required field")},
+        BadBody{"NoAfterUpdateId", R"({"migration_id":1,"limit":10})",
+                malformed("DecodingFailure at .after_update_id: Missing required field")},
+        BadBody{"NoLimit", R"({"migration_id":1,"after_update_id":""})",
+                malformed("DecodingFailure at .limit: Missing required field")},
+        BadBody{"NullAfterUpdateId", R"({"migration_id":1,"after_update_id":null,"limit":10})",
+                malformed("DecodingFailure at .after_update_id: Got value 'null' with wrong type, "
+                          "expecting string")},
+        BadBody{"NumericAfterUpdateId", R"({"migration_id":1,"after_update_id":5,"limit":10})",
+                malformed("DecodingFailure at .after_update_id: Got value '5' with wrong type, "
+                          "expecting string")},
+        BadBody{"LimitFraction", R"({"migration_id":1,"after_update_id":"","limit":2.5})",
+                malformed("DecodingFailure at .limit: Int")},
+        BadBody{"LimitBeyondInt32", R"({"migration_id":1,"after_update_id":"","limit":2147483648})",
+                malformed("DecodingFailure at .limit: Int")},
+        BadBody{"LimitNotANumber", R"({"migration_id":1,"after_update_id":"","limit":"ten"})",
+                malformed("DecodingFailure at .limit: Int")},
+        BadBody{"MigrationIdBeyondInt64",
+                R"({"migration_id":9223372036854775808,"after_update_id":"","limit":10})",
+                malformed("DecodingFailure at .migration_id: Long")}),
     [](const testing::TestParamInfo<BadBody>& info) { return info.param.name; });
+
+// circe's Decoder[Int] and Decoder[Long] read a whole number written as a JSON string or with a
+// fraction or an exponent (Decoder.scala decodeInt: JString -> JsonNumber.fromString).
+TEST(ImportUpdatesNumberForms, AreReadAsCirceReadsThem) {
+    const Response plain =
+        api().post(import_updates, {{"migration_id", 1}, {"after_update_id", ""}, {"limit", 10}});
+    ASSERT_EQ(plain.status, 200) << plain.body;
+    for (const char* body : {R"({"migration_id":"1","after_update_id":"","limit":"10"})",
+                             R"({"migration_id":1.0,"after_update_id":"","limit":1e1})",
+                             R"({"migration_id":"1.00","after_update_id":"","limit":"0.1e2"})"}) {
+        const Response r = api().send("POST", import_updates, body, {json_type});
+        EXPECT_EQ(r.status, 200) << body << ": " << r.body;
+        EXPECT_EQ(r.body, plain.body) << body;
+    }
+}
 
 }  // namespace
 }  // namespace cantonlite::areas::scan

@@ -198,9 +198,11 @@ class ScanClient {
         return send("GET", std::move(target), "", std::move(headers));
     }
 
-    // POSTs `body` serialised, with no Content-Type unless `headers` give one.
+    // POSTs `body` serialised with Content-Type: application/json, as real clients do (the Splice
+    // apps refuse any other type). send() sends only the headers it is given.
     [[nodiscard]] Response post(std::string target, const json& body,
                                 std::vector<Header> headers = {}) const {
+        headers.push_back(Header{"Content-Type", "application/json"});
         return send("POST", std::move(target), body.dump(), std::move(headers));
     }
 
@@ -254,6 +256,33 @@ inline testing::AssertionResult is_error(const Response& response, int status,
            << "expected " << status << " application/json " << expected.dump() << ", got "
            << response.status << " '" << response.content_type << "' " << response.body;
 }
+
+// Success when the answer is Pekko's plain-text rejection: `status`, text/plain, exactly `text`.
+inline testing::AssertionResult is_rejection(const Response& response, int status,
+                                             const std::string& text) {
+    if (response.status == status && response.content_type == "text/plain; charset=UTF-8" &&
+        response.body == text) {
+        return testing::AssertionSuccess();
+    }
+    return testing::AssertionFailure()
+           << "expected " << status << " text/plain '" << text << "', got " << response.status
+           << " '" << response.content_type << "' '" << response.body << "'";
+}
+
+// The text of a body that does not decode: Pekko's MalformedRequestContentRejection around
+// circe's DecodingFailure (splice-behavior.md §0.1).
+inline std::string malformed(const std::string& detail) {
+    return "The request content was malformed:\n" + detail;
+}
+
+// A bad request body and the rejection text it gets (sent as application/json).
+struct BadBody {
+    std::string name;
+    std::string body;
+    std::string text;
+};
+
+inline const Header json_type{"Content-Type", "application/json"};
 
 // Success when the answer is `status` with a scan error body {"error": <any string>}.
 inline testing::AssertionResult is_error(const Response& response, int status) {

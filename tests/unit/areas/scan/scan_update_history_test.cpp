@@ -226,9 +226,19 @@ TEST(UpdateHistoryV2, AfterIsExclusiveAndLaterMigrationsComeLater) {
     EXPECT_EQ(body_of(api().post(updates, body)).at("transactions"), json::array());
     body["after"] = {{"after_migration_id", 7}, {"after_record_time", "2000-01-01T00:00:00Z"}};
     EXPECT_EQ(body_of(api().post(updates, body)).at("transactions"), json::array());
-    // Before everything: from the start; the time may omit seconds (ISO_INSTANT).
-    body["after"] = {{"after_migration_id", 0}, {"after_record_time", "2000-01-01T00:00Z"}};
+    // Before everything: from the start; an offset other than Z is read too (Instant.parse).
+    body["after"] = {{"after_migration_id", 0}, {"after_record_time", "2000-01-01T02:00:00+02:00"}};
     EXPECT_EQ(body_of(api().post(updates, body)).at("transactions"), json::array({whole[0]}));
+    // ISO_INSTANT needs the seconds (the JDK: "could not be parsed at index 16").
+    body["after"] = {{"after_migration_id", 0}, {"after_record_time", "2000-01-01T00:00Z"}};
+    EXPECT_TRUE(
+        is_error(api().post(updates, body), 400,
+                 "Invalid timestamp: Text '2000-01-01T00:00Z' could not be parsed at index 16"));
+    // A year Daml cannot hold: Timestamp.fromInstant's text (no space after "Timestamp:").
+    body["after"] = {{"after_migration_id", 0}, {"after_record_time", "+10000-01-01T00:00:00Z"}};
+    EXPECT_TRUE(is_error(api().post(updates, body), 400,
+                         "Invalid timestamp: cannot convert instant +10000-01-01T00:00:00Z into "
+                         "Timestamp:out of bound Timestamp 253402300800000000"));
 }
 
 TEST(UpdateHistoryV2, Errors) {

@@ -66,7 +66,9 @@ std::vector<Endpoint> scan_proxy_endpoints() {
     return {holdings_summary(), transfer_command_counter(), ans_entry_by_name(), dso_party_id()};
 }
 
+// A body goes with Content-Type: application/json, as the real clients send it.
 Response send(const Endpoint& e, std::vector<Header> headers) {
+    if (!e.body.empty()) headers.push_back({"Content-Type", "application/json"});
     return api().send(e.method, e.target, e.body, std::move(headers));
 }
 

@@ -1,0 +1,22 @@
+#pragma once
+// jawn's verdict on a request body: the parser circe runs under the Splice apps (jawn 1.6,
+// through circe-jawn), so a malformed body is reported in its words.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace cantonlite::http {
+
+// nullopt when jawn parses `text` (read as Java reads UTF-8: bytes that are not UTF-8 become
+// U+FFFD); else its ParseException message: "exhausted input" when the text ends early, or
+// "<expectation> got '<up to 6 chars>[...]' (line L, column C)", e.g.
+//   jawn_error(R"({"a":1,})") == R"(expected " got '}' (line 1, column 8))".
+// Lines count the newlines jawn skipped as whitespace; columns and the shown characters count
+// UTF-16 code units, as jawn does on a Java String.
+[[nodiscard]] std::optional<std::string> jawn_error(std::string_view text);
+
+// `text` with every byte sequence that is not UTF-8 replaced by U+FFFD, as Java decodes it.
+[[nodiscard]] std::string java_utf8(std::string_view text);
+
+}  // namespace cantonlite::http
