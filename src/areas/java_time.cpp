@@ -81,9 +81,9 @@ std::string offset_id(std::int64_t seconds) {
 
 // Instant.toString (ISO_INSTANT): UTC, seconds always.
 std::string instant_text(std::int64_t epoch_second, std::int32_t nano) {
-    const std::int64_t days =
-        epoch_second >= 0 ? epoch_second / seconds_per_day
-                          : (epoch_second - seconds_per_day + 1) / seconds_per_day;
+    const std::int64_t days = epoch_second >= 0
+                                  ? epoch_second / seconds_per_day
+                                  : (epoch_second - seconds_per_day + 1) / seconds_per_day;
     const std::int64_t secs = epoch_second - days * seconds_per_day;
     const Civil c = civil_from_days(days);
     return java_year(c.year) + "-" + two(c.month) + "-" + two(c.day) + "T" + two(secs / 3600) +
@@ -116,8 +116,8 @@ class Parser {
         Fields f;
         std::size_t p = 0;
         if (!year(p, f.year) || !literal(p, '-') || !value(p, 2, f.month) || !literal(p, '-') ||
-            !value(p, 2, f.day) || !literal(p, 'T') || !value(p, 2, f.hour) ||
-            !literal(p, ':') || !value(p, 2, f.minute)) {
+            !value(p, 2, f.day) || !literal(p, 'T') || !value(p, 2, f.hour) || !literal(p, ':') ||
+            !value(p, 2, f.minute)) {
             return fail_;
         }
         if (seconds_required) {
@@ -285,8 +285,7 @@ std::string parse_error(std::string_view text, const Failure& f) {
 
 constexpr std::int64_t max_offset = 18 * 3600;
 
-JavaDateTime date_time(const Fields& f, std::int64_t days, std::int64_t second_of_day,
-                       bool utc) {
+JavaDateTime date_time(const Fields& f, std::int64_t days, std::int64_t second_of_day, bool utc) {
     JavaDateTime out;
     out.epoch_second = days * seconds_per_day + second_of_day - (utc ? 0 : f.offset);
     out.nano = f.nano;
@@ -294,8 +293,8 @@ JavaDateTime date_time(const Fields& f, std::int64_t days, std::int64_t second_o
         // Instant.atZone(UTC).toOffsetDateTime().toString().
         const Civil c = civil_from_days(days);
         const std::int64_t s = second_of_day;
-        out.text = java_year(c.year) + "-" + two(c.month) + "-" + two(c.day) + "T" +
-                   two(s / 3600) + ":" + two(s / 60 % 60);
+        out.text = java_year(c.year) + "-" + two(c.month) + "-" + two(c.day) + "T" + two(s / 3600) +
+                   ":" + two(s / 60 % 60);
         if (s % 60 != 0 || f.nano != 0) out.text += ":" + two(s % 60) + fraction(f.nano);
         out.text += "Z";
     } else {
@@ -312,9 +311,9 @@ std::variant<JavaDateTime, std::string> parse_offset_date_time(std::string_view 
     if (const auto* failure = std::get_if<Failure>(&parsed)) return parse_error(text, *failure);
     const Fields& f = std::get<Fields>(parsed);
     // The STRICT resolver: every field in range, a real date, an offset within ±18:00.
-    if (f.year < -999'999'999 || f.year > 999'999'999 || f.month < 1 || f.month > 12 ||
-        f.day < 1 || f.day > month_length(f.year, f.month) || f.hour > 23 || f.minute > 59 ||
-        f.second > 59 || f.offset < -max_offset || f.offset > max_offset) {
+    if (f.year < -999'999'999 || f.year > 999'999'999 || f.month < 1 || f.month > 12 || f.day < 1 ||
+        f.day > month_length(f.year, f.month) || f.hour > 23 || f.minute > 59 || f.second > 59 ||
+        f.offset < -max_offset || f.offset > max_offset) {
         return std::string();  // never shown: the Instant parser's message is
     }
     return date_time(f, days_from_civil(f.year, f.month, f.day),
@@ -359,8 +358,8 @@ std::variant<JavaDateTime, std::string> parse_guardrail_date_time(std::string_vi
 std::variant<model::Timestamp, std::string> daml_timestamp(const JavaDateTime& t) {
     const model::Int128 micros =
         static_cast<model::Int128>(t.epoch_second) * 1'000'000 + t.nano / 1000;  // floor: nano >= 0
-    const std::string head = "cannot convert instant " + instant_text(t.epoch_second, t.nano) +
-                             " into Timestamp:";
+    const std::string head =
+        "cannot convert instant " + instant_text(t.epoch_second, t.nano) + " into Timestamp:";
     constexpr std::int64_t min = -62'135'596'800'000'000;  // 0001-01-01T00:00:00Z
     constexpr std::int64_t max = 253'402'300'799'999'999;  // 9999-12-31T23:59:59.999999Z
     if (micros > std::numeric_limits<std::int64_t>::max() ||

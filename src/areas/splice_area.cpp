@@ -1,6 +1,30 @@
 #include "cantonlite/areas/splice_area.hpp"
 
+#include "cantonlite/http/content_coding.hpp"
+
 namespace cantonlite::areas {
+
+http::Response SpliceArea::handle(const http::Request& request,
+                                  const std::vector<std::string>& segments) const {
+    // HttpAdminService: handleRejections(default) { encodeResponse(handleRejections(notFound) {
+    // routes }) }. The coding is chosen from the request before any route runs.
+    const http::ContentCoding coding = http::negotiate_coding(request.headers);
+    if (coding == http::ContentCoding::unacceptable) {
+        return http::Response::text(406, http::unacceptable_coding_text());
+    }
+    http::Response response = http::Area::handle(request, segments);
+    // Encoder.DefaultFilter: a compressible type (the JSON answers: plain-text rejections are
+    // rendered outside encodeResponse, and livez has no entity) and a status that allows one.
+    if (coding == http::ContentCoding::identity || response.deferred ||
+        response.content_type != http::json_content_type || response.status == 204 ||
+        response.status == 205 || response.status == 304) {
+        return response;
+    }
+    response.body = http::encode_body(response.body, coding);
+    response.headers.insert(response.headers.begin(),
+                            {"Content-Encoding", std::string(http::coding_name(coding))});
+    return response;
+}
 
 http::Response is_live(const http::RequestContext& /*ctx*/) {
     return http::Response::empty(200);

@@ -918,7 +918,8 @@ CpuLoad run_cpu_load(const ServerProcess& server, const Example& e, double secon
 // One row of the small-GET table: a request to one server, over every round.
 struct FloorRow {
     std::string path;
-    std::string server;  // what serves it
+    std::string server;   // what serves it
+    std::string headers;  // extra request header lines
     const ServerProcess* process = nullptr;
     CpuLoad total;
     std::vector<double> cpu_ratios;   // per round: CPU per request ÷ the floor's in that round
@@ -977,12 +978,18 @@ long bench_floor(const Options& o, const std::string& seed) {
         {.path = "/api/scan/livez", .server = "cantonlite", .process = &daemon},
         {.path = dso_path, .server = "cantonlite", .process = &daemon},
         {.path = "/api/scan/v0/lsu", .server = "cantonlite", .process = &daemon},
-        {.path = dso_path, .server = "cantonlite, no access log (warn)", .process = &quiet}};
+        {.path = dso_path, .server = "cantonlite, no access log (warn)", .process = &quiet},
+        // Issue 15: what Pekko's encodeResponse costs when a client asks for gzip.
+        {.path = dso_path,
+         .server = "cantonlite, Accept-Encoding: gzip",
+         .headers = "Accept-Encoding: gzip\r\n",
+         .process = &daemon}};
     for (int round = 0; round < o.floor_rounds; ++round) {
         CpuLoad floor_round;
         for (FloorRow& row : rows) {
-            const Example e{.label = row.path,
-                            .request = cantonlite::testing::make_request("GET", row.path)};
+            const Example e{
+                .label = row.path,
+                .request = cantonlite::testing::make_request("GET", row.path, "", row.headers)};
             const CpuLoad l =
                 run_cpu_load(*row.process, e, o.seconds, o.floor_connections, load_cpus);
             if (row.process == &floor) floor_round = l;

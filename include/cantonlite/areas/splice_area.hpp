@@ -14,6 +14,12 @@ class SpliceArea : public http::Area {
   public:
     using http::Area::Area;
 
+    // The route's answer within Pekko's encodeResponse, which wraps every Splice route: gzip or
+    // deflate as the client's Accept-Encoding asks (the JSON answers; Pekko's plain-text
+    // rejections are rendered outside it), or 406 when the client refuses identity too.
+    [[nodiscard]] http::Response handle(const http::Request& request,
+                                        const std::vector<std::string>& segments) const override;
+
   protected:
     [[nodiscard]] http::Response render_error(const http::ApiError& error,
                                               const http::Request& request) const override;

@@ -38,10 +38,11 @@ class Area {
     // takes the lock itself (the admin API).
     [[nodiscard]] virtual bool reads_ledger() const { return true; }
 
-    // Answers a request whose path starts with prefix(); `segments` is its decoded path.
-    // Never throws.
-    [[nodiscard]] Response handle(const Request& request,
-                                  const std::vector<std::string>& segments) const;
+    // Answers a request whose path starts with prefix(); `segments` is its decoded path: the
+    // route's handler, its errors rendered by the area. An area may wrap it (the Splice areas
+    // compress as Pekko's encodeResponse). Never throws.
+    [[nodiscard]] virtual Response handle(const Request& request,
+                                          const std::vector<std::string>& segments) const;
 
   protected:
     // Adds `method base+path` (path as in the area's spec: "/v0/lsu").

@@ -12,7 +12,7 @@ namespace {
 
 struct Accepted {
     std::string input;
-    std::string odt;      // OffsetDateTime.toString() of the decoded value
+    std::string odt;     // OffsetDateTime.toString() of the decoded value
     std::string canton;  // CantonTimestamp: ISO instant, or the conversion's error
 };
 
@@ -118,15 +118,17 @@ INSTANTIATE_TEST_SUITE_P(
         Rejected{"2024-01-01", at("2024-01-01", 10)},
         Rejected{"2024-01-01T00Z", at("2024-01-01T00Z", 13)},
         Rejected{"2024-01-01T00:00:00+02:60", at("2024-01-01T00:00:00+02:60", 19)},
-        Rejected{"2024-01-01T00:00:00Z ", "Text '2024-01-01T00:00:00Z ' could not be parsed, "
-                                           "unparsed text found at index 20"},
-        Rejected{"2024-01-01T00:00:00+02:00:0", "Text '2024-01-01T00:00:00+02:00:0' could not be "
-                                                 "parsed, unparsed text found at index 25"},
+        Rejected{"2024-01-01T00:00:00Z ",
+                 "Text '2024-01-01T00:00:00Z ' could not be parsed, "
+                 "unparsed text found at index 20"},
+        Rejected{"2024-01-01T00:00:00+02:00:0",
+                 "Text '2024-01-01T00:00:00+02:00:0' could not be "
+                 "parsed, unparsed text found at index 25"},
         Rejected{"2024-01-01T00:00:00+24:00",
                  "Text '2024-01-01T00:00:00+24:00' could not be parsed: Value out of range: "
                  "Hour[0-23], Minute[0-59], Second[0-59]"},
-        Rejected{std::string(70, 'x'), "Text '" + std::string(64, 'x') +
-                                           "...' could not be parsed at index 0"}));
+        Rejected{std::string(70, 'x'),
+                 "Text '" + std::string(64, 'x') + "...' could not be parsed at index 0"}));
 
 // Instant.parse itself: seconds are required (HttpScanHandler.parseTimestamp's parser).
 TEST(JavaInstant, NeedsSeconds) {
