@@ -4,6 +4,16 @@
 
 namespace cantonlite::areas {
 
+// transparent-head-requests is off in the Splice apps: a HEAD reaches the routes as HEAD, which
+// guardrail's get/post directives reject (405 with Allow), or matches no path (the not-found
+// route).
+http::Response SpliceArea::head_response(const http::Request& request,
+                                         const std::vector<std::string>& segments) const {
+    const http::RouteTable::Match match = routes().match("HEAD", segments);
+    return match.allowed.empty() ? http::not_found_response(request)
+                                 : http::method_not_allowed_response(match.allowed);
+}
+
 http::Response SpliceArea::handle(const http::Request& request,
                                   const std::vector<std::string>& segments) const {
     // HttpAdminService: handleRejections(default) { encodeResponse(handleRejections(notFound) {
@@ -12,7 +22,8 @@ http::Response SpliceArea::handle(const http::Request& request,
     if (coding == http::ContentCoding::unacceptable) {
         return http::Response::text(406, http::unacceptable_coding_text());
     }
-    http::Response response = http::Area::handle(request, segments);
+    http::Response response =
+        request.head ? head_response(request, segments) : http::Area::handle(request, segments);
     // Encoder.DefaultFilter: a compressible type (the JSON answers: plain-text rejections are
     // rendered outside encodeResponse, and livez has no entity) and a status that allows one.
     if (coding == http::ContentCoding::identity || response.deferred ||

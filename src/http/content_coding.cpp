@@ -175,8 +175,8 @@ std::string encode_body(std::string_view body, ContentCoding coding) {
         zlib.compress(body, out);
     }
     if (gzip) {
-        const uLong crc = crc32(0L, reinterpret_cast<const Bytef*>(body.data()),
-                                static_cast<uInt>(body.size()));
+        const uLong crc =
+            crc32(0L, reinterpret_cast<const Bytef*>(body.data()), static_cast<uInt>(body.size()));
         const auto size = static_cast<std::uint32_t>(body.size());
         for (const std::uint32_t word : {static_cast<std::uint32_t>(crc), size}) {
             for (int i = 0; i < 4; ++i) out += static_cast<char>((word >> (8 * i)) & 0xFF);

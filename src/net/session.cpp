@@ -202,7 +202,10 @@ void Session::on_body(beast::error_code ec) {
     const bool keep_alive = req.keep_alive() && !hub_->stopping();
     const bool head = req.method() == bhttp::verb::head;
     http::Request request = to_request(std::move(req));
-    if (head) request.method = "GET";  // transparent HEAD: answered as GET, without the body
+    if (head) {  // transparent HEAD where the area allows it: answered as GET, without the body
+        request.method = "GET";
+        request.head = true;
+    }
     http::Response response;
     try {
         response = hub_->router().handle(request);

@@ -284,19 +284,43 @@ TEST(Server, AccessLogHasOneLinePerRequest) {
     EXPECT_EQ(lines[1].substr(0, 17), "GET /nowhere 404 ");
 }
 
-TEST(Server, HeadIsAnsweredLikeGetWithoutBody) {
+// The JSON Ledger API answers a HEAD as its GET, without the body.
+TEST(Server, HeadIsAnsweredLikeGetWithoutBodyOnTheLedgerApi) {
     TestServer server;
+    const auto get = fetch(server.port(), "GET", "/v2/state/ledger-end");
+    ASSERT_TRUE(get.has_value());
     HttpConnection c(server.port());
 
-    ASSERT_TRUE(c.send(make_request("HEAD", "/api/scan/v0/dso-party-id") +
-                       make_request("GET", "/api/scan/livez")));
-    // The client reads Content-Length bytes of body; a HEAD answer has none, so read the
-    // head alone by checking the next response arrives intact.
+    // The client reads Content-Length bytes of body, which a HEAD answer does not have: the
+    // answers to the GETs after it fill them.
+    std::string requests = make_request("HEAD", "/v2/state/ledger-end");
+    for (int i = 0; i < 20; ++i) requests += make_request("GET", "/api/scan/v0/dso-party-id");
+    ASSERT_TRUE(c.send(requests));
     const auto head = c.read_response();
 
     ASSERT_TRUE(head.has_value());
-    EXPECT_EQ(head->status, 200);
-    EXPECT_EQ(head->header("Content-Length"), std::to_string(dso_body.size()));
+    EXPECT_EQ(head->status, get->status);
+    EXPECT_EQ(head->header("Content-Length"), std::to_string(get->body.size()));
+    EXPECT_TRUE(head->body.starts_with("HTTP/1.1 200 OK")) << "a body was sent";
+}
+
+// The Splice apps run Pekko with transparent-head-requests off: their GET routes reject a HEAD,
+// 405 with Allow: GET and the length of the text it does not send.
+TEST(Server, HeadIsMethodNotAllowedOnTheSpliceApps) {
+    TestServer server;
+    HttpConnection c(server.port());
+
+    std::string requests = make_request("HEAD", "/api/scan/v0/dso-party-id");
+    for (int i = 0; i < 5; ++i) requests += make_request("GET", "/api/scan/v0/dso-party-id");
+    ASSERT_TRUE(c.send(requests));
+    const auto head = c.read_response();
+
+    ASSERT_TRUE(head.has_value());
+    EXPECT_EQ(head->status, 405);
+    EXPECT_EQ(head->header("Allow"), "GET");
+    // "HTTP method not allowed, supported methods: GET", not sent.
+    EXPECT_EQ(head->header("Content-Length"), "47");
+    EXPECT_TRUE(head->body.starts_with("HTTP/1.1 200 OK")) << "a body was sent";
 }
 
 TEST(Server, SecondServerOnSamePortFailsToStart) {

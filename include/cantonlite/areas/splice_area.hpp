@@ -21,6 +21,8 @@ class SpliceArea : public http::Area {
                                         const std::vector<std::string>& segments) const override;
 
   protected:
+    [[nodiscard]] http::Response head_response(const http::Request& request,
+                                               const std::vector<std::string>& segments) const;
     [[nodiscard]] http::Response render_error(const http::ApiError& error,
                                               const http::Request& request) const override;
     [[nodiscard]] http::Response render_decode_error(const http::DecodeError& error) const override;

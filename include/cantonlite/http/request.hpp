@@ -20,6 +20,10 @@ struct Request {
     std::string target;  // origin-form request target: path plus optional "?query"
     std::vector<Header> headers;
     std::string body;
+    // A HEAD request, given to the areas as a GET (method "GET"): the session sends the answer's
+    // headers without its body. The Splice areas refuse it as their routes do (Pekko's
+    // transparent-head-requests is off there).
+    bool head = false;
 
     // The target without its query string.
     [[nodiscard]] std::string_view path() const;

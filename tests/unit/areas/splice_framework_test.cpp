@@ -56,7 +56,8 @@ TEST_P(SpliceContentType, IsCheckedBeforeTheBody) {
 }
 
 std::string unsupported(const std::string& type) {
-    return "The request's Content-Type [" + type + "] is not supported. Expected:\napplication/json";
+    return "The request's Content-Type [" + type +
+           "] is not supported. Expected:\napplication/json";
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -137,15 +138,15 @@ const std::string indented_prefix = "{\n  \"error\" : \"";
 
 testing::AssertionResult laid_out(const Response& response, int status, const std::string& error,
                                   bool indented) {
-    const std::string expected = indented ? indented_prefix + error + "\"\n}"
-                                          : R"({"error":")" + error + "\"}";
+    const std::string expected =
+        indented ? indented_prefix + error + "\"\n}" : R"({"error":")" + error + "\"}";
     if (response.status == status && response.content_type == "application/json" &&
         response.body == expected) {
         return testing::AssertionSuccess();
     }
-    return testing::AssertionFailure() << "expected " << status << " '" << expected << "', got "
-                                       << response.status << " '" << response.content_type
-                                       << "' '" << response.body << "'";
+    return testing::AssertionFailure()
+           << "expected " << status << " '" << expected << "', got " << response.status << " '"
+           << response.content_type << "' '" << response.body << "'";
 }
 
 json holdings(const std::string& time, const std::string& match, int page_size = 10) {
@@ -173,10 +174,9 @@ TEST(SpliceErrorLayout, ThrownErrorsAreIndented) {
                          "The requested resource could not be found: "
                          "http://localhost:7575/api/scan/v0/no-such-thing",
                          true));
-    EXPECT_TRUE(laid_out(api().get("/api/validator/v0/wallet/transfer-offers",
-                                   {token_of(api(), "carol")}),
-                         404, "No wallet found for user 'carol' for operation 'listTransferOffers'",
-                         true));
+    EXPECT_TRUE(
+        laid_out(api().get("/api/validator/v0/wallet/transfer-offers", {token_of(api(), "carol")}),
+                 404, "No wallet found for user 'carol' for operation 'listTransferOffers'", true));
     // Codec.tryDecode: a date-time Daml cannot hold, thrown as INVALID_ARGUMENT.
     EXPECT_TRUE(laid_out(api().post(state, holdings("+10000-01-01T00:00:00Z", "")), 400,
                          "Failed to decode: cannot convert instant +10000-01-01T00:00:00Z into "
@@ -191,13 +191,13 @@ TEST(SpliceErrorLayout, ReturnedErrorsAreCompact) {
                          404, "No snapshots found before 2024-06-01T00:00+02:00", false));
     EXPECT_TRUE(laid_out(api().get("/api/scan/v0/ans-entries/by-name/nobody.unverified.ans"), 404,
                          "No ans entry found for name: nobody.unverified.ans", false));
-    EXPECT_TRUE(laid_out(api().send("POST",
-                                    "/api/validator/v0/wallet/buy-traffic-requests/none/status",
-                                    "", {token_of(api(), "alice")}),
-                         404, "Couldn't find buy traffic request with tracking id none", false));
-    EXPECT_TRUE(laid_out(api().get("/api/validator/v0/wallet/transfer-offers",
-                                   {token_of(api(), "erin")}),
-                         403, "Authorization Failed for erin", false));
+    EXPECT_TRUE(
+        laid_out(api().send("POST", "/api/validator/v0/wallet/buy-traffic-requests/none/status", "",
+                            {token_of(api(), "alice")}),
+                 404, "Couldn't find buy traffic request with tracking id none", false));
+    EXPECT_TRUE(
+        laid_out(api().get("/api/validator/v0/wallet/transfer-offers", {token_of(api(), "erin")}),
+                 403, "Authorization Failed for erin", false));
 }
 
 // ---- encodeResponse ---------------------------------------------------------------------------
@@ -264,16 +264,14 @@ TEST_P(SpliceNegotiation, FollowsPekkosEncodingNegotiator) {
 
 INSTANTIATE_TEST_SUITE_P(
     Pekko, SpliceNegotiation,
-    testing::Values(Negotiation{"", ""}, Negotiation{"gzip", "gzip"},
-                    Negotiation{"deflate", "deflate"}, Negotiation{"gzip;q=0", ""},
-                    Negotiation{"identity;q=0", "406"}, Negotiation{"*", ""},
-                    Negotiation{"*;q=0", "406"}, Negotiation{"br", ""},
-                    Negotiation{"deflate, gzip", "gzip"},
-                    Negotiation{"gzip;q=0.5, deflate", "deflate"},
-                    Negotiation{"gzip, identity", ""}, Negotiation{"gzip, *", ""},
-                    Negotiation{"*;q=0.5, gzip", "gzip"}, Negotiation{"gzip, identity;q=0", "gzip"},
-                    Negotiation{"GZIP", "gzip"}, Negotiation{"x-gzip", ""},
-                    Negotiation{"gzip;q=2", ""}));
+    testing::Values(
+        Negotiation{"", ""}, Negotiation{"gzip", "gzip"}, Negotiation{"deflate", "deflate"},
+        Negotiation{"gzip;q=0", ""}, Negotiation{"identity;q=0", "406"}, Negotiation{"*", ""},
+        Negotiation{"*;q=0", "406"}, Negotiation{"br", ""}, Negotiation{"deflate, gzip", "gzip"},
+        Negotiation{"gzip;q=0.5, deflate", "deflate"}, Negotiation{"gzip, identity", ""},
+        Negotiation{"gzip, *", ""}, Negotiation{"*;q=0.5, gzip", "gzip"},
+        Negotiation{"gzip, identity;q=0", "gzip"}, Negotiation{"GZIP", "gzip"},
+        Negotiation{"x-gzip", ""}, Negotiation{"gzip;q=2", ""}));
 
 TEST(SpliceEncoding, JsonErrorsAreCompressedAndRejectionsAreNot) {
     const Response thrown = get_encoded("/api/scan/v0/transfer-command-counter/foo", "gzip");
@@ -286,12 +284,13 @@ TEST(SpliceEncoding, JsonErrorsAreCompressedAndRejectionsAreNot) {
     EXPECT_EQ(unknown.status, 404);
     EXPECT_EQ(unknown.header("Content-Encoding"), "gzip");
 
-    const Response rejected = api().send("POST", import_updates, import_body,
-                                         {{"Accept-Encoding", "gzip"}});
+    const Response rejected =
+        api().send("POST", import_updates, import_body, {{"Accept-Encoding", "gzip"}});
     EXPECT_EQ(rejected.status, 415);
     EXPECT_FALSE(rejected.header("Content-Encoding").has_value());
 
-    const Response wrong_method = api().send("DELETE", dso_party_id, "", {{"Accept-Encoding", "gzip"}});
+    const Response wrong_method =
+        api().send("DELETE", dso_party_id, "", {{"Accept-Encoding", "gzip"}});
     EXPECT_EQ(wrong_method.status, 405);
     EXPECT_FALSE(wrong_method.header("Content-Encoding").has_value());
 
@@ -316,8 +315,7 @@ TEST(SpliceEncoding, GzipBytesMatchPekkosCompressor) {
         "0300"
         "bd263fa1"
         "0d000000";
-    const std::string encoded =
-        http::encode_body(R"({"error":"x"})", http::ContentCoding::gzip);
+    const std::string encoded = http::encode_body(R"({"error":"x"})", http::ContentCoding::gzip);
     std::string hex;
     for (const char c : encoded) {
         static constexpr char digits[] = "0123456789abcdef";
