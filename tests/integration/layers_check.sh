@@ -15,7 +15,7 @@ declare -A allowed=(
   [splice]="store model util nlohmann boost_containers"
   [journal]="util nlohmann boost spdlog"
   [seed]="splice store model journal util nlohmann boost_containers"
-  [http]="util nlohmann spdlog"
+  [http]="util nlohmann spdlog zlib"
   [areas]="http splice store seed auth model util nlohmann openssl spdlog"
   [net]="http util boost spdlog"
   [app]="areas net seed splice store journal auth http model util nlohmann spdlog openssl boost"
@@ -27,13 +27,14 @@ for layer in "${!allowed[@]}"; do
     [[ -d $dir ]] || continue
     while IFS=: read -r file line text; do
       target=$(sed -E -e 's@#include <boost/(unordered|container)/.*@boost_containers@' \
+        -e 's@#include <zlib\.h>.*@zlib@' \
         -e 's@#include [<"](cantonlite/)?([a-z_0-9]+).*@\2@' <<<"$text")
       [[ $target == "$layer" ]] && continue
       if [[ " ${allowed[$layer]} " != *" $target "* ]]; then
         echo "${file#"$root"/}:$line: the $layer layer may not include $target: $text"
         status=1
       fi
-    done < <(grep -rnE '#include [<"](cantonlite/[a-z_]+/|boost/|spdlog/|openssl/|nlohmann/)' "$dir" || true)
+    done < <(grep -rnE '#include [<"](cantonlite/[a-z_]+/|boost/|spdlog/|openssl/|nlohmann/|zlib\.h)' "$dir" || true)
   done
 done
 [[ $status == 0 ]] && echo "layers: every include is allowed"

@@ -132,6 +132,25 @@ TEST(SpliceMalformedBody, IsPekkosRejectionAroundJawnsMessage) {
                              "column 19)"));
 }
 
+// Java decodes the body's bytes as UTF-8 with replacement: a byte that is not UTF-8 in a string
+// does not stop jawn (the text is then whatever the field means: here an unknown update id).
+TEST(SpliceMalformedBody, BytesThatAreNotUtf8AreReadAsJavaReadsThem) {
+    const Response response = api().send(
+        "POST", import_updates, "{\"migration_id\":1,\"after_update_id\":\"\xff\",\"limit\":10}",
+        {{"Content-Type", "application/json"}});
+
+    EXPECT_EQ(response.status, 200) << response.body;
+}
+
+TEST(SpliceMalformedBody, ANumberBeyondADoubleIsRejected) {
+    const Response response = api().send(
+        "POST", import_updates, R"({"migration_id":1,"after_update_id":"","limit":10,"x":1e400})",
+        {{"Content-Type", "application/json"}});
+
+    EXPECT_TRUE(
+        is_rejection(response, 400, "The request content was malformed:\nnumber out of range"));
+}
+
 // ---- error layout per route -----------------------------------------------------------------
 
 const std::string indented_prefix = "{\n  \"error\" : \"";
