@@ -47,6 +47,18 @@ struct Timestamp {
 // "2024-05-01". `days_since_epoch` counts from 1970-01-01.
 [[nodiscard]] std::string format_date(std::int64_t days_since_epoch);
 
+// The proleptic Gregorian calendar: days since 1970-01-01 of a date, and back; leap years; the
+// days of a month (1-12).
+struct Civil {
+    std::int64_t year;
+    unsigned month;
+    unsigned day;
+};
+[[nodiscard]] std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d);
+[[nodiscard]] Civil civil_from_days(std::int64_t days);
+[[nodiscard]] bool is_leap(std::int64_t y);
+[[nodiscard]] unsigned days_in_month(std::int64_t y, unsigned m);
+
 // Parses "yyyy-mm-dd" (four-digit year, proleptic Gregorian) into days since 1970-01-01.
 // Returns nullopt for anything else, including an impossible calendar date.
 [[nodiscard]] std::optional<std::int64_t> parse_date(std::string_view text);

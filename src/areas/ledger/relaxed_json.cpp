@@ -7,6 +7,7 @@
 #include <limits>
 #include <utility>
 
+#include "cantonlite/areas/circe.hpp"
 #include "cantonlite/http/api_error.hpp"
 
 namespace cantonlite::areas::ledger::relaxed {
@@ -48,21 +49,6 @@ std::string jawn_message(std::string_view body, const json::parse_error& error) 
     if (body.size() - index > shown) got += "...";
     return jawn_expectation(error.what()) + " got '" + got + "' (line " + std::to_string(line) +
            ", column " + std::to_string(column) + ")";
-}
-
-std::optional<std::int64_t> whole_long(const json& number) {
-    if (number.is_number_unsigned()) {
-        const auto u = number.get<std::uint64_t>();
-        if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-            return std::nullopt;
-        return static_cast<std::int64_t>(u);
-    }
-    if (number.is_number_integer()) return number.get<std::int64_t>();
-    if (!number.is_number_float()) return std::nullopt;
-    const double d = number.get<double>();
-    constexpr double limit = 9223372036854775808.0;  // 2^63
-    if (!std::isfinite(d) || d != std::trunc(d) || d < -limit || d >= limit) return std::nullopt;
-    return static_cast<std::int64_t>(d);
 }
 
 }  // namespace
@@ -110,17 +96,7 @@ json parse_body(std::string_view body) {
 
 // circe's Decoder[Long]: a whole JSON number, or a string holding one ("5", "5.0").
 std::int64_t decode_long(const json& value, std::string_view path) {
-    std::optional<std::int64_t> result;
-    if (value.is_string()) {
-        const auto& text = value.get_ref<const std::string&>();
-        const bool trimmed = !text.empty() &&
-                             std::isspace(static_cast<unsigned char>(text.front())) == 0 &&
-                             std::isspace(static_cast<unsigned char>(text.back())) == 0;
-        const json number = trimmed ? json::parse(text, nullptr, false) : json();
-        if (number.is_number()) result = whole_long(number);
-    } else {
-        result = whole_long(value);
-    }
+    const std::optional<std::int64_t> result = circe_long(value);
     if (!result) fail_at("Long", path);
     return *result;
 }
@@ -133,7 +109,7 @@ std::optional<std::int64_t> decode_optional_long(const json* value, std::string_
 std::optional<std::int32_t> decode_optional_int(const json* value, std::string_view path) {
     if (value == nullptr || value->is_null()) return std::nullopt;
     std::optional<std::int64_t> n;
-    if (value->is_number()) n = whole_long(*value);
+    if (value->is_number()) n = circe_long(*value);
     if (!n || *n < std::numeric_limits<std::int32_t>::min() ||
         *n > std::numeric_limits<std::int32_t>::max())
         fail_at("Int", path);

@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include "areas/validator/validator_test_support.hpp"
+#include "cantonlite/areas/circe.hpp"
 #include "cantonlite/http/content_coding.hpp"
 #include "cantonlite/http/jawn.hpp"
 
@@ -149,6 +150,28 @@ TEST(SpliceMalformedBody, ANumberBeyondADoubleIsRejected) {
 
     EXPECT_TRUE(
         is_rejection(response, 400, "The request content was malformed:\nnumber out of range"));
+}
+
+// circe's Decoder[Long]: JsonNumber.toLong over BiggerDecimal, for numbers and for strings
+// (Decoder.scala decodeLong; JsonNumber.fromString).
+TEST(CirceLong, ReadsWholeNumbersInAnyForm) {
+    const auto long_of = [](const json& v) { return circe_long(v); };
+    EXPECT_EQ(long_of(json::parse("5")), 5);
+    EXPECT_EQ(long_of(json::parse("5.00")), 5);
+    EXPECT_EQ(long_of(json::parse("1e2")), 100);
+    EXPECT_EQ(long_of(json("05")), 5);
+    EXPECT_EQ(long_of(json("0.5e1")), 5);
+    EXPECT_EQ(long_of(json("-0")), 0);
+    EXPECT_EQ(long_of(json("-9223372036854775808")), std::numeric_limits<std::int64_t>::min());
+    EXPECT_EQ(long_of(json("9223372036854775807")), std::numeric_limits<std::int64_t>::max());
+    for (const char* bad :
+         {" 5", "5 ", "+5", "", "5.", ".5", "1e-1", "0x10", "abc", "9223372036854775808", "5.5"}) {
+        EXPECT_FALSE(long_of(json(bad)).has_value()) << bad;
+    }
+    EXPECT_FALSE(long_of(json::parse("5.5")).has_value());
+    EXPECT_FALSE(long_of(json::parse("9223372036854775808")).has_value());
+    EXPECT_FALSE(long_of(json(true)).has_value());
+    EXPECT_FALSE(long_of(json()).has_value());
 }
 
 // ---- error layout per route -----------------------------------------------------------------
