@@ -80,5 +80,4 @@ std::optional<std::int64_t> circe_long(const nlohmann::json& v) {
     return std::nullopt;
 }
 
-
 }  // namespace cantonlite::areas
