@@ -1,13 +1,14 @@
 # cantonlite: the README's two commands (`make run`, `make test`) and a few helpers.
 # Each installs missing Debian packages first (scripts/install-deps.sh).
 
+SHELL      := /bin/bash
 BUILD_DIR  ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?= -DCANTONLITE_WERROR=ON
 ARGS       ?=
 
-.PHONY: all deps configure build run test bench tsan docker-smoke format clean
+.PHONY: all deps configure build run test bench tsan fuzz docker-smoke format clean
 
 all: build
 
@@ -25,9 +26,12 @@ run: configure
 	cmake --build $(BUILD_DIR) --target cantonlite -j$(JOBS)
 	$(BUILD_DIR)/cantonlite serve $(ARGS)
 
-# Builds everything and runs the whole suite; ends on ctest's summary.
+# Builds everything and runs the whole suite (ctest), then each fuzz target for TEST_FUZZ_SECONDS
+# (below: `make fuzz`).
+TEST_FUZZ_SECONDS ?= 15
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
 
 # Throughput of every operation and the daemon's start-up and memory, as ratios to baselines of
 # the same run (tests/bench/bench.cpp). BENCH_ARGS: e.g. --seconds 5 --generate 1000,1000000,10000
@@ -47,6 +51,32 @@ tsan: deps
 	cmake --build build-tsan --target cantonlite_unit_tests cantonlite_integration_tests -j$(JOBS)
 	TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/unit/cantonlite_unit_tests --gtest_filter='$(TSAN_TESTS)'
 	TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/integration/cantonlite_integration_tests --gtest_filter='$(TSAN_TESTS)'
+
+# The libFuzzer targets (tests/fuzz) in their own tree (build-fuzz, clang with coverage, ASan and
+# UBSan): the router over the live default network, the request parsers, the JWT verifier and the
+# seed loader. Each runs FUZZ_SECONDS from its corpus (build-fuzz/corpus/<target>, kept between
+# runs) and the seeds cantonlite_fuzz_corpus writes from the test suite's inputs; a crash stops
+# it and leaves the input as build-fuzz/crash-*.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= router parsers jwt seed
+fuzz:
+	@scripts/install-deps.sh clang
+	@CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCANTONLITE_SANITIZE=fuzzer -DCANTONLITE_BUILD_TESTS=OFF >/dev/null
+	cmake --build build-fuzz -j$(JOBS) --target cantonlite_fuzz_corpus \
+	  $(addprefix cantonlite_fuzz_,$(FUZZ_TARGETS))
+	@build-fuzz/tests/fuzz/cantonlite_fuzz_corpus . build-fuzz/corpus-seed
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p build-fuzz/corpus/$$t; \
+	  echo "== fuzz $$t ($(FUZZ_SECONDS) s; log: build-fuzz/$$t.log)"; \
+	  if build-fuzz/tests/fuzz/cantonlite_fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	       -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=build-fuzz/ \
+	       build-fuzz/corpus/$$t build-fuzz/corpus-seed/$$t >build-fuzz/$$t.log 2>&1; then \
+	    grep -a -E '^stat::(number_of_executed_units|peak_rss_mb)' build-fuzz/$$t.log; \
+	  else \
+	    tail -n 40 build-fuzz/$$t.log; exit 1; \
+	  fi; \
+	done
 
 # Builds docker/Dockerfile with podman and checks the container from the host.
 docker-smoke:

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages cantonlite needs to build and test, when any is missing.
-# Uses sudo when not run as root. Prints nothing when everything is there.
+# Installs the Debian 12 packages cantonlite needs to build and test, when any is missing, and
+# the packages named as arguments (`make fuzz` adds clang). Uses sudo when not run as root.
+# Prints nothing when everything is there.
 set -euo pipefail
 packages=(g++ make cmake ninja-build ccache libboost1.81-dev nlohmann-json3-dev libspdlog-dev
-          libgtest-dev libssl-dev zlib1g-dev curl)
+          libgtest-dev libssl-dev zlib1g-dev curl "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -69,7 +69,7 @@ http::Response authentication_failed(const http::ApiError& error) {
 http::Response SpliceArea::render_decode_error(const http::DecodeError& error) const {
     // A Pekko rejection (malformed or missing body, query parameter or Content-Type), answered by
     // RejectionHandler.default in plain text.
-    return http::Response::text(error.status(), error.what());
+    return http::Response::text(error.status(), error.text());
 }
 
 }  // namespace cantonlite::areas

@@ -125,14 +125,15 @@ nlohmann::json json_body(const http::Request& request) {
     require_json_content_type(request);
     if (request.body.empty()) throw http::DecodeError("Request entity expected but not supplied");
     nlohmann::json body = nlohmann::json::parse(request.body, nullptr, false);
-    if (!body.is_discarded()) return body;
+    // nlohmann ends its input at a NUL byte; jawn reads on (and refuses what follows).
+    if (!body.is_discarded() && request.body.find('\0') == std::string::npos) return body;
     if (auto error = http::jawn_error(request.body)) {
         throw http::DecodeError(std::string(malformed) + *error);
     }
     // jawn reads what nlohmann refused: bytes that are not UTF-8 (Java decoded them to U+FFFD), or
     // a number beyond a double.
     body = nlohmann::json::parse(http::java_utf8(request.body), nullptr, false);
-    if (body.is_discarded())
+    if (body.is_discarded() || request.body.find('\0') != std::string::npos)
         throw http::DecodeError(std::string(malformed) + "number out of range");
     return body;
 }

@@ -100,7 +100,7 @@ struct Died {
 // verdict only: no values are built.
 class Jawn {
   public:
-    explicit Jawn(std::u16string text) : s_(std::move(text)) {}
+    Jawn(std::u16string text, std::size_t context) : s_(std::move(text)), context_(context) {}
 
     void parse() {
         std::size_t j = top_value(skip_whitespace(0));
@@ -128,8 +128,10 @@ class Jawn {
         line_start_ = i + 1;
     }
 
-    [[noreturn]] void die(std::size_t i, std::string_view expectation,
-                          std::size_t chars = 6) const {
+    [[noreturn]] void die(std::size_t i, std::string_view expectation) const {
+        die(i, expectation, context_);
+    }
+    [[noreturn]] void die(std::size_t i, std::string_view expectation, std::size_t chars) const {
         std::string got;
         if (eof(i)) {
             got = "eof";
@@ -305,15 +307,16 @@ class Jawn {
     }
 
     std::u16string s_;
+    std::size_t context_;
     std::size_t line_ = 0;
     std::size_t line_start_ = 0;
 };
 
 }  // namespace
 
-std::optional<std::string> jawn_error(std::string_view text) {
+std::optional<std::string> jawn_error(std::string_view text, std::size_t context) {
     try {
-        Jawn(java_string(text)).parse();
+        Jawn(java_string(text), context).parse();
         return std::nullopt;
     } catch (const Exhausted&) {
         return "exhausted input";

@@ -210,7 +210,10 @@ Value typed_value(const SeedContext& ctx, const nlohmann::json& v, const std::st
             pointer,
             "must be a typed value such as {\"text\": \"x\"}, got " + model::describe_json(v));
     }
-    const auto& [kind, body] = *v.items().begin();
+    // Not a structured binding: the lambdas below capture `body` (clang 14 cannot).
+    const auto item = v.items().begin();
+    const std::string& kind = item.key();
+    const nlohmann::json& body = item.value();
     const std::string at = pointer + "/" + kind;
     const auto str = [&]() -> const std::string& {
         if (!body.is_string())

@@ -89,10 +89,13 @@ class ApiError : public std::runtime_error {
 class DecodeError : public std::runtime_error {
   public:
     explicit DecodeError(const std::string& text, int status = 400)
-        : std::runtime_error(text), status_(status) {}
+        : std::runtime_error(text), text_(text), status_(status) {}
     int status() const { return status_; }
+    // The whole text, NUL bytes included (what() ends at the first).
+    const std::string& text() const { return text_; }
 
   private:
+    std::string text_;
     int status_;
 };
 

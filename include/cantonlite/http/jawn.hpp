@@ -13,8 +13,9 @@ namespace cantonlite::http {
 // "<expectation> got '<up to 6 chars>[...]' (line L, column C)", e.g.
 //   jawn_error(R"({"a":1,})") == R"(expected " got '}' (line 1, column 8))".
 // Lines count the newlines jawn skipped as whitespace; columns and the shown characters count
-// UTF-16 code units, as jawn does on a Java String.
-[[nodiscard]] std::optional<std::string> jawn_error(std::string_view text);
+// UTF-16 code units, as jawn does on a Java String. `context`: the characters shown (jawn 1.6's
+// ErrorContext is 6).
+[[nodiscard]] std::optional<std::string> jawn_error(std::string_view text, std::size_t context = 6);
 
 // `text` with every byte sequence that is not UTF-8 replaced by U+FFFD, as Java decodes it.
 [[nodiscard]] std::string java_utf8(std::string_view text);

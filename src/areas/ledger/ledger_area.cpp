@@ -97,7 +97,7 @@ http::Response LedgerArea::render_error(const http::ApiError& error,
 }
 
 http::Response LedgerArea::render_decode_error(const http::DecodeError& error) const {
-    return http::Response::text(400, error.what());
+    return http::Response::text(400, error.text());
 }
 
 }  // namespace cantonlite::areas::ledger

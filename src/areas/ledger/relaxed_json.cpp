@@ -9,6 +9,7 @@
 
 #include "cantonlite/areas/circe.hpp"
 #include "cantonlite/http/api_error.hpp"
+#include "cantonlite/http/jawn.hpp"
 
 namespace cantonlite::areas::ledger::relaxed {
 namespace {
@@ -79,6 +80,10 @@ const json* member(const json& object, std::string_view key) {
 }
 
 json parse_body(std::string_view body) {
+    // nlohmann ends its input at a NUL byte, where jawn reads on: let jawn say what is wrong.
+    if (body.find('\0') != std::string_view::npos) {
+        if (auto error = http::jawn_error(body, 10)) fail(*error);
+    }
     try {
         return json::parse(body);
     } catch (const json::parse_error& error) {

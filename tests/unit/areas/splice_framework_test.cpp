@@ -122,7 +122,9 @@ INSTANTIATE_TEST_SUITE_P(
         JawnCase{R"({"a":"\x"})", R"(illegal escape sequence (\x) got '\...' (line 1, column 7))"},
         JawnCase{R"({"a":tru})", "expected true got 'tru}' (line 1, column 6)"},
         JawnCase{"{\n  \"a\": 1,\n  }", R"(expected " got '}' (line 3, column 3))"},
-        JawnCase{R"({"a":[1,{"b":null}],"c":"é"})", "<parsed>"}));
+        JawnCase{R"({"a":[1,{"b":null}],"c":"é"})", "<parsed>"},
+        JawnCase{std::string("{}\0x", 4), "expected whitespace or eof got '" +
+                                              std::string("\0x", 2) + "' (line 1, column 3)"}));
 
 TEST(SpliceMalformedBody, IsPekkosRejectionAroundJawnsMessage) {
     const Response response = api().send("POST", import_updates, R"({"migration_id":1,})",
@@ -141,6 +143,18 @@ TEST(SpliceMalformedBody, BytesThatAreNotUtf8AreReadAsJavaReadsThem) {
         {{"Content-Type", "application/json"}});
 
     EXPECT_EQ(response.status, 200) << response.body;
+}
+
+// Found by fuzz_parsers: nlohmann ends its input at a NUL byte, jawn does not.
+TEST(SpliceMalformedBody, ANulByteAfterTheValueIsMalformed) {
+    const Response response =
+        api().send("POST", import_updates, import_body + std::string("\0x", 2),
+                   {{"Content-Type", "application/json"}});
+
+    EXPECT_TRUE(is_rejection(response, 400,
+                             "The request content was malformed:\nexpected whitespace or eof got "
+                             "'" +
+                                 std::string("\0x", 2) + "' (line 1, column 51)"));
 }
 
 TEST(SpliceMalformedBody, ANumberBeyondADoubleIsRejected) {

@@ -16,7 +16,7 @@ std::string decode_error_of(std::string_view body) {
     try {
         (void)decode_transaction_by_offset(body);
     } catch (const http::DecodeError& error) {
-        return error.what();
+        return error.text();
     }
     return "";
 }
@@ -201,6 +201,15 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(TransactionRequest, NumberBeyondADoubleIsADecodeError) {
     EXPECT_EQ(decode_error_of(R"({"offset": 1e400})"),
               body_error("number overflow parsing '1e400'"));
+}
+
+// nlohmann ends its input at a NUL byte; jawn reads on and refuses it (found by fuzz_parsers).
+TEST(TransactionRequest, ANulByteAfterTheJsonIsMalformed) {
+    const std::string error = decode_error_of(std::string("{\"offset\": 1}\0x", 15));
+
+    EXPECT_EQ(error.rfind("Invalid value for: body (expected whitespace or eof got '", 0), 0U)
+        << error;
+    EXPECT_NE(error.find("(line 1, column 14))"), std::string::npos) << error;
 }
 
 TEST(TransactionRequest, ReportsLineAndColumnOfMalformedJson) {

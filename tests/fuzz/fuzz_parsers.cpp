@@ -1,0 +1,107 @@
+// libFuzzer target: the request parsers that sit in front of every handler, on arbitrary bytes,
+// each against an independent reading where there is one:
+// - jawn_error (the Splice apps' JSON verdict) agrees with nlohmann on what is JSON, for text
+//   that is valid UTF-8 and holds no number nlohmann cannot (jawn keeps those);
+// - the java.time parsers and Daml's conversion never fail but with a message, and what they
+//   accept converts;
+// - circe's Long, the Accept-Encoding negotiation and the Content-Type check never crash, and a
+//   compressed body inflates back to itself.
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <variant>
+
+#include <zlib.h>
+#include <nlohmann/json.hpp>
+
+#include "cantonlite/areas/circe.hpp"
+#include "cantonlite/areas/java_time.hpp"
+#include "cantonlite/areas/splice_request.hpp"
+#include "cantonlite/http/api_error.hpp"
+#include "cantonlite/http/content_coding.hpp"
+#include "cantonlite/http/jawn.hpp"
+
+namespace {
+
+using namespace cantonlite;
+
+[[noreturn]] void fail(const std::string& why, std::string_view input) {
+    std::cerr << why << " on: " << std::string(input.substr(0, 500)) << "\n";
+    std::abort();
+}
+
+std::string inflated(const std::string& data) {
+    z_stream z{};
+    inflateInit2(&z, 15 + 32);
+    std::string out(1 << 20, '\0');
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+    z.avail_in = static_cast<uInt>(data.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = static_cast<uInt>(out.size());
+    inflate(&z, Z_FINISH);
+    out.resize(out.size() - z.avail_out);
+    inflateEnd(&z);
+    return out;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+
+    // JSON: jawn and nlohmann agree on valid UTF-8 text.
+    const auto verdict = http::jawn_error(text);
+    if (http::java_utf8(text) == text) {
+        // nlohmann stops at a NUL byte; the decoders ask jawn then.
+        const bool nlohmann_accepts =
+            nlohmann::json::accept(text) && text.find('\0') == std::string_view::npos;
+        bool huge_number = false;
+        if (!nlohmann_accepts && !verdict) {
+            try {
+                (void)nlohmann::json::parse(text);
+            } catch (const nlohmann::json::out_of_range&) {
+                huge_number = true;  // 1e400: jawn keeps it, nlohmann cannot
+            } catch (const std::exception&) {
+            }
+        }
+        if (nlohmann_accepts == verdict.has_value() && !huge_number) {
+            fail(verdict ? "jawn refuses what nlohmann reads: " + *verdict
+                         : "jawn reads what nlohmann refuses",
+                 text);
+        }
+    }
+
+    // A request carrying the bytes as its body: decoded, or a rejection, never anything else.
+    http::Request request{.method = "POST", .target = "/", .body = std::string(text)};
+    request.headers.push_back({"Content-Type", "application/json"});
+    try {
+        const nlohmann::json body = areas::json_body(request);
+        (void)areas::optional_int64_member(body, "after");
+    } catch (const http::DecodeError&) {
+    }
+
+    // Dates: a message, or an instant that converts or says why not.
+    const auto t = areas::parse_guardrail_date_time(text);
+    if (const auto* value = std::get_if<areas::JavaDateTime>(&t)) {
+        (void)areas::daml_timestamp(*value);
+    } else if (std::get<std::string>(t).empty()) {
+        fail("a date-time refused without a message", text);
+    }
+    (void)areas::parse_java_instant(text);
+
+    // Numbers, codings, types.
+    (void)areas::circe_long(nlohmann::json(std::string(text)));
+    const std::vector<http::Header> headers{{"Accept-Encoding", std::string(text)}};
+    (void)http::negotiate_coding(headers);
+    for (const auto coding : {http::ContentCoding::gzip, http::ContentCoding::deflate}) {
+        if (inflated(http::encode_body(text, coding)) != text) fail("compression lost bytes", text);
+    }
+    http::Request typed{.method = "POST", .target = "/", .body = "{}"};
+    typed.headers.push_back({"Content-Type", std::string(text)});
+    try {
+        (void)areas::json_body(typed);
+    } catch (const http::DecodeError&) {
+    }
+    return 0;
+}

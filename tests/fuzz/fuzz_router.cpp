@@ -1,0 +1,89 @@
+// libFuzzer target: any request to the daemon's router, with every area mounted over the live
+// default network (the admin API open, as on loopback). Every request gets an answer: no crash,
+// no exception out of the router, no 500, and a body that parses as JSON wherever the answer says
+// application/json (inflated first when it is compressed).
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include <spdlog/spdlog.h>
+#include <zlib.h>
+#include <nlohmann/json.hpp>
+
+#include "cantonlite/app/application.hpp"
+#include "cantonlite/app/describe.hpp"
+#include "cantonlite/seed/live_network.hpp"
+#include "fuzz_input.hpp"
+
+namespace {
+
+using namespace cantonlite;
+
+struct Daemon {
+    Daemon()
+        : network(
+              seed::LiveNetwork::load_file(CANTONLITE_SOURCE_DIR "/config/default-network.json")),
+          router(app::make_router(
+              *network,
+              areas::admin::AdminOptions{.open = true, .describe = [](const store::LedgerStore& s) {
+                                             return app::describe_json(s).dump();
+                                         }})) {}
+    std::unique_ptr<seed::LiveNetwork> network;
+    std::unique_ptr<http::Router> router;
+};
+
+std::string inflated(const std::string& data) {
+    z_stream z{};
+    if (inflateInit2(&z, 15 + 32) != Z_OK) return {};  // gzip or zlib, by its header
+    std::string out(64 << 20, '\0');
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+    z.avail_in = static_cast<uInt>(data.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = static_cast<uInt>(out.size());
+    const int rc = inflate(&z, Z_FINISH);
+    out.resize(out.size() - z.avail_out);
+    inflateEnd(&z);
+    if (rc != Z_STREAM_END) {
+        std::cerr << "a compressed answer does not inflate\n";
+        std::abort();
+    }
+    return out;
+}
+
+[[noreturn]] void fail(const http::Request& r, const http::Response& a, const std::string& why) {
+    std::cerr << why << ": " << r.method << " " << r.target << " -> " << a.status << " "
+              << a.content_type << "\n"
+              << a.body.substr(0, 2000) << "\n";
+    std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+    spdlog::set_level(spdlog::level::off);
+    return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    static Daemon daemon;
+    static long requests = 0;
+    // Writes accumulate; start again from the seed now and then, as a test run's reset would.
+    if (++requests % 2000 == 0) daemon = Daemon();
+    const http::Request request =
+        fuzz::request_of(std::string_view(reinterpret_cast<const char*>(data), size));
+    http::Response response = daemon.router->handle(request);
+    if (response.deferred) {
+        http::Response done;
+        response.deferred([&done](http::Response r) { done = std::move(r); });
+        response = std::move(done);
+    }
+    if (response.status >= 500) fail(request, response, "a 5xx for a request");
+    if (response.content_type == "application/json") {
+        const auto coding = response.header("Content-Encoding");
+        const std::string body = coding ? inflated(response.body) : response.body;
+        if (!nlohmann::json::accept(body)) fail(request, response, "invalid JSON");
+    }
+    return 0;
+}
