@@ -33,15 +33,23 @@ using namespace cantonlite;
 
 std::string inflated(const std::string& data) {
     z_stream z{};
-    inflateInit2(&z, 15 + 32);
-    std::string out(1 << 20, '\0');
+    if (inflateInit2(&z, 15 + 32) != Z_OK) return {};  // gzip or zlib, by its header
     z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
     z.avail_in = static_cast<uInt>(data.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    inflate(&z, Z_FINISH);
-    out.resize(out.size() - z.avail_out);
+    std::string out;
+    int rc = Z_OK;
+    while (rc == Z_OK) {
+        char chunk[16384];
+        z.next_out = reinterpret_cast<Bytef*>(chunk);
+        z.avail_out = sizeof chunk;
+        rc = inflate(&z, Z_NO_FLUSH);
+        out.append(chunk, sizeof chunk - z.avail_out);
+    }
     inflateEnd(&z);
+    if (rc != Z_STREAM_END) {
+        std::cerr << "a compressed body does not inflate\n";
+        std::abort();
+    }
     return out;
 }
 

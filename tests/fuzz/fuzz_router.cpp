@@ -37,16 +37,20 @@ struct Daemon {
 std::string inflated(const std::string& data) {
     z_stream z{};
     if (inflateInit2(&z, 15 + 32) != Z_OK) return {};  // gzip or zlib, by its header
-    std::string out(64 << 20, '\0');
     z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
     z.avail_in = static_cast<uInt>(data.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    const int rc = inflate(&z, Z_FINISH);
-    out.resize(out.size() - z.avail_out);
+    std::string out;
+    int rc = Z_OK;
+    while (rc == Z_OK) {
+        char chunk[16384];
+        z.next_out = reinterpret_cast<Bytef*>(chunk);
+        z.avail_out = sizeof chunk;
+        rc = inflate(&z, Z_NO_FLUSH);
+        out.append(chunk, sizeof chunk - z.avail_out);
+    }
     inflateEnd(&z);
     if (rc != Z_STREAM_END) {
-        std::cerr << "a compressed answer does not inflate\n";
+        std::cerr << "a compressed body does not inflate\n";
         std::abort();
     }
     return out;
