@@ -27,11 +27,12 @@ run: configure
 	$(BUILD_DIR)/cantonlite serve $(ARGS)
 
 # Builds everything and runs the whole suite (ctest), then each fuzz target for TEST_FUZZ_SECONDS
-# (below: `make fuzz`).
+# (below: `make fuzz`), then the unit and integration suites under ASan and UBSan (`make asan`).
 TEST_FUZZ_SECONDS ?= 15
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
+	@$(MAKE) --no-print-directory asan
 
 # Throughput of every operation and the daemon's start-up and memory, as ratios to baselines of
 # the same run (tests/bench/bench.cpp). BENCH_ARGS: e.g. --seconds 5 --generate 1000,1000000,10000
@@ -55,6 +56,10 @@ tsan: deps
 # The unit and integration suites under AddressSanitizer and UBSan (any error stops the run), in
 # their own tree (build-asan; without -Werror: GCC's flow warnings misfire on Boost under ASan).
 SANITIZER_OPTIONS := halt_on_error=1:abort_on_error=1:print_stacktrace=1
+# DescriptorExhaustion reads the log through spdlog's ringbuffer_sink, a header whose call into the
+# formatter libspdlog.so built trips GCC's vptr check (the library's type_info seen as another
+# type; no suppression applies): it runs in make test and make tsan.
+ASAN_SKIP := -DescriptorExhaustion.*
 asan: deps
 	@cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANTONLITE_SANITIZE=address \
 	  -DCANTONLITE_WERROR=OFF >/dev/null
@@ -62,7 +67,8 @@ asan: deps
 	ASAN_OPTIONS=$(SANITIZER_OPTIONS) UBSAN_OPTIONS=$(SANITIZER_OPTIONS) \
 	  build-asan/tests/unit/cantonlite_unit_tests --gtest_brief=1
 	ASAN_OPTIONS=$(SANITIZER_OPTIONS) UBSAN_OPTIONS=$(SANITIZER_OPTIONS) \
-	  build-asan/tests/integration/cantonlite_integration_tests --gtest_brief=1
+	  build-asan/tests/integration/cantonlite_integration_tests --gtest_brief=1 \
+	  --gtest_filter='$(ASAN_SKIP)'
 
 # The libFuzzer targets (tests/fuzz) in their own tree (build-fuzz, clang with coverage, ASan and
 # UBSan): the router over the live default network, the request parsers, the JWT verifier and the
