@@ -38,6 +38,14 @@ const nlohmann::json* find_member(const nlohmann::json& body, std::string_view k
     return it == body.end() ? nullptr : &*it;
 }
 
+// An optional member: nullptr when absent or null; a body that is not an object still fails on
+// it, as circe's cursor does on the first field it reads.
+const nlohmann::json* optional_value(const nlohmann::json& body, std::string_view key) {
+    if (!body.is_object()) decoding_failure(key, "Missing required field");
+    const nlohmann::json* v = find_member(body, key);
+    return v == nullptr || v->is_null() ? nullptr : v;
+}
+
 const nlohmann::json& member(const nlohmann::json& body, std::string_view key) {
     const nlohmann::json* v = find_member(body, key);
     if (v == nullptr) decoding_failure(key, "Missing required field");
@@ -159,9 +167,7 @@ std::int64_t int64_member(const nlohmann::json& body, std::string_view key) {
 
 std::optional<std::int64_t> optional_int64_member(const nlohmann::json& body,
                                                   std::string_view key) {
-    if (!body.is_object()) decoding_failure(key, "Missing required field");
-    const nlohmann::json* v = find_member(body, key);
-    if (v == nullptr || v->is_null()) return std::nullopt;
+    if (optional_value(body, key) == nullptr) return std::nullopt;
     return int64_member(body, key);
 }
 
@@ -180,9 +186,7 @@ std::string string_member(const nlohmann::json& body, std::string_view key) {
 
 std::optional<std::string> optional_string_member(const nlohmann::json& body,
                                                   std::string_view key) {
-    if (!body.is_object()) decoding_failure(key, "Missing required field");
-    const nlohmann::json* v = find_member(body, key);
-    if (v == nullptr || v->is_null()) return std::nullopt;
+    if (optional_value(body, key) == nullptr) return std::nullopt;
     return string_member(body, key);
 }
 
@@ -203,24 +207,19 @@ std::vector<std::string> string_array_member(const nlohmann::json& body, std::st
 
 std::vector<std::string> optional_string_array_member(const nlohmann::json& body,
                                                       std::string_view key) {
-    if (!body.is_object()) decoding_failure(key, "Missing required field");
-    const nlohmann::json* v = find_member(body, key);
-    if (v == nullptr || v->is_null()) return {};
+    if (optional_value(body, key) == nullptr) return {};
     return string_array_member(body, key);
 }
 
 const nlohmann::json* optional_object_member(const nlohmann::json& body, std::string_view key) {
-    if (!body.is_object()) decoding_failure(key, "Missing required field");
-    const nlohmann::json* v = find_member(body, key);
-    return v == nullptr || v->is_null() ? nullptr : v;
+    return optional_value(body, key);
 }
 
 std::string enum_member(const nlohmann::json& body, std::string_view key,
                         std::string_view enum_name, std::initializer_list<std::string_view> values,
                         std::string_view fallback) {
-    if (!body.is_object()) decoding_failure(key, "Missing required field");
-    const nlohmann::json* v = find_member(body, key);
-    if (v == nullptr || v->is_null()) return std::string(fallback);
+    const nlohmann::json* v = optional_value(body, key);
+    if (v == nullptr) return std::string(fallback);
     if (!v->is_string()) decoding_failure(key, wrong_type(*v, "string"));
     const auto& text = v->get_ref<const std::string&>();
     if (std::find(values.begin(), values.end(), text) == values.end()) {

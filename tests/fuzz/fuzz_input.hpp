@@ -7,8 +7,12 @@
 //
 //   {"migration_id": 0, ...}                <- the body: everything after the empty line
 
+#include <cstdlib>
+#include <iostream>
 #include <string>
 #include <string_view>
+
+#include <zlib.h>
 
 #include "cantonlite/http/request.hpp"
 
@@ -50,6 +54,29 @@ inline std::string text_of(const std::string& method, const std::string& target,
     std::string out = method + " " + target + "\n";
     for (const http::Header& h : headers) out += h.name + ": " + h.value + "\n";
     return out + "\n" + body;
+}
+
+// A gzip or zlib stream (by its header) inflated; aborts when it does not inflate.
+inline std::string inflated(const std::string& data) {
+    z_stream z{};
+    if (inflateInit2(&z, 15 + 32) != Z_OK) return {};  // gzip or zlib, by its header
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+    z.avail_in = static_cast<uInt>(data.size());
+    std::string out;
+    int rc = Z_OK;
+    while (rc == Z_OK) {
+        char chunk[16384];
+        z.next_out = reinterpret_cast<Bytef*>(chunk);
+        z.avail_out = sizeof chunk;
+        rc = inflate(&z, Z_NO_FLUSH);
+        out.append(chunk, sizeof chunk - z.avail_out);
+    }
+    inflateEnd(&z);
+    if (rc != Z_STREAM_END) {
+        std::cerr << "a compressed body does not inflate\n";
+        std::abort();
+    }
+    return out;
 }
 
 }  // namespace cantonlite::fuzz

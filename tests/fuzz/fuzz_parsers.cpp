@@ -21,6 +21,7 @@
 #include "cantonlite/http/api_error.hpp"
 #include "cantonlite/http/content_coding.hpp"
 #include "cantonlite/http/jawn.hpp"
+#include "fuzz_input.hpp"
 
 namespace {
 
@@ -29,28 +30,6 @@ using namespace cantonlite;
 [[noreturn]] void fail(const std::string& why, std::string_view input) {
     std::cerr << why << " on: " << std::string(input.substr(0, 500)) << "\n";
     std::abort();
-}
-
-std::string inflated(const std::string& data) {
-    z_stream z{};
-    if (inflateInit2(&z, 15 + 32) != Z_OK) return {};  // gzip or zlib, by its header
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-    z.avail_in = static_cast<uInt>(data.size());
-    std::string out;
-    int rc = Z_OK;
-    while (rc == Z_OK) {
-        char chunk[16384];
-        z.next_out = reinterpret_cast<Bytef*>(chunk);
-        z.avail_out = sizeof chunk;
-        rc = inflate(&z, Z_NO_FLUSH);
-        out.append(chunk, sizeof chunk - z.avail_out);
-    }
-    inflateEnd(&z);
-    if (rc != Z_STREAM_END) {
-        std::cerr << "a compressed body does not inflate\n";
-        std::abort();
-    }
-    return out;
 }
 
 }  // namespace
@@ -103,7 +82,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::vector<http::Header> headers{{"Accept-Encoding", std::string(text)}};
     (void)http::negotiate_coding(headers);
     for (const auto coding : {http::ContentCoding::gzip, http::ContentCoding::deflate}) {
-        if (inflated(http::encode_body(text, coding)) != text) fail("compression lost bytes", text);
+        if (fuzz::inflated(http::encode_body(text, coding)) != text)
+            fail("compression lost bytes", text);
     }
     http::Request typed{.method = "POST", .target = "/", .body = "{}"};
     typed.headers.push_back({"Content-Type", std::string(text)});

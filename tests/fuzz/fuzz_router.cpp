@@ -34,28 +34,6 @@ struct Daemon {
     std::unique_ptr<http::Router> router;
 };
 
-std::string inflated(const std::string& data) {
-    z_stream z{};
-    if (inflateInit2(&z, 15 + 32) != Z_OK) return {};  // gzip or zlib, by its header
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-    z.avail_in = static_cast<uInt>(data.size());
-    std::string out;
-    int rc = Z_OK;
-    while (rc == Z_OK) {
-        char chunk[16384];
-        z.next_out = reinterpret_cast<Bytef*>(chunk);
-        z.avail_out = sizeof chunk;
-        rc = inflate(&z, Z_NO_FLUSH);
-        out.append(chunk, sizeof chunk - z.avail_out);
-    }
-    inflateEnd(&z);
-    if (rc != Z_STREAM_END) {
-        std::cerr << "a compressed body does not inflate\n";
-        std::abort();
-    }
-    return out;
-}
-
 [[noreturn]] void fail(const http::Request& r, const http::Response& a, const std::string& why) {
     std::cerr << why << ": " << r.method << " " << r.target << " -> " << a.status << " "
               << a.content_type << "\n"
@@ -86,7 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (response.status >= 500) fail(request, response, "a 5xx for a request");
     if (response.content_type == "application/json") {
         const auto coding = response.header("Content-Encoding");
-        const std::string body = coding ? inflated(response.body) : response.body;
+        const std::string body = coding ? fuzz::inflated(response.body) : response.body;
         if (!nlohmann::json::accept(body)) fail(request, response, "invalid JSON");
     }
     return 0;
