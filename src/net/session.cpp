@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/beast/core/read_size.hpp>
 #include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
@@ -153,6 +154,9 @@ void Session::close_now() {
     asio::post(stream_.get_executor(), [self = shared_from_this()] { self->stream_.close(); });
 }
 
+// A request has read_timeout from its first byte to its last, header and body, however slowly
+// it comes; before its first byte the connection is idle. A request already buffered (pipelined)
+// starts at once.
 void Session::read_header() {
     if (hub_->stopping()) return shut_down();
     const ServerOptions& options = hub_->options();
@@ -160,7 +164,24 @@ void Session::read_header() {
     parser_->header_limit(options.max_header_bytes);
     parser_->body_limit(options.max_body_bytes);
     method_ = target_ = "-";
-    stream_.expires_after(buffer_.size() > 0 ? options.read_timeout : options.idle_timeout);
+    if (buffer_.size() > 0) return start_request();
+    stream_.expires_after(options.idle_timeout);
+    stream_.async_read_some(buffer_.prepare(beast::read_size(buffer_, 65536)),
+                            [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+                                if (ec) return self->on_header(ec);
+                                self->buffer_.commit(n);
+                                self->start_request();
+                            });
+}
+
+void Session::start_request() {
+    request_deadline_ = std::chrono::steady_clock::now() + hub_->options().read_timeout;
+    // Most headers come whole in the first read: parse them here rather than through another
+    // asynchronous read, whose completion would be posted.
+    beast::error_code ec;
+    buffer_.consume(parser_->put(buffer_.data(), ec));
+    if (ec != bhttp::error::need_more) return on_header(ec);
+    stream_.expires_at(request_deadline_);
     bhttp::async_read_header(
         stream_, buffer_, *parser_,
         [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_header(ec); });
@@ -190,7 +211,7 @@ void Session::read_body() {
     // A request without a body (a GET, mostly) is whole once its header is: answer it at once
     // rather than through another asynchronous read, whose completion would be posted.
     if (parser_->is_done()) return on_body({});
-    stream_.expires_after(hub_->options().read_timeout);
+    stream_.expires_at(request_deadline_);
     bhttp::async_read(
         stream_, buffer_, *parser_,
         [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_body(ec); });

@@ -80,6 +80,7 @@ class Session : public std::enable_shared_from_this<Session> {
     using Parser = boost::beast::http::request_parser<boost::beast::http::string_body>;
 
     void read_header();
+    void start_request();  // the request's first bytes are in buffer_: its read_timeout runs
     void on_header(boost::beast::error_code ec);
     void send_continue();
     void read_body();
@@ -98,6 +99,7 @@ class Session : public std::enable_shared_from_this<Session> {
     std::string remote_;
     bool busy_ = false;  // a request is between its header and its written response
     std::chrono::steady_clock::time_point started_;
+    std::chrono::steady_clock::time_point request_deadline_;  // its first byte + read_timeout
     std::string method_ = "-";
     std::string target_ = "-";
     int status_ = 0;

@@ -1,6 +1,7 @@
 // The Beast server end to end, over real sockets on a free port.
 #include <atomic>
 #include <memory>
+#include <string_view>
 #include <system_error>
 #include <thread>
 
@@ -224,6 +225,41 @@ TEST(Server, IncompleteRequestIsClosedAfterReadTimeout) {
     ASSERT_TRUE(c.send("POST /api/scan/v0/lsu HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{"));
 
     EXPECT_TRUE(c.closed_by_peer(5s));
+}
+
+// Sends `bytes` one at a time, `gap` apart, until the server closes the connection. Returns
+// whether it did before the last byte was sent.
+bool trickle_until_closed(HttpConnection& c, std::string_view bytes,
+                          std::chrono::milliseconds gap) {
+    for (const char byte : bytes) {
+        if (!c.send(std::string_view(&byte, 1)) || c.closed_by_peer(gap)) return true;
+    }
+    return false;
+}
+
+// A request has read_timeout from its first byte to its last, however slowly it comes: bytes
+// that keep arriving do not extend it, and a new connection's idle time does not apply once it
+// has started (a byte every 20 ms would take about 5 s here).
+TEST(Server, HeaderTrickledAByteAtATimeIsClosedAtTheReadTimeout) {
+    TestServer server(net::ServerOptions{.read_timeout = 300ms, .idle_timeout = 60s});
+    HttpConnection c(server.port());
+
+    const std::string request =
+        make_request("GET", "/api/scan/livez", "", "X-Pad: " + std::string(200, 'a') + "\r\n");
+
+    EXPECT_TRUE(trickle_until_closed(c, request, 20ms)) << "the whole request trickled in";
+}
+
+// The header and then the body each come within read_timeout, but not the two together.
+TEST(Server, BodyTrickledAfterASlowHeaderIsClosedAtTheReadTimeout) {
+    TestServer server(net::ServerOptions{.read_timeout = 1s, .idle_timeout = 60s});
+    HttpConnection c(server.port());
+    const std::string header = "POST /api/scan/v0/lsu HTTP/1.1\r\nContent-Length: 20\r\n\r\n";
+
+    // The header over about 500 ms, then the body over about 800 ms.
+    ASSERT_TRUE(c.send(header.substr(0, header.size() - 5)));
+    ASSERT_FALSE(trickle_until_closed(c, header.substr(header.size() - 5), 100ms));
+    EXPECT_TRUE(trickle_until_closed(c, std::string(20, 'x'), 40ms)) << "the whole body came";
 }
 
 TEST(Server, FiftyConcurrentClientsAreAllAnswered) {

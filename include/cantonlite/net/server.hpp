@@ -23,13 +23,13 @@ struct AccessRecord {
 };
 
 struct ServerOptions {
-    std::string address = "127.0.0.1";                // interface to listen on
-    std::uint16_t port = 7575;                        // 0: any free port (see Server::port())
-    int io_threads = 1;                               // threads running the io_context
-    std::chrono::milliseconds read_timeout{30'000};   // to receive one request, once it started
-    std::chrono::milliseconds idle_timeout{60'000};   // between requests on a kept-alive connection
-    std::uint32_t max_header_bytes = 16 * 1024;       // request line and headers; over: 431
-    std::uint64_t max_body_bytes = 8 * 1024 * 1024;   // over: 413
+    std::string address = "127.0.0.1";               // interface to listen on
+    std::uint16_t port = 7575;                       // 0: any free port (see Server::port())
+    int io_threads = 1;                              // threads running the io_context
+    std::chrono::milliseconds read_timeout{30'000};  // one request, from its first byte to its last
+    std::chrono::milliseconds idle_timeout{60'000};  // between requests on a kept-alive connection
+    std::uint32_t max_header_bytes = 16 * 1024;      // request line and headers; over: 431
+    std::uint64_t max_body_bytes = 8 * 1024 * 1024;  // over: 413
     std::chrono::milliseconds shutdown_grace{5'000};  // in-flight requests get this long on stop()
     // At most this many connections at once (0: no cap). At the cap the server accepts no more
     // until one closes; new connections wait in the kernel's backlog, as Pekko's max-connections.
