@@ -2,11 +2,8 @@
 // retries, logs the condition boundedly instead of once per failed accept (it used to spin at
 // about 540 000 warnings a second), and serves again as soon as descriptors are free. Each ctest
 // test runs in its own process, so lowering this process's descriptor limit touches no other test.
-#include <arpa/inet.h>
 #include <dirent.h>
-#include <netinet/in.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -35,21 +32,6 @@ std::size_t open_descriptors() {
         ::closedir(d);
     }
     return n;
-}
-
-// A TCP connection to 127.0.0.1:port; -1 when no descriptor is left for it.
-int connect_raw(std::uint16_t port) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0) return -1;
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(port);
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
-        ::close(fd);
-        return -1;
-    }
-    return fd;
 }
 
 std::size_t count_accept_failures(spdlog::sinks::ringbuffer_sink_mt& sink) {

@@ -20,17 +20,24 @@ std::optional<std::string> RawResponse::header(std::string_view name) const {
     return std::nullopt;
 }
 
-HttpConnection::HttpConnection(std::uint16_t port) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    if (fd_ < 0) throw std::runtime_error("socket failed");
+int connect_raw(std::uint16_t port) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return -1;
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_port = htons(port);
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-        ::close(fd_);
-        throw std::runtime_error(std::string("connect failed: ") + std::strerror(errno));
+    if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
+        const int error = errno;
+        ::close(fd);
+        errno = error;
+        return -1;
     }
+    return fd;
+}
+
+HttpConnection::HttpConnection(std::uint16_t port) : fd_(connect_raw(port)) {
+    if (fd_ < 0) throw std::runtime_error(std::string("connect failed: ") + std::strerror(errno));
 }
 
 HttpConnection::~HttpConnection() {

@@ -47,6 +47,10 @@ class HttpConnection {
     bool eof_ = false;
 };
 
+// A raw TCP connection to 127.0.0.1:port, for tests that hold many; -1 when it cannot be made
+// (no descriptor left, refused). The caller closes it.
+[[nodiscard]] int connect_raw(std::uint16_t port);
+
 // A request as bytes: "<method> <target> HTTP/1.1", Host, the extra header lines, and the body
 // with its Content-Length (when the body is non-empty or the method is POST).
 [[nodiscard]] std::string make_request(std::string_view method, std::string_view target,
