@@ -113,8 +113,8 @@ std::optional<std::int64_t> decode_optional_long(const json* value, std::string_
 
 std::optional<std::int32_t> decode_optional_int(const json* value, std::string_view path) {
     if (value == nullptr || value->is_null()) return std::nullopt;
-    std::optional<std::int64_t> n;
-    if (value->is_number()) n = circe_long(*value);
+    // circe's Decoder[Int] reads what its Decoder[Long] reads, a string holding a number too.
+    const std::optional<std::int64_t> n = circe_long(*value);
     if (!n || *n < std::numeric_limits<std::int32_t>::min() ||
         *n > std::numeric_limits<std::int32_t>::max())
         fail_at("Int", path);

@@ -1,4 +1,8 @@
 // Holdings state and summaries over Scan's ACS snapshots (splice-behavior.md op 3, op 6 scan side).
+#include <charconv>
+#include <optional>
+#include <string_view>
+#include <system_error>
 #include <unordered_map>
 
 #include "cantonlite/areas/scan/scan_handlers.hpp"
@@ -238,6 +242,22 @@ http::Response post_holdings_summary_v1(const Store& store, const Context& ctx) 
     return holdings_summary(store, ctx, true);
 }
 
+namespace {
+
+// java.lang.Long.parseLong, which Pekko's Long unmarshaller calls: a sign, then ASCII digits and
+// nothing else (no white space), within 64 bits.
+std::optional<std::int64_t> java_parse_long(std::string_view text) {
+    std::string_view number = text;
+    if (number.starts_with('+')) number.remove_prefix(1);  // from_chars reads '-' only
+    if (number.empty() || (number.front() == '-' && number.size() != text.size())) return {};
+    std::int64_t value = 0;
+    const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
+    if (error != std::errc{} || end != number.data() + number.size()) return {};
+    return value;
+}
+
+}  // namespace
+
 namespace detail {
 
 http::Response snapshot_time_answer(const store::SnapshotPtr& snapshot, std::string_view relation,
@@ -274,17 +294,13 @@ TimestampParams timestamp_params(const Context& ctx, std::string_view time_name)
                                 "' was malformed:\nDecodingFailure at : " + *error);
     }
     const std::string migration_text = param("migration_id", true);
-    std::int64_t migration_id = 0;
-    try {
-        std::size_t used = 0;
-        migration_id = std::stoll(migration_text, &used);
-        if (used != migration_text.size()) throw std::invalid_argument("trailing");
-    } catch (const std::exception&) {
+    const std::optional<std::int64_t> migration_id = java_parse_long(migration_text);
+    if (!migration_id) {
         throw http::DecodeError("The query parameter 'migration_id' was malformed:\n'" +
                                 migration_text + "' is not a valid 64-bit signed integer value");
     }
     return TimestampParams{.time = std::get<JavaDateTime>(std::move(time)),
-                           .migration_id = migration_id};
+                           .migration_id = *migration_id};
 }
 
 }  // namespace detail

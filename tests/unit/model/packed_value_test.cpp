@@ -72,7 +72,8 @@ TEST(PackedValue, ShortAndLongValuesCopyAndMoveAlike) {
         EXPECT_EQ(unpack(copy), Value::unit());  // a moved-from value is Unit
         PackedValue assigned;
         assigned = packed;
-        assigned = assigned;  // self-assignment keeps it
+        const PackedValue& same = assigned;
+        assigned = same;  // self-assignment keeps it
         EXPECT_EQ(unpack(assigned), v) << n;
         PackedValue long_one = pack(Value::text_value(std::string(40, 'y')));
         long_one = std::move(assigned);
