@@ -138,9 +138,9 @@ nlohmann::json json_body(const http::Request& request) {
     if (auto error = http::jawn_error(request.body)) {
         throw http::DecodeError(std::string(malformed) + *error);
     }
-    // jawn reads what nlohmann refused: bytes that are not UTF-8 (Java decoded them to U+FFFD), or
-    // a number beyond a double.
-    body = nlohmann::json::parse(http::java_utf8(request.body), nullptr, false);
+    // jawn reads what nlohmann refused: bytes that are not UTF-8 (Java decoded them to U+FFFD), a
+    // lone surrogate's escape, or a number beyond a double.
+    body = nlohmann::json::parse(http::java_json_text(request.body), nullptr, false);
     if (body.is_discarded() || request.body.find('\0') != std::string::npos)
         throw http::DecodeError(std::string(malformed) + "number out of range");
     return body;

@@ -332,4 +332,64 @@ std::string java_utf8(std::string_view text) {
     return out;
 }
 
+namespace {
+
+// The code unit a "\\uXXXX" escape at `at` names (`at` is at its backslash), if it is one.
+std::optional<char16_t> unicode_escape(std::string_view text, std::size_t at) {
+    if (at + 6 > text.size() || text[at + 1] != 'u') return std::nullopt;
+    unsigned value = 0;
+    for (std::size_t i = at + 2; i < at + 6; ++i) {
+        const char c = text[i];
+        const int digit = c >= '0' && c <= '9'   ? c - '0'
+                          : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                          : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                                 : -1;
+        if (digit < 0) return std::nullopt;
+        value = value * 16 + static_cast<unsigned>(digit);
+    }
+    return static_cast<char16_t>(value);
+}
+
+bool is_high_surrogate(char16_t unit) {
+    return unit >= 0xD800 && unit <= 0xDBFF;
+}
+bool is_low_surrogate(char16_t unit) {
+    return unit >= 0xDC00 && unit <= 0xDFFF;
+}
+
+}  // namespace
+
+std::string java_json_text(std::string_view text) {
+    const std::string utf8 = java_utf8(text);
+    std::string out;
+    out.reserve(utf8.size());
+    bool in_string = false;
+    for (std::size_t i = 0; i < utf8.size(); ++i) {
+        const char c = utf8[i];
+        if (c == '"') in_string = !in_string;
+        if (!in_string || c != '\\' || i + 1 >= utf8.size()) {
+            out += c;
+            continue;
+        }
+        const auto unit = unicode_escape(utf8, i);
+        if (!unit) {  // another escape: both characters as they are
+            out.append(utf8, i, 2);
+            ++i;
+            continue;
+        }
+        const auto next = is_high_surrogate(*unit) ? unicode_escape(utf8, i + 6) : std::nullopt;
+        if (next && is_low_surrogate(*next)) {  // a pair: one code point
+            out.append(utf8, i, 12);
+            i += 11;
+        } else if (is_high_surrogate(*unit) || is_low_surrogate(*unit)) {
+            out += '?';
+            i += 5;
+        } else {
+            out.append(utf8, i, 6);
+            i += 5;
+        }
+    }
+    return out;
+}
+
 }  // namespace cantonlite::http

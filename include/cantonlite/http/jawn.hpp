@@ -20,4 +20,9 @@ namespace cantonlite::http {
 // `text` with every byte sequence that is not UTF-8 replaced by U+FFFD, as Java decodes it.
 [[nodiscard]] std::string java_utf8(std::string_view text);
 
+// JSON text as a Java service reads it, for a parser stricter than jawn: java_utf8's text, with
+// the escape of a lone surrogate (which jawn keeps in the Java String, and Java writes out as '?')
+// replaced by '?'. REQUIRES: jawn parses `text`.
+[[nodiscard]] std::string java_json_text(std::string_view text);
+
 }  // namespace cantonlite::http

@@ -1,8 +1,5 @@
 #include "cantonlite/areas/ledger/relaxed_json.hpp"
 
-#include <algorithm>
-#include <cctype>
-#include <cmath>
 #include <cstddef>
 #include <limits>
 #include <utility>
@@ -12,47 +9,7 @@
 #include "cantonlite/http/jawn.hpp"
 
 namespace cantonlite::areas::ledger::relaxed {
-namespace {
-
 using nlohmann::json;
-
-// --- malformed JSON, in jawn's words (approximated from nlohmann's diagnosis) ---
-
-std::string jawn_expectation(std::string_view nlohmann_text) {
-    const auto has = [&](std::string_view s) { return nlohmann_text.find(s) != std::string::npos; };
-    if (has("expected end of input")) return "expected whitespace or eof";
-    if (has("expected ':'")) return "expected :";
-    if (has("object key") || has("expected string literal")) return "expected \"";
-    if (has("while parsing object")) return "expected , or }";
-    if (has("while parsing array")) return "expected , or ]";
-    return "expected json value";
-}
-
-// nlohmann reports the end of a bad token; jawn reports its start.
-std::size_t token_start(std::string_view body, std::size_t index) {
-    const auto in_token = [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '+' || c == '.';
-    };
-    while (index > 0 && in_token(body[index - 1]) && in_token(body[index])) --index;
-    return index;
-}
-
-std::string jawn_message(std::string_view body, const json::parse_error& error) {
-    if (error.byte > body.size()) return "exhausted input";
-    const std::size_t index = token_start(body, error.byte == 0 ? 0 : error.byte - 1);
-    const std::string_view before = body.substr(0, index);
-    const std::size_t line =
-        1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
-    const std::size_t newline = before.rfind('\n');
-    const std::size_t column = newline == std::string_view::npos ? index + 1 : index - newline;
-    constexpr std::size_t shown = 10;
-    std::string got(body.substr(index, shown));
-    if (body.size() - index > shown) got += "...";
-    return jawn_expectation(error.what()) + " got '" + got + "' (line " + std::to_string(line) +
-           ", column " + std::to_string(column) + ")";
-}
-
-}  // namespace
 
 // Spec: canton-ledger-behavior.md §5.4 (tapir DefaultDecodeFailureHandler over circe 0.14.2).
 [[noreturn]] void fail(std::string_view detail) {
@@ -79,6 +36,18 @@ const json* member(const json& object, std::string_view key) {
     return it == object.end() ? nullptr : &*it;
 }
 
+namespace {
+
+// A number beyond a double (1e400): jawn would keep it, and circe reject it wherever a field is
+// read from it; nlohmann cannot hold it at all.
+[[noreturn]] void fail_number(const json::out_of_range& error) {
+    const std::string_view what = error.what();
+    const std::size_t text = what.find("number overflow");
+    fail(text == std::string_view::npos ? what : what.substr(text));
+}
+
+}  // namespace
+
 json parse_body(std::string_view body) {
     // nlohmann ends its input at a NUL byte, where jawn reads on: let jawn say what is wrong.
     if (body.find('\0') != std::string_view::npos) {
@@ -87,13 +56,16 @@ json parse_body(std::string_view body) {
     try {
         return json::parse(body);
     } catch (const json::parse_error& error) {
-        fail(jawn_message(body, error));
+        if (auto jawn = http::jawn_error(body, 10)) fail(*jawn);
     } catch (const json::out_of_range& error) {
-        // A number beyond a double (1e400): jawn would keep it, and circe reject it wherever a
-        // field is read from it; nlohmann cannot hold it at all.
-        const std::string_view what = error.what();
-        const std::size_t text = what.find("number overflow");
-        fail(text == std::string_view::npos ? what : what.substr(text));
+        fail_number(error);
+    }
+    // jawn reads what nlohmann refused: bytes that are not UTF-8 (Canton's String holds U+FFFD for
+    // them) or a lone surrogate's escape.
+    try {
+        return json::parse(http::java_json_text(body));
+    } catch (const json::out_of_range& error) {
+        fail_number(error);
     }
 }
 

@@ -212,6 +212,23 @@ TEST(TransactionRequest, ANulByteAfterTheJsonIsMalformed) {
     EXPECT_NE(error.find("(line 1, column 14))"), std::string::npos) << error;
 }
 
+// Canton reads the body as a Java String, bytes that are not UTF-8 becoming U+FFFD, and jawn keeps
+// the escape of a lone surrogate, which Java writes out as '?'; nlohmann refuses both (found by
+// fuzz_parsers).
+TEST(TransactionRequest, TextThatJawnReadsAndNlohmannRefusesDecodes) {
+    const auto request = decode_transaction_by_offset(
+        "{\"offset\":7,\"requestingParties\":[\"a\xff\",\"b\\uD800\",\"c\\uDC00x\","
+        "\"\\uD83D\\uDE00\"]}");
+
+    EXPECT_EQ(request.requesting_parties,
+              (std::vector<std::string>{"a\xEF\xBF\xBD", "b?", "c?x", "\xF0\x9F\x98\x80"}));
+}
+
+TEST(TransactionRequest, ALoneSurrogateDoesNotHideAMalformedBody) {
+    EXPECT_EQ(decode_error_of("{\"offset\":\"\\uD800\",}"),
+              body_error("expected \" got '}' (line 1, column 20)"));
+}
+
 TEST(TransactionRequest, ReportsLineAndColumnOfMalformedJson) {
     EXPECT_EQ(decode_error_of("{\n  x"), body_error("expected \" got 'x' (line 2, column 3)"));
 }
