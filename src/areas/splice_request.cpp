@@ -9,6 +9,7 @@
 
 #include "cantonlite/http/api_error.hpp"
 #include "cantonlite/http/jawn.hpp"
+#include "cantonlite/http/json_nesting.hpp"
 #include "cantonlite/model/decimal.hpp"
 #include "cantonlite/model/party_id.hpp"
 
@@ -132,6 +133,10 @@ void require_json_content_type(const http::Request& request) {
 nlohmann::json json_body(const http::Request& request) {
     require_json_content_type(request);
     if (request.body.empty()) throw http::DecodeError("Request entity expected but not supplied");
+    if (http::nests_deeper_than(request.body)) {
+        throw http::DecodeError(std::string(malformed) + "nesting deeper than " +
+                                std::to_string(http::max_json_nesting) + " levels");
+    }
     nlohmann::json body = nlohmann::json::parse(request.body, nullptr, false);
     // nlohmann ends its input at a NUL byte; jawn reads on (and refuses what follows).
     if (!body.is_discarded() && request.body.find('\0') == std::string::npos) return body;

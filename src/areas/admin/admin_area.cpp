@@ -2,11 +2,13 @@
 
 #include <exception>
 #include <mutex>
+#include <string>
 #include <type_traits>
 
 #include <openssl/crypto.h>
 #include <spdlog/spdlog.h>
 
+#include "cantonlite/http/json_nesting.hpp"
 #include "cantonlite/model/timestamp.hpp"
 
 namespace cantonlite::areas::admin {
@@ -33,6 +35,10 @@ ErrorKind kind_of_status(int status) {
 // The request's body as JSON; an empty body is `empty`. Throws DecodeError.
 nlohmann::json body_json(const http::Request& request, const nlohmann::json& empty) {
     if (request.body.empty()) return empty;
+    if (http::nests_deeper_than(request.body)) {
+        throw http::DecodeError("the body is not valid JSON: nesting deeper than " +
+                                std::to_string(http::max_json_nesting) + " levels");
+    }
     try {
         return nlohmann::json::parse(request.body);
     } catch (const nlohmann::json::exception& e) {

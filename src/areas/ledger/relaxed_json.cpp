@@ -2,11 +2,13 @@
 
 #include <cstddef>
 #include <limits>
+#include <string>
 #include <utility>
 
 #include "cantonlite/areas/circe.hpp"
 #include "cantonlite/http/api_error.hpp"
 #include "cantonlite/http/jawn.hpp"
+#include "cantonlite/http/json_nesting.hpp"
 
 namespace cantonlite::areas::ledger::relaxed {
 using nlohmann::json;
@@ -49,6 +51,9 @@ namespace {
 }  // namespace
 
 json parse_body(std::string_view body) {
+    if (http::nests_deeper_than(body)) {
+        fail("nesting deeper than " + std::to_string(http::max_json_nesting) + " levels");
+    }
     // nlohmann ends its input at a NUL byte, where jawn reads on: let jawn say what is wrong.
     if (body.find('\0') != std::string_view::npos) {
         if (auto error = http::jawn_error(body, 10)) fail(*error);

@@ -167,6 +167,26 @@ TEST(SpliceMalformedBody, ANulByteAfterTheValueIsMalformed) {
                                  std::string("\0x", 2) + "' (line 1, column 51)"));
 }
 
+// Printing or copying a value recurses once per level: bodies nesting beyond a thousand levels are
+// refused before they are parsed (3 million levels crashed the daemon; FIDELITY S3).
+TEST(SpliceMalformedBody, NestingBeyondAThousandLevelsIsRefused) {
+    const auto body_nesting = [](std::size_t levels) {
+        return R"({"migration_id":1,"after_update_id":)" + std::string(levels - 1, '[') +
+               std::string(levels - 1, ']') + R"(,"limit":10})";
+    };
+
+    const Response refused = api().send("POST", import_updates, body_nesting(1001),
+                                        {{"Content-Type", "application/json"}});
+    const Response read = api().send("POST", import_updates, body_nesting(1000),
+                                     {{"Content-Type", "application/json"}});
+
+    EXPECT_TRUE(is_rejection(
+        refused, 400, "The request content was malformed:\nnesting deeper than 1000 levels"));
+    EXPECT_EQ(read.status, 400);
+    EXPECT_TRUE(read.body.find("with wrong type, expecting string") != std::string::npos)
+        << read.body.substr(0, 200);
+}
+
 TEST(SpliceMalformedBody, ANumberBeyondADoubleIsRejected) {
     const Response response = api().send(
         "POST", import_updates, R"({"migration_id":1,"after_update_id":"","limit":10,"x":1e400})",

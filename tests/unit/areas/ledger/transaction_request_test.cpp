@@ -229,6 +229,14 @@ TEST(TransactionRequest, ALoneSurrogateDoesNotHideAMalformedBody) {
               body_error("expected \" got '}' (line 1, column 20)"));
 }
 
+// Bodies nesting beyond a thousand levels are refused before they are parsed (FIDELITY S3).
+TEST(TransactionRequest, NestingBeyondAThousandLevelsIsRefused) {
+    const std::string deep =
+        R"({"offset":1,"x":)" + std::string(1000, '[') + std::string(1000, ']') + "}";
+
+    EXPECT_EQ(decode_error_of(deep), body_error("nesting deeper than 1000 levels"));
+}
+
 TEST(TransactionRequest, ReportsLineAndColumnOfMalformedJson) {
     EXPECT_EQ(decode_error_of("{\n  x"), body_error("expected \" got 'x' (line 2, column 3)"));
 }
