@@ -18,10 +18,33 @@ std::string escape_token(std::string_view key) {
     return out;
 }
 
+// The pointer as the message shows it, on one line: control characters as JSON escapes them.
+std::string shown_pointer(const std::string& pointer) {
+    if (pointer.empty()) return "/";
+    std::string out;
+    for (const char c : pointer) {
+        if (static_cast<unsigned char>(c) >= 0x20) {
+            out += c;
+        } else if (c == '\n') {
+            out += "\\n";
+        } else if (c == '\r') {
+            out += "\\r";
+        } else if (c == '\t') {
+            out += "\\t";
+        } else {
+            constexpr char hex[] = "0123456789abcdef";
+            out += "\\u00";
+            out += hex[(c >> 4) & 0xF];
+            out += hex[c & 0xF];
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 JsonFieldError::JsonFieldError(std::string pointer, std::string problem)
-    : std::runtime_error((pointer.empty() ? std::string("/") : pointer) + ": " + problem),
+    : std::runtime_error(shown_pointer(pointer) + ": " + problem),
       pointer_(std::move(pointer)),
       problem_(std::move(problem)) {}
 

@@ -37,6 +37,14 @@ TEST(JsonFieldError, NamesTheRootAsSlash) {
     EXPECT_EQ(error.pointer(), "");
 }
 
+// A key may hold any character; the message stays on one line (found by fuzz_seed).
+TEST(JsonFieldError, WritesControlCharactersOfTheKeyEscaped) {
+    const JsonFieldError error("/network/a\nb\x01", "unknown key");
+
+    EXPECT_STREQ(error.what(), "/network/a\\nb\\u0001: unknown key");
+    EXPECT_EQ(error.pointer(), "/network/a\nb\x01");
+}
+
 TEST(JsonObject, RejectsANonObjectValue) {
     const json document = json::array({1, 2});
 
