@@ -27,12 +27,14 @@ run: configure
 	$(BUILD_DIR)/cantonlite serve $(ARGS)
 
 # Builds everything and runs the whole suite (ctest), then each fuzz target for TEST_FUZZ_SECONDS
-# (below: `make fuzz`), then the unit and integration suites under ASan and UBSan (`make asan`).
+# (below: `make fuzz`), the unit and integration suites under ASan and UBSan (`make asan`) and the
+# concurrency tests under TSan (`make tsan`).
 TEST_FUZZ_SECONDS ?= 15
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
 	@$(MAKE) --no-print-directory asan
+	@$(MAKE) --no-print-directory tsan
 
 # Throughput of every operation and the daemon's start-up and memory, as ratios to baselines of
 # the same run (tests/bench/bench.cpp). BENCH_ARGS: e.g. --seconds 5 --generate 1000,1000000,10000
@@ -42,27 +44,31 @@ bench: configure
 	$(BUILD_DIR)/tests/bench/cantonlite_bench --bin $(BUILD_DIR)/cantonlite \
 	  --seed config/default-network.json $(BENCH_ARGS)
 
-# The concurrency tests under ThreadSanitizer, in their own build tree (build-tsan): readers on
-# every area while writers post steps, the journal's group commit, deferred answers over sockets,
-# the store's readers and writers, and the server's concurrent clients.
+# The sanitizer trees build at -O1 with line tables only (-g1): enough for their reports' stack
+# traces, and about 45% less compile time than -O2 -g on these two cores.
+SAN_CMAKE := -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG"
+SANITIZER_OPTIONS := halt_on_error=1:abort_on_error=1:print_stacktrace=1
+
+# The concurrency tests under ThreadSanitizer, in their own tree (build-tsan) and executable:
+# readers on every area while writers post steps, the journal's group commit, deferred answers
+# over sockets, the store's readers and writers, the name table, and the server's concurrent
+# clients and descriptor exhaustion.
 TSAN_TESTS ?= *ReadersNeverSeeHalfABatch*:*Concurrent*:*WhenDurable*:*PendingCallbacks*:JournaledDaemon.*:Server.FiftyConcurrentClientsAreAllAnswered:DescriptorExhaustion.*
 tsan: deps
-	@cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANTONLITE_SANITIZE=thread \
-	  $(CMAKE_ARGS) >/dev/null
-	cmake --build build-tsan --target cantonlite_unit_tests cantonlite_integration_tests -j$(JOBS)
-	TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/unit/cantonlite_unit_tests --gtest_filter='$(TSAN_TESTS)'
-	TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/integration/cantonlite_integration_tests --gtest_filter='$(TSAN_TESTS)'
+	@cmake -S . -B build-tsan $(SAN_CMAKE) -DCANTONLITE_SANITIZE=thread $(CMAKE_ARGS) >/dev/null
+	cmake --build build-tsan --target cantonlite_concurrency_tests -j$(JOBS)
+	TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/cantonlite_concurrency_tests --gtest_brief=1 \
+	  --gtest_filter='$(TSAN_TESTS)'
 
-# The unit and integration suites under AddressSanitizer and UBSan (any error stops the run), in
+# The unit and integration suites under AddressSanitizer and UBSan (any report stops the run), in
 # their own tree (build-asan; without -Werror: GCC's flow warnings misfire on Boost under ASan).
-SANITIZER_OPTIONS := halt_on_error=1:abort_on_error=1:print_stacktrace=1
 # DescriptorExhaustion reads the log through spdlog's ringbuffer_sink, a header whose call into the
 # formatter libspdlog.so built trips GCC's vptr check (the library's type_info seen as another
 # type; no suppression applies): it runs in make test and make tsan.
 ASAN_SKIP := -DescriptorExhaustion.*
 asan: deps
-	@cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANTONLITE_SANITIZE=address \
-	  -DCANTONLITE_WERROR=OFF >/dev/null
+	@cmake -S . -B build-asan $(SAN_CMAKE) -DCANTONLITE_SANITIZE=address -DCANTONLITE_WERROR=OFF \
+	  >/dev/null
 	cmake --build build-asan --target cantonlite_unit_tests cantonlite_integration_tests -j$(JOBS)
 	ASAN_OPTIONS=$(SANITIZER_OPTIONS) UBSAN_OPTIONS=$(SANITIZER_OPTIONS) \
 	  build-asan/tests/unit/cantonlite_unit_tests --gtest_brief=1
@@ -79,8 +85,8 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= router parsers jwt seed
 fuzz:
 	@scripts/install-deps.sh clang
-	@CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DCANTONLITE_SANITIZE=fuzzer -DCANTONLITE_BUILD_TESTS=OFF >/dev/null
+	@CXX=clang++ cmake -S . -B build-fuzz $(SAN_CMAKE) -DCANTONLITE_SANITIZE=fuzzer \
+	  -DCANTONLITE_BUILD_TESTS=OFF >/dev/null
 	cmake --build build-fuzz -j$(JOBS) --target cantonlite_fuzz_corpus \
 	  $(addprefix cantonlite_fuzz_,$(FUZZ_TARGETS))
 	@build-fuzz/tests/fuzz/cantonlite_fuzz_corpus . build-fuzz/corpus-seed

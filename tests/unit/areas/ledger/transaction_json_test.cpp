@@ -151,7 +151,7 @@ TEST_F(TransactionJsonTest, WritesAnExercisedEventWithItsSubtree) {
     EXPECT_EQ(event["consuming"], false);
     EXPECT_EQ(event["lastDescendantNodeId"], 1);
     EXPECT_TRUE(event["interfaceId"].is_null());
-    EXPECT_EQ(event["actingParties"], json::array({alice}));
+    EXPECT_EQ(event["actingParties"], ordered_json::array({alice}));
     EXPECT_EQ(event["choiceArgument"]["receiver"], alice);
 }
 
@@ -176,7 +176,7 @@ TEST_F(TransactionJsonTest, WritesAnArchivedEventForAConsumingExercise) {
                                         "witnessParties", "packageName", "implementedInterfaces"}));
     EXPECT_EQ(event["offset"], 3);
     EXPECT_EQ(event["contractId"], store::exercised(*archive)->contract_id);
-    EXPECT_EQ(event["implementedInterfaces"], json::array());
+    EXPECT_EQ(event["implementedInterfaces"], ordered_json::array());
 }
 
 }  // namespace

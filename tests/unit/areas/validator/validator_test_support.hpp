@@ -66,6 +66,13 @@ inline json seed_with(json steps) {
             {"steps", std::move(steps)}};
 }
 
+// A braced list of steps is an array (a one-step list would be that step under clang).
+inline json seed_with(std::initializer_list<json> steps) {
+    json array = json::array();
+    for (const json& step : steps) array.push_back(step);
+    return seed_with(std::move(array));
+}
+
 // ---- wallet steps (docs/seed-format.md "Wallet") ------------------------------------------
 
 inline json create_offer(const std::string& sender, const std::string& receiver,
