@@ -1,8 +1,8 @@
 #include "test_server.hpp"
 
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
-#include <thread>
 
 #include "cantonlite/app/application.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
@@ -11,6 +11,7 @@ namespace cantonlite::testing {
 
 struct TestServer::Log {
     mutable std::mutex mutex;
+    mutable std::condition_variable grew;
     std::vector<std::string> lines;
 };
 
@@ -30,9 +31,12 @@ TestServer::TestServer(net::ServerOptions options, const nlohmann::json& seed)
     options.address = "127.0.0.1";
     options.port = 0;
     options.access_log = [log = log_](const net::AccessRecord& r) {
-        const std::lock_guard lock(log->mutex);
-        log->lines.push_back(std::string(r.method) + " " + std::string(r.target) + " " +
-                             std::to_string(r.status) + " " + std::to_string(r.bytes));
+        {
+            const std::lock_guard lock(log->mutex);
+            log->lines.push_back(std::string(r.method) + " " + std::string(r.target) + " " +
+                                 std::to_string(r.status) + " " + std::to_string(r.bytes));
+        }
+        log->grew.notify_all();
     };
     server_ = std::make_unique<net::Server>(options, *router_);
     server_->start();
@@ -44,15 +48,8 @@ TestServer::~TestServer() {
 }
 
 std::vector<std::string> TestServer::access_lines(std::size_t count) const {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    while (std::chrono::steady_clock::now() < deadline) {
-        {
-            const std::lock_guard lock(log_->mutex);
-            if (log_->lines.size() >= count) return log_->lines;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    const std::lock_guard lock(log_->mutex);
+    std::unique_lock lock(log_->mutex);
+    log_->grew.wait_for(lock, std::chrono::seconds(5), [&] { return log_->lines.size() >= count; });
     return log_->lines;
 }
 
