@@ -336,7 +336,7 @@ namespace {
 
 // The code unit a "\\uXXXX" escape at `at` names (`at` is at its backslash), if it is one.
 std::optional<char16_t> unicode_escape(std::string_view text, std::size_t at) {
-    if (at + 6 > text.size() || text[at + 1] != 'u') return std::nullopt;
+    if (at + 6 > text.size() || text[at] != '\\' || text[at + 1] != 'u') return std::nullopt;
     unsigned value = 0;
     for (std::size_t i = at + 2; i < at + 6; ++i) {
         const char c = text[i];

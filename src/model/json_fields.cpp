@@ -18,11 +18,12 @@ std::string escape_token(std::string_view key) {
     return out;
 }
 
-// The pointer as the message shows it, on one line: control characters as JSON escapes them.
-std::string shown_pointer(const std::string& pointer) {
-    if (pointer.empty()) return "/";
+}  // namespace
+
+std::string escape_control_characters(std::string_view text) {
     std::string out;
-    for (const char c : pointer) {
+    out.reserve(text.size());
+    for (const char c : text) {
         if (static_cast<unsigned char>(c) >= 0x20) {
             out += c;
         } else if (c == '\n') {
@@ -41,10 +42,9 @@ std::string shown_pointer(const std::string& pointer) {
     return out;
 }
 
-}  // namespace
-
 JsonFieldError::JsonFieldError(std::string pointer, std::string problem)
-    : std::runtime_error(shown_pointer(pointer) + ": " + problem),
+    : std::runtime_error(escape_control_characters(pointer.empty() ? std::string("/") : pointer) +
+                         ": " + problem),
       pointer_(std::move(pointer)),
       problem_(std::move(problem)) {}
 

@@ -71,6 +71,9 @@ class JsonObject {
     std::string pointer_;
 };
 
+// `text` on one line: control characters written as JSON escapes them ("\n", "\u0001").
+[[nodiscard]] std::string escape_control_characters(std::string_view text);
+
 // A short rendering of a JSON value for error messages: strings quoted, long values cut.
 [[nodiscard]] std::string describe_json(const nlohmann::json& value);
 

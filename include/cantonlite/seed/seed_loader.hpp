@@ -8,15 +8,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cantonlite/model/json_fields.hpp"
 #include "cantonlite/store/ledger_store.hpp"
 
 namespace cantonlite::seed {
 
 // The seed cannot be loaded. what() is one line: "<file>: <JSON pointer>: <problem>", with
 // "step <n> (<kind>)" before the pointer when a step is at fault.
+// One line, whatever the seed's keys and values hold: control characters are escaped.
 class SeedError : public std::runtime_error {
   public:
-    using std::runtime_error::runtime_error;
+    explicit SeedError(const std::string& message)
+        : std::runtime_error(model::escape_control_characters(message)) {}
 };
 
 // Builds the store described by a parsed seed document: the network, users and auth settings,

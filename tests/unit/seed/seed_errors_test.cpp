@@ -178,6 +178,11 @@ INSTANTIATE_TEST_SUITE_P(
         StepErrorCase{"UnknownContractLabel",
                       {lock("nope", "10")},
                       "test-seed: step 0 (lock): /steps/0/amulet: unknown contract 'nope'"},
+        // A value with control characters is named on one line (found by fuzz_seed).
+        StepErrorCase{
+            "UnknownContractLabelWithANewline",
+            {lock("no\npe\x01", "10")},
+            "test-seed: step 0 (lock): /steps/0/amulet: unknown contract 'no\\npe\\u0001'"},
         // docs/seed-format.md: "A step that consumes a contract makes its label point nowhere".
         StepErrorCase{"LabelOfAnArchivedContract",
                       {mint("alice", "100", "a1"), transfer({"a1"}, "bob", "100"),

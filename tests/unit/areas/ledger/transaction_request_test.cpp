@@ -218,10 +218,12 @@ TEST(TransactionRequest, ANulByteAfterTheJsonIsMalformed) {
 TEST(TransactionRequest, TextThatJawnReadsAndNlohmannRefusesDecodes) {
     const auto request = decode_transaction_by_offset(
         "{\"offset\":7,\"requestingParties\":[\"a\xff\",\"b\\uD800\",\"c\\uDC00x\","
-        "\"\\uD83D\\uDE00\"]}");
+        "\"\\uD83D\\uDE00\",\"\\uDAAdzuDDDD\"]}");
 
-    EXPECT_EQ(request.requesting_parties,
-              (std::vector<std::string>{"a\xEF\xBF\xBD", "b?", "c?x", "\xF0\x9F\x98\x80"}));
+    // The last: a high surrogate, then text that reads as an escape only after its 'z'.
+    EXPECT_EQ(
+        request.requesting_parties,
+        (std::vector<std::string>{"a\xEF\xBF\xBD", "b?", "c?x", "\xF0\x9F\x98\x80", "?zuDDDD"}));
 }
 
 TEST(TransactionRequest, ALoneSurrogateDoesNotHideAMalformedBody) {
