@@ -1,13 +1,16 @@
 // libFuzzer target: the request parsers that sit in front of every handler, on arbitrary bytes,
 // each against an independent reading where there is one:
-// - jawn_error (the Splice apps' JSON verdict) agrees with nlohmann on what is JSON, for text
-//   that is valid UTF-8 and holds no number nlohmann cannot (jawn keeps those);
+// - jawn_error (the JSON verdict of the Splice apps and Canton) agrees with nlohmann on what is
+//   JSON, nlohmann reading the text as Java holds it (java_json_text), but for numbers nlohmann
+//   cannot hold (jawn keeps those);
+// - the Splice body decoder and every ledger request decoder answer or throw a DecodeError;
 // - the java.time parsers and Daml's conversion never fail but with a message, and what they
 //   accept converts;
 // - circe's Long, the Accept-Encoding negotiation and the Content-Type check never crash, and a
 //   compressed body inflates back to itself.
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 #include <iostream>
 #include <string>
 #include <variant>
@@ -17,6 +20,8 @@
 
 #include "cantonlite/areas/circe.hpp"
 #include "cantonlite/areas/java_time.hpp"
+#include "cantonlite/areas/ledger/read_requests.hpp"
+#include "cantonlite/areas/ledger/transaction_request.hpp"
 #include "cantonlite/areas/splice_request.hpp"
 #include "cantonlite/http/api_error.hpp"
 #include "cantonlite/http/content_coding.hpp"
@@ -64,6 +69,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const nlohmann::json body = areas::json_body(request);
         (void)areas::optional_int64_member(body, "after");
     } catch (const http::DecodeError&) {
+    }
+
+    // The same bytes as the body of each of the ledger's requests: decoded or a DecodeError.
+    const std::string_view body = text;
+    for (const auto& decode : std::initializer_list<void (*)(std::string_view)>{
+             [](std::string_view b) { (void)areas::ledger::decode_transaction_by_offset(b); },
+             [](std::string_view b) { (void)areas::ledger::decode_update_by_offset(b); },
+             [](std::string_view b) { (void)areas::ledger::decode_update_by_id(b); },
+             [](std::string_view b) { (void)areas::ledger::decode_updates(b); },
+             [](std::string_view b) { (void)areas::ledger::decode_updates_page(b); },
+             [](std::string_view b) { (void)areas::ledger::decode_active_contracts(b); },
+             [](std::string_view b) { (void)areas::ledger::decode_active_contracts_page(b); },
+             [](std::string_view b) { (void)areas::ledger::decode_events_by_contract_id(b); }}) {
+        try {
+            decode(body);
+        } catch (const http::DecodeError&) {
+        }
     }
 
     // Dates: a message, or an instant that converts or says why not.
