@@ -138,8 +138,11 @@ nlohmann::json json_body(const http::Request& request) {
                                 std::to_string(http::max_json_nesting) + " levels");
     }
     nlohmann::json body = nlohmann::json::parse(request.body, nullptr, false);
-    // nlohmann ends its input at a NUL byte; jawn reads on (and refuses what follows).
-    if (!body.is_discarded() && request.body.find('\0') == std::string::npos) return body;
+    // nlohmann ends its input at a NUL byte, where jawn reads on (and refuses what follows), and
+    // skips a byte order mark, which Java keeps as U+FEFF and jawn refuses.
+    if (!body.is_discarded() && request.body.find('\0') == std::string::npos &&
+        !http::starts_with_byte_order_mark(request.body))
+        return body;
     if (auto error = http::jawn_error(request.body)) {
         throw http::DecodeError(std::string(malformed) + *error);
     }

@@ -48,7 +48,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // a NUL byte; the decoders ask jawn then.
     const bool has_nul = text.find('\0') != std::string_view::npos;
     if (const auto verdict = http::jawn_error(text)) {
-        if (!has_nul && nlohmann::json::accept(text)) {
+        // nlohmann skips a byte order mark; the decoders ask jawn then.
+        if (!has_nul && !http::starts_with_byte_order_mark(text) && nlohmann::json::accept(text)) {
             fail("jawn refuses what nlohmann reads: " + *verdict, text);
         }
     } else {

@@ -17,6 +17,12 @@ namespace cantonlite::http {
 // ErrorContext is 6).
 [[nodiscard]] std::optional<std::string> jawn_error(std::string_view text, std::size_t context = 6);
 
+// Whether `text` starts with UTF-8's byte order mark, which Java's decoder keeps (as U+FEFF, where
+// jawn expects a value) and nlohmann skips.
+[[nodiscard]] inline bool starts_with_byte_order_mark(std::string_view text) {
+    return text.starts_with("\xEF\xBB\xBF");
+}
+
 // `text` with every byte sequence that is not UTF-8 replaced by U+FFFD, as Java decodes it.
 [[nodiscard]] std::string java_utf8(std::string_view text);
 

@@ -54,8 +54,9 @@ json parse_body(std::string_view body) {
     if (http::nests_deeper_than(body)) {
         fail("nesting deeper than " + std::to_string(http::max_json_nesting) + " levels");
     }
-    // nlohmann ends its input at a NUL byte, where jawn reads on: let jawn say what is wrong.
-    if (body.find('\0') != std::string_view::npos) {
+    // nlohmann ends its input at a NUL byte, where jawn reads on, and skips a byte order mark,
+    // which Java keeps as U+FEFF: let jawn say what is wrong.
+    if (body.find('\0') != std::string_view::npos || http::starts_with_byte_order_mark(body)) {
         if (auto error = http::jawn_error(body, 10)) fail(*error);
     }
     try {

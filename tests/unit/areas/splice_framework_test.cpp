@@ -155,6 +155,18 @@ TEST(SpliceMalformedBody, ALoneSurrogateEscapeIsReadAsJavaReadsIt) {
     EXPECT_EQ(response.status, 200) << response.body;
 }
 
+// Java keeps a byte order mark as U+FEFF, where jawn expects a value; nlohmann skips it (found by
+// fuzz_parsers).
+TEST(SpliceMalformedBody, AByteOrderMarkIsMalformed) {
+    const Response response = api().send("POST", import_updates, "\xEF\xBB\xBF" + import_body,
+                                         {{"Content-Type", "application/json"}});
+
+    EXPECT_TRUE(is_rejection(response, 400,
+                             "The request content was malformed:\nexpected json value got "
+                             "'\xEF\xBB\xBF{\"mig...' (line 1, column 1)"))
+        << response.body;
+}
+
 // Found by fuzz_parsers: nlohmann ends its input at a NUL byte, jawn does not.
 TEST(SpliceMalformedBody, ANulByteAfterTheValueIsMalformed) {
     const Response response =

@@ -239,6 +239,15 @@ TEST(TransactionRequest, NestingBeyondAThousandLevelsIsRefused) {
     EXPECT_EQ(decode_error_of(deep), body_error("nesting deeper than 1000 levels"));
 }
 
+// Java keeps a byte order mark as U+FEFF, where jawn expects a value; nlohmann skips it (found by
+// fuzz_parsers).
+TEST(TransactionRequest, AByteOrderMarkIsMalformed) {
+    const std::string error = decode_error_of("\xEF\xBB\xBF{\"offset\":1}");
+
+    EXPECT_EQ(error.rfind("Invalid value for: body (expected json value got '\xEF\xBB\xBF{", 0), 0U)
+        << error;
+}
+
 TEST(TransactionRequest, ReportsLineAndColumnOfMalformedJson) {
     EXPECT_EQ(decode_error_of("{\n  x"), body_error("expected \" got 'x' (line 2, column 3)"));
 }
