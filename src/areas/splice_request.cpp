@@ -6,10 +6,10 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <variant>
 
 #include "cantonlite/http/api_error.hpp"
-#include "cantonlite/http/jawn.hpp"
-#include "cantonlite/http/json_nesting.hpp"
+#include "cantonlite/http/java_json.hpp"
 #include "cantonlite/model/decimal.hpp"
 #include "cantonlite/model/party_id.hpp"
 
@@ -133,25 +133,14 @@ void require_json_content_type(const http::Request& request) {
 nlohmann::json json_body(const http::Request& request) {
     require_json_content_type(request);
     if (request.body.empty()) throw http::DecodeError("Request entity expected but not supplied");
-    if (http::nests_deeper_than(request.body)) {
-        throw http::DecodeError(std::string(malformed) + "nesting deeper than " +
-                                std::to_string(http::max_json_nesting) + " levels");
-    }
-    nlohmann::json body = nlohmann::json::parse(request.body, nullptr, false);
-    // nlohmann ends its input at a NUL byte, where jawn reads on (and refuses what follows), and
-    // skips a byte order mark, which Java keeps as U+FEFF and jawn refuses.
-    if (!body.is_discarded() && request.body.find('\0') == std::string::npos &&
-        !http::starts_with_byte_order_mark(request.body))
-        return body;
-    if (auto error = http::jawn_error(request.body)) {
-        throw http::DecodeError(std::string(malformed) + *error);
-    }
-    // jawn reads what nlohmann refused: bytes that are not UTF-8 (Java decoded them to U+FFFD), a
-    // lone surrogate's escape, or a number beyond a double.
-    body = nlohmann::json::parse(http::java_json_text(request.body), nullptr, false);
-    if (body.is_discarded() || request.body.find('\0') != std::string::npos)
-        throw http::DecodeError(std::string(malformed) + "number out of range");
-    return body;
+    auto read = http::read_java_json(request.body);
+    if (auto* value = std::get_if<nlohmann::json>(&read)) return std::move(*value);
+    const http::JsonRefusal& refused = std::get<http::JsonRefusal>(read);
+    // circe-jawn's words for a number beyond a double, which jawn keeps and circe cannot read.
+    throw http::DecodeError(std::string(malformed) +
+                            (refused.reason == http::JsonRefusal::Reason::number_out_of_range
+                                 ? "number out of range"
+                                 : refused.detail));
 }
 
 std::int64_t decode_long(const nlohmann::json& value, std::string_view path) {

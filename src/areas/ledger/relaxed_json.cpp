@@ -4,11 +4,11 @@
 #include <limits>
 #include <string>
 #include <utility>
+#include <variant>
 
 #include "cantonlite/areas/circe.hpp"
 #include "cantonlite/http/api_error.hpp"
-#include "cantonlite/http/jawn.hpp"
-#include "cantonlite/http/json_nesting.hpp"
+#include "cantonlite/http/java_json.hpp"
 
 namespace cantonlite::areas::ledger::relaxed {
 using nlohmann::json;
@@ -38,41 +38,12 @@ const json* member(const json& object, std::string_view key) {
     return it == object.end() ? nullptr : &*it;
 }
 
-namespace {
-
-// A number beyond a double (1e400): jawn would keep it, and circe reject it wherever a field is
-// read from it; nlohmann cannot hold it at all.
-[[noreturn]] void fail_number(const json::out_of_range& error) {
-    const std::string_view what = error.what();
-    const std::size_t text = what.find("number overflow");
-    fail(text == std::string_view::npos ? what : what.substr(text));
-}
-
-}  // namespace
-
 json parse_body(std::string_view body) {
-    if (http::nests_deeper_than(body)) {
-        fail("nesting deeper than " + std::to_string(http::max_json_nesting) + " levels");
-    }
-    // nlohmann ends its input at a NUL byte, where jawn reads on, and skips a byte order mark,
-    // which Java keeps as U+FEFF: let jawn say what is wrong.
-    if (body.find('\0') != std::string_view::npos || http::starts_with_byte_order_mark(body)) {
-        if (auto error = http::jawn_error(body, 10)) fail(*error);
-    }
-    try {
-        return json::parse(body);
-    } catch (const json::parse_error& error) {
-        if (auto jawn = http::jawn_error(body, 10)) fail(*jawn);
-    } catch (const json::out_of_range& error) {
-        fail_number(error);
-    }
-    // jawn reads what nlohmann refused: bytes that are not UTF-8 (Canton's String holds U+FFFD for
-    // them) or a lone surrogate's escape.
-    try {
-        return json::parse(http::java_json_text(body));
-    } catch (const json::out_of_range& error) {
-        fail_number(error);
-    }
+    auto read = http::read_java_json(body, 10);
+    if (auto* value = std::get_if<json>(&read)) return std::move(*value);
+    // A number beyond a double (1e400): jawn would keep it, and circe reject it wherever a field
+    // is read from it; nlohmann cannot hold it at all.
+    fail(std::get<http::JsonRefusal>(read).detail);
 }
 
 // --- scalars ---

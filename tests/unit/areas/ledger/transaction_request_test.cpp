@@ -203,6 +203,12 @@ TEST(TransactionRequest, NumberBeyondADoubleIsADecodeError) {
               body_error("number overflow parsing '1e400'"));
 }
 
+// jawn reads the whole body before circe looks at a number: a malformed body is malformed, though
+// a number in it is beyond a double.
+TEST(TransactionRequest, AMalformedBodyWithAHugeNumberIsMalformed) {
+    EXPECT_EQ(decode_error_of(R"({"offset": 1e400,)"), body_error("exhausted input"));
+}
+
 // nlohmann ends its input at a NUL byte; jawn reads on and refuses it (found by fuzz_parsers).
 TEST(TransactionRequest, ANulByteAfterTheJsonIsMalformed) {
     const std::string error = decode_error_of(std::string("{\"offset\": 1}\0x", 15));
