@@ -4,7 +4,8 @@
 # Prints nothing when everything is there.
 set -euo pipefail
 packages=(g++ make cmake ninja-build ccache libboost1.81-dev nlohmann-json3-dev libspdlog-dev
-          libgtest-dev libssl-dev zlib1g-dev curl "$@")
+          libgtest-dev libssl-dev zlib1g-dev curl
+          python3 python3-prometheus-client "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

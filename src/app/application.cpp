@@ -24,6 +24,7 @@
 #include "cantonlite/app/describe.hpp"
 #include "cantonlite/app/generate.hpp"
 #include "cantonlite/app/logging.hpp"
+#include "cantonlite/app/metrics.hpp"
 #include "cantonlite/app/token.hpp"
 #include "cantonlite/areas/admin/admin_area.hpp"
 #include "cantonlite/areas/ledger/ledger_area.hpp"
@@ -180,7 +181,15 @@ int serve(const CommandLine& cli) {
         std::cerr << "cantonlite: " << config.seed.string() << ": /auth: " << e.what() << '\n';
         return exit_usage;
     }
-    net::Server server(server_options(config), *router);
+    RootArea& root = *find_root_area(*router);
+    net::ServerOptions options = server_options(config);
+    options.access_log = [log = std::move(options.access_log),
+                          &requests = root.requests()](const net::AccessRecord& record) {
+        requests.record(record);
+        if (log) log(record);
+    };
+    net::Server server(std::move(options), *router);
+    root.set_open_connections([&server] { return server.open_connections(); });
     try {
         server.start();
     } catch (const std::system_error& e) {
@@ -265,6 +274,10 @@ std::unique_ptr<http::Router> make_router(seed::LiveNetwork& network,
                                           const areas::ApiProfile& profile) {
     auto router = make_router(network.store(), profile);
     router->mount(std::make_unique<areas::admin::AdminArea>(network, std::move(admin)));
+    auto root = std::make_unique<RootArea>(&network);
+    RootArea& metrics = *root;
+    router->mount(std::move(root));
+    metrics.index(*router);
     router->set_read_gate(&network.gate());
     return router;
 }

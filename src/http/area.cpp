@@ -88,8 +88,15 @@ Response Area::handle(const Request& request, const std::vector<std::string>& se
         return match.allowed.empty() ? not_found_response(request)
                                      : method_not_allowed_response(match.allowed);
     }
+    Response response = answer(*match.handler, match.params, request);
+    response.route = *match.pattern;
+    return response;
+}
+
+Response Area::answer(const Handler& handler, const PathParams& params,
+                      const Request& request) const {
     try {
-        return (*match.handler)(RequestContext{.request = request, .params = match.params});
+        return handler(RequestContext{.request = request, .params = params});
     } catch (const ApiError& e) {
         if (http_status(e.kind()) >= 500)
             spdlog::error("{} {}: {}", request.method, request.target, e.what());

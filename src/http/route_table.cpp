@@ -81,6 +81,7 @@ RouteTable::Match RouteTable::match(std::string_view method,
     if (best == nullptr) return result;
     result.allowed.clear();
     result.handler = &best->handler;
+    result.pattern = &best->pattern;
     for (std::size_t i = 0; i < segments.size(); ++i) {
         const std::string& s = best->segments[i];
         if (is_parameter(s)) result.params.add(s.substr(1, s.size() - 2), segments[i]);

@@ -30,9 +30,15 @@ Response route(const std::vector<std::unique_ptr<Area>>& areas, util::SharedGate
         }
     }
     if (best == nullptr) return not_found_response(request);
-    if (gate == nullptr || !best->reads_ledger()) return best->handle(request, *segments);
-    const std::shared_lock lock(*gate);
-    return best->handle(request, *segments);
+    Response response;
+    if (gate == nullptr || !best->reads_ledger()) {
+        response = best->handle(request, *segments);
+    } else {
+        const std::shared_lock lock(*gate);
+        response = best->handle(request, *segments);
+    }
+    response.area = best->prefix();
+    return response;
 }
 
 }  // namespace

@@ -88,6 +88,10 @@ std::uint16_t Server::port() const {
     return impl_->listener->port();
 }
 
+std::size_t Server::open_connections() const {
+    return impl_->hub->size();
+}
+
 void Server::stop() {
     if (!impl_->listener || impl_->stop_requested.exchange(true)) return;
     asio::post(impl_->ioc, [impl = impl_.get()] { impl->begin_stop(); });

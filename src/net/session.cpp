@@ -91,6 +91,11 @@ void SessionHub::remove(const Session* session) {
     if (room) room();
 }
 
+std::size_t SessionHub::size() {
+    const std::lock_guard lock(mutex_);
+    return sessions_.size();
+}
+
 bool SessionHub::has_room_or_wait(std::function<void()> resume) {
     const std::lock_guard lock(mutex_);
     if (options_.max_connections == 0 || sessions_.size() < options_.max_connections) return true;
@@ -237,7 +242,10 @@ void Session::on_body(beast::error_code ec) {
     if (response.deferred) {
         // The answer comes later, from another thread: back on this session's strand then.
         auto deferred = std::move(response.deferred);
-        deferred([self = shared_from_this(), keep_alive, head](http::Response r) {
+        deferred([self = shared_from_this(), keep_alive, head, area = response.area,
+                  route = response.route](http::Response r) {
+            if (r.area.empty()) r.area = area;
+            if (r.route.empty()) r.route = route;
             asio::post(self->stream_.get_executor(),
                        [self, r = std::move(r), keep_alive, head]() mutable {
                            self->respond(std::move(r), keep_alive, head);
@@ -258,6 +266,8 @@ void Session::respond(http::Response response, bool keep_alive, bool head) {
     for (const auto& h : response.headers) res.insert(h.name, h.value);
     status_ = response.status;
     bytes_ = response.body.size();
+    area_ = response.area;
+    route_ = response.route;
     res.keep_alive(keep_alive);
     if (head) {
         res.content_length(response.body.size());
@@ -283,6 +293,8 @@ void Session::on_written(beast::error_code ec, bool keep_alive) {
                          .status = status_,
                          .bytes = bytes_,
                          .micros = micros,
+                         .area = area_,
+                         .route = route_,
                          .remote = remote_});
     }
     if (ec || !keep_alive) return shut_down();

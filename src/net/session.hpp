@@ -36,6 +36,9 @@ class SessionHub {
     bool add(const std::shared_ptr<Session>& session);
     void remove(const Session* session);
 
+    // The sessions open now.
+    std::size_t size();
+
     // Whether another session may be added under options().max_connections. When not, `resume`
     // is kept and runs once, on the thread that removes a session, as soon as one may.
     bool has_room_or_wait(std::function<void()> resume);
@@ -104,6 +107,8 @@ class Session : public std::enable_shared_from_this<Session> {
     std::string target_ = "-";
     int status_ = 0;
     std::size_t bytes_ = 0;
+    std::string_view area_;   // of the response being written (http::Response::area)
+    std::string_view route_;  // likewise
 };
 
 }  // namespace cantonlite::net

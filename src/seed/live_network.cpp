@@ -105,6 +105,24 @@ void LiveNetwork::attach_journal(journal::Journal& journal) {
     journal_ = &journal;
 }
 
+namespace {
+
+void count_write(LiveNetwork::Activity& activity, const std::string& kind) {
+    if (kind == "steps") ++activity.steps;
+    if (kind == "time") ++activity.time;
+    if (kind == "snapshot") ++activity.snapshots;
+    if (kind == "revert") ++activity.reverts;
+    if (kind == "reset") ++activity.resets;
+}
+
+}  // namespace
+
+LiveNetwork::Activity LiveNetwork::activity() const {
+    Activity now = activity_;
+    now.snapshots_saved = snapshots_.size();
+    return now;
+}
+
 Written LiveNetwork::write(const nlohmann::json& op) {
     return write([&op]() { return op; });
 }
@@ -146,6 +164,7 @@ Written LiveNetwork::write(const std::function<nlohmann::json()>& make_op) {
             }
             answer = execute(op);
         }
+        count_write(activity_, kind);
     }
     if (journal_ == nullptr) return Written{.answer = std::move(answer)};
     return Written{.answer = std::move(answer), .ticket = ticket};

@@ -54,6 +54,10 @@ class Area {
     [[nodiscard]] virtual Response render_decode_error(const DecodeError& error) const = 0;
 
   private:
+    // The handler's answer, its errors rendered by the area.
+    [[nodiscard]] Response answer(const Handler& handler, const PathParams& params,
+                                  const Request& request) const;
+
     std::string prefix_;
     std::vector<std::string> prefix_segments_;
     std::string base_;

@@ -21,6 +21,13 @@ struct Response {
     std::string body;
     std::vector<Header> headers;  // extra headers: Allow, WWW-Authenticate, ...
 
+    // What answered, for metrics (set by the router and the area; empty where nothing did): the
+    // prefix of the area ("/api/scan/") and the pattern of the route that matched
+    // ("/api/scan/v0/voterequests/{vote_request_contract_id}"), never the raw path. Both point into
+    // the router, which outlives every response.
+    std::string_view area;
+    std::string_view route;
+
     // Set when the answer is not known yet (a write waiting for the journal's sync): the session
     // calls it once with a callback, and sends the response that callback is given, from any
     // thread, later. The io thread serves other connections meanwhile. The rest of this response

@@ -48,6 +48,7 @@ class RouteTable {
     // methods of the routes whose pattern matches the path (empty: the path is unknown).
     struct Match {
         const Handler* handler = nullptr;
+        const std::string* pattern = nullptr;  // the matched route's pattern, with handler
         PathParams params;
         std::vector<std::string> allowed;
     };

@@ -19,6 +19,8 @@ struct AccessRecord {
     int status = 0;
     std::size_t bytes = 0;    // response body bytes
     std::int64_t micros = 0;  // from the request's header being read to its response written
+    std::string_view area;    // http::Response::area: the area's prefix, empty when none answered
+    std::string_view route;   // http::Response::route: the route's pattern, empty when none matched
     std::string_view remote;  // "127.0.0.1:50312"
 };
 
@@ -55,6 +57,9 @@ class Server {
 
     // The bound port. REQUIRES: start() returned.
     [[nodiscard]] std::uint16_t port() const;
+
+    // The connections open now.
+    [[nodiscard]] std::size_t open_connections() const;
 
     // Begins a graceful stop and returns at once: no new connections; idle connections are closed;
     // requests in flight are answered (with Connection: close), for at most shutdown_grace.

@@ -92,6 +92,18 @@ class LiveNetwork {
     [[nodiscard]] nlohmann::json time() const;
     [[nodiscard]] nlohmann::json snapshots() const;
 
+    // The writes the admin API applied since the daemon started (a journal's replay aside), for
+    // metrics. REQUIRES: gate() held, shared at least.
+    struct Activity {
+        std::uint64_t steps = 0;      // POST /steps
+        std::uint64_t time = 0;       // POST /time
+        std::uint64_t snapshots = 0;  // snapshots taken
+        std::uint64_t reverts = 0;
+        std::uint64_t resets = 0;
+        std::size_t snapshots_saved = 0;  // the snapshots a revert can go back to now
+    };
+    [[nodiscard]] Activity activity() const;
+
     // Calls `done` once the write is durable (nullptr) or the journal failed (a WriteError), from
     // the journal's thread or at once; never blocks. Concurrent writers share one sync.
     void when_durable(const Written& written, std::function<void(std::exception_ptr)> done);
@@ -126,6 +138,7 @@ class LiveNetwork {
     journal::Journal* journal_ = nullptr;   // guarded by gate_ (set before serving)
     std::vector<SavedSnapshot> snapshots_;  // guarded by gate_, oldest first
     std::uint64_t next_snapshot_id_ = 1;    // guarded by gate_; never reused
+    Activity activity_;                     // guarded by gate_ (but snapshots_saved)
 };
 
 }  // namespace cantonlite::seed
