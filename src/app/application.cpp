@@ -273,8 +273,9 @@ std::unique_ptr<http::Router> make_router(seed::LiveNetwork& network,
                                           areas::admin::AdminOptions admin,
                                           const areas::ApiProfile& profile) {
     auto router = make_router(network.store(), profile);
-    router->mount(std::make_unique<areas::admin::AdminArea>(network, std::move(admin)));
-    auto root = std::make_unique<RootArea>(&network);
+    router->mount(
+        std::make_unique<areas::admin::AdminArea>(network, router->faults(), std::move(admin)));
+    auto root = std::make_unique<RootArea>(&network, &router->faults());
     RootArea& metrics = *root;
     router->mount(std::move(root));
     metrics.index(*router);

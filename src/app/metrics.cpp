@@ -267,6 +267,23 @@ std::string render_metrics(const MetricsSources& sources) {
                       "Snapshots saved now, that a revert can go back to.");
         append_sample(out, "cantonlite_snapshots", "", a.snapshots_saved);
     }
+    if (sources.faults != nullptr) {
+        const http::FaultCounts c = sources.faults->counts();
+        append_family(out, "cantonlite_fault_rules", "gauge",
+                      "Fault rules set now (the admin API's /faults).");
+        append_sample(out, "cantonlite_fault_rules", "", sources.faults->rules().size());
+        append_family(out, "cantonlite_faults_injected_total", "counter",
+                      "Faults injected since start, by kind (latency, error with its status, "
+                      "reset).");
+        append_sample(out, "cantonlite_faults_injected_total", labels_of({{"kind", "latency"}}),
+                      c.delayed);
+        append_sample(out, "cantonlite_faults_injected_total", labels_of({{"kind", "reset"}}),
+                      c.resets);
+        for (const auto& [status, n] : c.errors) {
+            append_sample(out, "cantonlite_faults_injected_total",
+                          labels_of({{"kind", "error"}, {"status", std::to_string(status)}}), n);
+        }
+    }
     if (sources.open_connections) {
         append_family(out, "cantonlite_open_connections", "gauge", "HTTP connections open now.");
         append_sample(out, "cantonlite_open_connections", "", sources.open_connections());
@@ -287,8 +304,8 @@ std::string render_metrics(const MetricsSources& sources) {
     return out;
 }
 
-RootArea::RootArea(const seed::LiveNetwork* network)
-    : http::Area("/", ""), sources_{.requests = &requests_, .network = network} {
+RootArea::RootArea(const seed::LiveNetwork* network, const http::FaultTable* faults)
+    : http::Area("/", ""), sources_{.requests = &requests_, .network = network, .faults = faults} {
     add_route("GET", "/metrics", [this](const http::RequestContext& /*ctx*/) {
         http::Response response;
         response.status = 200;

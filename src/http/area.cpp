@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <optional>
 #include <utility>
 
 #include <spdlog/spdlog.h>
@@ -11,6 +12,12 @@
 
 namespace cantonlite::http {
 namespace {
+
+// Pekko's effective request URI: "http://<Host><target>".
+std::string effective_uri(const Request& request) {
+    const auto host = request.header("Host");
+    return host ? "http://" + std::string(*host) + request.target : request.target;
+}
 
 std::string join(const std::vector<std::string>& items, std::string_view separator) {
     std::string out;
@@ -52,10 +59,9 @@ std::string error_body(std::string_view message, ErrorLayout layout) {
 }
 
 Response not_found_response(const Request& request) {
-    const auto host = request.header("Host");
-    const std::string uri = host ? "http://" + std::string(*host) + request.target : request.target;
-    return Response::json(404, error_body("The requested resource could not be found: " + uri,
-                                          ErrorLayout::indented));
+    return Response::json(
+        404, error_body("The requested resource could not be found: " + effective_uri(request),
+                        ErrorLayout::indented));
 }
 
 Response method_not_allowed_response(const std::vector<std::string>& allowed) {
@@ -88,9 +94,42 @@ Response Area::handle(const Request& request, const std::vector<std::string>& se
         return match.allowed.empty() ? not_found_response(request)
                                      : method_not_allowed_response(match.allowed);
     }
-    Response response = answer(*match.handler, match.params, request);
+    std::optional<FaultDecision> fault;
+    if (faults_ != nullptr && faults_->armed()) {
+        fault = faults_->decide(request.method, *match.pattern, request.path());
+    }
+    Response response;
+    if (!fault) {
+        response = answer(*match.handler, match.params, request);
+    } else if (fault->reset) {
+        response.reset = true;
+    } else if (fault->error_status != 0) {
+        response = render_fault(fault->error_status, request, fault->rule);
+    } else {
+        response = answer(*match.handler, match.params, request);
+    }
+    if (fault) response.delay = fault->delay;
     response.route = *match.pattern;
     return response;
+}
+
+Response Area::render_fault(int status, const Request& request, std::uint64_t /*rule*/) const {
+    // Splice's answers: Scan's rate limiter (HttpRateLimiter), the ErrorHandler's catch-all, and
+    // Pekko's request timeout as HttpErrorHandler words it.
+    switch (status) {
+        case 429:
+            return render_error(ApiError(ErrorKind::too_many_requests, "", "Too Many Requests"),
+                                request);
+        case 503:
+            return render_error(
+                ApiError(ErrorKind::unavailable, "",
+                         "The server is taking too long to respond to the (" + request.method +
+                             ") request at " + effective_uri(request)),
+                request);
+        default:
+            return render_error(ApiError(ErrorKind::internal, "", "An unexpected error occurred."),
+                                request);
+    }
 }
 
 Response Area::answer(const Handler& handler, const PathParams& params,

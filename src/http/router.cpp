@@ -46,6 +46,12 @@ Response route(const std::vector<std::unique_ptr<Area>>& areas, util::SharedGate
 void Router::mount(std::unique_ptr<Area> area) {
     assert(std::none_of(areas_.begin(), areas_.end(),
                         [&](const auto& a) { return a->prefix() == area->prefix(); }));
+    if (area->takes_faults()) {
+        std::vector<std::pair<std::string, std::string>> routes;
+        for (const auto& r : area->routes().routes()) routes.emplace_back(r.method, r.pattern);
+        faults_.add_routes(routes);
+        area->attach_faults(&faults_);
+    }
     areas_.push_back(std::move(area));
 }
 

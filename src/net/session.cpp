@@ -138,7 +138,10 @@ void SessionHub::begin_stop(std::function<void()> on_drained) {
 }
 
 Session::Session(tcp::socket&& socket, std::shared_ptr<SessionHub> hub)
-    : stream_(std::move(socket)), hub_(std::move(hub)), remote_(endpoint_text(stream_.socket())) {}
+    : stream_(std::move(socket)),
+      delay_timer_(stream_.get_executor()),
+      hub_(std::move(hub)),
+      remote_(endpoint_text(stream_.socket())) {}
 
 Session::~Session() {
     hub_->remove(this);
@@ -156,7 +159,10 @@ void Session::close_if_idle() {
 }
 
 void Session::close_now() {
-    asio::post(stream_.get_executor(), [self = shared_from_this()] { self->stream_.close(); });
+    asio::post(stream_.get_executor(), [self = shared_from_this()] {
+        self->delay_timer_.cancel();
+        self->stream_.close();
+    });
 }
 
 // A request has read_timeout from its first byte to its last, header and body, however slowly
@@ -257,6 +263,22 @@ void Session::on_body(beast::error_code ec) {
 }
 
 void Session::respond(http::Response response, bool keep_alive, bool head) {
+    if (response.delay.count() > 0) {
+        delay_timer_.expires_after(std::exchange(response.delay, {}));
+        delay_timer_.async_wait([self = shared_from_this(), response = std::move(response),
+                                 keep_alive, head](beast::error_code ec) mutable {
+            if (ec) return self->shut_down();  // the server closed the session meanwhile
+            self->respond(std::move(response), keep_alive, head);
+        });
+        return;
+    }
+    if (response.reset) {
+        status_ = 444;  // nginx's code for a connection closed without an answer
+        bytes_ = 0;
+        area_ = response.area;
+        route_ = response.route;
+        return reset_connection();
+    }
     // The message outlives this call in the session: one response is written at a time.
     auto& res = response_;
     res = bhttp::response<bhttp::string_body>(static_cast<bhttp::status>(response.status), 11);
@@ -299,6 +321,14 @@ void Session::on_written(beast::error_code ec, bool keep_alive) {
     }
     if (ec || !keep_alive) return shut_down();
     read_header();
+}
+
+void Session::reset_connection() {
+    // SO_LINGER with a zero timeout: close() sends RST, not FIN, and drops what is unsent.
+    beast::error_code ignored;
+    stream_.socket().set_option(asio::socket_base::linger(true, 0), ignored);
+    stream_.close();
+    on_written(asio::error::connection_reset, false);
 }
 
 void Session::reject(beast::error_code ec) {

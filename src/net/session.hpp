@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/parser.hpp>
@@ -88,13 +89,16 @@ class Session : public std::enable_shared_from_this<Session> {
     void send_continue();
     void read_body();
     void on_body(boost::beast::error_code ec);
-    // Writes the response; a HEAD response keeps its Content-Length but drops its body.
+    // Writes the response; a HEAD response keeps its Content-Length but drops its body. An
+    // injected fault's delay is waited first; a reset sends nothing and resets the connection.
     void respond(http::Response response, bool keep_alive, bool head = false);
+    void reset_connection();
     void on_written(boost::beast::error_code ec, bool keep_alive);
     void reject(boost::beast::error_code ec);  // answers an unreadable request, then closes
     void shut_down();
 
     boost::beast::tcp_stream stream_;
+    boost::asio::steady_timer delay_timer_;  // an injected fault's delay
     boost::beast::flat_buffer buffer_;
     std::optional<Parser> parser_;
     boost::beast::http::response<boost::beast::http::string_body> response_;  // being written

@@ -27,6 +27,8 @@ class TestServer {
 
     [[nodiscard]] std::uint16_t port() const { return server_->port(); }
     net::Server& server() { return *server_; }
+    // The faults the router's areas consult (the admin API's /faults sets them in the daemon).
+    http::FaultTable& faults() { return router_->faults(); }
 
     // Access records, as "METHOD TARGET STATUS BYTES", once there are `count` of them (the log line
     // is written after the response, so a client can see the answer first); what is there after 5

@@ -66,6 +66,7 @@ class RequestMetrics {
 struct MetricsSources {
     const RequestMetrics* requests = nullptr;
     const seed::LiveNetwork* network = nullptr;     // read under its gate (the router holds it)
+    const http::FaultTable* faults = nullptr;       // the router's
     std::function<std::size_t()> open_connections;  // the server's, once it exists
 };
 
@@ -76,8 +77,11 @@ struct MetricsSources {
 // the shortest there is: it answers only what no other area does. It keeps the request series.
 class RootArea : public http::Area {
   public:
-    // `network` (may be null) must outlive the area.
-    explicit RootArea(const seed::LiveNetwork* network);
+    // `network` and `faults` (either may be null) must outlive the area.
+    explicit RootArea(const seed::LiveNetwork* network, const http::FaultTable* faults = nullptr);
+
+    // /metrics answers while faults are set.
+    [[nodiscard]] bool takes_faults() const override { return false; }
 
     // Lays out the request series over every area of `router`, this one included.
     // REQUIRES: start-up, every area mounted.

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cantonlite/http/api_error.hpp"
+#include "cantonlite/http/faults.hpp"
 #include "cantonlite/http/request.hpp"
 #include "cantonlite/http/response.hpp"
 #include "cantonlite/http/route_table.hpp"
@@ -38,6 +39,14 @@ class Area {
     // takes the lock itself (the admin API).
     [[nodiscard]] virtual bool reads_ledger() const { return true; }
 
+    // True (the API areas) when the faults a test asks for (the admin API's /faults) apply to
+    // this area's routes; false for cantonlite's own (the admin API, /metrics), which must answer
+    // while faults are set.
+    [[nodiscard]] virtual bool takes_faults() const { return reads_ledger(); }
+
+    // The faults to consult on each matched route. REQUIRES: start-up; `faults` outlives the area.
+    void attach_faults(FaultTable* faults) { faults_ = faults; }
+
     // Answers a request whose path starts with prefix(); `segments` is its decoded path: the
     // route's handler, its errors rendered by the area. An area may wrap it (the Splice areas
     // compress as Pekko's encodeResponse). Never throws.
@@ -53,6 +62,12 @@ class Area {
                                                 const Request& request) const = 0;
     [[nodiscard]] virtual Response render_decode_error(const DecodeError& error) const = 0;
 
+    // The area's answer `status` (429, 500 or 503) that fault rule `rule` injects in place of the
+    // route's own: by default the error of that status in render_error()'s shape, with the texts
+    // the Splice apps answer.
+    [[nodiscard]] virtual Response render_fault(int status, const Request& request,
+                                                std::uint64_t rule) const;
+
   private:
     // The handler's answer, its errors rendered by the area.
     [[nodiscard]] Response answer(const Handler& handler, const PathParams& params,
@@ -62,6 +77,7 @@ class Area {
     std::vector<std::string> prefix_segments_;
     std::string base_;
     RouteTable routes_;
+    FaultTable* faults_ = nullptr;
 };
 
 // How circe prints the body {"error": message} of the Splice services: `compact` as guardrail

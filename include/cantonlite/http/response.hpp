@@ -1,6 +1,7 @@
 #pragma once
 // Response: what a handler answers; the session adds the transport headers and writes it.
 
+#include <chrono>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -27,6 +28,11 @@ struct Response {
     // the router, which outlives every response.
     std::string_view area;
     std::string_view route;
+
+    // Injected faults (http::FaultTable): the session waits `delay` before it sends this answer,
+    // and with `reset` sends none and resets the connection instead.
+    std::chrono::milliseconds delay{0};
+    bool reset = false;
 
     // Set when the answer is not known yet (a write waiting for the journal's sync): the session
     // calls it once with a callback, and sends the response that callback is given, from any

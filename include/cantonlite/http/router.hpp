@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cantonlite/http/area.hpp"
+#include "cantonlite/http/faults.hpp"
 #include "cantonlite/http/request.hpp"
 #include "cantonlite/http/response.hpp"
 #include "cantonlite/util/shared_gate.hpp"
@@ -16,7 +17,8 @@ namespace cantonlite::http {
 // Built at start-up, then only read: handle() is safe from any number of threads.
 class Router {
   public:
-    // Adds an area. REQUIRES: start-up (before the first handle()); no other area has its prefix.
+    // Adds an area; one that takes_faults() consults faults(). REQUIRES: start-up (before the
+    // first handle()); no other area has its prefix.
     void mount(std::unique_ptr<Area> area);
 
     // Answers any request; never throws. An undecodable path is a 400 text/plain; a path under no
@@ -30,9 +32,13 @@ class Router {
     // REQUIRES: start-up; `gate` outlives the router.
     void set_read_gate(util::SharedGate* gate) { gate_ = gate; }
 
+    // The faults a test asked for, on the routes of the areas that take them.
+    [[nodiscard]] FaultTable& faults() { return faults_; }
+
   private:
     std::vector<std::unique_ptr<Area>> areas_;
     util::SharedGate* gate_ = nullptr;
+    FaultTable faults_;
 };
 
 }  // namespace cantonlite::http

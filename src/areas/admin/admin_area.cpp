@@ -1,5 +1,6 @@
 #include "cantonlite/areas/admin/admin_area.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <mutex>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "cantonlite/http/json_nesting.hpp"
 #include "cantonlite/model/timestamp.hpp"
+#include "fault_rules_json.hpp"
 
 namespace cantonlite::areas::admin {
 namespace {
@@ -77,6 +79,16 @@ seed::Written set_time(seed::LiveNetwork& network, const nlohmann::json& body) {
     return network.set_time(*t);
 }
 
+// Adds the rule of a POST /faults body; returns its id. Throws DecodeError.
+std::uint64_t add_fault(http::FaultTable& faults, const nlohmann::json& body) {
+    http::FaultRule rule = fault_rule_from_json(body);
+    try {
+        return faults.add(std::move(rule));
+    } catch (const std::invalid_argument& e) {
+        throw http::DecodeError(e.what());
+    }
+}
+
 }  // namespace
 
 bool is_loopback_address(const std::string& address) {
@@ -84,9 +96,10 @@ bool is_loopback_address(const std::string& address) {
            address.rfind("127.", 0) == 0;
 }
 
-AdminArea::AdminArea(seed::LiveNetwork& network, AdminOptions options)
+AdminArea::AdminArea(seed::LiveNetwork& network, http::FaultTable& faults, AdminOptions options)
     : http::Area("/_cantonlite/v1/", "/_cantonlite/v1"),
       network_(network),
+      faults_(faults),
       options_(std::move(options)) {
     add_route("POST", "/steps", [this](const http::RequestContext& ctx) {
         return run(ctx, [&] {
@@ -109,7 +122,44 @@ AdminArea::AdminArea(seed::LiveNetwork& network, AdminOptions options)
         return run(ctx, [&] { return network_.revert(ctx.params.get("id")); });
     });
     add_route("POST", "/reset", [this](const http::RequestContext& ctx) {
-        return run(ctx, [&] { return network_.reset(); });
+        return run(ctx, [&] {
+            seed::Written written = network_.reset();
+            faults_.clear();
+            return written;
+        });
+    });
+    add_route("POST", "/faults", [this](const http::RequestContext& ctx) {
+        return run(ctx, [&] {
+            const std::uint64_t id = add_fault(faults_, body_json(ctx.request, nullptr));
+            for (const http::FaultRuleState& rule : faults_.rules()) {
+                if (rule.id == id) return fault_rule_json(rule);
+            }
+            return nlohmann::json::object();  // removed meanwhile
+        });
+    });
+    add_route("GET", "/faults", [this](const http::RequestContext& ctx) {
+        return run(ctx, [&] {
+            nlohmann::json rules = nlohmann::json::array();
+            for (const http::FaultRuleState& rule : faults_.rules()) {
+                rules.push_back(fault_rule_json(rule));
+            }
+            return nlohmann::json{{"faults", std::move(rules)}};
+        });
+    });
+    add_route("DELETE", "/faults", [this](const http::RequestContext& ctx) {
+        return run(ctx, [&] { return nlohmann::json{{"cleared", faults_.clear()}}; });
+    });
+    add_route("DELETE", "/faults/{id}", [this](const http::RequestContext& ctx) {
+        return run(ctx, [&] {
+            const std::string& id = ctx.params.get("id");
+            const bool digits =
+                !id.empty() && id.size() < 20 &&
+                std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
+            if (!digits || !faults_.remove(std::stoull(id))) {
+                throw ApiError(ErrorKind::not_found, "", "no fault rule '" + id + "'");
+            }
+            return nlohmann::json{{"deleted", id}};
+        });
     });
     add_route("GET", "/network", [this](const http::RequestContext& ctx) {
         authorize(ctx.request);

@@ -96,6 +96,33 @@ http::Response LedgerArea::render_error(const http::ApiError& error,
     return http::Response::json(http_status_of(error), js_canton_error(error, *tid).dump());
 }
 
+http::Response LedgerArea::render_fault(int status, const http::Request& request,
+                                        std::uint64_t rule) const {
+    const std::string injected = "fault rule " + std::to_string(rule) + " of cantonlite";
+    switch (status) {
+        case 429: {
+            // Canton answers overload with PARTICIPANT_BACKPRESSURE (ContentionOnSharedResources,
+            // ABORTED); its JSON API has no 429 of its own, so the body is that error and the
+            // status the one the rule asks for.
+            const std::string reason = injected;
+            http::Response r = render_error(
+                http::ApiError(http::ErrorKind::too_many_requests, "PARTICIPANT_BACKPRESSURE",
+                               "The participant is overloaded: " + reason, {{"reason", reason}}),
+                request);
+            r.status = 429;
+            return r;
+        }
+        case 503:
+            return render_error(
+                http::ApiError(http::ErrorKind::unavailable, "SERVICE_NOT_RUNNING",
+                               "Ledger API has been shut down.",
+                               {{"service_name", "Ledger API"}, {"cantonlite_fault", injected}}),
+                request);
+        default:
+            return render_error(http::ApiError(http::ErrorKind::internal, "", injected), request);
+    }
+}
+
 http::Response LedgerArea::render_decode_error(const http::DecodeError& error) const {
     return http::Response::text(400, error.text());
 }

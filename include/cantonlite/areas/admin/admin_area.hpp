@@ -1,7 +1,8 @@
 #pragma once
 // AdminArea: cantonlite's own API under /_cantonlite/v1/, a prefix no real API uses (the
 // convention LocalStack follows for its own endpoints). It drives the network at run time: steps,
-// the ledger clock, snapshots, reverts and resets, and what the network holds now.
+// the ledger clock, snapshots, reverts and resets, what the network holds now, and the faults
+// injected into the other APIs' answers.
 
 #include <functional>
 #include <string>
@@ -9,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cantonlite/http/area.hpp"
+#include "cantonlite/http/faults.hpp"
 #include "cantonlite/seed/live_network.hpp"
 
 namespace cantonlite::areas::admin {
@@ -26,7 +28,8 @@ struct AdminOptions {
 // Errors are {"error": "..."} with 400, 403, 404 or 409 (500 when the journal fails).
 class AdminArea : public http::Area {
   public:
-    AdminArea(seed::LiveNetwork& network, AdminOptions options);
+    // `faults`: the router's, which /faults sets and a reset clears. Both must outlive the area.
+    AdminArea(seed::LiveNetwork& network, http::FaultTable& faults, AdminOptions options);
 
     // Writes take the network's lock themselves; reads take its readers' side.
     [[nodiscard]] bool reads_ledger() const override { return false; }
@@ -38,6 +41,7 @@ class AdminArea : public http::Area {
 
   private:
     seed::LiveNetwork& network_;
+    http::FaultTable& faults_;
     AdminOptions options_;
 
     // Throws 403 unless the request may use the API.

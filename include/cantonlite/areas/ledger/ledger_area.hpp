@@ -21,6 +21,9 @@ class LedgerArea : public http::Area {
     [[nodiscard]] http::Response render_error(const http::ApiError& error,
                                               const http::Request& request) const override;
     [[nodiscard]] http::Response render_decode_error(const http::DecodeError& error) const override;
+    // Canton's own errors: 429 PARTICIPANT_BACKPRESSURE, 503 SERVICE_NOT_RUNNING, 500 redacted.
+    [[nodiscard]] http::Response render_fault(int status, const http::Request& request,
+                                              std::uint64_t rule) const override;
 
   private:
     const store::LedgerStore& store_;
