@@ -26,11 +26,12 @@ run: configure
 	cmake --build $(BUILD_DIR) --target cantonlite -j$(JOBS)
 	$(BUILD_DIR)/cantonlite serve $(ARGS)
 
-# Builds everything and runs the whole suite (ctest), then each fuzz target for TEST_FUZZ_SECONDS
-# (below: `make fuzz`), the unit and integration suites under ASan and UBSan (`make asan`) and the
-# concurrency tests under TSan (`make tsan`).
+# Builds everything, installs Debian's chromium for page.check, and runs the whole suite (ctest),
+# then each fuzz target for TEST_FUZZ_SECONDS (below: `make fuzz`), the unit and integration suites
+# under ASan and UBSan (`make asan`) and the concurrency tests under TSan (`make tsan`).
 TEST_FUZZ_SECONDS ?= 15
 test: build
+	@scripts/install-deps.sh chromium
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
 	@$(MAKE) --no-print-directory asan

@@ -5,7 +5,7 @@
 set -euo pipefail
 packages=(g++ make cmake ninja-build ccache libboost1.81-dev nlohmann-json3-dev libspdlog-dev
           libgtest-dev libssl-dev zlib1g-dev curl
-          python3 python3-prometheus-client "$@")
+          python3 python3-prometheus-client python3-websocket "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -25,6 +25,7 @@
 #include "cantonlite/app/generate.hpp"
 #include "cantonlite/app/logging.hpp"
 #include "cantonlite/app/metrics.hpp"
+#include "cantonlite/app/overview.hpp"
 #include "cantonlite/app/token.hpp"
 #include "cantonlite/areas/admin/admin_area.hpp"
 #include "cantonlite/areas/ledger/ledger_area.hpp"
@@ -151,9 +152,11 @@ areas::admin::AdminOptions admin_options(const Config& config) {
     areas::admin::AdminOptions options{
         .open = areas::admin::is_loopback_address(config.server.address),
         .token = config.admin.token,
-        .describe = [profile = config.api](const store::LedgerStore& store) {
-            return describe_json(store, profile).dump(2);
-        }};
+        .describe =
+            [profile = config.api](const store::LedgerStore& store) {
+                return describe_json(store, profile).dump(2);
+            },
+        .overview = [](const store::LedgerStore& store) { return overview_json(store).dump(); }};
     if (!options.open && options.token.empty()) {
         spdlog::warn(
             "the admin API (/_cantonlite/v1/) answers 403: {} is not a loopback address "

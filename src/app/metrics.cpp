@@ -1,5 +1,7 @@
 #include "cantonlite/app/metrics.hpp"
 
+#include "cantonlite/app/network_page.hpp"
+
 #include <unistd.h>
 
 #include <charconv>
@@ -311,6 +313,13 @@ RootArea::RootArea(const seed::LiveNetwork* network, const http::FaultTable* fau
         response.status = 200;
         response.content_type = std::string(metrics_content_type);
         response.body = render_metrics(sources_);
+        return response;
+    });
+    add_route("GET", "/", [](const http::RequestContext& /*ctx*/) {
+        http::Response response;
+        response.content_type = "text/html; charset=utf-8";
+        response.body = std::string(network_page_html());
+        response.headers.push_back({"Cache-Control", "no-store"});
         return response;
     });
 }

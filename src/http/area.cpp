@@ -80,6 +80,7 @@ Area::Area(std::string prefix, std::string base)
 }
 
 bool Area::serves(const std::vector<std::string>& segments) const {
+    if (prefix_segments_.empty()) return true;  // the root area ("/"): every path, "/" too
     return segments.size() > prefix_segments_.size() &&
            std::equal(prefix_segments_.begin(), prefix_segments_.end(), segments.begin());
 }

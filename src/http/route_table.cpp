@@ -45,7 +45,9 @@ const std::string& PathParams::get(std::string_view name) const {
 
 void RouteTable::add(std::string method, std::string pattern, Handler handler) {
     auto segments = split_path(pattern);
-    if (!segments || segments->empty()) throw std::invalid_argument("bad route pattern " + pattern);
+    if (!segments || (segments->empty() && pattern != "/")) {
+        throw std::invalid_argument("bad route pattern " + pattern);
+    }
     for (const std::string& s : *segments) {
         const bool malformed =
             s.empty() || (!is_parameter(s) &&

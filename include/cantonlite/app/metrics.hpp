@@ -73,7 +73,8 @@ struct MetricsSources {
 // The whole exposition, in the text format.
 [[nodiscard]] std::string render_metrics(const MetricsSources& sources);
 
-// GET /metrics, and the real services' 404 for any path no other area serves. Its prefix is "/",
+// GET /metrics, the network page at GET /, and the real services' 404 for any path no other area
+// serves. Its prefix is "/",
 // the shortest there is: it answers only what no other area does. It keeps the request series.
 class RootArea : public http::Area {
   public:

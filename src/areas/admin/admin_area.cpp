@@ -166,6 +166,12 @@ AdminArea::AdminArea(seed::LiveNetwork& network, http::FaultTable& faults, Admin
         const std::shared_lock lock(network_.gate());
         return http::Response::json(200, options_.describe(network_.store()));
     });
+    add_route("GET", "/overview", [this](const http::RequestContext& ctx) {
+        authorize(ctx.request);
+        if (!options_.overview) throw ApiError(ErrorKind::not_found, "", "no overview here");
+        const std::shared_lock lock(network_.gate());
+        return http::Response::json(200, options_.overview(network_.store()));
+    });
 }
 
 void AdminArea::authorize(const http::Request& request) const {

@@ -177,6 +177,18 @@ TEST(RouteTable, AcceptsTheSamePatternForAnotherMethod) {
     EXPECT_NO_THROW(table.add("POST", "/v0/lsu", answer("post")));
 }
 
+TEST(RouteTable, TheRootIsARouteOfItsOwn) {
+    RouteTable table;
+    table.add("GET", "/", answer("root"));
+    table.add("GET", "/metrics", answer("metrics"));
+
+    const auto root = table.match("GET", {});
+    ASSERT_NE(root.handler, nullptr);
+    EXPECT_EQ(*root.pattern, "/");
+    EXPECT_EQ(*table.match("GET", {"metrics"}).pattern, "/metrics");
+    EXPECT_EQ(table.match("GET", {""}).handler, nullptr);
+}
+
 class RouteTableRejectsPattern : public testing::TestWithParam<std::string> {};
 
 TEST_P(RouteTableRejectsPattern, AsInvalidArgument) {
@@ -187,8 +199,8 @@ TEST_P(RouteTableRejectsPattern, AsInvalidArgument) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Malformed, RouteTableRejectsPattern,
-                         testing::Values("", "/", "v0/lsu", "/v0//lsu", "/v0/lsu/", "/v0/{}",
-                                         "/v0/{id", "/v0/id}", "/v0/a{id}", "/v0/%zz"));
+                         testing::Values("", "v0/lsu", "/v0//lsu", "/v0/lsu/", "/v0/{}", "/v0/{id",
+                                         "/v0/id}", "/v0/a{id}", "/v0/%zz"));
 
 }  // namespace
 }  // namespace cantonlite::http

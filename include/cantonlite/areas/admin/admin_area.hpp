@@ -23,6 +23,8 @@ struct AdminOptions {
     // The text `describe --json` prints for the network as it stands; called under the readers'
     // lock.
     std::function<std::string(const store::LedgerStore&)> describe;
+    // The browser page's view of the network as it stands (GET /overview), likewise; empty: 404.
+    std::function<std::string(const store::LedgerStore&)> overview;
 };
 
 // Errors are {"error": "..."} with 400, 403, 404 or 409 (500 when the journal fails).

@@ -13,6 +13,7 @@
 
 #include "cantonlite/app/application.hpp"
 #include "cantonlite/app/describe.hpp"
+#include "cantonlite/app/overview.hpp"
 #include "cantonlite/app/token.hpp"
 #include "cantonlite/seed/live_network.hpp"
 
@@ -31,9 +32,12 @@ inline const std::string bob =
 inline const std::string offers = "/api/validator/v0/wallet/transfer-offers";
 
 inline AdminOptions open_options() {
-    return AdminOptions{.open = true, .describe = [](const store::LedgerStore& store) {
-                            return app::describe_json(store).dump(2);
-                        }};
+    return AdminOptions{
+        .open = true,
+        .describe =
+            [](const store::LedgerStore& store) { return app::describe_json(store).dump(2); },
+        .overview =
+            [](const store::LedgerStore& store) { return app::overview_json(store).dump(); }};
 }
 
 // The default network, live, and the daemon's router over it.

@@ -1,0 +1,18 @@
+#pragma once
+// The network as the browser page shows it: rights, holdings, the latest updates, open transfer
+// offers and vote requests (GET /_cantonlite/v1/overview).
+
+#include <cstddef>
+
+#include <nlohmann/json.hpp>
+
+#include "cantonlite/store/ledger_store.hpp"
+
+namespace cantonlite::app {
+
+// At most `limit` entries per list (updates: the latest). Holdings are those of the users'
+// parties, the validator, the SVs and the DSO. REQUIRES: the store's readers' lock held.
+[[nodiscard]] nlohmann::ordered_json overview_json(const store::LedgerStore& store,
+                                                   std::size_t limit = 50);
+
+}  // namespace cantonlite::app

@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""page.check: the network page (GET /) in headless Chromium, driven over the DevTools protocol.
+
+- The page renders the network the admin API describes: the release, the ledger end and clock,
+  every user with its rights, the holdings, the latest updates, the open transfer offers and vote
+  requests, and one curl line per example request, with a token command for a user's.
+- It refreshes after a write: a mint posted while the page is open shows within a few seconds
+  (new ledger end, alice's holdings one amulet up), without reloading the page.
+- The page loads nothing from outside the daemon, and saves a screenshot (page.png in the build
+  directory's tests folder) for a person to look at.
+
+Usage: network_page_test.py BIN SOURCE_DIR OUT_DIR. Exits 77 (skipped, the reason printed) when
+Debian's chromium or python3-websocket is not installed.
+"""
+import base64
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+if CHROMIUM is None:
+    print("page.check: skipped: chromium is not installed (make test installs Debian's chromium)")
+    sys.exit(77)
+try:
+    import websocket  # Debian's python3-websocket
+except ImportError:
+    print("page.check: skipped: python3-websocket is not installed (scripts/install-deps.sh)")
+    sys.exit(77)
+
+BIN, SRC, OUT = sys.argv[1], sys.argv[2], sys.argv[3]
+processes = []
+
+
+def fail(message, log=None):
+    print("FAIL page.check: " + message)
+    if log:
+        with open(log) as f:
+            print("--- log:\n" + f.read()[-3000:])
+    for p in processes:
+        p.kill()
+    sys.exit(1)
+
+
+def start(args, pattern, what):
+    log = tempfile.NamedTemporaryFile(delete=False, suffix=".log").name
+    process = subprocess.Popen(args, stdout=open(log, "w"), stderr=subprocess.STDOUT)
+    processes.append(process)
+    for _ in range(300):
+        with open(log) as f:
+            found = re.search(pattern, f.read())
+        if found:
+            return found.group(1), log
+        if process.poll() is not None:
+            break
+        time.sleep(0.1)
+    fail(what + " did not start", log)
+
+
+def call(port, method, path, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method, data=data,
+                                     headers={"Content-Type": "application/json"} if data else {})
+    with urllib.request.urlopen(request, timeout=10) as r:
+        return json.loads(r.read())
+
+
+class Page:
+    """One tab, over the DevTools protocol."""
+
+    def __init__(self, devtools_port, url):
+        for _ in range(100):
+            try:
+                targets = json.loads(urllib.request.urlopen(
+                    f"http://127.0.0.1:{devtools_port}/json/list", timeout=5).read())
+                pages = [t for t in targets if t.get("type") == "page" and t["url"] == url]
+                if pages:
+                    break
+            except OSError:
+                pass
+            time.sleep(0.1)
+        else:
+            fail("Chromium opened no tab on " + url)
+        self.ws = websocket.create_connection(pages[0]["webSocketDebuggerUrl"], timeout=20,
+                                              suppress_origin=True)
+        self.next_id = 0
+
+    def send(self, method, **params):
+        self.next_id += 1
+        self.ws.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
+        while True:
+            message = json.loads(self.ws.recv())
+            if message.get("id") == self.next_id:
+                if "error" in message:
+                    fail(f"{method}: {message['error']}")
+                return message["result"]
+
+    def eval(self, expression):
+        result = self.send("Runtime.evaluate", expression=expression, returnByValue=True)
+        if "exceptionDetails" in result:
+            fail(f"{expression}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def wait_for(self, expression, what, seconds=15):
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            value = self.eval(expression)
+            if value:
+                return value
+            time.sleep(0.1)
+        fail(f"the page never showed {what} ({expression})")
+
+
+def texts(page, selector):
+    return page.eval(f"[...document.querySelectorAll({json.dumps(selector)})]"
+                     ".map(e => e.textContent)")
+
+
+def main():
+    port, daemon_log = start(
+        [BIN, "serve", "--port", "0", "--seed", os.path.join(SRC, "config/default-network.json")],
+        r"serving on [^ ]*:(\d+) ", "the daemon")
+    port = int(port)
+    url = f"http://127.0.0.1:{port}/"
+    profile = tempfile.mkdtemp()
+    devtools, chromium_log = start(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+         f"--user-data-dir={profile}", "--remote-debugging-port=0", "--window-size=1400,2000",
+         url],
+        r"DevTools listening on ws://127\.0\.0\.1:(\d+)/", "Chromium")
+    page = Page(int(devtools), url)
+
+    network = call(port, "GET", "/_cantonlite/v1/network")
+    overview = call(port, "GET", "/_cantonlite/v1/overview")
+    end = network["ledger_end"]
+    page.wait_for(f"document.body.dataset.ledgerEnd === '{end}'", f"ledger end {end}")
+
+    release = page.eval("document.getElementById('release').textContent")
+    if not release.startswith(network["release"]["name"]):
+        fail(f"release: {release!r}")
+    if page.eval("document.getElementById('ledger-time').textContent") != overview["ledger_time"]:
+        fail("the ledger clock is not the admin API's")
+    users = texts(page, "#users td.user")
+    if users != [u["id"] for u in network["users"]]:
+        fail(f"users: {users}")
+    for table, rows in (("holdings", overview["holdings"]), ("updates", overview["updates"]),
+                        ("offers", overview["transfer_offers"]),
+                        ("votes", overview["vote_requests"])):
+        shown = page.eval(f"document.querySelectorAll('#{table} tr').length") - 1  # the header
+        if shown != len(rows) or not rows:
+            fail(f"{table}: {shown} rows shown, {len(rows)} in the overview")
+    curls = texts(page, "#examples pre.curl")
+    if len(curls) != len(network["examples"]):
+        fail(f"{len(curls)} curl lines for {len(network['examples'])} examples")
+    for curl, example in zip(curls, network["examples"]):
+        if f"'{url[:-1]}{example['path']}'" not in curl:
+            fail(f"op {example['op']}: {curl!r} does not call {example['path']}")
+        if example["user"] and f"cantonlite token --user {example['user']}" not in curl:
+            fail(f"op {example['op']}: no token command in {curl!r}")
+    alice = next(h for h in overview["holdings"] if h["party"].startswith("alice::"))
+
+    # A write while the page is open: it shows without a reload.
+    written = call(port, "POST", "/_cantonlite/v1/steps",
+                   {"step": "mint", "owner": "alice", "amount": "7"})
+    new_end = written["ledger_end"]
+    page.wait_for(f"document.body.dataset.ledgerEnd === '{new_end}'", f"ledger end {new_end}")
+    row = page.eval("[...document.querySelectorAll('#holdings tr')]"
+                    ".map(r => [...r.children].map(c => c.title || c.textContent))"
+                    ".find(r => r[0].startsWith('alice::'))")
+    if row[1] != str(alice["amulets"] + 1):
+        fail(f"alice's holdings after the mint: {row}, before: {alice}")
+    latest = page.eval("document.querySelector('#updates tr:nth-child(2) td').textContent")
+    if latest != str(new_end):
+        fail(f"the latest update shown is at offset {latest}, not the mint's {new_end}")
+
+    # Nothing but the daemon was asked for.
+    resources = page.eval("performance.getEntriesByType('resource').map(r => r.name)")
+    outside = [r for r in resources if not r.startswith(url)]
+    if outside:
+        fail(f"the page loaded resources from elsewhere: {outside}")
+
+    shot = page.send("Page.captureScreenshot", format="png")["data"]
+    os.makedirs(OUT, exist_ok=True)
+    with open(os.path.join(OUT, "page.png"), "wb") as f:
+        f.write(base64.b64decode(shot))
+    for p in processes:
+        p.terminate()
+        p.wait()
+    shutil.rmtree(profile, ignore_errors=True)
+    print(f"page.check: ok ({len(users)} users, {len(curls)} curl lines, refreshed to ledger end "
+          f"{new_end}; screenshot {os.path.join(OUT, 'page.png')})")
+
+
+main()
