@@ -106,10 +106,12 @@ class Page:
             fail(f"{expression}: {result['exceptionDetails']}")
         return result["result"].get("value")
 
-    def wait_for(self, expression, what, seconds=15):
+    def wait_for(self, expression, what, seconds=30):
+        # The tab is listed before its document is parsed: an error (no body yet) is a "not yet".
+        guarded = f"(() => {{ try {{ return {expression}; }} catch (e) {{ return false; }} }})()"
         deadline = time.time() + seconds
         while time.time() < deadline:
-            value = self.eval(expression)
+            value = self.eval(guarded)
             if value:
                 return value
             time.sleep(0.1)
