@@ -23,6 +23,7 @@
 #include "cantonlite/app/config.hpp"
 #include "cantonlite/app/describe.hpp"
 #include "cantonlite/app/generate.hpp"
+#include "cantonlite/app/localnet.hpp"
 #include "cantonlite/app/logging.hpp"
 #include "cantonlite/app/metrics.hpp"
 #include "cantonlite/app/overview.hpp"
@@ -186,6 +187,13 @@ int serve(const CommandLine& cli) {
     }
     RootArea& root = *find_root_area(*router);
     net::ServerOptions options = server_options(config);
+    LocalNet localnet;
+    if (config.localnet) {
+        localnet =
+            make_localnet(loaded->network->store(), loaded->network->gate(), *router, config.api);
+        options.also_listen = localnet.listeners;
+        for (const auto& r : localnet.routers) root.index(*r);
+    }
     options.access_log = [log = std::move(options.access_log),
                           &requests = root.requests()](const net::AccessRecord& record) {
         requests.record(record);
@@ -200,6 +208,9 @@ int serve(const CommandLine& cli) {
         return exit_start_failed;
     }
     server.stop_on_signals();
+    for (const LocalNetEndpoint& e : localnet.endpoints) {
+        spdlog::info("LocalNet {} answered here: {}", e.url, e.serves);
+    }
     spdlog::info(
         "cantonlite {} serving on {}:{} (config {}, seed {}, release {}: Canton {}, "
         "Splice {})",

@@ -15,6 +15,7 @@ enum class FlagKind {
     config,          // CommandLine::config
     setting,         // a config setting, applied with apply_setting
     json,            // describe --json (takes no value)
+    localnet,        // serve --localnet (takes no value): the setting localnet=true
     user,            // token --user
     expires_in,      // token --expires-in
     parties,         // generate --parties
@@ -33,7 +34,7 @@ struct FlagSpec {
     std::string_view setting = {};  // FlagKind::setting: the key for apply_setting
 };
 
-constexpr std::array<FlagSpec, 11> serve_flags{{
+constexpr std::array<FlagSpec, 12> serve_flags{{
     {"--config", FlagKind::config},
     {"--seed", FlagKind::setting, "seed"},
     {"--address", FlagKind::setting, "address"},
@@ -45,6 +46,7 @@ constexpr std::array<FlagSpec, 11> serve_flags{{
     {"--admin-token", FlagKind::setting, "admin_token"},
     {"--release", FlagKind::setting, "release"},
     {"--enable-deprecated", FlagKind::setting, "enable_deprecated"},
+    {"--localnet", FlagKind::localnet},
 }};
 
 constexpr std::array<FlagSpec, 5> describe_flags{{
@@ -153,6 +155,10 @@ void apply_flag(const FlagSpec& spec, std::string_view name, std::string value, 
         case FlagKind::json:
             out.json = true;
             return;
+        case FlagKind::localnet:
+            out.settings.emplace_back("localnet", "true");
+            out.setting_flags.emplace_back(name);
+            return;
         case FlagKind::user:
             if (value.empty()) throw UsageError(std::string(name) + ": must not be empty");
             out.user = std::move(value);
@@ -207,7 +213,7 @@ void parse_flags(const std::vector<std::string>& args, const CommandSpec& comman
         const FlagSpec* spec = find_flag(command, name);
         if (spec == nullptr) throw UsageError(std::string(name) + ": unknown flag (see --help)");
         std::string value;
-        if (spec->kind == FlagKind::json) {
+        if (spec->kind == FlagKind::json || spec->kind == FlagKind::localnet) {
             if (eq != std::string_view::npos)
                 throw UsageError(std::string(name) + ": takes no value");
         } else if (eq != std::string_view::npos) {
@@ -288,6 +294,9 @@ Flags of serve (each overrides the config file and the CANTONLITE_* variable):
                         default) or splice-0.9 (Canton 3.6, Splice 0.9)         [CANTONLITE_RELEASE]
   --enable-deprecated B true: re-enable the APIs Canton 3.6 disables by default
                         (its features.deprecated flags), under splice-0.9   [CANTONLITE_ENABLE_DEPRECATED]
+  --localnet            also listen on Splice LocalNet's ports: the JSON Ledger API on 2975,
+                        3975, 4975, the validator on 2903, 3903, 4903, and 2000, 3000, 4000
+                        by host name (scan.localhost:4000)               [CANTONLITE_LOCALNET=true]
 
 describe and token load the network as serve does (--config, --seed, CANTONLITE_* variables).
   --json                describe: one JSON document (dso_party, ledger_end, users, examples, ...)

@@ -111,7 +111,7 @@ Config load_config(const std::filesystem::path& file) {
     try {
         const JsonObject root(document, "");
         root.reject_unknown_keys(
-            {"server", "log", "seed", "journal", "admin", "release", "deprecated"});
+            {"server", "log", "seed", "journal", "admin", "release", "deprecated", "localnet"});
         if (auto server = root.optional_object("server")) read_server(*server, config.server);
         if (auto log = root.optional_object("log")) read_log(*log, config.log);
         config.seed = file.parent_path() / root.string("seed");
@@ -129,6 +129,7 @@ Config load_config(const std::filesystem::path& file) {
         if (auto deprecated = root.optional_object("deprecated")) {
             read_deprecated(*deprecated, config.api.deprecated);
         }
+        if (auto localnet = root.optional_bool("localnet")) config.localnet = *localnet;
     } catch (const model::JsonFieldError& e) {
         throw ConfigError(file.string() + ": " + e.what());
     } catch (const ConfigError& e) {
@@ -162,20 +163,24 @@ void apply_setting(Config& config, std::string_view key, std::string_view value,
         config.admin.token = std::string(value);
     } else if (key == "release") {
         config.api.release = parse_release(value, where);
-    } else if (key == "enable_deprecated") {
+    } else if (key == "enable_deprecated" || key == "localnet") {
         if (value != "true" && value != "false") {
             throw ConfigError(where + ": must be true or false, got \"" + std::string(value) +
                               "\"");
         }
         const bool on = value == "true";
-        config.api.deprecated = {.endpoints_34 = on, .parameters_34 = on, .endpoints_35 = on};
+        if (key == "localnet") {
+            config.localnet = on;
+        } else {
+            config.api.deprecated = {.endpoints_34 = on, .parameters_34 = on, .endpoints_35 = on};
+        }
     } else {
         throw ConfigError(where + ": unknown setting");
     }
 }
 
 void apply_environment(Config& config, const std::function<const char*(const char*)>& getenv) {
-    static constexpr std::array<std::pair<const char*, std::string_view>, 10> variables{{
+    static constexpr std::array<std::pair<const char*, std::string_view>, 11> variables{{
         {"CANTONLITE_ADDRESS", "address"},
         {"CANTONLITE_PORT", "port"},
         {"CANTONLITE_IO_THREADS", "io_threads"},
@@ -186,6 +191,7 @@ void apply_environment(Config& config, const std::function<const char*(const cha
         {"CANTONLITE_ADMIN_TOKEN", "admin_token"},
         {"CANTONLITE_RELEASE", "release"},
         {"CANTONLITE_ENABLE_DEPRECATED", "enable_deprecated"},
+        {"CANTONLITE_LOCALNET", "localnet"},
     }};
     for (const auto& [name, key] : variables) {
         const char* value = getenv(name);

@@ -168,13 +168,21 @@ RequestMetrics::RequestMetrics() {
 RequestMetrics::~RequestMetrics() = default;
 
 void RequestMetrics::index(const http::Router& router) {
+    // Several routers may mount areas of one kind (serve --localnet): their routes share a series.
+    const auto series = [&](const std::string& area, std::string_view method,
+                            std::string_view route) {
+        auto s = std::make_unique<Series>(area, method, route);
+        for (const auto& known : series_) {
+            if (known->labels == s->labels) return known.get();
+        }
+        series_.push_back(std::move(s));
+        return series_.back().get();
+    };
     for (const auto& area : router.areas()) {
         const std::string label = area_label(area->prefix());
-        series_.push_back(std::make_unique<Series>(label, "other", unmatched));
-        by_key_.emplace(area->prefix().data(), series_.back().get());
+        by_key_.emplace(area->prefix().data(), series(label, "other", unmatched));
         for (const auto& route : area->routes().routes()) {
-            series_.push_back(std::make_unique<Series>(label, route.method, route.pattern));
-            by_key_.emplace(route.pattern.data(), series_.back().get());
+            by_key_.emplace(route.pattern.data(), series(label, route.method, route.pattern));
         }
     }
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cctype>
 #include <mutex>
 
 #include "cantonlite/http/path.hpp"
@@ -49,13 +50,30 @@ void Router::mount(std::unique_ptr<Area> area) {
     if (area->takes_faults()) {
         std::vector<std::pair<std::string, std::string>> routes;
         for (const auto& r : area->routes().routes()) routes.emplace_back(r.method, r.pattern);
-        faults_.add_routes(routes);
-        area->attach_faults(&faults_);
+        faults_->add_routes(routes);
+        area->attach_faults(faults_);
     }
     areas_.push_back(std::move(area));
 }
 
+void Router::add_host(std::string name, const Router* router) {
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    hosts_.emplace_back(std::move(name), router);
+}
+
 Response Router::handle(const Request& request) const {
+    if (!hosts_.empty()) {
+        std::string_view host = request.header("Host").value_or("");
+        if (const auto colon = host.rfind(':');
+            colon != std::string_view::npos && host.find(']', colon) == std::string_view::npos) {
+            host = host.substr(0, colon);
+        }
+        for (const auto& [name, router] : hosts_) {
+            if (iequals(name, host)) return router->handle(request);
+        }
+        return not_found_response(request);
+    }
     Response response = route(areas_, gate_, request);
     const auto traceparent = request.header("traceparent");
     if (!traceparent) return response;

@@ -23,35 +23,48 @@ using tcp = asio::ip::tcp;
 
 struct Server::Impl {
     Impl(ServerOptions opts, const http::Router& router)
-        : options(std::move(opts)),
-          ioc(options.io_threads),
-          hub(std::make_shared<SessionHub>(router, options)),
-          signals(ioc),
-          grace(ioc) {}
+        : options(std::move(opts)), ioc(options.io_threads), signals(ioc), grace(ioc) {
+        // One hub per listener: its sessions answer through its router.
+        hubs.push_back(std::make_shared<SessionHub>(router, options));
+        ports.push_back(options.port);
+        for (const auto& also : options.also_listen) {
+            hubs.push_back(std::make_shared<SessionHub>(*also.router, options));
+            ports.push_back(also.port);
+        }
+    }
 
     ServerOptions options;
     asio::io_context ioc;
-    std::shared_ptr<SessionHub> hub;
-    std::shared_ptr<Listener> listener;
+    std::vector<std::shared_ptr<SessionHub>> hubs;
+    std::vector<std::uint16_t> ports;  // as asked; each listener knows the one it bound
+    std::vector<std::shared_ptr<Listener>> listeners;
     asio::signal_set signals;
     asio::steady_timer grace;
     std::vector<std::thread> threads;
     std::atomic<bool> stop_requested{false};
+    std::atomic<std::size_t> draining{0};  // hubs with sessions left, once stopping
 
-    // Runs on an io thread: closes the acceptor and lets the sessions drain; when the grace period
-    // is over first, closes the ones left. The io threads end when no work remains.
+    // Runs on an io thread: closes the acceptors and lets the sessions drain; when the grace
+    // period is over first, closes the ones left. The io threads end when no work remains.
     void begin_stop() {
         boost::system::error_code ignored;
         signals.cancel(ignored);
-        listener->close();
+        for (const auto& l : listeners) l->close();
         grace.expires_after(options.shutdown_grace);
         grace.async_wait([this](boost::system::error_code ec) {
             if (ec) return;  // cancelled: every session finished in time
             spdlog::warn("shutdown grace of {} ms over; closing the remaining connections",
                          options.shutdown_grace.count());
-            hub->close_all();
+            for (const auto& hub : hubs) hub->close_all();
         });
-        hub->begin_stop([this] { asio::post(ioc, [this] { grace.cancel(); }); });
+        draining.store(hubs.size());
+        for (const auto& hub : hubs) {
+            hub->begin_stop([this] {
+                asio::post(ioc, [this] {
+                    if (draining.fetch_sub(1) == 1) grace.cancel();
+                });
+            });
+        }
     }
 };
 
@@ -72,28 +85,35 @@ void Server::start() {
         throw std::system_error(std::make_error_code(std::errc::invalid_argument),
                                 "invalid listen address '" + impl_->options.address + "'");
     }
-    try {
-        impl_->listener = std::make_shared<Listener>(
-            impl_->ioc, tcp::endpoint(address, impl_->options.port), impl_->hub);
-    } catch (const boost::system::system_error& e) {
-        throw std::system_error(e.code(), "cannot listen on " + impl_->options.address + ":" +
-                                              std::to_string(impl_->options.port));
+    std::vector<std::shared_ptr<Listener>> listeners;
+    for (std::size_t i = 0; i < impl_->hubs.size(); ++i) {
+        try {
+            listeners.push_back(std::make_shared<Listener>(
+                impl_->ioc, tcp::endpoint(address, impl_->ports[i]), impl_->hubs[i]));
+        } catch (const boost::system::system_error& e) {
+            // The ones bound so far close with `listeners`: nothing listens.
+            throw std::system_error(e.code(), "cannot listen on " + impl_->options.address + ":" +
+                                                  std::to_string(impl_->ports[i]));
+        }
     }
-    impl_->listener->run();
+    impl_->listeners = std::move(listeners);
+    for (const auto& l : impl_->listeners) l->run();
     const int n = std::max(1, impl_->options.io_threads);
     for (int i = 0; i < n; ++i) impl_->threads.emplace_back([this] { impl_->ioc.run(); });
 }
 
-std::uint16_t Server::port() const {
-    return impl_->listener->port();
+std::uint16_t Server::port(std::size_t i) const {
+    return impl_->listeners.at(i)->port();
 }
 
 std::size_t Server::open_connections() const {
-    return impl_->hub->size();
+    std::size_t n = 0;
+    for (const auto& hub : impl_->hubs) n += hub->size();
+    return n;
 }
 
 void Server::stop() {
-    if (!impl_->listener || impl_->stop_requested.exchange(true)) return;
+    if (impl_->listeners.empty() || impl_->stop_requested.exchange(true)) return;
     asio::post(impl_->ioc, [impl = impl_.get()] { impl->begin_stop(); });
 }
 

@@ -430,3 +430,63 @@ TEST(Server, NewConnectionsAreRefusedAfterStop) {
 
 }  // namespace
 }  // namespace cantonlite::testing
+
+#include "cantonlite/app/application.hpp"
+#include "cantonlite/seed/seed_loader.hpp"
+
+namespace cantonlite::testing {
+namespace {
+
+// A second listener, answered by a router of its own (as serve --localnet adds them).
+class MoreListeners : public ::testing::Test {
+  protected:
+    std::unique_ptr<store::LedgerStore> store_ = seed::load_seed(small_seed(), "test seed");
+    std::unique_ptr<http::Router> router_ = app::make_router(*store_);
+    http::Router other_;  // no area: every path is the real services' 404
+};
+
+TEST_F(MoreListeners, EachPortAnswersThroughItsOwnRouter) {
+    TestServer server(net::ServerOptions{.also_listen = {{.port = 0, .router = &other_}}});
+
+    const auto main = fetch(server.port(), "GET", "/api/scan/v0/dso-party-id");
+    const auto other = fetch(server.server().port(1), "GET", "/api/scan/v0/dso-party-id");
+
+    ASSERT_TRUE(main && other);
+    EXPECT_NE(server.port(), server.server().port(1));
+    EXPECT_EQ(main->status, 200);
+    EXPECT_EQ(other->status, 404);
+    EXPECT_EQ(server.access_lines(2).size(), 2U);  // one access log for every listener
+}
+
+TEST_F(MoreListeners, APortInUseIsNamedAndNothingListens) {
+    TestServer holder;  // holds a port
+    net::Server server(
+        net::ServerOptions{.port = 0, .also_listen = {{.port = holder.port(), .router = &other_}}},
+        *router_);
+    try {
+        server.start();
+        FAIL() << "started on a port in use";
+    } catch (const std::system_error& e) {
+        EXPECT_EQ(std::string(e.what()).rfind(
+                      "cannot listen on 127.0.0.1:" + std::to_string(holder.port()), 0),
+                  0U)
+            << e.what();
+    }
+}
+
+TEST_F(MoreListeners, AStopClosesEveryListener) {
+    auto server = std::make_unique<TestServer>(
+        net::ServerOptions{.also_listen = {{.port = 0, .router = &other_}}});
+    const std::uint16_t other = server->server().port(1);
+    HttpConnection idle(other);  // an idle connection on the second listener
+    ASSERT_TRUE(idle.send(make_request("GET", "/x")));
+    ASSERT_TRUE(idle.read_response().has_value());
+
+    server.reset();  // stop and wait: returns once both listeners' sessions are closed
+
+    EXPECT_TRUE(idle.closed_by_peer(1000ms));
+    EXPECT_EQ(connect_raw(other), -1);
+}
+
+}  // namespace
+}  // namespace cantonlite::testing

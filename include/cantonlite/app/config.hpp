@@ -54,6 +54,8 @@ struct Config {
     AdminConfig admin;
     // The release line served (`release`) and the deprecated APIs it re-enables (`deprecated`).
     areas::ApiProfile api;
+    // Also listen where Splice LocalNet's clients look (README "LocalNet drop-in").
+    bool localnet = false;
 };
 
 // Loads a config file (docs in README "Configuration"). Relative seed paths are taken from the
@@ -61,15 +63,16 @@ struct Config {
 [[nodiscard]] Config load_config(const std::filesystem::path& file);
 
 // Sets one overridable setting from text: key is address, port, io_threads, log_level, log_format,
-// seed, journal, admin_token, release or enable_deprecated (all of Canton 3.6's deprecated APIs:
-// true or false). `source` names the flag or variable in errors. Throws ConfigError.
+// seed, journal, admin_token, release, enable_deprecated (all of Canton 3.6's deprecated APIs:
+// true or false) or localnet (true or false). `source` names the flag or variable in errors. Throws
+// ConfigError.
 void apply_setting(Config& config, std::string_view key, std::string_view value,
                    std::string_view source);
 
 // Reads the environment through `getenv` (injected for tests): CANTONLITE_ADDRESS,
 // CANTONLITE_PORT, CANTONLITE_IO_THREADS, CANTONLITE_LOG_LEVEL, CANTONLITE_LOG_FORMAT,
 // CANTONLITE_SEED, CANTONLITE_JOURNAL, CANTONLITE_ADMIN_TOKEN, CANTONLITE_RELEASE,
-// CANTONLITE_ENABLE_DEPRECATED. Empty variables are ignored. Throws
+// CANTONLITE_ENABLE_DEPRECATED, CANTONLITE_LOCALNET. Empty variables are ignored. Throws
 // ConfigError.
 void apply_environment(Config& config, const std::function<const char*(const char*)>& getenv);
 

@@ -41,7 +41,8 @@ class RequestMetrics {
     RequestMetrics(const RequestMetrics&) = delete;
     RequestMetrics& operator=(const RequestMetrics&) = delete;
 
-    // Lays out a series per route of every area of `router`, and one "unmatched" per area.
+    // Lays out a series per route of every area of `router`, and one "unmatched" per area; the
+    // routes of a router indexed before share their series.
     // REQUIRES: start-up, before the first record(); every area mounted; `router` outlives this.
     void index(const http::Router& router);
 

@@ -3,6 +3,8 @@
 
 #include <memory>
 #include <shared_mutex>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "cantonlite/http/area.hpp"
@@ -33,12 +35,22 @@ class Router {
     void set_read_gate(util::SharedGate* gate) { gate_ = gate; }
 
     // The faults a test asked for, on the routes of the areas that take them.
-    [[nodiscard]] FaultTable& faults() { return faults_; }
+    [[nodiscard]] FaultTable& faults() { return *faults_; }
+    // Makes this router's areas consult `table` (another router's), not a table of their own.
+    // REQUIRES: start-up, before the first mount(); `table` outlives the router.
+    void use_faults(FaultTable& table) { faults_ = &table; }
+
+    // Name-based virtual hosts, as nginx's server_name: once any is added, a request goes whole
+    // to the router of its Host (the name without its port, in any case), and a Host no router is
+    // added for gets the real services' 404. REQUIRES: start-up; `router` outlives this one.
+    void add_host(std::string name, const Router* router);
 
   private:
     std::vector<std::unique_ptr<Area>> areas_;
     util::SharedGate* gate_ = nullptr;
-    FaultTable faults_;
+    FaultTable own_faults_;
+    FaultTable* faults_ = &own_faults_;
+    std::vector<std::pair<std::string, const Router*>> hosts_;  // lower case
 };
 
 }  // namespace cantonlite::http

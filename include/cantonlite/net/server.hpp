@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cantonlite/http/router.hpp"
 
@@ -36,7 +37,14 @@ struct ServerOptions {
     // At most this many connections at once (0: no cap). At the cap the server accepts no more
     // until one closes; new connections wait in the kernel's backlog, as Pekko's max-connections.
     std::size_t max_connections = 0;
-    std::string server_header = "cantonlite";             // value of the Server response header
+    std::string server_header = "cantonlite";  // value of the Server response header
+    // More listeners on `address` (`serve --localnet`), each answered by a router of its own that
+    // must outlive the server; the options above apply to each.
+    struct AlsoListen {
+        std::uint16_t port = 0;  // 0: any free port (see Server::port(i))
+        const http::Router* router = nullptr;
+    };
+    std::vector<AlsoListen> also_listen;
     std::function<void(const AccessRecord&)> access_log;  // called once per response; may be empty
 };
 
@@ -51,14 +59,16 @@ class Server {
     Server(const Server&) = delete;
     Server& operator=(const Server&) = delete;
 
-    // Binds, listens and starts the io threads. Throws std::system_error when the address cannot
-    // be bound (in use, not local, ...); nothing listens then.
+    // Binds every listener, listens and starts the io threads. Throws std::system_error, naming
+    // the address and port, when one cannot be bound (in use, not local, ...); nothing listens
+    // then.
     void start();
 
-    // The bound port. REQUIRES: start() returned.
-    [[nodiscard]] std::uint16_t port() const;
+    // The bound port: of the main listener, or of options.also_listen[i - 1].
+    // REQUIRES: start() returned.
+    [[nodiscard]] std::uint16_t port(std::size_t i = 0) const;
 
-    // The connections open now.
+    // The connections open now, on every listener.
     [[nodiscard]] std::size_t open_connections() const;
 
     // Begins a graceful stop and returns at once: no new connections; idle connections are closed;

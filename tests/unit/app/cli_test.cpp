@@ -37,6 +37,14 @@ TEST(ParseCommandLine, ServeAloneHasNoOverrides) {
     EXPECT_TRUE(cli.setting_flags.empty());
 }
 
+TEST(ParseCommandLine, LocalnetTakesNoValue) {
+    const CommandLine cli = parse_command_line({"serve", "--localnet", "--port", "0"});
+
+    EXPECT_EQ(cli.settings, (Settings{{"localnet", "true"}, {"port", "0"}}));
+    EXPECT_EQ(cli.setting_flags, (Args{"--localnet", "--port"}));
+    EXPECT_THROW((void)parse_command_line({"serve", "--localnet=false"}), UsageError);
+}
+
 struct FlagCase {
     Args args;
     std::string setting;

@@ -378,7 +378,20 @@ TEST(ApplyEnvironment, AsksForTheDocumentedVariablesOnly) {
                          "CANTONLITE_ADDRESS", "CANTONLITE_PORT", "CANTONLITE_IO_THREADS",
                          "CANTONLITE_LOG_LEVEL", "CANTONLITE_LOG_FORMAT", "CANTONLITE_SEED",
                          "CANTONLITE_JOURNAL", "CANTONLITE_ADMIN_TOKEN", "CANTONLITE_RELEASE",
-                         "CANTONLITE_ENABLE_DEPRECATED"}));
+                         "CANTONLITE_ENABLE_DEPRECATED", "CANTONLITE_LOCALNET"}));
+}
+
+TEST(ApplyEnvironment, LocalnetIsTrueOrFalse) {
+    Config config;
+    apply_environment(config, fake_env({{"CANTONLITE_LOCALNET", "true"}}));
+    EXPECT_TRUE(config.localnet);
+    apply_environment(config, fake_env({{"CANTONLITE_LOCALNET", "false"}}));
+    EXPECT_FALSE(config.localnet);
+
+    const std::string error = config_error([&] {
+        apply_environment(config, fake_env({{"CANTONLITE_LOCALNET", "yes"}}));
+    });
+    EXPECT_EQ(error, "CANTONLITE_LOCALNET: must be true or false, got \"yes\"");
 }
 
 // --- default_config_path --------------------------------------------------------------------

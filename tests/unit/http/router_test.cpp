@@ -184,3 +184,58 @@ TEST(Router, ListsMountedAreasInOrder) {
 
 }  // namespace
 }  // namespace cantonlite::http
+
+namespace cantonlite::http {
+namespace {
+
+// Two routers behind a third that picks one by host name, as LocalNet's nginx does.
+class VirtualHosts : public testing::Test {
+  protected:
+    VirtualHosts() {
+        auto scan = std::make_unique<NamedArea>("scan", "/api/scan/", "/api/scan");
+        scan->add("GET", "/v0/lsu");
+        scan_.mount(std::move(scan));
+        auto wallet = std::make_unique<NamedArea>("wallet", "/api/validator/", "/api/validator");
+        wallet->add("GET", "/v0/lsu");
+        wallet_.mount(std::move(wallet));
+        hosts_.add_host("scan.localhost", &scan_);
+        hosts_.add_host("Wallet.Localhost", &wallet_);
+    }
+
+    Response get(const std::string& target, const std::string& host) const {
+        std::vector<Header> headers;
+        if (!host.empty()) headers.push_back({"Host", host});
+        return hosts_.handle(Request{.method = "GET", .target = target, .headers = headers});
+    }
+
+    Router scan_, wallet_, hosts_;
+};
+
+TEST_F(VirtualHosts, TheHostNameChoosesTheRouterWithAnyPortAndCase) {
+    EXPECT_EQ(get("/api/scan/v0/lsu", "scan.localhost:4000").body, "scan");
+    EXPECT_EQ(get("/api/scan/v0/lsu", "SCAN.localhost").body, "scan");
+    EXPECT_EQ(get("/api/validator/v0/lsu", "wallet.localhost:4000").body, "wallet");
+    // The chosen router answers as it would alone: its 404 for a path it does not serve.
+    EXPECT_EQ(get("/api/validator/v0/lsu", "scan.localhost:4000").status, 404);
+}
+
+TEST_F(VirtualHosts, AnyOtherHostIsNotFound) {
+    for (const std::string host : {"localhost:4000", "sv.localhost:4000", "[::1]:4000", ""}) {
+        const Response r = get("/api/scan/v0/lsu", host);
+        EXPECT_EQ(r.status, 404) << host;
+        EXPECT_NE(r.body.find("could not be found"), std::string::npos) << host;
+    }
+}
+
+TEST_F(VirtualHosts, ATraceparentIsEchoedOnce) {
+    const Response r = hosts_.handle(
+        Request{.method = "GET",
+                .target = "/api/scan/v0/lsu",
+                .headers = {{"Host", "scan.localhost"}, {"traceparent", "00-aa-bb-01"}}});
+    int echoed = 0;
+    for (const Header& h : r.headers) echoed += h.name == "traceparent" ? 1 : 0;
+    EXPECT_EQ(echoed, 1);
+}
+
+}  // namespace
+}  // namespace cantonlite::http

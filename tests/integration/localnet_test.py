@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""localnet.check: `serve --localnet` answers on Splice LocalNet's URLs from the one ledger.
+
+- Every operation's example request (`describe --json`) gets, on its LocalNet URL, the status it
+  expects and the same body as on the main port: the JSON Ledger API on 2975, 3975 and 4975 and
+  as canton.localhost:4000 / json-ledger-api.localhost:2000; the validator on 2903, 3903 and 4903
+  and as wallet.localhost:2000/3000/4000; Scan as scan.localhost:4000 (the Host header).
+- A host name nginx does not route is a 404; a write on the main port shows on every listener.
+- A second daemon on the same ports prints one line naming the port and exits with code 1.
+
+Usage: localnet_test.py BIN SOURCE_DIR. Exits 77 (skipped, the reason printed) when one of
+LocalNet's ports is taken on this machine.
+"""
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+BIN, SRC = sys.argv[1], sys.argv[2]
+SEED = os.path.join(SRC, "config/default-network.json")
+PORTS = [2975, 3975, 4975, 2903, 3903, 4903, 2000, 3000, 4000]
+processes = []
+
+for port in PORTS:
+    with socket.socket() as s:
+        try:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            print(f"localnet.check: skipped: port {port} is in use on this machine")
+            sys.exit(77)
+
+
+def fail(message, log=None):
+    print("FAIL localnet.check: " + message)
+    if log:
+        with open(log) as f:
+            print("--- daemon log:\n" + f.read()[-3000:])
+    for p in processes:
+        p.kill()
+    sys.exit(1)
+
+
+def start_daemon():
+    log = tempfile.NamedTemporaryFile(delete=False, suffix=".log").name
+    process = subprocess.Popen([BIN, "serve", "--port", "0", "--localnet", "--seed", SEED],
+                               stdout=open(log, "w"), stderr=subprocess.STDOUT)
+    processes.append(process)
+    for _ in range(100):
+        with open(log) as f:
+            found = re.search(r"serving on [^ ]*:(\d+) ", f.read())
+        if found:
+            return process, int(found.group(1)), log
+        if process.poll() is not None:
+            break
+        time.sleep(0.1)
+    fail("the daemon did not start", log)
+
+
+def call(port, method, path, body=None, host=None, token=None):
+    headers = {}
+    if host:
+        headers["Host"] = host
+    if token:
+        headers["Authorization"] = "Bearer " + token
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        headers["Content-Type"] = "application/json"
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method, data=data,
+                                     headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+def localnet_urls(path):
+    """(port, Host header) pairs that reach `path` on LocalNet."""
+    if path.startswith("/v2/"):
+        return [(2975, None), (3975, None), (4975, None),
+                (2000, "json-ledger-api.localhost:2000"), (3000, "canton.localhost:3000"),
+                (4000, "canton.localhost:4000")]
+    if path.startswith("/api/validator/"):
+        return [(2903, None), (3903, None), (4903, None), (2000, "wallet.localhost:2000"),
+                (3000, "localhost:3000"), (4000, "wallet.localhost:4000")]
+    if path.startswith("/api/scan/"):
+        return [(4000, "scan.localhost:4000")]
+    fail("an example outside the three APIs: " + path)
+
+
+def main():
+    daemon, port, log = start_daemon()
+    network = json.loads(call(port, "GET", "/_cantonlite/v1/network")[1])
+    tokens = {}
+    checked = 0
+    ops = set()
+    for example in network["examples"]:
+        user = example["user"]
+        if user and user not in tokens:
+            tokens[user] = subprocess.run([BIN, "token", "--user", user, "--seed", SEED],
+                                          capture_output=True, text=True, check=True).stdout.strip()
+        token = tokens.get(user)
+        want_status, want_body = call(port, example["method"], example["path"], example["body"],
+                                      token=token)
+        if want_status != example["expect_status"]:
+            fail(f"op {example['op']} on the main port: {want_status}", log)
+        for lport, host in localnet_urls(example["path"]):
+            status, body = call(lport, example["method"], example["path"], example["body"],
+                                host=host, token=token)
+            where = f"op {example['op']} {example['path']} on :{lport} as {host}"
+            if status != want_status:
+                fail(f"{where}: {status}, the main port {want_status}: {body[:300]!r}", log)
+            if status == 200 and body != want_body:
+                fail(f"{where}: another body than the main port's", log)
+            checked += 1
+        ops.add(example["op"])
+    if ops != set(range(1, 14)):
+        fail(f"the examples cover ops {sorted(ops)}, not 1-13")
+
+    status, body = call(4000, "GET", "/api/scan/v0/dso-party-id", host="sv.localhost:4000")
+    if status != 404:
+        fail(f"an unrouted host name: {status}")
+    status, body = call(4000, "GET", "/api/scan/v0/dso-party-id")  # Host 127.0.0.1:4000
+    if status != 404:
+        fail(f"no host name on 4000: {status}")
+
+    end = json.loads(call(port, "POST", "/_cantonlite/v1/steps",
+                          {"step": "mint", "owner": "alice", "amount": "3"})[1])["ledger_end"]
+    for lport in (2975, 3975, 4975):
+        status, body = call(lport, "GET", "/v2/state/ledger-end", token=tokens["alice"])
+        if status != 200 or json.loads(body)["offset"] != end:
+            fail(f"ledger end on :{lport} after a write: {status} {body!r}, want {end}")
+
+    second = subprocess.run([BIN, "serve", "--port", "0", "--localnet", "--seed", SEED],
+                            capture_output=True, text=True, timeout=30)
+    lines = [l for l in second.stderr.splitlines() if l.strip()]
+    if second.returncode != 1 or len(lines) != 1 or \
+            not re.match(r"cantonlite: cannot listen on 127\.0\.0\.1:\d+: ", lines[0]):
+        fail(f"a second daemon: exit {second.returncode}, stderr {second.stderr!r}")
+
+    daemon.terminate()
+    daemon.wait(timeout=10)
+    print(f"localnet.check: ok ({checked} requests on LocalNet URLs, ops 1-13; a port conflict: "
+          f"{lines[0]!r}, exit 1)")
+
+
+main()
