@@ -17,15 +17,16 @@ import re
 import socket
 import subprocess
 import sys
-import tempfile
-import time
 import urllib.error
 import urllib.request
+
+from daemon_lib import Check
 
 BIN, SRC = sys.argv[1], sys.argv[2]
 SEED = os.path.join(SRC, "config/default-network.json")
 PORTS = [2975, 3975, 4975, 2903, 3903, 4903, 2000, 3000, 4000]
-processes = []
+CHECK = Check("localnet.check")
+fail = CHECK.fail
 
 for port in PORTS:
     with socket.socket() as s:
@@ -35,32 +36,6 @@ for port in PORTS:
         except OSError:
             print(f"localnet.check: skipped: port {port} is in use on this machine")
             sys.exit(77)
-
-
-def fail(message, log=None):
-    print("FAIL localnet.check: " + message)
-    if log:
-        with open(log) as f:
-            print("--- daemon log:\n" + f.read()[-3000:])
-    for p in processes:
-        p.kill()
-    sys.exit(1)
-
-
-def start_daemon():
-    log = tempfile.NamedTemporaryFile(delete=False, suffix=".log").name
-    process = subprocess.Popen([BIN, "serve", "--port", "0", "--localnet", "--seed", SEED],
-                               stdout=open(log, "w"), stderr=subprocess.STDOUT)
-    processes.append(process)
-    for _ in range(100):
-        with open(log) as f:
-            found = re.search(r"serving on [^ ]*:(\d+) ", f.read())
-        if found:
-            return process, int(found.group(1)), log
-        if process.poll() is not None:
-            break
-        time.sleep(0.1)
-    fail("the daemon did not start", log)
 
 
 def call(port, method, path, body=None, host=None, token=None):
@@ -97,7 +72,7 @@ def localnet_urls(path):
 
 
 def main():
-    daemon, port, log = start_daemon()
+    daemon, port, log = CHECK.start_daemon(BIN, "--localnet", "--seed", SEED)
     network = json.loads(call(port, "GET", "/_cantonlite/v1/network")[1])
     tokens = {}
     checked = 0
@@ -146,8 +121,7 @@ def main():
             not re.match(r"cantonlite: cannot listen on 127\.0\.0\.1:\d+: ", lines[0]):
         fail(f"a second daemon: exit {second.returncode}, stderr {second.stderr!r}")
 
-    daemon.terminate()
-    daemon.wait(timeout=10)
+    CHECK.stop_all()
     print(f"localnet.check: ok ({checked} requests on LocalNet URLs, ops 1-13; a port conflict: "
           f"{lines[0]!r}, exit 1)")
 

@@ -13,10 +13,7 @@ Usage: metrics_test.py BIN SOURCE_DIR. Exits 77 (skipped) when the parser is not
 """
 import os
 import re
-import subprocess
 import sys
-import tempfile
-import time
 import urllib.error
 import urllib.request
 import uuid
@@ -28,31 +25,17 @@ except ImportError:
           "(scripts/install-deps.sh installs it)")
     sys.exit(77)
 
+from daemon_lib import Check
+
 BIN, SRC = sys.argv[1], sys.argv[2]
 
 
-def fail(message, log=None):
-    print("FAIL metrics.check: " + message)
-    if log:
-        with open(log) as f:
-            print("--- daemon log:\n" + f.read()[-3000:])
-    sys.exit(1)
+CHECK = Check("metrics.check")
+fail = CHECK.fail
 
 
 def start_daemon():
-    log = tempfile.NamedTemporaryFile(delete=False, suffix=".log").name
-    process = subprocess.Popen(
-        [BIN, "serve", "--port", "0", "--seed", os.path.join(SRC, "config/default-network.json")],
-        stdout=open(log, "w"), stderr=subprocess.STDOUT)
-    for _ in range(100):
-        with open(log) as f:
-            found = re.search(r"serving on [^ ]*:(\d+) ", f.read())
-        if found:
-            return process, int(found.group(1)), log
-        if process.poll() is not None:
-            break
-        time.sleep(0.1)
-    fail("the daemon did not start", log)
+    return CHECK.start_daemon(BIN, "--seed", os.path.join(SRC, "config/default-network.json"))
 
 
 def call(port, method, path, body=None):

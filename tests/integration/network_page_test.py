@@ -15,9 +15,7 @@ Debian's chromium or python3-websocket is not installed.
 import base64
 import json
 import os
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,33 +31,11 @@ except ImportError:
     print("page.check: skipped: python3-websocket is not installed (scripts/install-deps.sh)")
     sys.exit(77)
 
+from daemon_lib import Check
+
 BIN, SRC, OUT = sys.argv[1], sys.argv[2], sys.argv[3]
-processes = []
-
-
-def fail(message, log=None):
-    print("FAIL page.check: " + message)
-    if log:
-        with open(log) as f:
-            print("--- log:\n" + f.read()[-3000:])
-    for p in processes:
-        p.kill()
-    sys.exit(1)
-
-
-def start(args, pattern, what):
-    log = tempfile.NamedTemporaryFile(delete=False, suffix=".log").name
-    process = subprocess.Popen(args, stdout=open(log, "w"), stderr=subprocess.STDOUT)
-    processes.append(process)
-    for _ in range(300):
-        with open(log) as f:
-            found = re.search(pattern, f.read())
-        if found:
-            return found.group(1), log
-        if process.poll() is not None:
-            break
-        time.sleep(0.1)
-    fail(what + " did not start", log)
+CHECK = Check("page.check")
+fail = CHECK.fail
 
 
 def call(port, method, path, body=None):
@@ -124,13 +100,11 @@ def texts(page, selector):
 
 
 def main():
-    port, daemon_log = start(
-        [BIN, "serve", "--port", "0", "--seed", os.path.join(SRC, "config/default-network.json")],
-        r"serving on [^ ]*:(\d+) ", "the daemon")
-    port = int(port)
+    _, port, _ = CHECK.start_daemon(BIN, "--seed",
+                                    os.path.join(SRC, "config/default-network.json"))
     url = f"http://127.0.0.1:{port}/"
     profile = tempfile.mkdtemp()
-    devtools, chromium_log = start(
+    devtools, _, _ = CHECK.start(
         [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
          f"--user-data-dir={profile}", "--remote-debugging-port=0", "--window-size=1400,2000",
          url],
@@ -190,9 +164,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     with open(os.path.join(OUT, "page.png"), "wb") as f:
         f.write(base64.b64decode(shot))
-    for p in processes:
-        p.terminate()
-        p.wait()
+    CHECK.stop_all()
     shutil.rmtree(profile, ignore_errors=True)
     print(f"page.check: ok ({len(users)} users, {len(curls)} curl lines, refreshed to ledger end "
           f"{new_end}; screenshot {os.path.join(OUT, 'page.png')})")
