@@ -52,7 +52,8 @@ http::FaultRule fault_rule_from_json(const json& body) {
     if (!body.is_object()) throw http::DecodeError("the body must be a JSON object");
     static const std::array<const char*, 7> keys{
         "route", "method", "latency_ms", "error_status", "error_share", "reset_share", "times"};
-    for (const auto& [key, _] : body.items()) {
+    for (const auto& item : body.items()) {
+        const std::string& key = item.key();  // a name, not a binding: clang 14 cannot capture one
         if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; })) {
             throw http::DecodeError("unknown key '" + key +
                                     "' (route, method, latency_ms, error_status, error_share, "
