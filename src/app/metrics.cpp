@@ -107,6 +107,30 @@ struct ProcessFigures {
     double start_time_seconds = 0;
 };
 
+// The process's start time in seconds since the epoch: field 22 of /proc/self/stat (clock ticks
+// after boot) placed on the wall clock through /proc/uptime. Read once: it does not change, and
+// reading it again would move it by the rounding of the two clocks.
+double process_start_time() {
+    static const double start = [] {
+        std::ifstream stat("/proc/self/stat");
+        std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+        const std::size_t comm_end = text.rfind(')');
+        std::ifstream uptime_file("/proc/uptime");
+        double uptime = 0;
+        if (comm_end == std::string::npos || !(uptime_file >> uptime)) return 0.0;
+        std::istringstream fields(text.substr(comm_end + 2));
+        std::string field;
+        for (int i = 3; i <= 22 && (fields >> field); ++i) {
+            if (i != 22) continue;
+            const double ticks = std::stod(field);
+            const double since_boot = ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
+            return static_cast<double>(std::time(nullptr)) - uptime + since_boot;
+        }
+        return 0.0;
+    }();
+    return start;
+}
+
 ProcessFigures process_figures() {
     ProcessFigures f;
     const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
@@ -128,22 +152,7 @@ ProcessFigures process_figures() {
         ++f.open_fds;
     }
     if (f.open_fds > 0) --f.open_fds;  // the iterator's own descriptor
-    // Field 22 of /proc/self/stat: the start time in clock ticks after boot.
-    std::ifstream stat("/proc/self/stat");
-    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-    const std::size_t comm_end = text.rfind(')');
-    std::ifstream uptime_file("/proc/uptime");
-    double uptime = 0;
-    if (comm_end != std::string::npos && (uptime_file >> uptime)) {
-        std::istringstream fields(text.substr(comm_end + 2));
-        std::string field;
-        for (int i = 3; i <= 22 && (fields >> field); ++i) {
-            if (i != 22) continue;
-            const double ticks = std::stod(field);
-            const double since_boot = ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
-            f.start_time_seconds = static_cast<double>(std::time(nullptr)) - uptime + since_boot;
-        }
-    }
+    f.start_time_seconds = process_start_time();
     return f;
 }
 

@@ -98,19 +98,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } catch (const http::DecodeError&) {
         ledger_reads = false;
     }
-    for (const auto& decode : std::initializer_list<void (*)(std::string_view)>{
-             [](std::string_view b) { (void)areas::ledger::decode_transaction_by_offset(b); },
-             [](std::string_view b) { (void)areas::ledger::decode_update_by_offset(b); },
-             [](std::string_view b) { (void)areas::ledger::decode_update_by_id(b); },
-             [](std::string_view b) { (void)areas::ledger::decode_updates(b); },
-             [](std::string_view b) { (void)areas::ledger::decode_updates_page(b); },
-             [](std::string_view b) { (void)areas::ledger::decode_active_contracts(b); },
-             [](std::string_view b) { (void)areas::ledger::decode_active_contracts_page(b); },
-             [](std::string_view b) { (void)areas::ledger::decode_events_by_contract_id(b); }}) {
-        if (!ledger_reads) break;
-        try {
-            decode(body);
-        } catch (const http::DecodeError&) {
+    if (ledger_reads) {
+        for (const auto& decode : std::initializer_list<void (*)(std::string_view)>{
+                 [](std::string_view b) { (void)areas::ledger::decode_transaction_by_offset(b); },
+                 [](std::string_view b) { (void)areas::ledger::decode_update_by_offset(b); },
+                 [](std::string_view b) { (void)areas::ledger::decode_update_by_id(b); },
+                 [](std::string_view b) { (void)areas::ledger::decode_updates(b); },
+                 [](std::string_view b) { (void)areas::ledger::decode_updates_page(b); },
+                 [](std::string_view b) { (void)areas::ledger::decode_active_contracts(b); },
+                 [](std::string_view b) { (void)areas::ledger::decode_active_contracts_page(b); },
+                 [](std::string_view b) {
+                     (void)areas::ledger::decode_events_by_contract_id(b);
+                 }}) {
+            try {
+                decode(body);
+            } catch (const http::DecodeError&) {
+            }
         }
     }
 
