@@ -39,6 +39,12 @@ std::string check_log_level(std::string_view text, const std::string& where) {
     return std::string(text);
 }
 
+bool parse_bool(std::string_view text, const std::string& where) {
+    if (text == "true") return true;
+    if (text == "false") return false;
+    throw ConfigError(where + ": must be true or false, got \"" + std::string(text) + "\"");
+}
+
 std::int64_t parse_integer(std::string_view text, std::int64_t min, std::int64_t max,
                            const std::string& where) {
     std::int64_t value = 0;
@@ -163,17 +169,11 @@ void apply_setting(Config& config, std::string_view key, std::string_view value,
         config.admin.token = std::string(value);
     } else if (key == "release") {
         config.api.release = parse_release(value, where);
-    } else if (key == "enable_deprecated" || key == "localnet") {
-        if (value != "true" && value != "false") {
-            throw ConfigError(where + ": must be true or false, got \"" + std::string(value) +
-                              "\"");
-        }
-        const bool on = value == "true";
-        if (key == "localnet") {
-            config.localnet = on;
-        } else {
-            config.api.deprecated = {.endpoints_34 = on, .parameters_34 = on, .endpoints_35 = on};
-        }
+    } else if (key == "enable_deprecated") {
+        const bool on = parse_bool(value, where);
+        config.api.deprecated = {.endpoints_34 = on, .parameters_34 = on, .endpoints_35 = on};
+    } else if (key == "localnet") {
+        config.localnet = parse_bool(value, where);
     } else {
         throw ConfigError(where + ": unknown setting");
     }

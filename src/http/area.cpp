@@ -100,11 +100,9 @@ Response Area::handle(const Request& request, const std::vector<std::string>& se
         fault = faults_->decide(request.method, *match.pattern, request.path());
     }
     Response response;
-    if (!fault) {
-        response = answer(*match.handler, match.params, request);
-    } else if (fault->reset) {
+    if (fault && fault->reset) {
         response.reset = true;
-    } else if (fault->error_status != 0) {
+    } else if (fault && fault->error_status != 0) {
         response = render_fault(fault->error_status, request, fault->rule);
     } else {
         response = answer(*match.handler, match.params, request);

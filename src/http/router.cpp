@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cctype>
 #include <mutex>
 
 #include "cantonlite/http/path.hpp"
@@ -57,8 +56,6 @@ void Router::mount(std::unique_ptr<Area> area) {
 }
 
 void Router::add_host(std::string name, const Router* router) {
-    std::transform(name.begin(), name.end(), name.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     hosts_.emplace_back(std::move(name), router);
 }
 

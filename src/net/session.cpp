@@ -272,11 +272,11 @@ void Session::respond(http::Response response, bool keep_alive, bool head) {
         });
         return;
     }
+    area_ = response.area;
+    route_ = response.route;
     if (response.reset) {
         status_ = 444;  // nginx's code for a connection closed without an answer
         bytes_ = 0;
-        area_ = response.area;
-        route_ = response.route;
         return reset_connection();
     }
     // The message outlives this call in the session: one response is written at a time.
@@ -288,8 +288,6 @@ void Session::respond(http::Response response, bool keep_alive, bool head) {
     for (const auto& h : response.headers) res.insert(h.name, h.value);
     status_ = response.status;
     bytes_ = response.body.size();
-    area_ = response.area;
-    route_ = response.route;
     res.keep_alive(keep_alive);
     if (head) {
         res.content_length(response.body.size());

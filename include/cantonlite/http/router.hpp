@@ -50,7 +50,7 @@ class Router {
     util::SharedGate* gate_ = nullptr;
     FaultTable own_faults_;
     FaultTable* faults_ = &own_faults_;
-    std::vector<std::pair<std::string, const Router*>> hosts_;  // lower case
+    std::vector<std::pair<std::string, const Router*>> hosts_;  // compared case-insensitively
 };
 
 }  // namespace cantonlite::http

@@ -79,14 +79,16 @@ seed::Written set_time(seed::LiveNetwork& network, const nlohmann::json& body) {
     return network.set_time(*t);
 }
 
-// Adds the rule of a POST /faults body; returns its id. Throws DecodeError.
-std::uint64_t add_fault(http::FaultTable& faults, const nlohmann::json& body) {
-    http::FaultRule rule = fault_rule_from_json(body);
+// Adds the rule of a POST /faults body; returns it as added (nothing matched yet). Throws
+// DecodeError.
+http::FaultRuleState add_fault(http::FaultTable& faults, const nlohmann::json& body) {
+    http::FaultRuleState added{.rule = fault_rule_from_json(body)};
     try {
-        return faults.add(std::move(rule));
+        added.id = faults.add(added.rule);
     } catch (const std::invalid_argument& e) {
         throw http::DecodeError(e.what());
     }
+    return added;
 }
 
 }  // namespace
@@ -130,11 +132,7 @@ AdminArea::AdminArea(seed::LiveNetwork& network, http::FaultTable& faults, Admin
     });
     add_route("POST", "/faults", [this](const http::RequestContext& ctx) {
         return run(ctx, [&] {
-            const std::uint64_t id = add_fault(faults_, body_json(ctx.request, nullptr));
-            for (const http::FaultRuleState& rule : faults_.rules()) {
-                if (rule.id == id) return fault_rule_json(rule);
-            }
-            return nlohmann::json::object();  // removed meanwhile
+            return fault_rule_json(add_fault(faults_, body_json(ctx.request, nullptr)));
         });
     });
     add_route("GET", "/faults", [this](const http::RequestContext& ctx) {

@@ -104,10 +104,10 @@ http::Response LedgerArea::render_fault(int status, const http::Request& request
             // Canton answers overload with PARTICIPANT_BACKPRESSURE (ContentionOnSharedResources,
             // ABORTED); its JSON API has no 429 of its own, so the body is that error and the
             // status the one the rule asks for.
-            const std::string reason = injected;
             http::Response r = render_error(
                 http::ApiError(http::ErrorKind::too_many_requests, "PARTICIPANT_BACKPRESSURE",
-                               "The participant is overloaded: " + reason, {{"reason", reason}}),
+                               "The participant is overloaded: " + injected,
+                               {{"reason", injected}}),
                 request);
             r.status = 429;
             return r;
