@@ -60,7 +60,12 @@ TEST(FaultInjection, AStoppingServerDoesNotWaitForADelayedAnswer) {
     server.faults().add({.route = dso, .latency = 600'000ms});
     HttpConnection c(server.port());
     ASSERT_TRUE(c.send(make_request("GET", dso)));
-    std::this_thread::sleep_for(50ms);  // the request is in (nothing is asserted on this wait)
+    // Waits until the rule matched the request: its answer is then held by the delay.
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (server.faults().rules().front().matched == 0) {
+        ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "the request never arrived";
+        std::this_thread::yield();
+    }
 
     server.server().stop();
     server.server().wait();  // returns once the grace is over: the ten-minute delay is dropped
