@@ -55,6 +55,7 @@ Config resolve_config(const CommandLine& cli) {
     for (std::size_t i = 0; i < cli.settings.size(); ++i) {
         apply_setting(config, cli.settings[i].first, cli.settings[i].second, cli.setting_flags[i]);
     }
+    settle_seed(config);
     return config;
 }
 
@@ -149,7 +150,24 @@ std::unique_ptr<journal::Journal> open_journal(const Config& config, seed::LiveN
     return nullptr;
 }
 
-areas::admin::AdminOptions admin_options(const Config& config) {
+// The flags that make `cantonlite token` load the network this command loaded.
+std::string token_flags(const CommandLine& cli, const Config& config) {
+    std::string out;
+    const auto add = [&](const std::string& flag, const std::string& value) {
+        out += (out.empty() ? "" : " ") + flag + " " + shell_quote(value);
+    };
+    if (cli.config) add("--config", *cli.config);
+    for (const auto& [key, value] : cli.settings) {
+        if (key == "seed") add("--seed", value);
+    }
+    if (config.localnet && !config.seed_set && !config.localnet_seed.empty()) {
+        out += std::string(out.empty() ? "" : " ") + "--localnet";
+    }
+    return out;
+}
+
+// `token_command`: the command line that prints a token for this network, before its --user.
+areas::admin::AdminOptions admin_options(const Config& config, std::string token_command) {
     areas::admin::AdminOptions options{
         .open = areas::admin::is_loopback_address(config.server.address),
         .token = config.admin.token,
@@ -157,7 +175,10 @@ areas::admin::AdminOptions admin_options(const Config& config) {
             [profile = config.api](const store::LedgerStore& store) {
                 return describe_json(store, profile).dump(2);
             },
-        .overview = [](const store::LedgerStore& store) { return overview_json(store).dump(); }};
+        .overview =
+            [token_command = std::move(token_command)](const store::LedgerStore& store) {
+                return overview_json(store, token_command).dump();
+            }};
     if (!options.open && options.token.empty()) {
         spdlog::warn(
             "the admin API (/_cantonlite/v1/) answers 403: {} is not a loopback address "
@@ -180,7 +201,11 @@ int serve(const CommandLine& cli) {
     if (!journal_ok) return exit_usage;
     std::unique_ptr<http::Router> router;
     try {
-        router = make_router(*loaded->network, admin_options(config), config.api);
+        const std::string flags = token_flags(cli, config);
+        router = make_router(
+            *loaded->network,
+            admin_options(config, "cantonlite token" + (flags.empty() ? "" : " " + flags)),
+            config.api);
     } catch (const std::invalid_argument& e) {  // unusable auth keys
         std::cerr << "cantonlite: " << config.seed.string() << ": /auth: " << e.what() << '\n';
         return exit_usage;
@@ -225,28 +250,16 @@ int serve(const CommandLine& cli) {
     return exit_ok;
 }
 
-// The flags that make `cantonlite token` load the network this command loaded.
-std::string token_flags(const CommandLine& cli) {
-    std::string out;
-    const auto add = [&](const std::string& flag, const std::string& value) {
-        out += (out.empty() ? "" : " ") + flag + " " + shell_quote(value);
-    };
-    if (cli.config) add("--config", *cli.config);
-    for (const auto& [key, value] : cli.settings) {
-        if (key == "seed") add("--seed", value);
-    }
-    return out;
-}
-
 int describe(const CommandLine& cli) {
     const auto loaded = load_network(cli);
     if (!loaded) return exit_usage;
     if (cli.json) {
         std::cout << describe_json(loaded->store(), loaded->config.api).dump(2) << '\n';
     } else {
-        std::cout << describe_text(loaded->store(), TextOptions{.port = loaded->config.server.port,
-                                                                .token_flags = token_flags(cli),
-                                                                .profile = loaded->config.api});
+        std::cout << describe_text(loaded->store(),
+                                   TextOptions{.port = loaded->config.server.port,
+                                               .token_flags = token_flags(cli, loaded->config),
+                                               .profile = loaded->config.api});
     }
     return exit_ok;
 }

@@ -49,18 +49,20 @@ constexpr std::array<FlagSpec, 12> serve_flags{{
     {"--localnet", FlagKind::localnet},
 }};
 
-constexpr std::array<FlagSpec, 5> describe_flags{{
+constexpr std::array<FlagSpec, 6> describe_flags{{
     {"--config", FlagKind::config},
     {"--seed", FlagKind::setting, "seed"},
+    {"--localnet", FlagKind::localnet},
     {"--release", FlagKind::setting, "release"},
     {"--enable-deprecated", FlagKind::setting, "enable_deprecated"},
     {"--json", FlagKind::json},
 }};
 
-constexpr std::array<FlagSpec, 4> token_flags{{
+constexpr std::array<FlagSpec, 5> token_flags{{
     {"--user", FlagKind::user},
     {"--config", FlagKind::config},
     {"--seed", FlagKind::setting, "seed"},
+    {"--localnet", FlagKind::localnet},
     {"--expires-in", FlagKind::expires_in},
 }};
 
@@ -264,9 +266,9 @@ std::string usage_text() {
 
 Usage:
   cantonlite serve [flags]     serve the APIs on one port
-  cantonlite describe [--config FILE] [--seed FILE] [--json]
+  cantonlite describe [--config FILE] [--seed FILE] [--localnet] [--json]
                                what the loaded network holds, and example requests per operation
-  cantonlite token --user ID [--config FILE] [--seed FILE] [--expires-in SECONDS]
+  cantonlite token --user ID [--config FILE] [--seed FILE] [--localnet] [--expires-in SECONDS]
                                print an HS256 JWT the loaded network accepts for that user
   cantonlite generate --parties N --amulets M --updates K [--seed S]
                                write the seed of a synthetic network of that size to stdout
@@ -281,7 +283,8 @@ Usage:
 
 Flags of serve (each overrides the config file and the CANTONLITE_* variable):
   --config FILE         config file (default: $CANTONLITE_CONFIG, else the shipped config/cantonlite.json)
-  --seed FILE           seed file to load instead of the one the config names   [CANTONLITE_SEED]
+  --seed FILE           seed file to load instead of the one the config names
+                        (its seed, or with --localnet its localnet_seed)        [CANTONLITE_SEED]
   --address ADDR        interface to listen on                                  [CANTONLITE_ADDRESS]
   --port N              port to listen on, 0 for any free port                  [CANTONLITE_PORT]
   --io-threads N        io threads, 0 for one per core                          [CANTONLITE_IO_THREADS]
@@ -296,9 +299,12 @@ Flags of serve (each overrides the config file and the CANTONLITE_* variable):
                         (its features.deprecated flags), under splice-0.9   [CANTONLITE_ENABLE_DEPRECATED]
   --localnet            also listen on Splice LocalNet's ports: the JSON Ledger API on 2975,
                         3975, 4975, the validator on 2903, 3903, 4903, and 2000, 3000, 4000
-                        by host name (scan.localhost:4000)               [CANTONLITE_LOCALNET=true]
+                        by host name (scan.localhost:4000); the shipped config then loads
+                        the LocalNet-shaped network (app-user, app-provider, sv, ledger-api-user)
+                                                                         [CANTONLITE_LOCALNET=true]
 
-describe and token load the network as serve does (--config, --seed, CANTONLITE_* variables).
+describe and token load the network as serve does (--config, --seed, --localnet, CANTONLITE_*
+variables).
   --json                describe: one JSON document (dso_party, ledger_end, users, examples, ...)
                         instead of a summary with ready-to-run curl lines
   --user ID             token: the ledger API user (the token's sub)

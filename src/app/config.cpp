@@ -116,11 +116,14 @@ Config load_config(const std::filesystem::path& file) {
     Config config{.file = file};
     try {
         const JsonObject root(document, "");
-        root.reject_unknown_keys(
-            {"server", "log", "seed", "journal", "admin", "release", "deprecated", "localnet"});
+        root.reject_unknown_keys({"server", "log", "seed", "localnet_seed", "journal", "admin",
+                                  "release", "deprecated", "localnet"});
         if (auto server = root.optional_object("server")) read_server(*server, config.server);
         if (auto log = root.optional_object("log")) read_log(*log, config.log);
         config.seed = file.parent_path() / root.string("seed");
+        if (const auto localnet_seed = root.optional_string("localnet_seed")) {
+            config.localnet_seed = file.parent_path() / *localnet_seed;
+        }
         if (const auto journal = root.optional_string("journal")) {
             if (journal->empty()) throw model::JsonFieldError("/journal", "must not be empty");
             config.journal = file.parent_path() / *journal;
@@ -144,6 +147,12 @@ Config load_config(const std::filesystem::path& file) {
     return config;
 }
 
+void settle_seed(Config& config) {
+    if (config.localnet && !config.seed_set && !config.localnet_seed.empty()) {
+        config.seed = config.localnet_seed;
+    }
+}
+
 void apply_setting(Config& config, std::string_view key, std::string_view value,
                    std::string_view source) {
     const std::string where(source);
@@ -162,6 +171,7 @@ void apply_setting(Config& config, std::string_view key, std::string_view value,
     } else if (key == "seed") {
         if (value.empty()) throw ConfigError(where + ": must not be empty");
         config.seed = std::filesystem::path(value);
+        config.seed_set = true;
     } else if (key == "journal") {
         if (value.empty()) throw ConfigError(where + ": must not be empty");
         config.journal = std::filesystem::path(value);

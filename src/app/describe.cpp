@@ -22,7 +22,11 @@ std::string time_text(model::Timestamp t) {
 ordered_json users_json(const model::Network& n) {
     ordered_json users = ordered_json::array();
     for (const model::User& u : n.users) {
-        users.push_back({{"id", u.id}, {"party", u.party}, {"wallet", u.wallet}});
+        users.push_back(
+            {{"id", u.id},
+             {"party", u.party},
+             {"wallet", u.wallet},
+             {"validator", u.validator.empty() ? ordered_json() : ordered_json(u.validator)}});
     }
     return users;
 }
@@ -113,8 +117,10 @@ void write_summary(std::ostream& out, const ordered_json& doc) {
     for (const auto& u : doc["users"]) width = std::max(width, text(u["id"]).size());
     for (const auto& u : doc["users"]) {
         const std::string id = text(u["id"]);
-        users.push_back(id + std::string(width - id.size() + 2, ' ') + text(u["party"]) +
-                        (u["wallet"].get<bool>() ? "  wallet" : ""));
+        users.push_back(
+            id + std::string(width - id.size() + 2, ' ') + text(u["party"]) +
+            (u["wallet"].get<bool>() ? "  wallet" : "") +
+            (u["validator"].is_string() ? " (" + text(u["validator"]) + " validator)" : ""));
     }
     std::size_t digits = 0;
     for (const auto& [_, count] : doc["counts"].items())

@@ -1,5 +1,7 @@
 #include "cantonlite/app/localnet.hpp"
 
+#include <array>
+#include <string_view>
 #include <utility>
 
 #include "cantonlite/areas/ledger/ledger_area.hpp"
@@ -10,11 +12,13 @@ namespace cantonlite::app {
 namespace {
 
 struct Role {
-    const char* name;
-    int digit;  // LocalNet's host ports are <digit><port suffix>: 2975, 3903, 4000
+    std::string_view name;  // as the seed's users name their validator
+    int digit;              // LocalNet's host ports are <digit><port suffix>: 2975, 3903, 4000
 };
 
-constexpr Role roles[] = {{"app-user", 2}, {"app-provider", 3}, {"sv", 4}};
+constexpr std::array<Role, 3> roles{{{model::localnet_validators[0], 2},
+                                     {model::localnet_validators[1], 3},
+                                     {model::localnet_validators[2], 4}}};
 
 std::uint16_t port_of(const Role& role, int suffix) {
     return static_cast<std::uint16_t>(role.digit * 1000 + suffix);
@@ -37,11 +41,12 @@ LocalNet make_localnet(const store::LedgerStore& store, util::SharedGate& gate, 
         out.listeners.push_back({.port = port, .router = r});
     };
     for (const Role& role : roles) {
-        const std::string who = std::string(" (") + role.name + ")";
+        const std::string who = " (" + std::string(role.name) + ")";
         // The participant's JSON Ledger API (PARTICIPANT_JSON_API_PORT 975) and the validator's
         // admin API (VALIDATOR_ADMIN_API_PORT 903), published on the host.
         http::Router* ledger = router(std::make_unique<areas::ledger::LedgerArea>(store, profile));
-        http::Router* validator = router(std::make_unique<areas::validator::ValidatorArea>(store));
+        http::Router* validator = router(
+            std::make_unique<areas::validator::ValidatorArea>(store, std::string(role.name)));
         listen(port_of(role, 975), ledger);
         listen(port_of(role, 903), validator);
         const std::string base = "http://localhost:";

@@ -86,9 +86,9 @@ async function get(path) {
   if (!r.ok) throw new Error(path + ": " + r.status);
   return r.json();
 }
-function curlLine(e) {
+function curlLine(e, tokenCommand) {
   const lines = [];
-  if (e.user) lines.push("TOKEN=$(cantonlite token --user " + e.user + ")");
+  if (e.user) lines.push("TOKEN=$(" + tokenCommand + " --user " + e.user + ")");
   let c = "curl -s";
   if (e.method !== "GET") c += " -X " + e.method;
   c += " '" + location.origin + e.path + "'";
@@ -108,7 +108,8 @@ function render(net, ov) {
   dso.textContent = short(net.dso_party); dso.title = net.dso_party;
   table("svs", ["name", "party"], net.svs.map(s => [s.name, idCell(s.party)]), "no SVs");
   table("users", ["user", "party", "wallet", "act as", "read as"], ov.rights.map(u => [
-    el("td", { className: "user" }, u.user), idCell(u.party), u.wallet ? "yes" : "no",
+    el("td", { className: "user" }, u.user), idCell(u.party),
+    u.wallet ? (u.validator ? "yes, on the " + u.validator + " validator" : "yes") : "no",
     u.can_act_as.map(short).join(", "),
     u.can_read_as_any_party ? "any party" : u.can_read_as.map(short).join(", ")]), "no users");
   table("holdings", ["party", "amulets", "amount"],
@@ -124,7 +125,7 @@ function render(net, ov) {
   const ex = document.getElementById("examples");
   ex.replaceChildren(...net.examples.flatMap(e => [
     el("div", { className: "muted" }, "op " + e.op + ": " + e.method + " " + e.path + " (" + e.expect_status + ") " + (e.note || "")),
-    el("pre", { className: "curl" }, curlLine(e))]));
+    el("pre", { className: "curl" }, curlLine(e, ov.token_command))]));
   document.body.dataset.ledgerEnd = ov.ledger_end;
 }
 async function refresh() {

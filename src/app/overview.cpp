@@ -44,12 +44,14 @@ std::vector<std::string> listed_parties(const model::Network& n) {
 ordered_json rights_json(const model::Network& n) {
     ordered_json out = ordered_json::array();
     for (const model::User& u : n.users) {
-        out.push_back({{"user", u.id},
-                       {"party", u.party},
-                       {"wallet", u.wallet},
-                       {"can_act_as", u.rights.can_act_as},
-                       {"can_read_as", u.rights.can_read_as},
-                       {"can_read_as_any_party", u.rights.can_read_as_any_party}});
+        out.push_back(
+            {{"user", u.id},
+             {"party", u.party},
+             {"wallet", u.wallet},
+             {"validator", u.validator.empty() ? ordered_json() : ordered_json(u.validator)},
+             {"can_act_as", u.rights.can_act_as},
+             {"can_read_as", u.rights.can_read_as},
+             {"can_read_as_any_party", u.rights.can_read_as_any_party}});
     }
     return out;
 }
@@ -159,7 +161,8 @@ ordered_json votes_json(const splice::SpliceViews& views, std::size_t limit) {
 
 }  // namespace
 
-ordered_json overview_json(const store::LedgerStore& store, std::size_t limit) {
+ordered_json overview_json(const store::LedgerStore& store, const std::string& token_command,
+                           std::size_t limit) {
     const model::Network& n = store.network();
     const splice::SpliceViews& views = splice::views(store);
     const std::vector<std::string> parties = listed_parties(n);
@@ -169,7 +172,8 @@ ordered_json overview_json(const store::LedgerStore& store, std::size_t limit) {
             {"holdings", holdings_json(views, parties, limit)},
             {"updates", updates_json(store, std::min<std::size_t>(limit, 20))},
             {"transfer_offers", offers_json(views, parties, limit)},
-            {"vote_requests", votes_json(views, limit)}};
+            {"vote_requests", votes_json(views, limit)},
+            {"token_command", token_command}};
 }
 
 }  // namespace cantonlite::app

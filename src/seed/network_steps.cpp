@@ -1,13 +1,10 @@
 // Steps that grow the network itself: a new party, a new participant user (docs/seed-format.md
 // "Parties and users"). A test often wants a fresh party; these give it one at run time.
 #include "cantonlite/model/ids.hpp"
-#include "cantonlite/splice/payloads.hpp"
 #include "steps.hpp"
 
 namespace cantonlite::seed {
 namespace {
-
-namespace p = splice::payloads;
 
 // A party hint as Canton allocates it: letters, digits, '-' and '_'.
 bool valid_hint(std::string_view hint) {
@@ -50,7 +47,7 @@ void add_party(SeedContext& ctx, const JsonObject& s) {
 }
 
 void add_user(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, Commits::transaction, {"id", "party", "wallet", "rights"});
+    allow_keys(s, Commits::transaction, {"id", "party", "wallet", "rights", "validator"});
     const model::Network& n = ctx.network();
     const std::string id = s.string("id");
     if (id.empty()) throw model::JsonFieldError(s.pointer_of("id"), "must not be empty");
@@ -73,17 +70,15 @@ void add_user(SeedContext& ctx, const JsonObject& s) {
     if (wallet && ctx.wallet_installs.contains(party)) {
         throw model::JsonFieldError(s.pointer_of("wallet"), party + " has a wallet already");
     }
+    model::User user{
+        .id = id, .party = party, .wallet = wallet, .validator = wallet_validator(s, wallet)};
     ctx.directory().add(id, party, ctx.store().undo());
-    model::User user{.id = id, .party = party, .wallet = wallet};
     user.rights = parse_rights(s, party, ctx.directory());
     ctx.store().add_user(std::move(user));
     if (!wallet) return;
     // The validator onboards the user: its WalletAppInstall, as the validator app creates it.
     auto d = ctx.draft(s, {n.validator_party}, ctx.step_time(s));
-    const int node = d.add(-1, store::CreateDraft{.template_id = p::wallet_app_install(n),
-                                                  .argument = p::wallet_app_install_value(
-                                                      n.dso_party, n.validator_party, id, party),
-                                                  .signatories = {n.validator_party, party}});
+    const int node = d.add(-1, wallet_install(n, id, party));
     ctx.commit(d);
     ctx.store().undo().assign(ctx.wallet_installs, party, d.contract_id_of(node));
 }

@@ -110,11 +110,12 @@ void parse_users(const JsonObject& root, model::Network& n) {
     std::set<std::string> ids;
     for (std::size_t i = 0; i < users.size(); ++i) {
         const JsonObject u(users[i], root.pointer_of("users") + "/" + std::to_string(i));
-        u.reject_unknown_keys({"id", "party", "wallet", "rights"});
+        u.reject_unknown_keys({"id", "party", "wallet", "rights", "validator"});
         model::User user{.id = u.string("id"), .party = party_id(u, "party")};
         if (!ids.insert(user.id).second)
             throw JsonFieldError(u.pointer_of("id"), "user '" + user.id + "' appears twice");
         if (u.has("wallet")) user.wallet = bool_field(u, "wallet");
+        user.validator = wallet_validator(u, user.wallet);
         n.users.push_back(std::move(user));
     }
     // Rights name parties by reference, users included: resolve once every user is known.

@@ -121,6 +121,24 @@ std::string party_id(const JsonObject& o, std::string_view key) {
     return p;
 }
 
+std::string wallet_validator(const JsonObject& u, bool wallet) {
+    if (!u.has("validator")) return {};
+    std::string role = u.string("validator");
+    const auto& known = model::localnet_validators;
+    if (std::find(known.begin(), known.end(), role) == known.end()) {
+        throw model::JsonFieldError(u.pointer_of("validator"),
+                                    "must be a LocalNet validator: \"app-user\", "
+                                    "\"app-provider\" or \"sv\", got \"" +
+                                        role + "\"");
+    }
+    if (!wallet) {
+        throw model::JsonFieldError(
+            u.pointer_of("validator"),
+            "names the validator of a wallet: the user needs \"wallet\": true");
+    }
+    return role;
+}
+
 model::LedgerRights parse_rights(const JsonObject& u, const Party& party,
                                  const PartyDirectory& directory) {
     model::LedgerRights out;
@@ -174,6 +192,17 @@ const model::Value& field_at(const model::Value& v, std::initializer_list<std::s
     return *cur;
 }
 
+store::CreateDraft wallet_install(const model::Network& n, const std::string& user_id,
+                                  const Party& party) {
+    namespace p = splice::payloads;
+    store::CreateDraft draft{
+        .template_id = p::wallet_app_install(n),
+        .argument = p::wallet_app_install_value(n.dso_party, n.validator_party, user_id, party),
+        .signatories = {n.validator_party}};
+    if (party != n.validator_party) draft.signatories.push_back(party);
+    return draft;
+}
+
 void bootstrap(SeedContext& ctx) {
     namespace p = splice::payloads;
     const model::Network& n = ctx.network();
@@ -193,12 +222,7 @@ void bootstrap(SeedContext& ctx) {
     std::vector<std::pair<std::string, int>> installs;
     for (const auto& u : n.users) {
         if (!u.wallet) continue;
-        const int node =
-            d.add(-1, store::CreateDraft{.template_id = p::wallet_app_install(n),
-                                         .argument = p::wallet_app_install_value(
-                                             n.dso_party, n.validator_party, u.id, u.party),
-                                         .signatories = {n.validator_party, u.party}});
-        installs.emplace_back(u.party, node);
+        installs.emplace_back(u.party, d.add(-1, wallet_install(n, u.id, u.party)));
     }
     ctx.commit(d);
     ctx.dso_rules = d.contract_id_of(dso_rules);

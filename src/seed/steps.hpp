@@ -53,6 +53,16 @@ void allow_keys(const JsonObject& step, Commits commits,
 [[nodiscard]] model::LedgerRights parse_rights(const JsonObject& u, const Party& party,
                                                const PartyDirectory& directory);
 
+// The "validator" of user object `u` (docs/seed-format.md "users"): one of
+// model::localnet_validators, only for a wallet user; "" when absent.
+[[nodiscard]] std::string wallet_validator(const JsonObject& u, bool wallet);
+
+// The WalletAppInstall of wallet user `user_id` (party `party`), as the validator app creates it:
+// signed by the validator operator and the end user, once when they are one party (the
+// validator's own wallet).
+[[nodiscard]] store::CreateDraft wallet_install(const model::Network& n, const std::string& user_id,
+                                                const Party& party);
+
 // A step's place in a list of steps, for its errors: "step 3 (mint): ". `step` may be anything.
 [[nodiscard]] std::string step_prefix(std::size_t index, const nlohmann::json& step);
 

@@ -7,16 +7,24 @@
   and as wallet.localhost:2000/3000/4000; Scan as scan.localhost:4000 (the Host header).
 - A host name nginx does not route is a 404; a write on the main port shows on every listener.
 - A second daemon on the same ports prints one line naming the port and exits with code 1.
+- With the shipped config, --localnet loads the LocalNet-shaped network: app-user, app-provider
+  and sv each have their wallet on their own role's validator (2903/3903/4903 and
+  wallet.localhost:2000/3000/4000) and no other, with tokens made as LocalNet's clients make them;
+  ledger-api-user reads on every ledger port.
 
 Usage: localnet_test.py BIN SOURCE_DIR. Exits 77 (skipped, the reason printed) when one of
 LocalNet's ports is taken on this machine.
 """
+import base64
+import hashlib
+import hmac
 import json
 import os
 import re
 import socket
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 
@@ -122,8 +130,59 @@ def main():
         fail(f"a second daemon: exit {second.returncode}, stderr {second.stderr!r}")
 
     CHECK.stop_all()
+    roles = check_the_localnet_network()
     print(f"localnet.check: ok ({checked} requests on LocalNet URLs, ops 1-13; a port conflict: "
-          f"{lines[0]!r}, exit 1)")
+          f"{lines[0]!r}, exit 1; the LocalNet network: {roles})")
+
+
+def localnet_token(user):
+    """An HS256 token as LocalNet's clients make one (conf/splice/*/app-auth.conf: secret "unsafe",
+    audience https://canton.network.global), not by cantonlite."""
+    def b64(data):
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+    now = int(time.time())
+    head = b64(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
+    claims = b64(json.dumps({"sub": user, "aud": "https://canton.network.global",
+                             "iat": now - 10, "exp": now + 3600}).encode())
+    mac = hmac.new(b"unsafe", f"{head}.{claims}".encode(), hashlib.sha256).digest()
+    return f"{head}.{claims}.{b64(mac)}"
+
+
+def check_the_localnet_network():
+    """`serve --localnet` with the shipped config loads the LocalNet-shaped network: LocalNet's
+    wallet users, each on their role's validator only, and ledger-api-user on every ledger port."""
+    daemon, port, log = CHECK.start_daemon(BIN, "--localnet")
+    overview = json.loads(call(port, "GET", "/_cantonlite/v1/overview")[1])
+    if overview["token_command"] != "cantonlite token --localnet":
+        fail(f"the page's token command: {overview['token_command']!r}", log)
+    users = {u["user"]: u for u in overview["rights"]}
+    if sorted(users) != ["app-provider", "app-user", "ledger-api-user", "sv"]:
+        fail(f"the LocalNet network's users: {sorted(users)}", log)
+    offers = "/api/validator/v0/wallet/transfer-offers"
+    homes = {"app-user": 2, "app-provider": 3, "sv": 4}
+    served = []
+    for user, digit in homes.items():
+        made = subprocess.run([BIN, "token", "--localnet", "--user", user], capture_output=True,
+                              text=True, check=True).stdout.strip()
+        for token in (made, localnet_token(user)):
+            for other in homes.values():
+                for lport, host in ((other * 1000 + 903, None),
+                                    (other * 1000, f"wallet.localhost:{other * 1000}")):
+                    status, body = call(lport, "GET", offers, host=host, token=token)
+                    want = 200 if other == digit else 404
+                    if status != want:
+                        fail(f"{user}'s transfer offers on :{lport} as {host}: {status}, want "
+                             f"{want}: {body[:300]!r}", log)
+                    if want == 404 and b"No wallet found for user '" + user.encode() not in body:
+                        fail(f"{user} on :{lport}: {body[:300]!r}", log)
+        served.append(f"{user} on {digit}903")
+    for lport in (2975, 3975, 4975):
+        status, body = call(lport, "GET", "/v2/state/ledger-end",
+                            token=localnet_token("ledger-api-user"))
+        if status != 200:
+            fail(f"ledger-api-user's ledger end on :{lport}: {status} {body!r}", log)
+    CHECK.stop_all()
+    return ", ".join(served) + ", ledger-api-user on 2975/3975/4975"
 
 
 main()

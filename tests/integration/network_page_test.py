@@ -15,6 +15,7 @@ Debian's chromium or python3-websocket is not installed.
 import base64
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -130,13 +131,17 @@ def main():
         shown = page.eval(f"document.querySelectorAll('#{table} tr').length") - 1  # the header
         if shown != len(rows) or not rows:
             fail(f"{table}: {shown} rows shown, {len(rows)} in the overview")
+    # The token command loads the daemon's network: its seed was given by --seed.
+    token_command = overview["token_command"]
+    if not re.fullmatch(r"cantonlite token --seed \S+", token_command):
+        fail(f"the token command {token_command!r} does not name the daemon's seed")
     curls = texts(page, "#examples pre.curl")
     if len(curls) != len(network["examples"]):
         fail(f"{len(curls)} curl lines for {len(network['examples'])} examples")
     for curl, example in zip(curls, network["examples"]):
         if f"'{url[:-1]}{example['path']}'" not in curl:
             fail(f"op {example['op']}: {curl!r} does not call {example['path']}")
-        if example["user"] and f"cantonlite token --user {example['user']}" not in curl:
+        if example["user"] and f"{token_command} --user {example['user']}" not in curl:
             fail(f"op {example['op']}: no token command in {curl!r}")
     alice = next(h for h in overview["holdings"] if h["party"].startswith("alice::"))
 

@@ -49,6 +49,9 @@ struct Config {
     ServerConfig server;
     LogConfig log;
     std::filesystem::path seed;  // absolute, or relative to the working directory
+    // The seed `localnet` loads instead of `seed` (config key localnet_seed); empty: `seed`.
+    std::filesystem::path localnet_seed;
+    bool seed_set = false;  // `seed` came from a flag or variable: it wins over localnet_seed
     // The durable journal of run-time writes; empty: none (the network lives in memory only).
     std::filesystem::path journal;
     AdminConfig admin;
@@ -57,6 +60,10 @@ struct Config {
     // Also listen where Splice LocalNet's clients look (README "LocalNet drop-in").
     bool localnet = false;
 };
+
+// Picks the seed to load once every setting is applied: localnet_seed when localnet is on and no
+// flag or variable set the seed, else seed.
+void settle_seed(Config& config);
 
 // Loads a config file (docs in README "Configuration"). Relative seed paths are taken from the
 // file's folder. Unknown keys are errors. Throws ConfigError.

@@ -3,6 +3,7 @@
 // offers and vote requests (GET /_cantonlite/v1/overview).
 
 #include <cstddef>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -11,8 +12,11 @@
 namespace cantonlite::app {
 
 // At most `limit` entries per list (updates: the latest). Holdings are those of the users'
-// parties, the validator, the SVs and the DSO. REQUIRES: the store's readers' lock held.
-[[nodiscard]] nlohmann::ordered_json overview_json(const store::LedgerStore& store,
-                                                   std::size_t limit = 50);
+// parties, the validator, the SVs and the DSO. "token_command" is `token_command`, the command
+// line that prints a token for this network before its --user. REQUIRES: the store's readers'
+// lock held.
+[[nodiscard]] nlohmann::ordered_json overview_json(
+    const store::LedgerStore& store, const std::string& token_command = "cantonlite token",
+    std::size_t limit = 50);
 
 }  // namespace cantonlite::app

@@ -1,9 +1,11 @@
 #pragma once
 // Network: the fixed facts of the emulated Canton network and its participant's users.
 
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cantonlite/model/template_id.hpp"
@@ -46,11 +48,25 @@ struct AuthSettings {
     bool ledger_auth = true;  // false: the ledger API behaves as an unauthenticated participant
 };
 
+// The validators of Splice LocalNet's roles, by LocalNet's names (cluster/compose/localnet). Under
+// `serve --localnet` each serves its own wallet users.
+inline constexpr std::array<std::string_view, 3> localnet_validators{"app-user", "app-provider",
+                                                                     "sv"};
+
 struct User {
     std::string id;       // ledger API user id, the token's subject
     std::string party;    // primary party
     bool wallet = false;  // onboarded in the validator's wallet
     LedgerRights rights;
+    // The LocalNet validator (one of localnet_validators) whose wallet holds the user's; empty:
+    // every validator's.
+    std::string validator;
+
+    // Whether the validator of LocalNet role `role` serves this user's wallet; "" is the one
+    // validator of the main port, which serves every wallet user.
+    [[nodiscard]] bool served_by(std::string_view role) const {
+        return role.empty() || validator.empty() || validator == role;
+    }
 };
 
 // What a seed says about the network itself, as opposed to its history.

@@ -1,11 +1,15 @@
 #include "cantonlite/areas/validator/validator_area.hpp"
 
+#include <utility>
+
 #include "cantonlite/areas/validator/validator_handlers.hpp"
 
 namespace cantonlite::areas::validator {
 
-ValidatorArea::ValidatorArea(const store::LedgerStore& store)
-    : SpliceArea("/api/validator/", "/api/validator"), store_(store), auth_(store.network()) {
+ValidatorArea::ValidatorArea(const store::LedgerStore& store, std::string role)
+    : SpliceArea("/api/validator/", "/api/validator"),
+      store_(store),
+      auth_(store.network(), std::move(role)) {
     const auto with = [this](auto handler) {
         return [this, handler](const http::RequestContext& ctx) {
             return handler(store_, auth_, ctx);

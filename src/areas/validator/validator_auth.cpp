@@ -1,6 +1,7 @@
 #include "cantonlite/areas/validator/validator_auth.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include <spdlog/spdlog.h>
 
@@ -16,8 +17,8 @@ namespace {
 
 }  // namespace
 
-ValidatorAuth::ValidatorAuth(const model::Network& network)
-    : network_(network), verifier_(network.auth) {}
+ValidatorAuth::ValidatorAuth(const model::Network& network, std::string role)
+    : network_(network), role_(std::move(role)), verifier_(network.auth) {}
 
 auth::Claims ValidatorAuth::authenticate(const http::Request& request,
                                          std::string_view realm) const {
@@ -35,7 +36,7 @@ const model::User& ValidatorAuth::wallet_user(const http::Request& request,
                                               std::string_view operation_id) const {
     const auth::Claims claims = authenticate(request, wallet_realm);
     const model::User* user = network_.find_user(claims.user_id);
-    if (user == nullptr || !user->wallet) {
+    if (user == nullptr || !user->wallet || !user->served_by(role_)) {
         throw http::ApiError(http::ErrorKind::not_found, "",
                              "No wallet found for user '" + claims.user_id + "' for operation '" +
                                  std::string(operation_id) + "'");

@@ -45,6 +45,15 @@ TEST(ParseCommandLine, LocalnetTakesNoValue) {
     EXPECT_THROW((void)parse_command_line({"serve", "--localnet=false"}), UsageError);
 }
 
+TEST(ParseCommandLine, TokenAndDescribeTakeLocalnetToLoadTheLocalnetSeed) {
+    for (const Args& args :
+         {Args{"token", "--user", "sv", "--localnet"}, Args{"describe", "--localnet"}}) {
+        const CommandLine cli = parse_command_line(args);
+
+        EXPECT_EQ(cli.settings, (Settings{{"localnet", "true"}})) << args[0];
+    }
+}
+
 struct FlagCase {
     Args args;
     std::string setting;

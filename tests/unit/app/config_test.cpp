@@ -394,6 +394,68 @@ TEST(ApplyEnvironment, LocalnetIsTrueOrFalse) {
     EXPECT_EQ(error, "CANTONLITE_LOCALNET: must be true or false, got \"yes\"");
 }
 
+// --- the LocalNet seed ------------------------------------------------------------------------
+
+TEST_F(ConfigFileTest, LocalnetLoadsTheLocalnetSeed) {
+    const fs::path file =
+        write(R"({"seed": "a.json", "localnet_seed": "seeds/b.json", "localnet": true})");
+
+    Config config = load_config(file);
+    settle_seed(config);
+
+    EXPECT_EQ(config.seed, dir_ / "seeds" / "b.json");
+}
+
+TEST_F(ConfigFileTest, WithoutLocalnetTheSeedStays) {
+    const fs::path file = write(R"({"seed": "a.json", "localnet_seed": "b.json"})");
+
+    Config config = load_config(file);
+    settle_seed(config);
+
+    EXPECT_EQ(config.seed, dir_ / "a.json");
+}
+
+TEST_F(ConfigFileTest, LocalnetFromAFlagLoadsTheLocalnetSeed) {
+    Config config = load_config(write(R"({"seed": "a.json", "localnet_seed": "b.json"})"));
+    apply_setting(config, "localnet", "true", "--localnet");
+    settle_seed(config);
+
+    EXPECT_EQ(config.seed, dir_ / "b.json");
+}
+
+TEST_F(ConfigFileTest, ASeedSettingWinsOverTheLocalnetSeed) {
+    Config config = load_config(write(R"({"seed": "a.json", "localnet_seed": "b.json"})"));
+    apply_setting(config, "localnet", "true", "--localnet");
+    apply_setting(config, "seed", "mine.json", "CANTONLITE_SEED");
+    settle_seed(config);
+
+    EXPECT_EQ(config.seed, fs::path("mine.json"));
+}
+
+TEST_F(ConfigFileTest, LocalnetWithoutALocalnetSeedKeepsTheSeed) {
+    Config config = load_config(write(R"({"seed": "a.json", "localnet": true})"));
+    settle_seed(config);
+
+    EXPECT_EQ(config.seed, dir_ / "a.json");
+}
+
+TEST_F(ConfigFileTest, AnEmptyLocalnetSeedIsRefused) {
+    const fs::path file = write(R"({"seed": "a.json", "localnet_seed": ""})");
+
+    EXPECT_EQ(config_error([&] { (void)load_config(file); }),
+              file.string() + ": /localnet_seed: must be a non-empty string, got \"\"");
+}
+
+TEST(LoadConfig, TheShippedConfigNamesTheLocalnetNetwork) {
+    const fs::path file = fs::path(CANTONLITE_SOURCE_DIR) / "config" / "cantonlite.json";
+
+    Config config = load_config(file);
+    config.localnet = true;
+    settle_seed(config);
+
+    EXPECT_EQ(config.seed, file.parent_path() / "localnet-network.json");
+}
+
 // --- default_config_path --------------------------------------------------------------------
 
 TEST(DefaultConfigPath, IsCantonliteConfigWhenSet) {

@@ -52,9 +52,19 @@ TEST(DescribeJson, ListsTheUsers) {
     const json doc = describe_seed(small_seed());
 
     EXPECT_EQ(doc["users"], json::parse(R"([
-        {"id": "alice", "party": "alice::1220a1", "wallet": true},
-        {"id": "bob", "party": "bob::1220b0", "wallet": true},
-        {"id": "carol", "party": "carol::1220c0", "wallet": false}])"));
+        {"id": "alice", "party": "alice::1220a1", "wallet": true, "validator": null},
+        {"id": "bob", "party": "bob::1220b0", "wallet": true, "validator": null},
+        {"id": "carol", "party": "carol::1220c0", "wallet": false, "validator": null}])"));
+}
+
+TEST(DescribeJson, NamesTheLocalnetValidatorOfAWallet) {
+    json seed = small_seed();
+    seed["users"][0]["validator"] = "app-provider";
+
+    const json doc = describe_seed(seed);
+
+    EXPECT_EQ(doc["users"][0]["validator"], "app-provider");
+    EXPECT_EQ(doc["users"][1]["validator"], nullptr);
 }
 
 TEST(DescribeJson, EveryExampleHasTheFixedShape) {

@@ -71,6 +71,7 @@ TEST_F(Overview, RightsAreEachUsersLedgerRights) {
     const json rights = overview()["rights"];
     const json& dave = of(rights, "user", "dave");
     EXPECT_EQ(dave["can_read_as"].size(), 2U);
+    EXPECT_EQ(dave["validator"], nullptr);  // no LocalNet validator named: every validator's
     EXPECT_EQ(of(rights, "user", "auditor")["can_read_as_any_party"], true);
 }
 

@@ -517,6 +517,16 @@ INSTANTIATE_TEST_SUITE_P(
                                        {"party", alice},
                                        {"rights", {{"can_act_as", {"zed"}}}}}}),
                           "test-seed: /users/0/rights/can_act_as/0: unknown party 'zed'"},
+        DocumentErrorCase{
+            "UnknownValidator",
+            with_users(
+                {{{"id", "alice"}, {"party", alice}, {"wallet", true}, {"validator", "app_user"}}}),
+            "test-seed: /users/0/validator: must be a LocalNet validator: "
+            "\"app-user\", \"app-provider\" or \"sv\", got \"app_user\""},
+        DocumentErrorCase{"ValidatorOfAUserWithoutWallet",
+                          with_users({{{"id", "alice"}, {"party", alice}, {"validator", "sv"}}}),
+                          "test-seed: /users/0/validator: names the validator of a wallet: "
+                          "the user needs \"wallet\": true"},
         DocumentErrorCase{"StartTimeWithoutTime", with_network("start_time", "2025-01-01"),
                           "test-seed: /network/start_time: " + rfc3339 + "\"2025-01-01\""},
         DocumentErrorCase{"StepsNotAnArray", seed_with(json::object()),

@@ -1,6 +1,8 @@
 #pragma once
 // ValidatorArea: the Splice Validator API under /api/validator (wallet and scan-proxy).
 
+#include <string>
+
 #include "cantonlite/areas/splice_area.hpp"
 #include "cantonlite/areas/validator/validator_auth.hpp"
 #include "cantonlite/store/ledger_store.hpp"
@@ -12,8 +14,10 @@ namespace cantonlite::areas::validator {
 // auth settings.
 class ValidatorArea : public SpliceArea {
   public:
-    // Throws std::invalid_argument for unusable keys in the auth settings.
-    explicit ValidatorArea(const store::LedgerStore& store);
+    // `role`: the LocalNet validator this area is (serve --localnet), serving only its own wallet
+    // users; "" (the main port) serves every wallet user. Throws std::invalid_argument for
+    // unusable keys in the auth settings.
+    explicit ValidatorArea(const store::LedgerStore& store, std::string role = {});
 
   private:
     const store::LedgerStore& store_;
