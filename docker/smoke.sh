@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build docker/Dockerfile with rootful podman (no Docker daemon needed) and smoke-test the image:
-# the server answers on a free loopback port, runs as a non-root user and stops cleanly on SIGTERM.
+# the server answers on a free loopback port, runs as a non-root user and stops cleanly on SIGTERM;
+# `serve --localnet` answers on LocalNet's ports with its LocalNet-shaped network.
 #
 # The base image is made locally from the apt-configured Debian mirror (no registry access needed).
 # podman storage and config live under $CANTONLITE_CONTAINER_STATE (default
@@ -129,8 +130,10 @@ check() {  # check NAME CMD...: a PASS/FAIL line
 
 tmp=$(mktemp -d)
 cid=""
+lcid=""
 cleanup() {
   if [ -n "$cid" ]; then podman rm -f "$cid" >/dev/null 2>&1 || true; fi
+  if [ -n "$lcid" ]; then podman rm -f "$lcid" >/dev/null 2>&1 || true; fi
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -178,6 +181,62 @@ stop_clean() {
   [ "$rc" = 0 ]
 }
 check "podman stop exits with code 0" stop_clean
+
+# 6. serve --localnet in a second container, on the host's network as above: LocalNet's ports,
+# its shipped LocalNet-shaped network, each wallet user on their role's validator only. Skipped
+# (with the reason) when one of LocalNet's ports is taken on this machine.
+localnet_ports=(2975 3975 4975 2903 3903 4903 2000 3000 4000)
+port_taken() { python3 -c 'import socket,sys;s=socket.socket();s.setsockopt(socket.SOL_SOCKET,socket.SO_REUSEADDR,1);s.bind(("127.0.0.1",int(sys.argv[1])))' "$1" 2>/dev/null && return 1 || return 0; }
+taken=""
+for p in "${localnet_ports[@]}"; do port_taken "$p" && taken="$taken $p"; done
+if [ -n "$taken" ]; then
+  echo "SKIP --localnet checks: port(s)$taken in use on this machine"
+else
+  lport=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+  if lcid=$(podman run -d --network host -e CANTONLITE_ADDRESS=127.0.0.1 -e CANTONLITE_PORT="$lport" \
+      "$IMAGE" serve --localnet); then
+    # lget PORT PATH [HOST] [USER]: sets $code and $tmp/body; USER's token from the image's own
+    # `cantonlite token --localnet`.
+    lget() {
+      local args=(-sS -m 5 -o "$tmp/body" -w '%{http_code}')
+      [ -n "${3:-}" ] && args+=(-H "Host: $3")
+      if [ -n "${4:-}" ]; then
+        args+=(-H "Authorization: Bearer $(podman exec "$lcid" /opt/cantonlite/bin/cantonlite token --localnet --user "$4")")
+      fi
+      code=$(curl "${args[@]}" "http://127.0.0.1:$1$2" 2>/dev/null) || code=${code:-000}
+    }
+    localnet_ready() {
+      local _
+      for _ in $(seq 1 100); do
+        lget 4000 /api/scan/livez scan.localhost:4000 && [ "$code" = 200 ] && return 0
+        [ "$(podman inspect "$lcid" --format '{{.State.Running}}')" = true ] || return 1
+        sleep 0.1
+      done
+      return 1
+    }
+    offers=/api/validator/v0/wallet/transfer-offers
+    own_wallet() { lget 2903 "$offers" "" app-user && [ "$code" = 200 ] && grep -q '"offers"' "$tmp/body"; }
+    other_wallet() { lget 3903 "$offers" "" app-user && [ "$code" = 404 ] && grep -q "No wallet found for user 'app-user'" "$tmp/body"; }
+    provider_wallet() { lget 3000 "$offers" wallet.localhost:3000 app-provider && [ "$code" = 200 ]; }
+    scan_by_host() { lget 4000 /api/scan/v0/dso-party-id scan.localhost:4000 && [ "$code" = 200 ] && grep -q '"DSO::' "$tmp/body"; }
+    ledger_end() { lget 3975 /v2/state/ledger-end "" ledger-api-user && [ "$code" = 200 ] && grep -q '"offset"' "$tmp/body"; }
+    before=$failed
+    check "--localnet: ready on scan.localhost:4000" t "localnet container ready" localnet_ready
+    check "--localnet: app-user's wallet on 2903 is 200" own_wallet
+    check "--localnet: app-user's wallet on 3903 is the validator's 404" other_wallet
+    check "--localnet: app-provider's wallet on wallet.localhost:3000 is 200" provider_wallet
+    check "--localnet: Scan as scan.localhost:4000 is 200" scan_by_host
+    check "--localnet: ledger-api-user's ledger end on 3975 is 200" ledger_end
+    if ((failed > before)); then
+      echo "---- podman logs $lcid (serve --localnet) ----"
+      podman logs "$lcid" 2>&1 | tail -n 40 || true
+    fi
+  else
+    lcid=""
+    echo "FAIL podman run serve --localnet"
+    failed=$((failed + 1))
+  fi
+fi
 
 if ((failed > 0)); then
   echo "---- podman logs $cid ----"
