@@ -16,6 +16,10 @@ std::string_view canton_version(Release release) {
     return release == Release::splice_0_9 ? "3.6" : "3.5";
 }
 
+std::string_view canton_build_version(Release release) {
+    return release == Release::splice_0_9 ? "3.6.0" : "3.5.10";
+}
+
 std::string_view splice_version(Release release) {
     return release == Release::splice_0_9 ? "0.9" : "0.6.12";
 }

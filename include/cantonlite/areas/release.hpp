@@ -35,6 +35,9 @@ struct ApiProfile {
 [[nodiscard]] std::optional<Release> parse_release(std::string_view name);
 // "3.5" / "3.6" and "0.6.12" / "0.9": the versions of the release line.
 [[nodiscard]] std::string_view canton_version(Release release);
+// The participant's full version, as GET /v2/version reports it: "3.5.10" (the release after the
+// 3.5.10-SNAPSHOT of the line's openapi.yaml) or "3.6.0".
+[[nodiscard]] std::string_view canton_build_version(Release release);
 [[nodiscard]] std::string_view splice_version(Release release);
 
 // The deprecations of Canton 3.6, each with its participant flag (ApiDeprecation.scala).

@@ -55,6 +55,19 @@ LedgerArea::LedgerArea(const store::LedgerStore& store, const ApiProfile& profil
     }
     // The read side, in both lines; `release` says where they differ.
     const ApiProfile release = profile;
+    // What a client asks before reading (the wallet SDK's connect).
+    add_route("GET", "/v2/version", [this, release](const http::RequestContext& ctx) {
+        return get_version(auth_, ctx, release);
+    });
+    add_route("GET", "/v2/authenticated-user", [this](const http::RequestContext& ctx) {
+        return get_authenticated_user(auth_, ctx);
+    });
+    add_route("GET", "/v2/state/connected-synchronizers", [this](const http::RequestContext& ctx) {
+        return get_state_connected_synchronizers(store_, auth_, ctx);
+    });
+    add_route("GET", "/v2/state/latest-pruned-offsets", [this](const http::RequestContext& ctx) {
+        return get_state_latest_pruned_offsets(auth_, ctx);
+    });
     add_route("GET", "/v2/state/ledger-end", [this, release](const http::RequestContext& ctx) {
         return get_state_ledger_end(store_, auth_, ctx, release);
     });

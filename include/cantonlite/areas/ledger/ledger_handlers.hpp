@@ -24,6 +24,20 @@ inline constexpr std::int64_t http_list_max_elements = 200;
                                                         const LedgerAuth& auth,
                                                         const http::RequestContext& ctx);
 
+// GET /v2/version: the Ledger API version and features (no token needed).
+[[nodiscard]] http::Response get_version(const LedgerAuth& auth, const http::RequestContext& ctx,
+                                         const ApiProfile& release);
+// GET /v2/authenticated-user: the token's own user.
+[[nodiscard]] http::Response get_authenticated_user(const LedgerAuth& auth,
+                                                    const http::RequestContext& ctx);
+// GET /v2/state/connected-synchronizers (optionally for a party).
+[[nodiscard]] http::Response get_state_connected_synchronizers(const store::LedgerStore& store,
+                                                               const LedgerAuth& auth,
+                                                               const http::RequestContext& ctx);
+// GET /v2/state/latest-pruned-offsets: nothing is ever pruned here.
+[[nodiscard]] http::Response get_state_latest_pruned_offsets(const LedgerAuth& auth,
+                                                             const http::RequestContext& ctx);
+
 // GET /v2/state/ledger-end
 [[nodiscard]] http::Response get_state_ledger_end(const store::LedgerStore& store,
                                                   const LedgerAuth& auth,
