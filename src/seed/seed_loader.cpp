@@ -62,8 +62,8 @@ struct NetworkSeed {
 
 NetworkSeed parse_network(const JsonObject& o) {
     o.reject_unknown_keys({"dso_party", "svs", "synchronizer_id", "other_synchronizers",
-                           "ans_acronym", "participant_id", "validator_party", "parties",
-                           "packages", "lsu", "start_time", "id_namespace",
+                           "ans_acronym", "participant_id", "validator_party", "validator_user",
+                           "parties", "packages", "lsu", "start_time", "id_namespace",
                            "snapshot_interval_seconds"});
     NetworkSeed seed;
     model::Network& n = seed.network;
@@ -76,6 +76,7 @@ NetworkSeed parse_network(const JsonObject& o) {
     n.participant_id = o.optional_string("participant_id").value_or("PAR::participant::1220" + tag);
     n.validator_party =
         o.has("validator_party") ? party_id(o, "validator_party") : "validator::1220" + tag;
+    if (const auto user = o.optional_string("validator_user")) n.validator_user = *user;
     if (o.has("svs")) {
         const nlohmann::json& svs = o.value().at("svs");
         if (!svs.is_array()) throw JsonFieldError(o.pointer_of("svs"), "must be an array");

@@ -76,8 +76,11 @@ struct Network {
     std::string synchronizer_id;  // the global synchronizer
     std::vector<std::string> other_synchronizers;
     std::string ans_acronym = "ans";
-    std::string participant_id;                      // "PAR::participant1::1220…"
-    std::string validator_party;                     // the validator operator, host of the wallets
+    std::string participant_id;   // "PAR::participant1::1220…"
+    std::string validator_party;  // the validator operator, host of the wallets
+    // The validator app's own ledger API user (GET /api/validator/v0/validator-user), as Splice
+    // LocalNet names it (AUTH_*_VALIDATOR_USER_NAME).
+    std::string validator_user = "ledger-api-user";
     std::map<std::string, std::string> parties;      // more parties, by alias
     std::map<std::string, std::string> package_ids;  // package name -> package id
     std::optional<Lsu> lsu;                          // none: no upgrade announced

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include <nlohmann/json.hpp>
+
 #include "cantonlite/areas/validator/validator_handlers.hpp"
 
 namespace cantonlite::areas::validator {
@@ -18,6 +20,16 @@ ValidatorArea::ValidatorArea(const store::LedgerStore& store, std::string role)
     // validator-internal.yaml $refs common-external.yaml /livez: the admin route of every Splice
     // app.
     add_route("GET", "/livez", is_live);
+    // validator-internal.yaml getValidatorUserInfo (validator_public, security: []): the
+    // operator's party and ledger API user; featured once it holds a FeaturedAppRight, which no
+    // step creates.
+    add_route("GET", "/v0/validator-user", [this](const http::RequestContext&) {
+        const model::Network& n = store_.network();
+        return http::Response::json(200, nlohmann::ordered_json{{"party_id", n.validator_party},
+                                                                {"user_name", n.validator_user},
+                                                                {"featured", false}}
+                                             .dump());
+    });
     // wallet-external.yaml
     add_route("GET", "/v0/wallet/transfer-offers", with(list_transfer_offers));
     add_route("POST", "/v0/wallet/buy-traffic-requests/{tracking_id}/status",

@@ -18,9 +18,37 @@ class ValidatorAreaTest : public testing::Test {
         return area_.handle(request, *http::split_path(request.path()));
     }
 
-    store::LedgerStore store_{model::Network{.dso_party = "DSO::1220ab"}, model::Timestamp{}};
+    store::LedgerStore store_{
+        model::Network{.dso_party = "DSO::1220ab", .validator_party = "validator::1220cd"},
+        model::Timestamp{}};
     ValidatorArea area_{store_};
 };
+
+// validator-internal.yaml getValidatorUserInfo (security: [], validator_public): the validator
+// operator's party and ledger API user; `featured` when it holds a FeaturedAppRight, which no
+// step creates yet.
+TEST_F(ValidatorAreaTest, TheValidatorUserIsTheOperatorWithoutAToken) {
+    const http::Response response = get("/api/validator/v0/validator-user");
+
+    ASSERT_EQ(response.status, 200) << response.body;
+    EXPECT_EQ(response.body,
+              R"({"party_id":"validator::1220cd","user_name":"ledger-api-user","featured":false})");
+}
+
+TEST(ValidatorUser, TheSeedNamesTheOperatorsLedgerApiUser) {
+    store::LedgerStore store{model::Network{.dso_party = "DSO::1220ab",
+                                            .validator_party = "validator-1::1220ef",
+                                            .validator_user = "validator-operator"},
+                             model::Timestamp{}};
+    const ValidatorArea area{store};
+    const http::Request request{.method = "GET", .target = "/api/validator/v0/validator-user"};
+
+    const http::Response response = area.handle(request, *http::split_path(request.path()));
+
+    EXPECT_EQ(nlohmann::json::parse(response.body),
+              nlohmann::json::parse(R"({"party_id": "validator-1::1220ef",
+                                        "user_name": "validator-operator", "featured": false})"));
+}
 
 TEST_F(ValidatorAreaTest, ServesThePrefixApiValidator) {
     EXPECT_EQ(area_.prefix(), "/api/validator/");
