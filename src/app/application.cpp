@@ -160,9 +160,7 @@ std::string token_flags(const CommandLine& cli, const Config& config) {
     for (const auto& [key, value] : cli.settings) {
         if (key == "seed") add("--seed", value);
     }
-    if (config.localnet && !config.seed_set && !config.localnet_seed.empty()) {
-        out += std::string(out.empty() ? "" : " ") + "--localnet";
-    }
+    if (loads_localnet_seed(config)) out += std::string(out.empty() ? "" : " ") + "--localnet";
     return out;
 }
 

@@ -147,10 +147,12 @@ Config load_config(const std::filesystem::path& file) {
     return config;
 }
 
+bool loads_localnet_seed(const Config& config) {
+    return config.localnet && !config.seed_set && !config.localnet_seed.empty();
+}
+
 void settle_seed(Config& config) {
-    if (config.localnet && !config.seed_set && !config.localnet_seed.empty()) {
-        config.seed = config.localnet_seed;
-    }
+    if (loads_localnet_seed(config)) config.seed = config.localnet_seed;
 }
 
 void apply_setting(Config& config, std::string_view key, std::string_view value,

@@ -61,8 +61,12 @@ struct Config {
     bool localnet = false;
 };
 
-// Picks the seed to load once every setting is applied: localnet_seed when localnet is on and no
-// flag or variable set the seed, else seed.
+// Whether the config loads its localnet_seed: localnet is on, a localnet_seed is named, and no
+// flag or variable set the seed.
+[[nodiscard]] bool loads_localnet_seed(const Config& config);
+
+// Picks the seed to load once every setting is applied: localnet_seed when loads_localnet_seed,
+// else seed.
 void settle_seed(Config& config);
 
 // Loads a config file (docs in README "Configuration"). Relative seed paths are taken from the
