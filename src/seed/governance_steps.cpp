@@ -253,4 +253,38 @@ void transfer_command(SeedContext& ctx, const JsonObject& s) {
     ctx.label(s, "as", d.contract_id_of(created));
 }
 
+void create_transfer_preapproval(SeedContext& ctx, const JsonObject& s) {
+    allow_keys(s, Commits::transaction, {"receiver", "provider", "expires_at", "as"});
+    const model::Network& n = ctx.network();
+    const Party receiver = ctx.party(s, "receiver");
+    const Party provider = s.has("provider") ? ctx.party(s, "provider") : n.validator_party;
+    const Timestamp t = ctx.step_time(s);
+    const Timestamp expires_at = s.timestamp("expires_at");
+    if (!(t < expires_at)) {  // the template's ensure: expiresAt > validFrom
+        throw model::JsonFieldError(
+            s.pointer_of("expires_at"),
+            "must be after the step's ledger time (" + model::format_instant(t) + ")");
+    }
+    auto d = ctx.draft(s, {receiver, provider}, t);
+    const int root =
+        d.add(-1, ExerciseDraft{.contract_id = ctx.amulet_rules,
+                                .template_id = p::amulet_rules(n),
+                                .choice = "AmuletRules_CreateTransferPreapproval",
+                                .argument = Value::record(
+                                    {{"receiver", Value::party(receiver)},
+                                     {"provider", Value::party(provider)},
+                                     {"expiresAt", Value::timestamp(expires_at)},
+                                     {"expectedDso", Value::some(Value::party(n.dso_party))}}),
+                                .consuming = false,
+                                .acting_parties = {provider, receiver}});
+    const int created = d.add(root, CreateDraft{.template_id = p::transfer_preapproval(n),
+                                                .argument = p::transfer_preapproval_value(
+                                                    n.dso_party, receiver, provider, t, expires_at),
+                                                .signatories = {receiver, provider, n.dso_party}});
+    d.set_result(
+        root, p::single("transferPreapprovalCid", Value::contract_id(d.contract_id_of(created))));
+    ctx.commit(d);
+    ctx.label(s, "as", d.contract_id_of(created));
+}
+
 }  // namespace cantonlite::seed

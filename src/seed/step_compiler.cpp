@@ -30,6 +30,7 @@ const std::map<std::string_view, StepFunction>& step_kinds() {
         {"cast_vote", cast_vote},
         {"close_vote", close_vote},
         {"transfer_command", transfer_command},
+        {"create_transfer_preapproval", create_transfer_preapproval},
         {"add_party", add_party},
         {"add_user", add_user},
         {"reassign", reassign},

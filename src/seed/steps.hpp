@@ -86,6 +86,7 @@ void request_vote(SeedContext& ctx, const JsonObject& step);
 void cast_vote(SeedContext& ctx, const JsonObject& step);
 void close_vote(SeedContext& ctx, const JsonObject& step);
 void transfer_command(SeedContext& ctx, const JsonObject& step);
+void create_transfer_preapproval(SeedContext& ctx, const JsonObject& step);
 
 void add_party(SeedContext& ctx, const JsonObject& step);
 void add_user(SeedContext& ctx, const JsonObject& step);

@@ -32,6 +32,9 @@ model::TemplateId external_party_amulet_rules(const model::Network& n) {
 model::TemplateId transfer_command_counter(const model::Network& n) {
     return templates::id_of(n, templates::transfer_command_counter);
 }
+model::TemplateId transfer_preapproval(const model::Network& n) {
+    return templates::id_of(n, templates::transfer_preapproval);
+}
 model::TemplateId dso_rules(const model::Network& n) {
     return templates::id_of(n, templates::dso_rules);
 }
@@ -169,6 +172,16 @@ Value transfer_command_counter_value(const Party& dso, const Party& sender,
     return Value::record({{"dso", Value::party(dso)},
                           {"sender", Value::party(sender)},
                           {"nextNonce", Value::int64(next_nonce)}});
+}
+
+Value transfer_preapproval_value(const Party& dso, const Party& receiver, const Party& provider,
+                                 Timestamp now, Timestamp expires_at) {
+    return Value::record({{"dso", Value::party(dso)},
+                          {"receiver", Value::party(receiver)},
+                          {"provider", Value::party(provider)},
+                          {"validFrom", Value::timestamp(now)},
+                          {"lastRenewedAt", Value::timestamp(now)},
+                          {"expiresAt", Value::timestamp(expires_at)}});
 }
 
 Value wallet_app_install_value(const Party& dso, const Party& validator,

@@ -17,6 +17,7 @@ using store::AppendError;
 using Fact = SpliceViews::Fact;
 using OfferFact = SpliceViews::OfferFact;
 using CounterFact = SpliceViews::CounterFact;
+using PreapprovalFact = SpliceViews::PreapprovalFact;
 using AnsFact = SpliceViews::AnsFact;
 using HoldingFact = SpliceViews::HoldingFact;
 using VoteFact = SpliceViews::VoteFact;
@@ -105,6 +106,11 @@ Fact extract(const model::TemplateId& t, const Value& a) {
     }
     if (templates::is(t, templates::transfer_command_counter)) {
         return CounterFact{.sender = Name(party_at(a, {"sender"}, t))};
+    }
+    if (templates::is(t, templates::transfer_preapproval)) {
+        return PreapprovalFact{
+            .receiver = Name(party_at(a, {"receiver"}, t)),
+            .valid_from = model::Timestamp{field(a, {"validFrom"}, K::timestamp, t).number}};
     }
     if (templates::is(t, templates::ans_entry)) {
         return std::make_shared<const AnsFact>(AnsFact{
@@ -242,6 +248,9 @@ void SpliceViews::on_created(const store::CreatedEvent& event) {
         undo_.assign(offers_by_party_[o->receiver], sequence, c);
     } else if (const auto* k = std::get_if<CounterFact>(&fact)) {
         undo_.assign(counter_by_sender_, k->sender, c);
+    } else if (const auto* pre = std::get_if<PreapprovalFact>(&fact)) {
+        undo_.assign(preapprovals_by_receiver_[pre->receiver], std::pair{pre->valid_from, sequence},
+                     c);
     } else if (const auto* boxed = std::get_if<std::shared_ptr<const AnsFact>>(&fact)) {
         const AnsFact* a = boxed->get();
         undo_.assign(ans_by_name_[a->name], sequence,
@@ -285,6 +294,8 @@ void SpliceViews::on_archived(const model::Contract& c, std::uint64_t sequence) 
         if (counter != counter_by_sender_.end() && counter->second->contract_id == c.contract_id) {
             undo_.erase(counter_by_sender_, k->sender);
         }
+    } else if (const auto* pre = std::get_if<PreapprovalFact>(&fact)) {
+        undo_.erase(preapprovals_by_receiver_[pre->receiver], std::pair{pre->valid_from, sequence});
     } else if (const auto* a = std::get_if<std::shared_ptr<const AnsFact>>(&fact)) {
         undo_.erase(ans_by_name_[(*a)->name], sequence);
     } else if (std::holds_alternative<VoteFact>(fact)) {
@@ -397,6 +408,20 @@ std::optional<store::ContractState> SpliceViews::transfer_command_counter_of(
         counter = it->second;
     }
     return store_.contract(counter->contract_id.view());
+}
+
+std::optional<store::ContractState> SpliceViews::transfer_preapproval_of(
+    std::string_view receiver) const {
+    model::ContractPtr preapproval;
+    {
+        const auto lock = store_.read_lock();
+        const auto name = Name::find(receiver);
+        const auto it =
+            name ? preapprovals_by_receiver_.find(*name) : preapprovals_by_receiver_.end();
+        if (it == preapprovals_by_receiver_.end() || it->second.empty()) return std::nullopt;
+        preapproval = it->second.rbegin()->second;
+    }
+    return store_.contract(preapproval->contract_id.view());
 }
 
 std::optional<AnsEntryFact> SpliceViews::ans_entry(std::string_view name,

@@ -23,6 +23,7 @@ model::TemplateId locked_amulet(const model::Network& n);
 model::TemplateId amulet_rules(const model::Network& n);
 model::TemplateId external_party_amulet_rules(const model::Network& n);
 model::TemplateId transfer_command_counter(const model::Network& n);
+model::TemplateId transfer_preapproval(const model::Network& n);
 model::TemplateId dso_rules(const model::Network& n);
 model::TemplateId vote_request(const model::Network& n);
 model::TemplateId ans_entry(const model::Network& n);
@@ -67,6 +68,10 @@ Value buy_traffic_request_value(const Party& dso, const Party& end_user, Timesta
                                 std::int64_t migration_id);
 Value transfer_command_counter_value(const Party& dso, const Party& sender,
                                      std::int64_t next_nonce);
+// Splice.AmuletRules:TransferPreapproval, as AmuletRules_CreateTransferPreapproval creates it:
+// valid from, and last renewed at, `now`.
+Value transfer_preapproval_value(const Party& dso, const Party& receiver, const Party& provider,
+                                 Timestamp now, Timestamp expires_at);
 
 Value wallet_app_install_value(const Party& dso, const Party& validator,
                                const std::string& user_name, const Party& user_party);

@@ -1,9 +1,9 @@
 #pragma once
 // SpliceViews: everything the scan and validator areas and the seed steps read of the Splice
 // contracts, built from the store's appends as a LedgerExtension: the holdings and their Scan
-// snapshots, transfer offers, transfer command counters, ANS entries, vote requests, buy-traffic
-// requests and what the automation expires. The Splice templates and the payload fields these
-// views read are named here and in splice_views.cpp, nowhere in the store.
+// snapshots, transfer offers, transfer command counters, transfer preapprovals, ANS entries, vote
+// requests, buy-traffic requests and what the automation expires. The Splice templates and the
+// payload fields these views read are named here and in splice_views.cpp, nowhere in the store.
 
 #include <cstdint>
 #include <map>
@@ -130,6 +130,10 @@ class SpliceViews final : public store::LedgerExtension {
     // The active TransferCommandCounter of `sender`, and where it is.
     [[nodiscard]] std::optional<store::ContractState> transfer_command_counter_of(
         std::string_view sender) const;
+    // The active TransferPreapproval of `receiver` with the latest validFrom (Scan's lookup, which
+    // does not look at the expiry), and where it is.
+    [[nodiscard]] std::optional<store::ContractState> transfer_preapproval_of(
+        std::string_view receiver) const;
     // The active AnsEntry named `name` that expires at or after `at`.
     [[nodiscard]] std::optional<AnsEntryFact> ans_entry(std::string_view name,
                                                         model::Timestamp at) const;
@@ -164,6 +168,10 @@ class SpliceViews final : public store::LedgerExtension {
     struct CounterFact {
         Name sender;
     };
+    struct PreapprovalFact {
+        Name receiver;
+        model::Timestamp valid_from;
+    };
     struct AnsFact {
         Party user;
         std::string name;
@@ -181,7 +189,7 @@ class SpliceViews final : public store::LedgerExtension {
     };
     // What the views read of one contract's argument, once: a holding's owner, or the facts of
     // another Splice contract (the rare, large AnsFact boxed).
-    using Fact = std::variant<std::monostate, HoldingFact, OfferFact, CounterFact,
+    using Fact = std::variant<std::monostate, HoldingFact, OfferFact, CounterFact, PreapprovalFact,
                               std::shared_ptr<const AnsFact>, VoteFact, BuyTrafficFact>;
 
   private:
@@ -203,6 +211,10 @@ class SpliceViews final : public store::LedgerExtension {
     std::unordered_map<Name, boost::container::flat_set<std::uint32_t>> unlocked_by_owner_;
     std::unordered_map<Name, std::map<std::uint64_t, model::ContractPtr>> offers_by_party_;
     std::unordered_map<Name, model::ContractPtr> counter_by_sender_;
+    // By receiver, by (validFrom, creation sequence).
+    std::unordered_map<Name,
+                       std::map<std::pair<model::Timestamp, std::uint64_t>, model::ContractPtr>>
+        preapprovals_by_receiver_;
     std::unordered_map<std::string, std::map<std::uint64_t, AnsEntryFact>> ans_by_name_;
     std::map<std::uint64_t, model::ContractPtr> vote_requests_;
     std::unordered_map<std::string, Name> vote_by_tracking_;  // tracking cid -> current cid

@@ -13,6 +13,8 @@ using model::QualifiedRef;
 inline constexpr QualifiedRef amulet{"splice-amulet", "Splice.Amulet", "Amulet"};
 inline constexpr QualifiedRef locked_amulet{"splice-amulet", "Splice.Amulet", "LockedAmulet"};
 inline constexpr QualifiedRef amulet_rules{"splice-amulet", "Splice.AmuletRules", "AmuletRules"};
+inline constexpr QualifiedRef transfer_preapproval{"splice-amulet", "Splice.AmuletRules",
+                                                   "TransferPreapproval"};
 inline constexpr QualifiedRef external_party_amulet_rules{
     "splice-amulet", "Splice.ExternalPartyAmuletRules", "ExternalPartyAmuletRules"};
 inline constexpr QualifiedRef transfer_command_counter{

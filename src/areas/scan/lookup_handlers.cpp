@@ -36,6 +36,21 @@ bool is_sv_entry_name(std::string_view name, std::string_view suffix) {
                        [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '-'; });
 }
 
+// {"<key>": ContractWithState}: the contract and the synchronizer it is on (null in flight).
+http::Response contract_with_state(std::string_view key, const store::ContractState& state) {
+    std::string out = "{";
+    http::append_json_string(out, key);
+    out += R"(:{"contract":)";
+    append_contract(out, *state.contract);
+    if (state.synchronizer_id.empty()) {
+        http::append_null_field(out, "domain_id");  // in flight between synchronizers
+    } else {
+        http::append_string_field(out, "domain_id", state.synchronizer_id);
+    }
+    out += "}}";
+    return http::Response::json(200, std::move(out));
+}
+
 }  // namespace
 
 http::Response get_vote_request(const Store& store, const Context& ctx) {
@@ -70,15 +85,18 @@ http::Response get_transfer_command_counter(const Store& store, const Context& c
             "No TransferCommandCounter found for party: " + party + ", use 0 for the nonce")
             .as_returned();
     }
-    std::string out = R"({"transfer_command_counter":{"contract":)";
-    append_contract(out, *counter->contract);
-    if (counter->synchronizer_id.empty()) {
-        http::append_null_field(out, "domain_id");  // in flight between synchronizers
-    } else {
-        http::append_string_field(out, "domain_id", counter->synchronizer_id);
+    return contract_with_state("transfer_command_counter", *counter);
+}
+
+http::Response get_transfer_preapproval(const Store& store, const Context& ctx) {
+    const std::string& party = ctx.params.get("party");
+    check_party(party);
+    const auto preapproval = splice::views(store).transfer_preapproval_of(party);
+    if (!preapproval) {
+        throw ApiError(ErrorKind::not_found, "", "No TransferPreapproval found for party: " + party)
+            .as_returned();
     }
-    out += "}}";
-    return http::Response::json(200, std::move(out));
+    return contract_with_state("transfer_preapproval", *preapproval);
 }
 
 http::Response get_ans_entry_by_name(const Store& store, const Context& ctx) {

@@ -33,6 +33,8 @@ ScanArea::ScanArea(const store::LedgerStore& store, const ApiProfile& profile)
     add_route("GET", "/v0/ans-entries/by-name/{name}", with_store(get_ans_entry_by_name));
     add_route("GET", "/v0/transfer-command-counter/{party}",
               with_store(get_transfer_command_counter));
+    add_route("GET", "/v0/transfer-preapprovals/by-party/{party}",
+              with_store(get_transfer_preapproval));
     add_route("GET", "/v0/voterequests/{vote_request_contract_id}", with_store(get_vote_request));
     add_route("GET", "/v0/admin/sv/voterequests", with_store(list_vote_requests));
 }

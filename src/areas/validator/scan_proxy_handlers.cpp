@@ -38,6 +38,12 @@ http::Response proxy_transfer_command_counter(const Store& store, const Validato
     return scan::get_transfer_command_counter(store, ctx);  // same 404 text as scan
 }
 
+http::Response proxy_transfer_preapproval(const Store& store, const ValidatorAuth& auth,
+                                          const Context& ctx) {
+    (void)auth.authenticate(ctx.request, scan_proxy_realm);
+    return scan::get_transfer_preapproval(store, ctx);  // same 404 text as scan
+}
+
 http::Response proxy_ans_entry_by_name(const Store& store, const ValidatorAuth& auth,
                                        const Context& ctx) {
     (void)auth.authenticate(ctx.request, scan_proxy_realm);

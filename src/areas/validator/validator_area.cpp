@@ -39,6 +39,8 @@ ValidatorArea::ValidatorArea(const store::LedgerStore& store, std::string role)
     add_route("GET", "/v0/scan-proxy/ans-entries/by-name/{name}", with(proxy_ans_entry_by_name));
     add_route("GET", "/v0/scan-proxy/transfer-command-counter/{party}",
               with(proxy_transfer_command_counter));
+    add_route("GET", "/v0/scan-proxy/transfer-preapprovals/by-party/{party}",
+              with(proxy_transfer_preapproval));
     add_route("POST", "/v1/scan-proxy/holdings/summary", with(proxy_holdings_summary_v1));
 }
 

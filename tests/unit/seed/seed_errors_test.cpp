@@ -156,7 +156,8 @@ const std::string known_kinds =
     "accept_transfer_offer, add_party, add_user, advance_time, assign, cancel_buy_traffic_request, "
     "cast_vote, "
     "close_vote, complete_buy_traffic_request, create_buy_traffic_request, "
-    "create_transfer_offer, expire_buy_traffic_request, expire_transfer_offer, lock, migrate, "
+    "create_transfer_offer, create_transfer_preapproval, expire_buy_traffic_request, "
+    "expire_transfer_offer, lock, migrate, "
     "mint, reassign, register_ans_entry, renew_ans_entry, request_vote, snapshot, transaction, "
     "transfer, transfer_command, unassign, unlock, withdraw_transfer_offer";
 

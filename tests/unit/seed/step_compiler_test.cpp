@@ -32,6 +32,7 @@ const std::string external_rules_template =
     "splice-amulet:Splice.ExternalPartyAmuletRules:ExternalPartyAmuletRules";
 const std::string counter_template =
     "splice-amulet:Splice.ExternalPartyAmuletRules:TransferCommandCounter";
+const std::string preapproval_template = "splice-amulet:Splice.AmuletRules:TransferPreapproval";
 
 // ---- expected nodes ----
 
@@ -1285,6 +1286,98 @@ TEST(StepTransferCommand, CountersArePerSender) {
               "1");
     EXPECT_EQ(splice::views(*s).transfer_command_counter_of(alice)->contract->contract_id,
               cid(*s, 2, 1));
+}
+
+// ================================ transfer preapprovals ================================
+
+// Splice.AmuletRules:TransferPreapproval (daml/splice-amulet): signatories receiver, provider and
+// DSO; AmuletRules_CreateTransferPreapproval (controllers provider and receiver) sets validFrom
+// and lastRenewedAt to the ledger time.
+const json preapproval = {{"step", "create_transfer_preapproval"},
+                          {"receiver", "alice"},
+                          {"provider", "provider"},
+                          {"expires_at", "2025-06-01T00:00:00Z"},
+                          {"as", "alice-preapproval"}};
+
+TEST(StepTransferPreapproval, ExercisesTheAmuletRulesChoiceAsProviderAndReceiver) {
+    const auto s = load(seed_with({preapproval}));
+
+    const json expected =
+        tree(json::array({0}),
+             json::array({exercise_node({.id = 0,
+                                         .choice = "AmuletRules_CreateTransferPreapproval",
+                                         .template_name = amulet_rules_template,
+                                         .contract = amulet_rules(*s),
+                                         .consuming = false,
+                                         .acting_parties = {alice, provider},
+                                         .children = {1},
+                                         .last_descendant = 1,
+                                         .witnesses = {dso, alice, provider}}),
+                          create_node(1, preapproval_template, {dso, alice, provider},
+                                      json::array(), {dso, alice, provider})}));
+    EXPECT_EQ(tree_json(transaction_at(*s, 2)), expected);
+    EXPECT_EQ(model::texts(transaction_at(*s, 2).submitters),
+              (std::vector<std::string>{alice, provider}));
+}
+
+TEST(StepTransferPreapproval, PayloadIsValidFromTheLedgerTime) {
+    json step = preapproval;
+    step["at"] = "2025-01-03T10:00:00Z";
+    const auto s = load(seed_with({step}));
+
+    const auto found = splice::views(*s).transfer_preapproval_of(alice);
+    ASSERT_TRUE(found.has_value());
+    EXPECT_EQ(payload_json(model::value_json(found->contract->argument,
+                                             model::ValueEncoding::api_compressed)),
+              (json{{"dso", dso},
+                    {"receiver", alice},
+                    {"provider", provider},
+                    {"validFrom", "2025-01-03T10:00:00Z"},
+                    {"lastRenewedAt", "2025-01-03T10:00:00Z"},
+                    {"expiresAt", "2025-06-01T00:00:00Z"}}));
+    EXPECT_EQ(found->contract->contract_id, cid(*s, 2, 1));
+}
+
+TEST(StepTransferPreapproval, ProviderDefaultsToTheValidatorOperator) {
+    json step = preapproval;
+    step.erase("provider");
+    const auto s = load(seed_with({step}));
+
+    const auto found = splice::views(*s).transfer_preapproval_of(alice);
+    ASSERT_TRUE(found.has_value());
+    EXPECT_EQ(payload_json(model::value_json(found->contract->argument,
+                                             model::ValueEncoding::api_compressed))["provider"],
+              validator);
+}
+
+TEST(StepTransferPreapproval, TheLatestValidFromIsTheReceiversPreapproval) {
+    json first = preapproval;
+    first["at"] = "2025-01-02T00:00:00Z";
+    json second = preapproval;
+    second["at"] = "2025-01-03T00:00:00Z";
+    second["expires_at"] = "2025-02-01T00:00:00Z";  // sooner: Scan orders by validFrom
+    const auto s = load(seed_with({first, second}));
+
+    EXPECT_EQ(splice::views(*s).transfer_preapproval_of(alice)->contract->contract_id,
+              cid(*s, 3, 1));
+    EXPECT_FALSE(splice::views(*s).transfer_preapproval_of(bob).has_value());
+}
+
+TEST(StepTransferPreapproval, ExpiryMustFollowTheLedgerTime) {
+    json step = preapproval;
+    step["at"] = "2025-06-01T00:00:00Z";
+
+    EXPECT_THROW(
+        {
+            try {
+                (void)load(seed_with({step}));
+            } catch (const SeedError& e) {
+                EXPECT_NE(std::string(e.what()).find("/steps/0/expires_at"), std::string::npos)
+                    << e.what();
+                throw;
+            }
+        },
+        SeedError);
 }
 
 // ================================ synchronizers ================================

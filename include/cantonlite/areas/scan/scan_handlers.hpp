@@ -65,6 +65,9 @@ using Context = http::RequestContext;
 // GET /v0/transfer-command-counter/{party} (lookupTransferCommandCounterByParty).
 [[nodiscard]] http::Response get_transfer_command_counter(const Store& store, const Context& ctx);
 
+// GET /v0/transfer-preapprovals/by-party/{party} (lookupTransferPreapprovalByParty).
+[[nodiscard]] http::Response get_transfer_preapproval(const Store& store, const Context& ctx);
+
 // GET /v0/ans-entries/by-name/{name} (lookupAnsEntryByName).
 [[nodiscard]] http::Response get_ans_entry_by_name(const Store& store, const Context& ctx);
 

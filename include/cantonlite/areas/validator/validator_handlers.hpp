@@ -24,13 +24,16 @@ using Context = http::RequestContext;
                                                             const Context& ctx);
 
 // The scan-proxy routes (any valid token): the scan area's answers through the same code, with
-// the proxy's own 404 texts. Ops 6, 7, 9 and dso-party-id.
+// the proxy's own 404 texts. Ops 6, 7, 9, dso-party-id and the transfer preapprovals.
 [[nodiscard]] http::Response proxy_holdings_summary_v1(const Store& store,
                                                        const ValidatorAuth& auth,
                                                        const Context& ctx);
 [[nodiscard]] http::Response proxy_transfer_command_counter(const Store& store,
                                                             const ValidatorAuth& auth,
                                                             const Context& ctx);
+[[nodiscard]] http::Response proxy_transfer_preapproval(const Store& store,
+                                                        const ValidatorAuth& auth,
+                                                        const Context& ctx);
 [[nodiscard]] http::Response proxy_ans_entry_by_name(const Store& store, const ValidatorAuth& auth,
                                                      const Context& ctx);
 [[nodiscard]] http::Response proxy_dso_party_id(const Store& store, const ValidatorAuth& auth,

@@ -18,10 +18,20 @@ namespace {
 using namespace scantest;  // NOLINT: the shared test network, steps and readers
 
 const std::string counter_path = "/api/scan/v0/transfer-command-counter/";
+const std::string preapproval_path = "/api/scan/v0/transfer-preapprovals/by-party/";
 const std::string by_name = "/api/scan/v0/ans-entries/by-name/";
 const std::string vote_request_path = "/api/scan/v0/voterequests/";
 const std::string vote_requests_list = "/api/scan/v0/admin/sv/voterequests";
 const std::string ledger_clock = "2025-01-10T00:00:00Z";
+
+json preapproval(const std::string& receiver, const std::string& expires_at,
+                 const std::string& label = "") {
+    json step = {{"step", "create_transfer_preapproval"},
+                 {"receiver", receiver},
+                 {"expires_at", expires_at}};
+    if (!label.empty()) step["as"] = label;
+    return step;
+}
 
 // Counters: alice's twice bumped (nextNonce 2), carol's left in flight, bob's reassigned to the
 // private synchronizer. ANS entries: alice's (live), bob's (expired), carol's (expiring exactly at
@@ -33,7 +43,8 @@ json lookups_seed() {
         {transfer_command("alice", "alice-counter"),
          at(transfer_command("alice"), "2025-01-01T10:00:00.5Z"),
          transfer_command("carol", "carol-counter"),
-         unassign("carol-counter", private_synchronizer), transfer_command("bob", "bob-counter"),
+         unassign("carol-counter", private_synchronizer),
+         transfer_command("bob", "bob-counter"),
          reassign("bob-counter", private_synchronizer),
          register_ans("alice", "alice.unverified.ans", "2030-01-01T00:00:00Z", "alice-ans"),
          register_ans("bob", "bob.unverified.ans", "2025-01-05T00:00:00Z", "bob-ans"),
@@ -42,8 +53,15 @@ json lookups_seed() {
          renew_ans("bob-shop", "2031-01-01T00:00:00Z"),
          register_ans("alice", "alice-2.unverified.ans", "2030-06-01T12:00:00.250Z", "alice-2"),
          request_vote("Digital-Asset-2", "Sv-3", "vote-a"),
-         request_vote("Sv-2", "Digital-Asset-2", "vote-b"), cast_vote("vote-a", "Sv-2"),
-         request_vote("Sv-3", "Sv-2", "vote-c"), close_vote("vote-c"),
+         request_vote("Sv-2", "Digital-Asset-2", "vote-b"),
+         cast_vote("vote-a", "Sv-2"),
+         request_vote("Sv-3", "Sv-2", "vote-c"),
+         close_vote("vote-c"),
+         at(preapproval("alice", "2025-03-01T00:00:00Z"), "2025-01-02T00:00:00Z"),
+         at(preapproval("alice", "2025-02-01T00:00:00Z"), "2025-01-03T00:00:00.25Z"),
+         at(preapproval("carol", "2026-01-01T00:00:00Z", "carol-preapproval"),
+            "2025-01-04T00:00:00Z"),
+         unassign("carol-preapproval", private_synchronizer),
          advance_time_to(ledger_clock)});
 }
 
@@ -176,6 +194,72 @@ TEST_P(TransferCommandCounterBadParty, IsRejected) {
 
 INSTANTIATE_TEST_SUITE_P(
     Parties, TransferCommandCounterBadParty,
+    testing::Values(BadParty{"foo", "Invalid unique identifier `foo` with missing namespace."},
+                    BadParty{"%3A%3Aabc",
+                             "Invalid unique identifier `::abc` with empty identifier."}));
+
+// ---- GET /v0/transfer-preapprovals/by-party/{party} -------------------------------------------
+
+// Scan's store orders a receiver's preapprovals by validFrom, latest first, whatever their expiry.
+TEST(TransferPreapproval, IsTheReceiversLatestWithItsSynchronizer) {
+    const Response response = api().get(preapproval_path + alice);
+
+    ASSERT_EQ(response.status, 200) << response.body;
+    EXPECT_EQ(response.content_type, "application/json");
+    EXPECT_EQ(body_of(response),
+              (json{{"transfer_preapproval",
+                     {{"contract", contract_json(*nth("TransferPreapproval", 1))},
+                      {"domain_id", global_synchronizer}}}}));
+}
+
+TEST(TransferPreapproval, WritesTheTemplatesPayload) {
+    const json contract =
+        body_of(api().get(preapproval_path + alice)).at("transfer_preapproval").at("contract");
+
+    EXPECT_EQ(contract.at("payload"), (json{{"dso", dso},
+                                            {"receiver", alice},
+                                            {"provider", validator},
+                                            {"validFrom", "2025-01-03T00:00:00.250Z"},
+                                            {"lastRenewedAt", "2025-01-03T00:00:00.250Z"},
+                                            {"expiresAt", "2025-02-01T00:00:00Z"}}));
+    EXPECT_EQ(contract.at("created_at"), "2025-01-03T00:00:00.250Z");
+    EXPECT_TRUE(contract.at("template_id")
+                    .get<std::string>()
+                    .ends_with(":Splice.AmuletRules:TransferPreapproval"));
+}
+
+TEST(TransferPreapproval, InFlightHasANullDomainId) {
+    const Response response = api().get(preapproval_path + percent_encoded(carol));
+
+    ASSERT_EQ(response.status, 200) << response.body;
+    EXPECT_EQ(body_of(response).at("transfer_preapproval").at("domain_id"), nullptr);
+}
+
+class TransferPreapprovalNone : public testing::TestWithParam<std::string> {};
+
+// Found by the receiver only: the provider and the DSO (signatories too) have none. The text is
+// the one the wallet SDK matches by prefix ("No TransferPreapproval found for party").
+TEST_P(TransferPreapprovalNone, IsNotFound) {
+    const Response response = api().get(preapproval_path + percent_encoded(GetParam()));
+
+    EXPECT_EQ(response.body,
+              R"({"error":"No TransferPreapproval found for party: )" + GetParam() + R"("})");
+    EXPECT_TRUE(is_error(response, 404, "No TransferPreapproval found for party: " + GetParam()));
+}
+
+INSTANTIATE_TEST_SUITE_P(Parties, TransferPreapprovalNone,
+                         testing::Values(bob, dso, validator, "nobody::1220ff"));
+
+class TransferPreapprovalBadParty : public testing::TestWithParam<BadParty> {};
+
+TEST_P(TransferPreapprovalBadParty, IsRejected) {
+    const Response response = api().get(preapproval_path + GetParam().in_path);
+
+    EXPECT_TRUE(is_error(response, 400, GetParam().error));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Parties, TransferPreapprovalBadParty,
     testing::Values(BadParty{"foo", "Invalid unique identifier `foo` with missing namespace."},
                     BadParty{"%3A%3Aabc",
                              "Invalid unique identifier `::abc` with empty identifier."}));

@@ -393,6 +393,35 @@ INSTANTIATE_TEST_SUITE_P(
                              "Invalid unique identifier `::abc` with empty identifier."}),
     [](const testing::TestParamInfo<BadParty>& info) { return info.param.name; });
 
+// ---- GET /v0/scan-proxy/transfer-preapprovals/by-party/{party} -------------------------------
+
+const std::string proxy_preapproval =
+    "/api/validator/v0/scan-proxy/transfer-preapprovals/by-party/";
+const std::string scan_preapproval = "/api/scan/v0/transfer-preapprovals/by-party/";
+
+TEST(ProxyTransferPreapproval, IsScansAnswerForTheReceiver) {
+    const Response proxy = proxy_get(proxy_preapproval + percent_encoded(alice));
+
+    ASSERT_EQ(proxy.status, 200) << proxy.body;
+    EXPECT_EQ(body_of(proxy).at("transfer_preapproval").at("contract"),
+              contract_json(*all_created(api().store(), "TransferPreapproval").at(0)));
+    EXPECT_TRUE(same_answer(proxy, api().get(scan_preapproval + percent_encoded(alice))));
+}
+
+// The wallet SDK reads a 404 whose error starts "No TransferPreapproval found for party" as "none".
+TEST(ProxyTransferPreapproval, NoneIsScansNotFound) {
+    const Response proxy = proxy_get(proxy_preapproval + bob);
+
+    EXPECT_TRUE(is_error(proxy, 404, "No TransferPreapproval found for party: " + bob));
+    EXPECT_TRUE(same_answer(proxy, api().get(scan_preapproval + bob)));
+}
+
+TEST(ProxyTransferPreapproval, AMalformedPartyIsRejected) {
+    const Response proxy = proxy_get(proxy_preapproval + "foo");
+
+    EXPECT_TRUE(is_error(proxy, 400, "Invalid unique identifier `foo` with missing namespace."));
+}
+
 // ---- GET /v0/scan-proxy/ans-entries/by-name/{name} ------------------------------------------
 
 json dso_provided(const std::string& user, const std::string& name) {

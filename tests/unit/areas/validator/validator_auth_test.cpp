@@ -47,6 +47,12 @@ Endpoint transfer_command_counter() {
             "/api/validator/v0/scan-proxy/transfer-command-counter/" + alice, "", scan_proxy_realm};
 }
 
+Endpoint transfer_preapproval() {
+    return {"TransferPreapproval", "GET",
+            "/api/validator/v0/scan-proxy/transfer-preapprovals/by-party/" + alice, "",
+            scan_proxy_realm};
+}
+
 Endpoint ans_entry_by_name() {
     return {"AnsEntryByName", "GET",
             "/api/validator/v0/scan-proxy/ans-entries/by-name/alice.unverified.ans", "",
@@ -59,11 +65,13 @@ Endpoint dso_party_id() {
 
 std::vector<Endpoint> all_endpoints() {
     return {list_offers(),       buy_traffic_status(),       holdings_summary(),
-            ans_entry_by_name(), transfer_command_counter(), dso_party_id()};
+            ans_entry_by_name(), transfer_command_counter(), transfer_preapproval(),
+            dso_party_id()};
 }
 
 std::vector<Endpoint> scan_proxy_endpoints() {
-    return {holdings_summary(), transfer_command_counter(), ans_entry_by_name(), dso_party_id()};
+    return {holdings_summary(), transfer_command_counter(), transfer_preapproval(),
+            ans_entry_by_name(), dso_party_id()};
 }
 
 // A body goes with Content-Type: application/json, as the real clients send it.

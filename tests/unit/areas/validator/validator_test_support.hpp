@@ -138,6 +138,7 @@ inline const std::string cancel_reason =
 // alice -> bob (created at .5 s), stale bob -> alice (expired, never archived), accepted alice ->
 // bob, withdrawn bob -> alice, alice -> carol expired by its step, live bob -> carol. Buy-traffic
 // requests of alice: traffic-created, -completed, -cancelled, -expired; of bob: traffic-bob.
+// Transfer preapprovals: alice's, provided by the validator operator.
 inline json network_seed() {
     using scantest::at;
     return seed_with(
@@ -174,6 +175,9 @@ inline json network_seed() {
          create_traffic("alice", "traffic-expired", "2025-01-05T00:00:00Z"),
          at(expire_traffic("traffic-expired"), "2025-01-05T01:00:00Z"),
          create_traffic("bob", "traffic-bob"),
+         {{"step", "create_transfer_preapproval"},
+          {"receiver", "alice"},
+          {"expires_at", "2030-01-01T00:00:00Z"}},
          scantest::advance_time_to(ledger_clock)});
 }
 
