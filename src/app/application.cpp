@@ -30,6 +30,7 @@
 #include "cantonlite/app/token.hpp"
 #include "cantonlite/areas/admin/admin_area.hpp"
 #include "cantonlite/areas/ledger/ledger_area.hpp"
+#include "cantonlite/areas/scan/registry_area.hpp"
 #include "cantonlite/areas/scan/scan_area.hpp"
 #include "cantonlite/areas/validator/validator_area.hpp"
 #include "cantonlite/journal/journal.hpp"
@@ -290,6 +291,7 @@ std::unique_ptr<http::Router> make_router(const store::LedgerStore& store,
     auto router = std::make_unique<http::Router>();
     router->mount(std::make_unique<areas::ledger::LedgerArea>(store, profile));
     router->mount(std::make_unique<areas::scan::ScanArea>(store, profile));
+    router->mount(std::make_unique<areas::scan::RegistryArea>(store));
     router->mount(std::make_unique<areas::validator::ValidatorArea>(store));
     return router;
 }

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "cantonlite/areas/ledger/ledger_area.hpp"
+#include "cantonlite/areas/scan/registry_area.hpp"
 #include "cantonlite/areas/scan/scan_area.hpp"
 #include "cantonlite/areas/validator/validator_area.hpp"
 
@@ -60,6 +61,7 @@ LocalNet make_localnet(const store::LedgerStore& store, util::SharedGate& gate, 
         const std::string on = ".localhost:" + std::to_string(ui);
         if (role.digit == 4) {
             http::Router* scan = router(std::make_unique<areas::scan::ScanArea>(store, profile));
+            scan->mount(std::make_unique<areas::scan::RegistryArea>(store));  // Scan's root
             hosts->add_host("scan.localhost", scan);
             hosts->add_host("wallet.localhost", validator);
             hosts->add_host("canton.localhost", ledger);

@@ -4,7 +4,8 @@
 - Every operation's example request (`describe --json`) gets, on its LocalNet URL, the status it
   expects and the same body as on the main port: the JSON Ledger API on 2975, 3975 and 4975 and
   as canton.localhost:4000 / json-ledger-api.localhost:2000; the validator on 2903, 3903 and 4903
-  and as wallet.localhost:2000/3000/4000; Scan as scan.localhost:4000 (the Host header).
+  and as wallet.localhost:2000/3000/4000; Scan as scan.localhost:4000 (the Host header), with the
+  token-standard registry at its root.
 - A host name nginx does not route is a 404; a write on the main port shows on every listener.
 - A second daemon on the same ports prints one line naming the port and exits with code 1.
 - With the shipped config, --localnet loads the LocalNet-shaped network: app-user, app-provider
@@ -108,6 +109,10 @@ def main():
     if ops != set(range(1, 14)):
         fail(f"the examples cover ops {sorted(ops)}, not 1-13")
 
+    # The token standard's registry at Scan's root, as LocalNet's nginx passes /registry on.
+    status, body = call(4000, "GET", "/registry/metadata/v1/info", host="scan.localhost:4000")
+    if status != 200 or json.loads(body)["adminId"] != network["dso_party"]:
+        fail(f"the registry on scan.localhost:4000: {status} {body[:300]!r}")
     status, body = call(4000, "GET", "/api/scan/v0/dso-party-id", host="sv.localhost:4000")
     if status != 404:
         fail(f"an unrouted host name: {status}")

@@ -44,6 +44,12 @@ http::Response proxy_transfer_preapproval(const Store& store, const ValidatorAut
     return scan::get_transfer_preapproval(store, ctx);  // same 404 text as scan
 }
 
+http::Response proxy_registry(const Store& store, const ValidatorAuth& auth, const Context& ctx,
+                              http::Response (*scan_handler)(const Store&, const Context&)) {
+    (void)auth.authenticate(ctx.request, scan_proxy_realm);
+    return scan_handler(store, ctx);  // HttpTokenStandardScanProxyHandler: Scan's answer as is
+}
+
 http::Response proxy_ans_entry_by_name(const Store& store, const ValidatorAuth& auth,
                                        const Context& ctx) {
     (void)auth.authenticate(ctx.request, scan_proxy_realm);

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cantonlite/areas/scan/scan_handlers.hpp"
 #include "cantonlite/areas/validator/validator_handlers.hpp"
 
 namespace cantonlite::areas::validator {
@@ -42,6 +43,17 @@ ValidatorArea::ValidatorArea(const store::LedgerStore& store, std::string role)
     add_route("GET", "/v0/scan-proxy/transfer-preapprovals/by-party/{party}",
               with(proxy_transfer_preapproval));
     add_route("POST", "/v1/scan-proxy/holdings/summary", with(proxy_holdings_summary_v1));
+    // The token standard's registry, mounted under the scan-proxy (ValidatorApp.scala).
+    const auto registry = [this](auto scan_handler) {
+        return [this, scan_handler](const http::RequestContext& ctx) {
+            return proxy_registry(store_, auth_, ctx, scan_handler);
+        };
+    };
+    add_route("GET", "/v0/scan-proxy/registry/metadata/v1/info", registry(scan::get_registry_info));
+    add_route("GET", "/v0/scan-proxy/registry/metadata/v1/instruments",
+              registry(scan::list_instruments));
+    add_route("GET", "/v0/scan-proxy/registry/metadata/v1/instruments/{instrumentId}",
+              registry(scan::get_instrument));
 }
 
 }  // namespace cantonlite::areas::validator

@@ -31,14 +31,15 @@ Outcome run_captured(const std::vector<std::string>& args) {
     return {code, std::move(out), std::move(err)};
 }
 
-TEST(MakeRouter, MountsLedgerScanAndValidator) {
+TEST(MakeRouter, MountsLedgerScanRegistryAndValidator) {
     const store::LedgerStore store(model::Network{.dso_party = "DSO::1220ab"}, model::Timestamp{});
 
     const auto router = make_router(store);
 
     std::vector<std::string> prefixes;
     for (const auto& area : router->areas()) prefixes.push_back(area->prefix());
-    EXPECT_EQ(prefixes, (std::vector<std::string>{"/v2/", "/api/scan/", "/api/validator/"}));
+    EXPECT_EQ(prefixes,
+              (std::vector<std::string>{"/v2/", "/api/scan/", "/registry/", "/api/validator/"}));
 }
 
 TEST(Run, HelpPrintsTheUsageAndSucceeds) {

@@ -68,6 +68,14 @@ using Context = http::RequestContext;
 // GET /v0/transfer-preapprovals/by-party/{party} (lookupTransferPreapprovalByParty).
 [[nodiscard]] http::Response get_transfer_preapproval(const Store& store, const Context& ctx);
 
+// The token-standard registry (token-metadata-v1.yaml), on Scan's /registry and the scan-proxy:
+// GET /registry/metadata/v1/info (getRegistryInfo): the DSO as admin.
+[[nodiscard]] http::Response get_registry_info(const Store& store, const Context& ctx);
+// GET /registry/metadata/v1/instruments (listInstruments): Amulet, never paged.
+[[nodiscard]] http::Response list_instruments(const Store& store, const Context& ctx);
+// GET /registry/metadata/v1/instruments/{instrumentId} (getInstrument).
+[[nodiscard]] http::Response get_instrument(const Store& store, const Context& ctx);
+
 // GET /v0/ans-entries/by-name/{name} (lookupAnsEntryByName).
 [[nodiscard]] http::Response get_ans_entry_by_name(const Store& store, const Context& ctx);
 

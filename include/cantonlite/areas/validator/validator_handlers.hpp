@@ -34,6 +34,11 @@ using Context = http::RequestContext;
 [[nodiscard]] http::Response proxy_transfer_preapproval(const Store& store,
                                                         const ValidatorAuth& auth,
                                                         const Context& ctx);
+// The token-standard registry under the scan-proxy: `scan_handler`'s answer once the token is.
+[[nodiscard]] http::Response proxy_registry(const Store& store, const ValidatorAuth& auth,
+                                            const Context& ctx,
+                                            http::Response (*scan_handler)(const Store&,
+                                                                           const Context&));
 [[nodiscard]] http::Response proxy_ans_entry_by_name(const Store& store, const ValidatorAuth& auth,
                                                      const Context& ctx);
 [[nodiscard]] http::Response proxy_dso_party_id(const Store& store, const ValidatorAuth& auth,

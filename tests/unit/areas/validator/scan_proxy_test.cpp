@@ -422,6 +422,32 @@ TEST(ProxyTransferPreapproval, AMalformedPartyIsRejected) {
     EXPECT_TRUE(is_error(proxy, 400, "Invalid unique identifier `foo` with missing namespace."));
 }
 
+// ---- the token-standard registry under the scan-proxy ---------------------------------------
+
+class ProxyRegistryLikeScan : public testing::TestWithParam<std::string> {};
+
+// HttpTokenStandardScanProxyHandler passes Scan's answer through, 404s included.
+TEST_P(ProxyRegistryLikeScan, AnswersScansBytes) {
+    const Response proxy = proxy_get("/api/validator/v0/scan-proxy" + GetParam());
+    const Response scan = api().get(GetParam());
+
+    EXPECT_TRUE(same_answer(proxy, scan));
+}
+
+INSTANTIATE_TEST_SUITE_P(Paths, ProxyRegistryLikeScan,
+                         testing::Values("/registry/metadata/v1/info",
+                                         "/registry/metadata/v1/instruments",
+                                         "/registry/metadata/v1/instruments/Amulet",
+                                         "/registry/metadata/v1/instruments/Nope"));
+
+TEST(ProxyRegistry, TheInstrumentsNameTheSnapshotsSupply) {
+    const json body =
+        body_of(proxy_get("/api/validator/v0/scan-proxy/registry/metadata/v1/instruments"));
+
+    EXPECT_EQ(body.at("instruments").at(0).at("id"), "Amulet");
+    EXPECT_TRUE(body.at("instruments").at(0).at("totalSupply").is_string());
+}
+
 // ---- GET /v0/scan-proxy/ans-entries/by-name/{name} ------------------------------------------
 
 json dso_provided(const std::string& user, const std::string& name) {

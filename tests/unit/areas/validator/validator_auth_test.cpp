@@ -53,6 +53,11 @@ Endpoint transfer_preapproval() {
             scan_proxy_realm};
 }
 
+Endpoint registry_instruments() {
+    return {"RegistryInstruments", "GET",
+            "/api/validator/v0/scan-proxy/registry/metadata/v1/instruments", "", scan_proxy_realm};
+}
+
 Endpoint ans_entry_by_name() {
     return {"AnsEntryByName", "GET",
             "/api/validator/v0/scan-proxy/ans-entries/by-name/alice.unverified.ans", "",
@@ -64,14 +69,19 @@ Endpoint dso_party_id() {
 }
 
 std::vector<Endpoint> all_endpoints() {
-    return {list_offers(),       buy_traffic_status(),       holdings_summary(),
-            ans_entry_by_name(), transfer_command_counter(), transfer_preapproval(),
+    return {list_offers(),
+            buy_traffic_status(),
+            holdings_summary(),
+            ans_entry_by_name(),
+            transfer_command_counter(),
+            transfer_preapproval(),
+            registry_instruments(),
             dso_party_id()};
 }
 
 std::vector<Endpoint> scan_proxy_endpoints() {
-    return {holdings_summary(), transfer_command_counter(), transfer_preapproval(),
-            ans_entry_by_name(), dso_party_id()};
+    return {holdings_summary(),     transfer_command_counter(), transfer_preapproval(),
+            registry_instruments(), ans_entry_by_name(),        dso_party_id()};
 }
 
 // A body goes with Content-Type: application/json, as the real clients send it.
