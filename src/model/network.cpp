@@ -34,6 +34,11 @@ std::map<std::string, std::string> default_package_ids() {
          "55ba4deb0ad4662c4168b39859738a0e91388d252286480c7331b3f71a517281"},
         {"splice-api-token-allocation-instruction-v1",
          "275064aacfe99cea72ee0c80563936129563776f67415ef9f13e4297eecbc520"},
+        // Interfaces only: nothing here implements them, but the wallet SDK filters on them.
+        {"splice-api-token-allocation-v1",
+         "93c942ae2b4c2ba674fb152fe38473c507bda4e82b4e4c5da55a552a9d8cce1d"},
+        {"splice-api-token-allocation-request-v1",
+         "6fe848530b2404017c4a12874c956ad7d5c8a419ee9b040f96b5c13172d2e193"},
     };
 }
 

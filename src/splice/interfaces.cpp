@@ -1,5 +1,6 @@
 #include "cantonlite/splice/interfaces.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include <nlohmann/json.hpp>
@@ -114,10 +115,16 @@ std::span<const InterfaceInstance> interface_instances() {
 
 bool is_known_interface(std::string_view package, std::string_view module,
                         std::string_view entity) {
-    for (const InterfaceInstance& i : instances) {
-        if (i.interface_ref.names(package, module, entity)) return true;
-    }
-    return false;
+    // Every interface of the token standard's v1 packages, implemented here or not.
+    constexpr std::array declared{templates::holding_v1,
+                                  templates::transfer_factory_v1,
+                                  templates::transfer_instruction_v1,
+                                  templates::allocation_factory_v1,
+                                  templates::allocation_instruction_v1,
+                                  templates::allocation_v1,
+                                  templates::allocation_request_v1};
+    return std::any_of(declared.begin(), declared.end(),
+                       [&](const QualifiedRef& i) { return i.names(package, module, entity); });
 }
 
 std::string daml_show_numeric(std::string_view numeric) {

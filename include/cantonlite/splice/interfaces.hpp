@@ -32,7 +32,8 @@ struct InterfaceInstance {
 // Every instance, grouped by interface.
 [[nodiscard]] std::span<const InterfaceInstance> interface_instances();
 
-// Whether `package:module:entity` names an interface that some emulated template implements.
+// Whether `package:module:entity` names an interface of the token standard's v1 packages, which
+// the network's participant has (implemented by an emulated template or not).
 [[nodiscard]] bool is_known_interface(std::string_view package, std::string_view module,
                                       std::string_view entity);
 

@@ -38,6 +38,17 @@ inline constexpr QualifiedRef holding_v1{"splice-api-token-holding-v1",
 inline constexpr QualifiedRef transfer_factory_v1{"splice-api-token-transfer-instruction-v1",
                                                   "Splice.Api.Token.TransferInstructionV1",
                                                   "TransferFactory"};
+inline constexpr QualifiedRef transfer_instruction_v1{"splice-api-token-transfer-instruction-v1",
+                                                      "Splice.Api.Token.TransferInstructionV1",
+                                                      "TransferInstruction"};
+inline constexpr QualifiedRef allocation_instruction_v1{
+    "splice-api-token-allocation-instruction-v1", "Splice.Api.Token.AllocationInstructionV1",
+    "AllocationInstruction"};
+inline constexpr QualifiedRef allocation_v1{"splice-api-token-allocation-v1",
+                                            "Splice.Api.Token.AllocationV1", "Allocation"};
+inline constexpr QualifiedRef allocation_request_v1{"splice-api-token-allocation-request-v1",
+                                                    "Splice.Api.Token.AllocationRequestV1",
+                                                    "AllocationRequest"};
 inline constexpr QualifiedRef allocation_factory_v1{"splice-api-token-allocation-instruction-v1",
                                                     "Splice.Api.Token.AllocationInstructionV1",
                                                     "AllocationFactory"};

@@ -52,6 +52,13 @@ LedgerArea::LedgerArea(const store::LedgerStore& store, const ApiProfile& profil
                   [this](const http::RequestContext& ctx) {
                       return post_transaction_by_offset(store_, auth_, ctx);
                   });
+        add_route("POST", "/v2/updates/transaction-by-id", [this](const http::RequestContext& ctx) {
+            return post_transaction_by_id(store_, auth_, ctx);
+        });
+        // Flat transactions: JsUpdateService.getFlats runs /v2/updates' code.
+        add_route("POST", "/v2/updates/flats", [this, profile](const http::RequestContext& ctx) {
+            return post_updates(store_, auth_, ctx, profile);
+        });
     }
     // The read side, in both lines; `release` says where they differ.
     const ApiProfile release = profile;

@@ -22,4 +22,16 @@ TransactionByOffsetRequest decode_transaction_by_offset(std::string_view body) {
     return request;
 }
 
+TransactionByIdRequest decode_transaction_by_id(std::string_view body) {
+    const json value = parse_body(body);
+    require_object(value, "updateId");
+    TransactionByIdRequest request;
+    request.update_id = decode_string(member(value, "updateId"), "updateId");
+    request.requesting_parties =
+        decode_strings(member(value, "requestingParties"), "requestingParties");
+    request.transaction_format =
+        optional_member(value, "transactionFormat", decode_transaction_format);
+    return request;
+}
+
 }  // namespace cantonlite::areas::ledger

@@ -120,18 +120,6 @@ std::vector<std::string> read_range(const store::LedgerStore& store, const Updat
     return out;
 }
 
-bool is_hex(std::string_view s) {
-    return std::all_of(s.begin(), s.end(),
-                       [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
-}
-
-// The update id's validation (requireNonEmptyString, requireLedgerString, UpdateId).
-void check_update_id(const std::string& id) {
-    if (id.empty()) throw_missing_field("update_id");
-    if (id.size() % 2 != 0 || !is_hex(id))
-        throw_invalid_argument("Failed to parse hex string: " + id);
-}
-
 // ---- page tokens: base64 of "updates|<asc|desc>|<lowest>|<highest>|<request digest>" ----
 
 struct PageToken {
@@ -205,6 +193,22 @@ std::string page_json(const std::vector<std::string>& updates, std::int64_t lowe
 }
 
 }  // namespace
+
+namespace {
+
+bool is_hex(std::string_view s) {
+    return std::all_of(s.begin(), s.end(),
+                       [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
+}
+
+}  // namespace
+
+// The update id's validation (requireNonEmptyString, requireLedgerString, UpdateId).
+void check_update_id(const std::string& id) {
+    if (id.empty()) throw_missing_field("update_id");
+    if (id.size() % 2 != 0 || !is_hex(id))
+        throw_invalid_argument("Failed to parse hex string: " + id);
+}
 
 http::Response post_updates_update_by_offset(const store::LedgerStore& store,
                                              const LedgerAuth& auth,

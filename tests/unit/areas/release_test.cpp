@@ -69,8 +69,11 @@ TEST_F(ReleaseRoutes, Splice06ServesOpOneAndTheV0AndV1HoldingsState) {
         R"({"migration_id": 0, "record_time": "2025-01-20T00:00:00Z", "page_size": 10})";
     EXPECT_NE(call(*router, "POST", "/api/scan/v0/holdings/state", holdings).status, 404);
     EXPECT_NE(call(*router, "POST", "/api/scan/v1/holdings/state", holdings).status, 404);
-    // No deprecation is in force before Canton 3.6: the other old paths are simply not served.
-    EXPECT_EQ(call(*router, "POST", "/v2/updates/flats", "{}").status, 404);
+    // No deprecation is in force before Canton 3.6: flats and transaction-by-id, which the wallet
+    // SDK reads, are served; the other old paths are simply not.
+    EXPECT_NE(call(*router, "POST", "/v2/updates/flats", "{}").status, 404);
+    EXPECT_NE(call(*router, "POST", "/v2/updates/transaction-by-id", "{}").status, 404);
+    EXPECT_EQ(call(*router, "GET", "/v2/updates/transaction-tree-by-offset/2", "").status, 404);
 }
 
 TEST_F(ReleaseRoutes, Splice09DisablesOpOneWithDeprecatedApiDisabled) {

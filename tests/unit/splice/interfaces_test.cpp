@@ -77,6 +77,23 @@ TEST(Interfaces, KnowsInterfacesByPackageNameModuleAndEntity) {
     EXPECT_FALSE(is_known_interface("splice-amulet", "Splice.Amulet", "Amulet"));  // a template
 }
 
+// The wallet SDK filters on all seven v1 interfaces of the token standard; those no emulated
+// template implements are known all the same (their packages are on the participant).
+TEST(Interfaces, KnowsTheTokenStandardsInterfacesThatNothingImplementsHere) {
+    EXPECT_TRUE(is_known_interface("splice-api-token-transfer-instruction-v1",
+                                   "Splice.Api.Token.TransferInstructionV1",
+                                   "TransferInstruction"));
+    EXPECT_TRUE(is_known_interface("splice-api-token-allocation-instruction-v1",
+                                   "Splice.Api.Token.AllocationInstructionV1",
+                                   "AllocationInstruction"));
+    EXPECT_TRUE(is_known_interface("splice-api-token-allocation-v1",
+                                   "Splice.Api.Token.AllocationV1", "Allocation"));
+    EXPECT_TRUE(is_known_interface("splice-api-token-allocation-request-v1",
+                                   "Splice.Api.Token.AllocationRequestV1", "AllocationRequest"));
+    EXPECT_FALSE(is_known_interface("splice-api-token-allocation-v1",
+                                    "Splice.Api.Token.AllocationV1", "AllocationRequest"));
+}
+
 TEST(Interfaces, AmuletHoldingViewIsOwnerInstrumentAmountAndRoundMetadata) {
     const ContractPtr c =
         make_contract("00aa", splice_amulet("Splice.Amulet", "Amulet"),

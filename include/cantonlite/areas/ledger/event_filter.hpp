@@ -20,6 +20,9 @@ namespace cantonlite::areas::ledger {
 [[noreturn]] void throw_invalid_argument(const std::string& what);
 // 400 MISSING_FIELD "The submitted command is missing a mandatory field: <field>".
 [[noreturn]] void throw_missing_field(const std::string& field);
+// An update id's validation (requireNonEmptyString, requireLedgerString, UpdateId): 400
+// MISSING_FIELD when empty, INVALID_ARGUMENT when not hex.
+void check_update_id(const std::string& id);
 
 // Why `p` is no Daml-LF Party (IdString.scala: non-empty, at most 255 of [A-Za-z0-9:-_ ]), in
 // Daml-LF's words; nullopt when it is one.

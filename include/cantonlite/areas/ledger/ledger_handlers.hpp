@@ -24,6 +24,12 @@ inline constexpr std::int64_t http_list_max_elements = 200;
                                                         const LedgerAuth& auth,
                                                         const http::RequestContext& ctx);
 
+// POST /v2/updates/transaction-by-id (Canton 3.5, deprecated): the same, by update id, with
+// update-by-id's validation and 404.
+[[nodiscard]] http::Response post_transaction_by_id(const store::LedgerStore& store,
+                                                    const LedgerAuth& auth,
+                                                    const http::RequestContext& ctx);
+
 // GET /v2/version: the Ledger API version and features (no token needed).
 [[nodiscard]] http::Response get_version(const LedgerAuth& auth, const http::RequestContext& ctx,
                                          const ApiProfile& release);

@@ -61,11 +61,19 @@ struct TransactionByOffsetRequest {
     std::optional<TransactionFormat> transaction_format;  // missing or null: none
 };
 
+// GetTransactionByIdRequest (Canton 3.5, deprecated): the same, found by the update id.
+struct TransactionByIdRequest {
+    std::string update_id;                        // missing: "" (the relaxed codec's default)
+    std::vector<std::string> requesting_parties;  // missing or null: []
+    std::optional<TransactionFormat> transaction_format;  // missing or null: none
+};
+
 // Decodes the body as Canton 3.5's JSON API does
 // (../shared/docs/reference/canton-ledger-behavior.md §5.4): relaxed (missing
 // Seq/Map/Option/Boolean/Long/String fields take their defaults, unknown fields are ignored), paths
 // relative to the innermost relaxed object. Throws http::DecodeError whose what() is the whole
 // text/plain body: "Invalid value for: body (<detail>)".
 [[nodiscard]] TransactionByOffsetRequest decode_transaction_by_offset(std::string_view body);
+[[nodiscard]] TransactionByIdRequest decode_transaction_by_id(std::string_view body);
 
 }  // namespace cantonlite::areas::ledger
