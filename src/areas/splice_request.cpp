@@ -208,6 +208,13 @@ std::vector<std::string> optional_string_array_member(const nlohmann::json& body
     return string_array_member(body, key);
 }
 
+std::optional<bool> optional_bool_member(const nlohmann::json& body, std::string_view key) {
+    const nlohmann::json* v = optional_value(body, key);
+    if (v == nullptr) return std::nullopt;
+    if (!v->is_boolean()) decoding_failure(key, wrong_type(*v, "'true' or 'false'"));
+    return v->get<bool>();
+}
+
 const nlohmann::json* optional_object_member(const nlohmann::json& body, std::string_view key) {
     return optional_value(body, key);
 }

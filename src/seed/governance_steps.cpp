@@ -1,4 +1,8 @@
-// Name service, governance and transfer-command steps (docs/seed-format.md).
+// Name service, governance, transfer-command, transfer-preapproval and mining-round steps
+// (docs/seed-format.md).
+#include <limits>
+#include <string>
+
 #include "cantonlite/splice/payloads.hpp"
 #include "cantonlite/splice/splice_views.hpp"
 #include "steps.hpp"
@@ -283,6 +287,54 @@ void create_transfer_preapproval(SeedContext& ctx, const JsonObject& s) {
                                                 .signatories = {receiver, provider, n.dso_party}});
     d.set_result(
         root, p::single("transferPreapprovalCid", Value::contract_id(d.contract_id_of(created))));
+    ctx.commit(d);
+    ctx.label(s, "as", d.contract_id_of(created));
+}
+
+namespace {
+
+// The tick of the rounds (AmuletConfig.tickDuration): 10 minutes, as on LocalNet and as
+// SeedContext::round_at counts rounds. A round is open for two ticks.
+constexpr std::int64_t tick_micros = std::int64_t{600} * 1'000'000;
+
+}  // namespace
+
+void open_mining_round(SeedContext& ctx, const JsonObject& s) {
+    allow_keys(s, Commits::transaction,
+               {"round", "amulet_price", "opens_at", "target_closes_at", "as"});
+    const model::Network& n = ctx.network();
+    const Timestamp t = ctx.step_time(s);
+    // issuingFor, the round's ticks in microseconds, must fit an Int.
+    const std::int64_t round =
+        s.optional_integer("round", 0, std::numeric_limits<std::int64_t>::max() / tick_micros)
+            .value_or(ctx.round_at(t));
+    const model::Decimal price =
+        optional_decimal(s, "amulet_price", *model::Decimal::parse("0.005"));
+    const Timestamp opens_at = s.has("opens_at") ? s.timestamp("opens_at") : t;
+    const Timestamp closes_at = s.has("target_closes_at")
+                                    ? s.timestamp("target_closes_at")
+                                    : Timestamp{opens_at.micros + 2 * tick_micros};
+    if (!(opens_at < closes_at)) {
+        throw model::JsonFieldError(
+            s.has("target_closes_at") ? s.pointer_of("target_closes_at") : s.pointer_of("opens_at"),
+            "the round must close after it opens (" + model::format_instant(opens_at) + ")");
+    }
+    // AmuletRules_AdvanceOpenMiningRounds (controller the DSO), reduced to the round it opens: it
+    // archives no round and creates no SummarizingMiningRound (docs/seed-format.md).
+    auto d = ctx.draft(s, {n.dso_party}, t);
+    const int root =
+        d.add(-1, ExerciseDraft{.contract_id = ctx.amulet_rules,
+                                .template_id = p::amulet_rules(n),
+                                .choice = "AmuletRules_AdvanceOpenMiningRounds",
+                                .argument = p::single("amuletPrice", Value::numeric(price)),
+                                .consuming = false,
+                                .acting_parties = {n.dso_party}});
+    const int created =
+        d.add(root, CreateDraft{.template_id = p::open_mining_round(n),
+                                .argument = p::open_mining_round_value(
+                                    n.dso_party, round, price, opens_at, closes_at, tick_micros),
+                                .signatories = {n.dso_party}});
+    d.set_result(root, p::single("openRoundCid", Value::contract_id(d.contract_id_of(created))));
     ctx.commit(d);
     ctx.label(s, "as", d.contract_id_of(created));
 }

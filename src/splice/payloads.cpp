@@ -35,6 +35,9 @@ model::TemplateId transfer_command_counter(const model::Network& n) {
 model::TemplateId transfer_preapproval(const model::Network& n) {
     return templates::id_of(n, templates::transfer_preapproval);
 }
+model::TemplateId open_mining_round(const model::Network& n) {
+    return templates::id_of(n, templates::open_mining_round);
+}
 model::TemplateId dso_rules(const model::Network& n) {
     return templates::id_of(n, templates::dso_rules);
 }
@@ -182,6 +185,36 @@ Value transfer_preapproval_value(const Party& dso, const Party& receiver, const 
                           {"validFrom", Value::timestamp(now)},
                           {"lastRenewedAt", Value::timestamp(now)},
                           {"expiresAt", Value::timestamp(expires_at)}});
+}
+
+Value rel_time(std::int64_t micros) {
+    return single("microseconds", Value::int64(micros));
+}
+
+Value open_mining_round_value(const Party& dso, std::int64_t round, Decimal amulet_price,
+                              Timestamp opens_at, Timestamp target_closes_at,
+                              std::int64_t tick_micros) {
+    const auto decimal = [](const char* text) { return Value::numeric(*Decimal::parse(text)); };
+    // TransferConfig USD, reduced to the holding fee the mint step charges by default.
+    Value transfer_config = single("holdingFee", single("rate", decimal("0.0000190259")));
+    // IssuanceConfig: the first step of Splice's default issuance curve.
+    Value issuance_config =
+        Value::record({{"amuletToIssuePerYear", decimal("40000000000")},
+                       {"validatorRewardPercentage", decimal("0.05")},
+                       {"appRewardPercentage", decimal("0.15")},
+                       {"validatorRewardCap", decimal("0.2")},
+                       {"featuredAppRewardCap", decimal("100")},
+                       {"unfeaturedAppRewardCap", decimal("0.6")},
+                       {"optValidatorFaucetCap", Value::some(decimal("2.85"))}});
+    return Value::record({{"dso", Value::party(dso)},
+                          {"round", single("number", Value::int64(round))},
+                          {"amuletPrice", Value::numeric(amulet_price)},
+                          {"opensAt", Value::timestamp(opens_at)},
+                          {"targetClosesAt", Value::timestamp(target_closes_at)},
+                          {"issuingFor", rel_time(round * tick_micros)},
+                          {"transferConfigUsd", std::move(transfer_config)},
+                          {"issuanceConfig", std::move(issuance_config)},
+                          {"tickDuration", rel_time(tick_micros)}});
 }
 
 Value wallet_app_install_value(const Party& dso, const Party& validator,

@@ -22,6 +22,8 @@ using AnsFact = SpliceViews::AnsFact;
 using HoldingFact = SpliceViews::HoldingFact;
 using VoteFact = SpliceViews::VoteFact;
 using BuyTrafficFact = SpliceViews::BuyTrafficFact;
+using OpenRoundFact = SpliceViews::OpenRoundFact;
+using RulesFact = SpliceViews::RulesFact;
 
 // The field at `path` (record labels) of `v`, of kind `kind`. Throws AppendError naming the path.
 const Value& field(const Value& v, std::initializer_list<std::string_view> path, Value::Kind kind,
@@ -112,6 +114,14 @@ Fact extract(const model::TemplateId& t, const Value& a) {
             .receiver = Name(party_at(a, {"receiver"}, t)),
             .valid_from = model::Timestamp{field(a, {"validFrom"}, K::timestamp, t).number}};
     }
+    if (templates::is(t, templates::open_mining_round)) {
+        return OpenRoundFact{
+            .round = field(a, {"round", "number"}, K::int64, t).number,
+            .opens_at = model::Timestamp{field(a, {"opensAt"}, K::timestamp, t).number}};
+    }
+    if (templates::is(t, templates::amulet_rules)) return RulesFact{.external = false};
+    if (templates::is(t, templates::external_party_amulet_rules))
+        return RulesFact{.external = true};
     if (templates::is(t, templates::ans_entry)) {
         return std::make_shared<const AnsFact>(AnsFact{
             .user = party_at(a, {"user"}, t),
@@ -251,6 +261,11 @@ void SpliceViews::on_created(const store::CreatedEvent& event) {
     } else if (const auto* pre = std::get_if<PreapprovalFact>(&fact)) {
         undo_.assign(preapprovals_by_receiver_[pre->receiver], std::pair{pre->valid_from, sequence},
                      c);
+    } else if (const auto* round = std::get_if<OpenRoundFact>(&fact)) {
+        undo_.assign(open_rounds_, std::pair{round->round, sequence},
+                     std::pair{c, round->opens_at});
+    } else if (const auto* rules = std::get_if<RulesFact>(&fact)) {
+        undo_.assign(rules->external ? external_rules_ : amulet_rules_, sequence, c);
     } else if (const auto* boxed = std::get_if<std::shared_ptr<const AnsFact>>(&fact)) {
         const AnsFact* a = boxed->get();
         undo_.assign(ans_by_name_[a->name], sequence,
@@ -296,6 +311,10 @@ void SpliceViews::on_archived(const model::Contract& c, std::uint64_t sequence) 
         }
     } else if (const auto* pre = std::get_if<PreapprovalFact>(&fact)) {
         undo_.erase(preapprovals_by_receiver_[pre->receiver], std::pair{pre->valid_from, sequence});
+    } else if (const auto* round = std::get_if<OpenRoundFact>(&fact)) {
+        undo_.erase(open_rounds_, std::pair{round->round, sequence});
+    } else if (const auto* rules = std::get_if<RulesFact>(&fact)) {
+        undo_.erase(rules->external ? external_rules_ : amulet_rules_, sequence);
     } else if (const auto* a = std::get_if<std::shared_ptr<const AnsFact>>(&fact)) {
         undo_.erase(ans_by_name_[(*a)->name], sequence);
     } else if (std::holds_alternative<VoteFact>(fact)) {
@@ -422,6 +441,47 @@ std::optional<store::ContractState> SpliceViews::transfer_preapproval_of(
         preapproval = it->second.rbegin()->second;
     }
     return store_.contract(preapproval->contract_id.view());
+}
+
+std::optional<store::ContractState> SpliceViews::latest_usable_open_round(
+    model::Timestamp now) const {
+    model::ContractPtr round;
+    {
+        const auto lock = store_.read_lock();
+        for (auto it = open_rounds_.rbegin(); it != open_rounds_.rend(); ++it) {
+            if (it->second.second < now) {
+                round = it->second.first;
+                break;
+            }
+        }
+    }
+    if (!round) return std::nullopt;
+    return store_.contract(round->contract_id.view());
+}
+
+namespace {
+
+// The latest of `by_sequence` (read under the store's lock), and where it is.
+std::optional<store::ContractState> latest_of(
+    const store::LedgerStore& store,
+    const std::map<std::uint64_t, model::ContractPtr>& by_sequence) {
+    model::ContractPtr latest;
+    {
+        const auto lock = store.read_lock();
+        if (by_sequence.empty()) return std::nullopt;
+        latest = by_sequence.rbegin()->second;
+    }
+    return store.contract(latest->contract_id.view());
+}
+
+}  // namespace
+
+std::optional<store::ContractState> SpliceViews::amulet_rules() const {
+    return latest_of(store_, amulet_rules_);
+}
+
+std::optional<store::ContractState> SpliceViews::external_party_amulet_rules() const {
+    return latest_of(store_, external_rules_);
 }
 
 std::optional<AnsEntryFact> SpliceViews::ans_entry(std::string_view name,

@@ -44,6 +44,10 @@ namespace cantonlite::areas {
                                                            std::string_view key);
 [[nodiscard]] std::vector<std::string> optional_string_array_member(const nlohmann::json& body,
                                                                     std::string_view key);
+// An optional boolean: circe's Decoder[Boolean], failing with "Got value '<json>' with wrong type,
+// expecting 'true' or 'false'".
+[[nodiscard]] std::optional<bool> optional_bool_member(const nlohmann::json& body,
+                                                       std::string_view key);
 // An optional nested object: nullptr when absent or null. (Its own members are then read with the
 // functions above, their keys given as paths: "after.after_migration_id".)
 [[nodiscard]] const nlohmann::json* optional_object_member(const nlohmann::json& body,

@@ -24,6 +24,7 @@ model::TemplateId amulet_rules(const model::Network& n);
 model::TemplateId external_party_amulet_rules(const model::Network& n);
 model::TemplateId transfer_command_counter(const model::Network& n);
 model::TemplateId transfer_preapproval(const model::Network& n);
+model::TemplateId open_mining_round(const model::Network& n);
 model::TemplateId dso_rules(const model::Network& n);
 model::TemplateId vote_request(const model::Network& n);
 model::TemplateId ans_entry(const model::Network& n);
@@ -72,6 +73,16 @@ Value transfer_command_counter_value(const Party& dso, const Party& sender,
 // valid from, and last renewed at, `now`.
 Value transfer_preapproval_value(const Party& dso, const Party& receiver, const Party& provider,
                                  Timestamp now, Timestamp expires_at);
+
+// Splice.Round:OpenMiningRound {dso, round, amuletPrice, opensAt, targetClosesAt, issuingFor,
+// transferConfigUsd, issuanceConfig, tickDuration}, with a tick of `tick_micros`, issuing for
+// `round` ticks. transferConfigUsd and issuanceConfig are reduced records: the holding fee, and
+// the first step of Splice's default issuance curve.
+Value open_mining_round_value(const Party& dso, std::int64_t round, Decimal amulet_price,
+                              Timestamp opens_at, Timestamp target_closes_at,
+                              std::int64_t tick_micros);
+// A DA.Time RelTime {microseconds}.
+Value rel_time(std::int64_t micros);
 
 Value wallet_app_install_value(const Party& dso, const Party& validator,
                                const std::string& user_name, const Party& user_party);

@@ -1,9 +1,10 @@
 #pragma once
 // SpliceViews: everything the scan and validator areas and the seed steps read of the Splice
 // contracts, built from the store's appends as a LedgerExtension: the holdings and their Scan
-// snapshots, transfer offers, transfer command counters, transfer preapprovals, ANS entries, vote
-// requests, buy-traffic requests and what the automation expires. The Splice templates and the
-// payload fields these views read are named here and in splice_views.cpp, nowhere in the store.
+// snapshots, transfer offers, transfer command counters, transfer preapprovals, open mining
+// rounds, the amulet rules, ANS entries, vote requests, buy-traffic requests and what the
+// automation expires. The Splice templates and the payload fields these views read are named here
+// and in splice_views.cpp, nowhere in the store.
 
 #include <cstdint>
 #include <map>
@@ -134,6 +135,14 @@ class SpliceViews final : public store::LedgerExtension {
     // does not look at the expiry), and where it is.
     [[nodiscard]] std::optional<store::ContractState> transfer_preapproval_of(
         std::string_view receiver) const;
+    // Scan's lookupLatestUsableOpenMiningRound: the active OpenMiningRound with the highest round
+    // number whose opensAt is before `now` (strictly), and where it is.
+    [[nodiscard]] std::optional<store::ContractState> latest_usable_open_round(
+        model::Timestamp now) const;
+    // The active AmuletRules and ExternalPartyAmuletRules (the latest created, should there be
+    // more), and where they are.
+    [[nodiscard]] std::optional<store::ContractState> amulet_rules() const;
+    [[nodiscard]] std::optional<store::ContractState> external_party_amulet_rules() const;
     // The active AnsEntry named `name` that expires at or after `at`.
     [[nodiscard]] std::optional<AnsEntryFact> ans_entry(std::string_view name,
                                                         model::Timestamp at) const;
@@ -172,6 +181,14 @@ class SpliceViews final : public store::LedgerExtension {
         Name receiver;
         model::Timestamp valid_from;
     };
+    struct OpenRoundFact {
+        std::int64_t round = 0;
+        model::Timestamp opens_at;
+    };
+    // An AmuletRules or an ExternalPartyAmuletRules.
+    struct RulesFact {
+        bool external = false;
+    };
     struct AnsFact {
         Party user;
         std::string name;
@@ -190,7 +207,8 @@ class SpliceViews final : public store::LedgerExtension {
     // What the views read of one contract's argument, once: a holding's owner, or the facts of
     // another Splice contract (the rare, large AnsFact boxed).
     using Fact = std::variant<std::monostate, HoldingFact, OfferFact, CounterFact, PreapprovalFact,
-                              std::shared_ptr<const AnsFact>, VoteFact, BuyTrafficFact>;
+                              std::shared_ptr<const AnsFact>, VoteFact, BuyTrafficFact,
+                              OpenRoundFact, RulesFact>;
 
   private:
     const store::LedgerStore& store_;
@@ -215,6 +233,13 @@ class SpliceViews final : public store::LedgerExtension {
     std::unordered_map<Name,
                        std::map<std::pair<model::Timestamp, std::uint64_t>, model::ContractPtr>>
         preapprovals_by_receiver_;
+    // Active OpenMiningRounds by (round number, creation sequence), with their opensAt.
+    std::map<std::pair<std::int64_t, std::uint64_t>,
+             std::pair<model::ContractPtr, model::Timestamp>>
+        open_rounds_;
+    // Active AmuletRules and ExternalPartyAmuletRules by creation sequence.
+    std::map<std::uint64_t, model::ContractPtr> amulet_rules_;
+    std::map<std::uint64_t, model::ContractPtr> external_rules_;
     std::unordered_map<std::string, std::map<std::uint64_t, AnsEntryFact>> ans_by_name_;
     std::map<std::uint64_t, model::ContractPtr> vote_requests_;
     std::unordered_map<std::string, Name> vote_by_tracking_;  // tracking cid -> current cid

@@ -15,6 +15,7 @@ inline constexpr QualifiedRef locked_amulet{"splice-amulet", "Splice.Amulet", "L
 inline constexpr QualifiedRef amulet_rules{"splice-amulet", "Splice.AmuletRules", "AmuletRules"};
 inline constexpr QualifiedRef transfer_preapproval{"splice-amulet", "Splice.AmuletRules",
                                                    "TransferPreapproval"};
+inline constexpr QualifiedRef open_mining_round{"splice-amulet", "Splice.Round", "OpenMiningRound"};
 inline constexpr QualifiedRef external_party_amulet_rules{
     "splice-amulet", "Splice.ExternalPartyAmuletRules", "ExternalPartyAmuletRules"};
 inline constexpr QualifiedRef transfer_command_counter{

@@ -1,12 +1,28 @@
-// The token-standard registry's metadata API (Splice HttpTokenStandardMetadataHandler): the
-// registry info and the Amulet instrument, with its supply from the latest ACS snapshot.
+// The token-standard registry at Scan's root: the metadata API (Splice
+// HttpTokenStandardMetadataHandler), the registry info and the Amulet instrument with its supply
+// from the latest ACS snapshot; and the transfer-instruction API's transfer factory (Splice
+// HttpTokenStandardTransferInstructionHandler.getTransferFactory).
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <variant>
 
+#include "cantonlite/areas/java_time.hpp"
 #include "cantonlite/areas/scan/registry_area.hpp"
 #include "cantonlite/areas/scan/scan_handlers.hpp"
+#include "cantonlite/areas/splice_request.hpp"
 #include "cantonlite/http/json_text.hpp"
+#include "cantonlite/model/contract.hpp"
 #include "cantonlite/model/decimal.hpp"
+#include "cantonlite/model/value_json.hpp"
 #include "cantonlite/splice/splice_views.hpp"
 
 namespace cantonlite::areas::scan {
@@ -56,6 +72,314 @@ std::string amulet_instrument(const Store& store) {
     return out;
 }
 
+// ---- TransferFactory_Transfer in Daml-LF JSON ----------------------------------------------
+//
+// Scan reads choiceArguments with the Java codegen's TransferFactory_Transfer.fromJson
+// (JsonLfDecoders): a record is an object of its fields (or an array of them in order), with no
+// unknown field and none missing (no field here is optional); Text, Party and ContractId are
+// strings; Numeric a number or a string; Int a whole number or a string of one; Time an ISO
+// instant. The Map fields (Metadata's and ChoiceContext's values, AV_Map) are read as objects,
+// as the wallet SDK writes them, or as arrays of [key, value] pairs. Our texts name the path.
+
+using Json = nlohmann::json;
+
+struct DamlJsonError {
+    std::string detail;
+};
+
+[[noreturn]] void fail(const std::string& path, const std::string& problem) {
+    throw DamlJsonError{(path.empty() ? std::string("choiceArguments") : path) + ": " + problem};
+}
+
+std::string shown(const Json& v) {
+    std::string text = v.dump(-1, ' ', false, Json::error_handler_t::replace);
+    if (text.size() > 64) text = text.substr(0, 61) + "...";
+    return text;
+}
+
+std::string member_path(const std::string& path, std::string_view name) {
+    return path.empty() ? std::string(name) : path + "." + std::string(name);
+}
+
+using Decoder = std::function<void(const Json&, const std::string&)>;
+
+struct Field {
+    std::string_view name;
+    Decoder decode;
+};
+
+void text(const Json& v, const std::string& path) {
+    if (!v.is_string()) fail(path, "expected a string, got " + shown(v));
+}
+
+// java.math.BigDecimal's syntax, within Numeric 10's range: at most 28 digits before the point
+// (more decimals are rounded, not refused).
+void numeric(const Json& v, const std::string& path) {
+    std::string t;
+    if (v.is_number()) {
+        t = v.dump();
+    } else if (v.is_string()) {
+        t = v.get<std::string>();
+    } else {
+        fail(path, "expected a numeric, got " + shown(v));
+    }
+    std::size_t i = 0;
+    if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+    std::string digits;
+    std::int64_t fraction = 0;
+    bool point = false;
+    for (; i < t.size() && t[i] != 'e' && t[i] != 'E'; ++i) {
+        if (t[i] == '.' && !point) {
+            point = true;
+        } else if (std::isdigit(static_cast<unsigned char>(t[i])) != 0) {
+            digits += t[i];
+            if (point) ++fraction;
+        } else {
+            fail(path, "expected a numeric, got " + shown(v));
+        }
+    }
+    std::int64_t exponent = 0;
+    if (i < t.size()) {
+        const std::string e = t.substr(i + 1);
+        std::size_t j = (!e.empty() && (e[0] == '+' || e[0] == '-')) ? 1 : 0;
+        if (j == e.size() || e.size() > 10 ||
+            !std::all_of(e.begin() + static_cast<std::ptrdiff_t>(j), e.end(),
+                         [](unsigned char c) { return std::isdigit(c) != 0; })) {
+            fail(path, "expected a numeric, got " + shown(v));
+        }
+        exponent = std::stoll(e);
+    }
+    if (digits.empty()) fail(path, "expected a numeric, got " + shown(v));
+    const std::size_t first = digits.find_first_not_of('0');
+    const std::int64_t precision =
+        first == std::string::npos ? 1 : static_cast<std::int64_t>(digits.size() - first);
+    if (precision - (fraction - exponent) > 28) {
+        fail(path, "expected a numeric in range (-10^28, 10^28), got " + shown(v));
+    }
+}
+
+// Long.parseLong of a whole JSON number or a string.
+void int64(const Json& v, const std::string& path) {
+    if (v.is_number_integer()) {
+        if (v.is_number_unsigned() &&
+            v.get<std::uint64_t>() >
+                static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+            fail(path, "expected an int64, got " + shown(v));
+        }
+        return;
+    }
+    if (v.is_string()) {
+        const std::string& t = v.get_ref<const std::string&>();
+        std::size_t i = (!t.empty() && (t[0] == '+' || t[0] == '-')) ? 1 : 0;
+        bool ok = i < t.size() && std::all_of(t.begin() + static_cast<std::ptrdiff_t>(i), t.end(),
+                                              [](unsigned char c) { return std::isdigit(c) != 0; });
+        if (ok) {
+            try {
+                (void)std::stoll(t);
+            } catch (const std::out_of_range&) {
+                ok = false;
+            }
+        }
+        if (ok) return;
+    }
+    fail(path, "expected an int64, got " + shown(v));
+}
+
+void boolean(const Json& v, const std::string& path) {
+    if (!v.is_boolean()) fail(path, "expected true or false, got " + shown(v));
+}
+
+// Instant.parse.
+void timestamp(const Json& v, const std::string& path) {
+    if (!v.is_string() ||
+        std::holds_alternative<std::string>(parse_java_instant(v.get_ref<const std::string&>()))) {
+        fail(path, "expected a valid ISO 8601 date and time in UTC, got " + shown(v));
+    }
+}
+
+// LocalDate.parse: yyyy-MM-dd, a date of the calendar.
+void date(const Json& v, const std::string& path) {
+    const auto valid = [](const std::string& t) {
+        if (t.size() != 10 || t[4] != '-' || t[7] != '-') return false;
+        for (const std::size_t k : {0, 1, 2, 3, 5, 6, 8, 9}) {
+            if (std::isdigit(static_cast<unsigned char>(t[k])) == 0) return false;
+        }
+        const int year = std::stoi(t.substr(0, 4));
+        const int month = std::stoi(t.substr(5, 2));
+        const int day = std::stoi(t.substr(8, 2));
+        if (month < 1 || month > 12 || day < 1) return false;
+        constexpr std::array<int, 12> days{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+        const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+        return day <= days.at(static_cast<std::size_t>(month - 1)) + (month == 2 && leap ? 1 : 0);
+    };
+    if (!v.is_string() || !valid(v.get<std::string>())) {
+        fail(path, "expected a valid ISO 8601 date, got " + shown(v));
+    }
+}
+
+void record(const Json& v, const std::string& path, std::initializer_list<Field> fields) {
+    if (v.is_array()) {
+        if (v.size() != fields.size()) {
+            fail(path, "expected an array of " + std::to_string(fields.size()) + " fields, got " +
+                           std::to_string(v.size()));
+        }
+        std::size_t k = 0;
+        for (const Field& f : fields) f.decode(v[k++], member_path(path, f.name));
+        return;
+    }
+    if (!v.is_object()) fail(path, "expected an object or array, got " + shown(v));
+    for (const auto& [key, value] : v.items()) {
+        const auto f = std::find_if(fields.begin(), fields.end(),
+                                    [&key](const Field& field) { return field.name == key; });
+        if (f == fields.end()) fail(member_path(path, key), "unknown field");
+        f->decode(value, member_path(path, key));
+    }
+    for (const Field& f : fields) {
+        if (!v.contains(std::string(f.name))) fail(member_path(path, f.name), "missing field");
+    }
+}
+
+Decoder list(Decoder item) {
+    return [item = std::move(item)](const Json& v, const std::string& path) {
+        if (!v.is_array()) fail(path, "expected an array, got " + shown(v));
+        for (std::size_t k = 0; k < v.size(); ++k) item(v[k], path + "[" + std::to_string(k) + "]");
+    };
+}
+
+// A Map Text value: an object, or an array of [key, value] pairs.
+Decoder text_map(Decoder value) {
+    return [value = std::move(value)](const Json& v, const std::string& path) {
+        if (v.is_object()) {
+            for (const auto& [key, item] : v.items()) value(item, path + "[" + key + "]");
+            return;
+        }
+        if (!v.is_array()) fail(path, "expected an object, got " + shown(v));
+        for (std::size_t k = 0; k < v.size(); ++k) {
+            const std::string at = path + "[" + std::to_string(k) + "]";
+            if (!v[k].is_array() || v[k].size() != 2) fail(at, "expected a [key, value] pair");
+            text(v[k][0], at + "[0]");
+            value(v[k][1], at + "[1]");
+        }
+    };
+}
+
+void rel_time(const Json& v, const std::string& path) {
+    record(v, path, {{"microseconds", int64}});
+}
+
+// Splice.Api.Token.MetadataV1.AnyValue: {"tag": "AV_…", "value": …}.
+void any_value(const Json& v, const std::string& path) {
+    if (!v.is_object() || v.size() != 2 || !v.contains("tag") || !v.contains("value")) {
+        fail(path, "expected a variant {\"tag\": …, \"value\": …}, got " + shown(v));
+    }
+    const Json& tag = v.at("tag");
+    const std::string tag_text = tag.is_string() ? tag.get<std::string>() : shown(tag);
+    const Json& value = v.at("value");
+    const std::string at = path + ".value";
+    if (tag_text == "AV_Text" || tag_text == "AV_Party" || tag_text == "AV_ContractId") {
+        text(value, at);
+    } else if (tag_text == "AV_Int") {
+        int64(value, at);
+    } else if (tag_text == "AV_Decimal") {
+        numeric(value, at);
+    } else if (tag_text == "AV_Bool") {
+        boolean(value, at);
+    } else if (tag_text == "AV_Date") {
+        date(value, at);
+    } else if (tag_text == "AV_Time") {
+        timestamp(value, at);
+    } else if (tag_text == "AV_RelTime") {
+        rel_time(value, at);
+    } else if (tag_text == "AV_List") {
+        list(any_value)(value, at);
+    } else if (tag_text == "AV_Map") {
+        text_map(any_value)(value, at);
+    } else {
+        fail(path + ".tag", "unknown AnyValue constructor " + tag_text);
+    }
+}
+
+void metadata(const Json& v, const std::string& path) {
+    record(v, path, {{"values", text_map(text)}});
+}
+
+struct TransferParties {
+    std::string sender;
+    std::string receiver;
+};
+
+// TransferFactory_Transfer {expectedAdmin, transfer, extraArgs}. Throws DamlJsonError.
+TransferParties decode_transfer_factory_transfer(const Json& v) {
+    TransferParties out;
+    const auto party_into = [](std::string& into) {
+        return [&into](const Json& p, const std::string& path) {
+            text(p, path);
+            into = p.get<std::string>();
+        };
+    };
+    const auto transfer = [&](const Json& t, const std::string& path) {
+        record(t, path,
+               {{"sender", party_into(out.sender)},
+                {"receiver", party_into(out.receiver)},
+                {"amount", numeric},
+                {"instrumentId",
+                 [](const Json& i, const std::string& at) {
+                     record(i, at, {{"admin", text}, {"id", text}});
+                 }},
+                {"requestedAt", timestamp},
+                {"executeBefore", timestamp},
+                {"inputHoldingCids", list(text)},
+                {"meta", metadata}});
+    };
+    const auto extra_args = [](const Json& e, const std::string& path) {
+        record(e, path,
+               {{"context",
+                 [](const Json& c, const std::string& at) {
+                     record(c, at, {{"values", text_map(any_value)}});
+                 }},
+                {"meta", metadata}});
+    };
+    record(v, "", {{"expectedAdmin", text}, {"transfer", transfer}, {"extraArgs", extra_args}});
+    return out;
+}
+
+// ---- the choice context ----------------------------------------------------------------------
+
+// DisclosedContract (transfer-instruction-v1.yaml), as the ChoiceContextBuilder writes it: the
+// contract as Contract.toHttp has it, on the active synchronizer; the debug fields null when
+// excluded.
+void append_disclosed(std::string& out, const model::Contract& c, std::string_view synchronizer,
+                      bool exclude_debug) {
+    const model::TemplateId t = c.template_id();
+    out += '{';
+    http::append_string_field(out, "templateId", t.to_string(), true);
+    http::append_string_field(out, "contractId", c.contract_id);
+    http::append_string_field(out, "createdEventBlob", model::created_event_blob(c));
+    http::append_string_field(out, "synchronizerId", synchronizer);
+    if (exclude_debug) {
+        http::append_null_field(out, "debugPackageName");
+        http::append_null_field(out, "debugPayload");
+        http::append_null_field(out, "debugCreatedAt");
+    } else {
+        http::append_string_field(out, "debugPackageName", t.package_name);
+        http::append_key(out, "debugPayload");
+        model::append_value_json(out, c.argument, model::ValueEncoding::api_compressed);
+        http::append_string_field(out, "debugCreatedAt",
+                                  model::format_offset_date_time(c.created_at));
+    }
+    out += '}';
+}
+
+// {"tag":"AV_ContractId","value":"<cid>"} under `key`.
+void append_contract_id_value(std::string& out, std::string_view key, std::string_view cid,
+                              bool first) {
+    http::append_key(out, key, first);
+    out += '{';
+    http::append_string_field(out, "tag", "AV_ContractId", true);
+    http::append_string_field(out, "value", cid);
+    out += '}';
+}
+
 }  // namespace
 
 http::Response get_registry_info(const Store& store, const Context& /*ctx*/) {
@@ -79,6 +403,63 @@ http::Response get_instrument(const Store& store, const Context& ctx) {
     return http::Response::json(200, amulet_instrument(store));
 }
 
+http::Response post_transfer_factory(const Store& store, const Context& ctx) {
+    // GetFactoryRequest, as guardrail decodes it: choiceArguments (any JSON), excludeDebugFields.
+    const Json body = json_body(ctx.request);
+    if (!body.is_object() || !body.contains("choiceArguments")) fail_missing("choiceArguments");
+    const bool exclude_debug = optional_bool_member(body, "excludeDebugFields").value_or(false);
+    TransferParties parties;
+    try {
+        parties = decode_transfer_factory_transfer(body.at("choiceArguments"));
+    } catch (const DamlJsonError& e) {
+        throw ApiError(
+            ErrorKind::invalid_argument, "",
+            "Field `choiceArguments` does not contain a valid `TransferFactory_Transfer`: " +
+                e.detail);
+    }
+    const splice::SpliceViews& views = splice::views(store);
+    const auto amulet_rules = views.amulet_rules();
+    if (!amulet_rules) throw ApiError(ErrorKind::not_found, "", "No active AmuletRules contract");
+    const auto round = views.latest_usable_open_round(store.now());
+    if (!round) throw ApiError(ErrorKind::not_found, "", "No open usable OpenMiningRound found.");
+    const auto factory = views.external_party_amulet_rules();
+    if (!factory) {
+        throw ApiError(ErrorKind::not_found, "", "No active ExternalPartyAmuletRules contract");
+    }
+    check_party(parties.receiver);  // PartyId.tryFromProtoPrimitive; the sender is not parsed
+    const bool self = parties.sender == parties.receiver;
+    const std::optional<store::ContractState> preapproval =
+        self ? std::nullopt : views.transfer_preapproval_of(parties.receiver);
+    const std::string_view kind = self ? "self" : preapproval ? "direct" : "offer";
+
+    const std::string& synchronizer = store.network().synchronizer_id;
+    std::string out = "{";
+    http::append_string_field(out, "factoryId", factory->contract->contract_id, true);
+    http::append_string_field(out, "transferKind", kind);
+    out += R"(,"choiceContext":{"choiceContextData":{"values":{)";
+    // The keys in the order of Scala's mutable HashMap that the builder fills (seen on LocalNet).
+    bool first = true;
+    if (preapproval) {
+        append_contract_id_value(out, "transfer-preapproval", preapproval->contract->contract_id,
+                                 first);
+        first = false;
+    }
+    append_contract_id_value(out, "open-round", round->contract->contract_id, first);
+    append_contract_id_value(out, "amulet-rules", amulet_rules->contract->contract_id, false);
+    out += R"(}},"disclosedContracts":[)";
+    append_disclosed(out, *amulet_rules->contract, synchronizer, exclude_debug);
+    out += ',';
+    append_disclosed(out, *round->contract, synchronizer, exclude_debug);
+    if (preapproval) {
+        out += ',';
+        append_disclosed(out, *preapproval->contract, synchronizer, exclude_debug);
+    }
+    out += ',';
+    append_disclosed(out, *factory->contract, synchronizer, exclude_debug);
+    out += "]}}";
+    return http::Response::json(200, std::move(out));
+}
+
 RegistryArea::RegistryArea(const store::LedgerStore& store)
     : SpliceArea("/registry/", "/registry") {
     const auto with_store = [&store](auto handler) {
@@ -88,6 +469,9 @@ RegistryArea::RegistryArea(const store::LedgerStore& store)
     add_route("GET", "/metadata/v1/info", with_store(get_registry_info));
     add_route("GET", "/metadata/v1/instruments", with_store(list_instruments));
     add_route("GET", "/metadata/v1/instruments/{instrumentId}", with_store(get_instrument));
+    // transfer-instruction-v1.yaml
+    add_route("POST", "/transfer-instruction/v1/transfer-factory",
+              with_store(post_transfer_factory));
 }
 
 }  // namespace cantonlite::areas::scan

@@ -54,6 +54,8 @@ ValidatorArea::ValidatorArea(const store::LedgerStore& store, std::string role)
               registry(scan::list_instruments));
     add_route("GET", "/v0/scan-proxy/registry/metadata/v1/instruments/{instrumentId}",
               registry(scan::get_instrument));
+    add_route("POST", "/v0/scan-proxy/registry/transfer-instruction/v1/transfer-factory",
+              registry(scan::post_transfer_factory));
 }
 
 }  // namespace cantonlite::areas::validator

@@ -195,5 +195,42 @@ TEST_F(ShippedLocalNet, TheLedgerApiUserReadsEveryRolesPartyOnEveryLedgerPort) {
     }
 }
 
+// The shipped network opens round 144 (after its snapshot), so the token standard's transfer
+// factory answers on Scan's root, as the wallet SDK asks it.
+TEST_F(ShippedLocalNet, ScanServesTheTransferFactoryWithItsOpenRound) {
+    const model::Network& n = store_->network();
+    const std::string sender = n.find_user("app-user")->party;
+    const json request = {
+        {"choiceArguments",
+         {{"expectedAdmin", n.dso_party},
+          {"transfer",
+           {{"sender", sender},
+            {"receiver", n.find_user("app-provider")->party},
+            {"amount", "1.5"},
+            {"instrumentId", {{"admin", n.dso_party}, {"id", "Amulet"}}},
+            {"requestedAt", "2026-01-02T00:00:00Z"},
+            {"executeBefore", "2026-01-03T00:00:00Z"},
+            {"inputHoldingCids", json::array()},
+            {"meta", {{"values", json::object()}}}}},
+          {"extraArgs",
+           {{"context", {{"values", json::object()}}}, {"meta", {{"values", json::object()}}}}}}},
+        {"excludeDebugFields", true}};
+
+    const http::Response response = main_->handle(http::Request{
+        .method = "POST",
+        .target = "/registry/transfer-instruction/v1/transfer-factory",
+        .headers = {{"Host", "localhost:7575"}, {"Content-Type", "application/json"}},
+        .body = request.dump(),
+    });
+
+    ASSERT_EQ(response.status, 200) << response.body;
+    const json body = json::parse(response.body);
+    EXPECT_EQ(body["transferKind"], "offer");
+    const auto round = splice::views(*store_).latest_usable_open_round(store_->now());
+    ASSERT_TRUE(round.has_value());
+    EXPECT_EQ(body["choiceContext"]["choiceContextData"]["values"]["open-round"]["value"],
+              round->contract->contract_id.str());
+}
+
 }  // namespace
 }  // namespace cantonlite::app

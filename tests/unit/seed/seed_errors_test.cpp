@@ -158,7 +158,8 @@ const std::string known_kinds =
     "close_vote, complete_buy_traffic_request, create_buy_traffic_request, "
     "create_transfer_offer, create_transfer_preapproval, expire_buy_traffic_request, "
     "expire_transfer_offer, lock, migrate, "
-    "mint, reassign, register_ans_entry, renew_ans_entry, request_vote, snapshot, transaction, "
+    "mint, open_mining_round, reassign, register_ans_entry, renew_ans_entry, request_vote, "
+    "snapshot, transaction, "
     "transfer, transfer_command, unassign, unlock, withdraw_transfer_offer";
 
 const std::string rfc3339 = "must be an RFC 3339 date-time such as \"2024-05-01T10:00:00Z\", got ";
@@ -290,7 +291,24 @@ INSTANTIATE_TEST_SUITE_P(
         StepErrorCase{"AdvanceTimeBackwards",
                       {{{"step", "advance_time"}, {"to", "2024-06-01T00:00:00Z"}}},
                       "test-seed: step 0 (advance_time): /steps/0/to: time goes backwards: "
-                      "2024-06-01T00:00:00Z is before the ledger time 2025-01-01T00:00:00Z"}),
+                      "2024-06-01T00:00:00Z is before the ledger time 2025-01-01T00:00:00Z"},
+        StepErrorCase{"OpenRoundWithAZeroPrice",
+                      {{{"step", "open_mining_round"}, {"amulet_price", "0"}}},
+                      "test-seed: step 0 (open_mining_round): /steps/0/amulet_price: must be "
+                      "positive"},
+        StepErrorCase{"OpenRoundNegative",
+                      {{{"step", "open_mining_round"}, {"round", -1}}},
+                      "test-seed: step 0 (open_mining_round): /steps/0/round: must be an integer "
+                      "from 0 to 15372286728, got -1"},
+        StepErrorCase{"OpenRoundClosingBeforeItOpens",
+                      {{{"step", "open_mining_round"},
+                        {"opens_at", "2025-01-02T00:00:00Z"},
+                        {"target_closes_at", "2025-01-01T23:00:00Z"}}},
+                      "test-seed: step 0 (open_mining_round): /steps/0/target_closes_at: the "
+                      "round must close after it opens (2025-01-02T00:00:00Z)"},
+        StepErrorCase{"OpenRoundUnknownKey",
+                      {{{"step", "open_mining_round"}, {"price", "1"}}},
+                      "test-seed: step 0 (open_mining_round): /steps/0/price: unknown key"}),
     [](const testing::TestParamInfo<StepErrorCase>& info) { return info.param.name; });
 
 INSTANTIATE_TEST_SUITE_P(

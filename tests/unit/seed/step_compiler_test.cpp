@@ -33,6 +33,7 @@ const std::string external_rules_template =
 const std::string counter_template =
     "splice-amulet:Splice.ExternalPartyAmuletRules:TransferCommandCounter";
 const std::string preapproval_template = "splice-amulet:Splice.AmuletRules:TransferPreapproval";
+const std::string open_round_template = "splice-amulet:Splice.Round:OpenMiningRound";
 
 // ---- expected nodes ----
 
@@ -1373,6 +1374,132 @@ TEST(StepTransferPreapproval, ExpiryMustFollowTheLedgerTime) {
                 (void)load(seed_with({step}));
             } catch (const SeedError& e) {
                 EXPECT_NE(std::string(e.what()).find("/steps/0/expires_at"), std::string::npos)
+                    << e.what();
+                throw;
+            }
+        },
+        SeedError);
+}
+
+// ================================ open mining rounds ================================
+
+// Splice.Round:OpenMiningRound (signatory the DSO), created by AmuletRules_AdvanceOpenMiningRounds
+// (non-consuming, controller the DSO), reduced to its create child.
+const json open_round = {{"step", "open_mining_round"}, {"as", "round"}};
+
+TEST(StepOpenMiningRound, ExercisesAdvanceOpenMiningRoundsAsTheDso) {
+    const auto s = load(seed_with({open_round}));
+
+    const json expected =
+        tree(json::array({0}),
+             json::array({exercise_node({.id = 0,
+                                         .choice = "AmuletRules_AdvanceOpenMiningRounds",
+                                         .template_name = amulet_rules_template,
+                                         .contract = amulet_rules(*s),
+                                         .consuming = false,
+                                         .acting_parties = {dso},
+                                         .children = {1},
+                                         .last_descendant = 1,
+                                         .witnesses = {dso}}),
+                          create_node(1, open_round_template, {dso}, json::array(), {dso})}));
+    EXPECT_EQ(tree_json(transaction_at(*s, 2)), expected);
+    EXPECT_EQ(model::texts(transaction_at(*s, 2).submitters), std::vector<std::string>{dso});
+}
+
+TEST(StepOpenMiningRound, ArgumentIsThePriceAndResultTheRound) {
+    json step = open_round;
+    step["amulet_price"] = "0.25";
+    const auto s = load(seed_with({step}));
+
+    const store::ExercisedNode& advance = exercised_at(*s, 2, 0);
+    EXPECT_EQ(json::parse(
+                  model::value_json(advance.choice_argument, model::ValueEncoding::api_compressed)),
+              (json{{"amuletPrice", "0.25"}}));
+    EXPECT_EQ(json::parse(
+                  model::value_json(advance.exercise_result, model::ValueEncoding::api_compressed)),
+              (json{{"openRoundCid", cid(*s, 2, 1)}}));
+}
+
+// The defaults: the round of the step's time (one per 10 minutes), price 0.005, opening at the
+// step's time and closing two 10-minute ticks later, issuing for round × tick.
+TEST(StepOpenMiningRound, PayloadDefaultsFollowTheClock) {
+    const auto s = load(seed_with({at(open_round, "2025-01-01T01:05:00Z")}));
+
+    const json payload = payload_json(
+        model::value_json(created_at(*s, 2, 1)->argument, model::ValueEncoding::api_compressed));
+    EXPECT_EQ(payload["dso"], dso);
+    EXPECT_EQ(payload["round"], (json{{"number", "6"}}));
+    EXPECT_EQ(payload["amuletPrice"], "0.005");
+    EXPECT_EQ(payload["opensAt"], "2025-01-01T01:05:00Z");
+    EXPECT_EQ(payload["targetClosesAt"], "2025-01-01T01:25:00Z");
+    EXPECT_EQ(payload["issuingFor"], (json{{"microseconds", "3600000000"}}));
+    EXPECT_EQ(payload["tickDuration"], (json{{"microseconds", "600000000"}}));
+    EXPECT_TRUE(payload["transferConfigUsd"].is_object());
+    EXPECT_EQ(payload["issuanceConfig"]["amuletToIssuePerYear"], "40000000000.0");
+    const nlohmann::ordered_json ordered = nlohmann::ordered_json::parse(
+        model::value_json(created_at(*s, 2, 1)->argument, model::ValueEncoding::api_compressed));
+    std::vector<std::string> keys;
+    for (const auto& [key, _] : ordered.items()) keys.push_back(key);
+    EXPECT_EQ(keys, (std::vector<std::string>{"dso", "round", "amuletPrice", "opensAt",
+                                              "targetClosesAt", "issuingFor", "transferConfigUsd",
+                                              "issuanceConfig", "tickDuration"}));
+}
+
+TEST(StepOpenMiningRound, TakesTheRoundPriceAndTimes) {
+    json step = open_round;
+    step["round"] = 42;
+    step["amulet_price"] = "0.5";
+    step["opens_at"] = "2025-01-01T00:00:00Z";
+    step["target_closes_at"] = "2025-01-03T00:00:00Z";
+    const auto s = load(seed_with({at(step, "2025-01-02T00:00:00Z")}));
+
+    const json payload = payload_json(
+        model::value_json(created_at(*s, 2, 1)->argument, model::ValueEncoding::api_compressed));
+    EXPECT_EQ(payload["round"], (json{{"number", "42"}}));
+    EXPECT_EQ(payload["amuletPrice"], "0.5");
+    EXPECT_EQ(payload["opensAt"], "2025-01-01T00:00:00Z");
+    EXPECT_EQ(payload["targetClosesAt"], "2025-01-03T00:00:00Z");
+}
+
+// Scan's latest usable round: the highest round number that opened before the clock.
+TEST(StepOpenMiningRound, TheLatestUsableRoundIsTheHighestThatHasOpened) {
+    json first = at(open_round, "2025-01-01T01:00:00Z");
+    first["round"] = 6;
+    json second = at(open_round, "2025-01-01T01:10:00Z");
+    second["round"] = 7;
+    second["opens_at"] = "2025-01-01T01:20:00Z";
+    const auto s = load(seed_with({first, second}));
+    const splice::SpliceViews& views = splice::views(*s);
+
+    EXPECT_FALSE(views.latest_usable_open_round(time_of("2025-01-01T01:00:00Z")).has_value());
+    EXPECT_EQ(
+        views.latest_usable_open_round(time_of("2025-01-01T01:15:00Z"))->contract->contract_id,
+        cid(*s, 2, 1));
+    EXPECT_EQ(views.latest_usable_open_round(time_of("2025-01-01T01:20:00.000001Z"))
+                  ->contract->contract_id,
+              cid(*s, 3, 1));
+}
+
+TEST(StepOpenMiningRound, TheViewsFindTheRules) {
+    const auto s = load(seed_with(json::array()));
+
+    EXPECT_EQ(splice::views(*s).amulet_rules()->contract->contract_id, amulet_rules(*s));
+    EXPECT_EQ(splice::views(*s).external_party_amulet_rules()->contract->contract_id,
+              external_rules(*s));
+}
+
+TEST(StepOpenMiningRound, TheRoundMustCloseAfterItOpens) {
+    json step = open_round;
+    step["opens_at"] = "2025-01-02T00:00:00Z";
+    step["target_closes_at"] = "2025-01-02T00:00:00Z";
+
+    EXPECT_THROW(
+        {
+            try {
+                (void)load(seed_with({step}));
+            } catch (const SeedError& e) {
+                EXPECT_NE(std::string(e.what()).find("/steps/0/target_closes_at"),
+                          std::string::npos)
                     << e.what();
                 throw;
             }

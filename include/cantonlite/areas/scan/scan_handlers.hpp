@@ -75,6 +75,14 @@ using Context = http::RequestContext;
 [[nodiscard]] http::Response list_instruments(const Store& store, const Context& ctx);
 // GET /registry/metadata/v1/instruments/{instrumentId} (getInstrument).
 [[nodiscard]] http::Response get_instrument(const Store& store, const Context& ctx);
+// POST /registry/transfer-instruction/v1/transfer-factory (transfer-instruction-v1.yaml
+// getTransferFactory): the ExternalPartyAmuletRules as the factory of the transfer that
+// choiceArguments (a TransferFactory_Transfer in Daml-LF JSON) describes, its kind (self, direct
+// to a receiver with a TransferPreapproval, else offer) and the choice context: the AmuletRules,
+// the latest usable OpenMiningRound and the receiver's TransferPreapproval, disclosed with the
+// factory. 400 for choiceArguments that do not decode or a malformed receiver, 404 without a
+// usable round.
+[[nodiscard]] http::Response post_transfer_factory(const Store& store, const Context& ctx);
 
 // GET /v0/ans-entries/by-name/{name} (lookupAnsEntryByName).
 [[nodiscard]] http::Response get_ans_entry_by_name(const Store& store, const Context& ctx);

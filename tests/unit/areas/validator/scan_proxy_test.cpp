@@ -1,5 +1,6 @@
 // Validator scan-proxy operations: POST /v1/scan-proxy/holdings/summary (op 6),
-// GET /v0/scan-proxy/transfer-command-counter/{party} (op 7),
+// GET /v0/scan-proxy/transfer-command-counter/{party} (op 7), the token standard's registry
+// (metadata and the transfer factory),
 // GET /v0/scan-proxy/ans-entries/by-name/{name} (op 9) and GET /v0/scan-proxy/dso-party-id
 // (splice-behavior.md ops 6, 7, 9, 12, §0.5; scan-proxy.yaml). The proxy forwards to Scan: its
 // answers equal Scan's, except for the proxy's own 404 texts of ops 6 and 9.
@@ -446,6 +447,93 @@ TEST(ProxyRegistry, TheInstrumentsNameTheSnapshotsSupply) {
 
     EXPECT_EQ(body.at("instruments").at(0).at("id"), "Amulet");
     EXPECT_TRUE(body.at("instruments").at(0).at("totalSupply").is_string());
+}
+
+// ---- POST /v0/scan-proxy/registry/transfer-instruction/v1/transfer-factory -----------------
+
+const std::string factory_path = "/registry/transfer-instruction/v1/transfer-factory";
+const std::string proxy_factory = "/api/validator/v0/scan-proxy" + factory_path;
+
+// A usable open round and bob's preapproval.
+const ScanClient& factory_network() {
+    static const ScanClient client(
+        seed_with({{{"step", "open_mining_round"}, {"at", "2025-01-01T01:00:00Z"}, {"as", "round"}},
+                   {{"step", "create_transfer_preapproval"},
+                    {"receiver", "bob"},
+                    {"expires_at", "2030-01-01T00:00:00Z"}},
+                   scantest::advance_time_to("2025-01-02T00:00:00Z")}));
+    return client;
+}
+
+json factory_request(const std::string& sender, const std::string& receiver) {
+    return {
+        {"choiceArguments",
+         {{"expectedAdmin", dso},
+          {"transfer",
+           {{"sender", sender},
+            {"receiver", receiver},
+            {"amount", "1.5"},
+            {"instrumentId", {{"admin", dso}, {"id", "Amulet"}}},
+            {"requestedAt", "2025-01-01T23:00:00Z"},
+            {"executeBefore", "2025-01-03T00:00:00Z"},
+            {"inputHoldingCids", json::array()},
+            {"meta", {{"values", json::object()}}}}},
+          {"extraArgs",
+           {{"context", {{"values", json::object()}}}, {"meta", {{"values", json::object()}}}}}}}};
+}
+
+struct FactoryCase {
+    std::string name;
+    json request;
+};
+
+class ProxyTransferFactoryLikeScan : public testing::TestWithParam<FactoryCase> {};
+
+// HttpTokenStandardScanProxyHandler passes Scan's answer through, errors included.
+TEST_P(ProxyTransferFactoryLikeScan, AnswersScansBytes) {
+    const Response proxy = proxy_post(proxy_factory, GetParam().request, factory_network());
+    const Response scan = factory_network().post(factory_path, GetParam().request);
+
+    EXPECT_TRUE(same_answer(proxy, scan));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Requests, ProxyTransferFactoryLikeScan,
+    testing::Values(FactoryCase{"Direct", factory_request(alice, bob)},
+                    FactoryCase{"Offer", factory_request(alice, carol)},
+                    FactoryCase{"Self", factory_request(bob, bob)},
+                    FactoryCase{"ExcludeDebugFields",
+                                with(factory_request(alice, bob), "excludeDebugFields", true)},
+                    FactoryCase{"BadChoiceArguments", {{"choiceArguments", {{"transfer", 1}}}}},
+                    FactoryCase{"MalformedReceiver", factory_request(alice, "bob")},
+                    FactoryCase{"NoChoiceArguments", {{"excludeDebugFields", false}}}),
+    [](const testing::TestParamInfo<FactoryCase>& info) { return info.param.name; });
+
+TEST(ProxyTransferFactory, AnswersWithTheChoiceContext) {
+    const Response response =
+        proxy_post(proxy_factory, factory_request(alice, bob), factory_network());
+
+    ASSERT_EQ(response.status, 200) << response.body;
+    const json body = body_of(response);
+    EXPECT_EQ(body.at("transferKind"), "direct");
+    EXPECT_EQ(body.at("choiceContext").at("disclosedContracts").size(), 4U);
+}
+
+// The validator network has no open round: Scan's 404, passed through.
+TEST(ProxyTransferFactory, WithoutARoundIsScans404) {
+    const Response proxy = proxy_post(proxy_factory, factory_request(alice, bob));
+
+    EXPECT_TRUE(is_error(proxy, 404, "No open usable OpenMiningRound found."));
+    EXPECT_TRUE(same_answer(proxy, api().post(factory_path, factory_request(alice, bob))));
+}
+
+TEST(ProxyTransferFactory, NeedsAToken) {
+    const Response missing = factory_network().post(proxy_factory, factory_request(alice, bob));
+    const Response invalid = factory_network().post(proxy_factory, factory_request(alice, bob),
+                                                    {{"Authorization", "Bearer x.y.z"}});
+
+    EXPECT_TRUE(is_unauthorized(missing, missing_text, scan_proxy_realm));
+    EXPECT_TRUE(is_unauthorized(invalid, invalid_text, scan_proxy_realm));
 }
 
 // ---- GET /v0/scan-proxy/ans-entries/by-name/{name} ------------------------------------------
