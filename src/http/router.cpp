@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <iterator>
 #include <mutex>
 
 #include "cantonlite/http/path.hpp"
@@ -22,9 +23,20 @@ Response route(const std::vector<std::unique_ptr<Area>>& areas, util::SharedGate
     if (!segments) {
         return Response::text(400, "Illegal request-target: invalid percent-encoding in path");
     }
+    // The segments without empty ones, for the areas that skip them (only where a path has any).
+    std::vector<std::string> compact;
+    const bool has_empty = std::any_of(segments->begin(), segments->end(),
+                                       [](const std::string& s) { return s.empty(); });
+    if (has_empty) {
+        std::copy_if(segments->begin(), segments->end(), std::back_inserter(compact),
+                     [](const std::string& s) { return !s.empty(); });
+    }
+    const auto segments_for = [&](const Area& area) -> const std::vector<std::string>& {
+        return has_empty && area.skips_empty_segments() ? compact : *segments;
+    };
     const Area* best = nullptr;
     for (const auto& area : areas) {
-        if (area->serves(*segments) &&
+        if (area->serves(segments_for(*area)) &&
             (best == nullptr || area->prefix_length() > best->prefix_length())) {
             best = area.get();
         }
@@ -32,10 +44,10 @@ Response route(const std::vector<std::unique_ptr<Area>>& areas, util::SharedGate
     if (best == nullptr) return not_found_response(request);
     Response response;
     if (gate == nullptr || !best->reads_ledger()) {
-        response = best->handle(request, *segments);
+        response = best->handle(request, segments_for(*best));
     } else {
         const std::shared_lock lock(*gate);
-        response = best->handle(request, *segments);
+        response = best->handle(request, segments_for(*best));
     }
     response.area = best->prefix();
     return response;

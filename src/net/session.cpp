@@ -2,6 +2,7 @@
 
 #include <array>
 #include <ctime>
+#include <deque>
 #include <iterator>
 #include <string_view>
 #include <utility>
@@ -9,10 +10,12 @@
 #include <spdlog/spdlog.h>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/beast/core/buffers_to_string.hpp>
 #include <boost/beast/core/read_size.hpp>
 #include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
+#include <boost/beast/websocket.hpp>
 
 namespace cantonlite::net {
 
@@ -64,6 +67,30 @@ bool is_quiet_close(beast::error_code ec) {
            ec == asio::error::connection_reset || ec == asio::error::eof;
 }
 
+}  // namespace
+
+// The WebSocket of an upgraded session, over the session's own TCP stream.
+struct WebSocketState {
+    explicit WebSocketState(beast::tcp_stream& stream, std::shared_ptr<http::MessageStream> s)
+        : ws(stream), poll_timer(stream.get_executor()), messages(std::move(s)) {}
+
+    beast::websocket::stream<beast::tcp_stream&> ws;
+    asio::steady_timer poll_timer;
+    std::shared_ptr<http::MessageStream> messages;
+    beast::flat_buffer in;
+    std::deque<std::string> out;  // out.front() is being written while writing
+    bool writing = false;
+    bool started = false;   // the client's first message came
+    bool done = false;      // the stream said so: close once `out` is sent
+    bool stopping = false;  // the server stops: close at once, 1001
+    bool closing = false;   // our close frame is sent or being sent
+    bool closed = false;    // the connection is over (read failed)
+    bool poll_armed = false;
+};
+
+namespace {
+// How often a stream that is open and idle is asked for more (the ledger may have moved).
+constexpr std::chrono::milliseconds ws_poll_interval{20};
 }  // namespace
 
 SessionHub::SessionHub(const http::Router& router, const ServerOptions& options)
@@ -154,6 +181,12 @@ void Session::start() {
 
 void Session::close_if_idle() {
     asio::post(stream_.get_executor(), [self = shared_from_this()] {
+        if (self->ws_) {  // a stream is never idle: say goodbye (1001) instead
+            self->ws_->stopping = true;
+            self->ws_->poll_timer.cancel();
+            self->ws_flush();
+            return;
+        }
         if (!self->busy_) self->stream_.cancel();
     });
 }
@@ -233,7 +266,10 @@ void Session::on_body(beast::error_code ec) {
     auto req = parser_->release();
     const bool keep_alive = req.keep_alive() && !hub_->stopping();
     const bool head = req.method() == bhttp::verb::head;
+    const bool upgrade = beast::websocket::is_upgrade(req);
+    if (upgrade) upgrade_request_.emplace(req.base());
     http::Request request = to_request(std::move(req));
+    request.websocket_upgrade = upgrade;
     if (head) {  // transparent HEAD where the area allows it: answered as GET, without the body
         request.method = "GET";
         request.head = true;
@@ -274,6 +310,8 @@ void Session::respond(http::Response response, bool keep_alive, bool head) {
     }
     area_ = response.area;
     route_ = response.route;
+    if (response.stream && upgrade_request_) return upgrade(std::move(response));
+    upgrade_request_.reset();
     if (response.reset) {
         status_ = 444;  // nginx's code for a connection closed without an answer
         bytes_ = 0;
@@ -302,8 +340,7 @@ void Session::respond(http::Response response, bool keep_alive, bool head) {
                        });
 }
 
-void Session::on_written(beast::error_code ec, bool keep_alive) {
-    busy_ = false;
+void Session::log_access() {
     if (const auto& log = hub_->options().access_log) {
         const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
                                 std::chrono::steady_clock::now() - started_)
@@ -317,8 +354,130 @@ void Session::on_written(beast::error_code ec, bool keep_alive) {
                          .route = route_,
                          .remote = remote_});
     }
+}
+
+void Session::on_written(beast::error_code ec, bool keep_alive) {
+    busy_ = false;
+    log_access();
     if (ec || !keep_alive) return shut_down();
     read_header();
+}
+
+// ---- WebSocket ----
+
+void Session::upgrade(http::Response response) {
+    namespace ws = beast::websocket;
+    status_ = 101;
+    bytes_ = 0;
+    stream_.expires_never();  // the WebSocket keeps its own timeouts
+    ws_ = std::make_unique<WebSocketState>(stream_, std::move(response.stream));
+    ws::stream_base::timeout timeouts{};
+    timeouts.handshake_timeout = hub_->options().read_timeout;
+    timeouts.idle_timeout = ws::stream_base::none();
+    timeouts.keep_alive_pings = false;
+    ws_->ws.set_option(timeouts);
+    ws_->ws.set_option(ws::stream_base::decorator(
+        [server = hub_->options().server_header,
+         protocol = std::move(response.subprotocol)](ws::response_type& res) {
+            res.set(bhttp::field::server, server);
+            if (!protocol.empty()) res.set(bhttp::field::sec_websocket_protocol, protocol);
+        }));
+    ws_->ws.async_accept(*upgrade_request_, [self = shared_from_this()](beast::error_code ec) {
+        self->on_accepted(ec);
+    });
+}
+
+void Session::on_accepted(beast::error_code ec) {
+    upgrade_request_.reset();
+    if (ec) status_ = 400;  // Beast answered the failed handshake itself
+    log_access();
+    if (ec) return shut_down();
+    ws_read();
+}
+
+void Session::ws_read() {
+    ws_->in.clear();
+    ws_->ws.async_read(ws_->in, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+        WebSocketState& w = *self->ws_;
+        if (ec) {  // the client closed (Beast answered its close frame), or the socket is gone
+            w.closed = true;
+            w.poll_timer.cancel();
+            return;
+        }
+        if (w.ws.got_text() && !w.done && !w.stopping) {
+            const std::string text = beast::buffers_to_string(w.in.data());
+            http::MessageStream::Output out;
+            try {
+                out = w.messages->on_message(text);
+            } catch (const std::exception& e) {
+                spdlog::error("{} {}: {}", self->method_, self->target_, e.what());
+                out.done = true;
+            }
+            w.started = true;
+            self->ws_send(std::move(out));
+        }
+        self->ws_read();
+    });
+}
+
+void Session::ws_send(http::MessageStream::Output out) {
+    for (std::string& m : out.messages) ws_->out.push_back(std::move(m));
+    if (out.done) ws_->done = true;
+    ws_flush();
+}
+
+void Session::ws_flush() {
+    namespace ws = beast::websocket;
+    WebSocketState& w = *ws_;
+    if (w.writing || w.closed || w.closing) return;
+    if (!w.stopping && !w.out.empty()) {
+        w.writing = true;
+        w.ws.text(true);
+        w.ws.async_write(asio::buffer(w.out.front()),
+                         [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+                             WebSocketState& s = *self->ws_;
+                             s.writing = false;
+                             s.out.pop_front();
+                             self->bytes_ += n;
+                             if (ec) {
+                                 s.closed = true;
+                                 s.poll_timer.cancel();
+                                 return;
+                             }
+                             self->ws_flush();
+                         });
+        return;
+    }
+    if (w.done || w.stopping) {
+        w.closing = true;
+        w.poll_timer.cancel();
+        w.ws.async_close(w.stopping ? ws::close_code::going_away : ws::close_code::normal,
+                         [self = shared_from_this()](beast::error_code) {
+                             // The pending read ends once the client answers the close.
+                         });
+        return;
+    }
+    if (w.started) ws_poll_later();
+}
+
+void Session::ws_poll_later() {
+    WebSocketState& w = *ws_;
+    if (w.poll_armed) return;
+    w.poll_armed = true;
+    w.poll_timer.expires_after(ws_poll_interval);
+    w.poll_timer.async_wait([self = shared_from_this()](beast::error_code ec) {
+        WebSocketState& s = *self->ws_;
+        s.poll_armed = false;
+        if (ec || s.closed || s.done || s.stopping) return;
+        http::MessageStream::Output out;
+        try {
+            out = s.messages->poll();
+        } catch (const std::exception& e) {
+            spdlog::error("{} {}: {}", self->method_, self->target_, e.what());
+            out.done = true;
+        }
+        self->ws_send(std::move(out));
+    });
 }
 
 void Session::reset_connection() {

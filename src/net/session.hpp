@@ -14,6 +14,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/string_body.hpp>
 
@@ -23,6 +24,7 @@
 namespace cantonlite::net {
 
 class Session;
+struct WebSocketState;
 
 // The router, the options and the live sessions of one server. Thread-safe.
 class SessionHub {
@@ -64,7 +66,8 @@ class SessionHub {
 };
 
 // One accepted connection: reads requests one after another, answers each through the router in
-// the order they came, and closes on error, timeout, Connection: close or server stop.
+// the order they came, and closes on error, timeout, Connection: close or server stop. A request
+// a route upgrades to a WebSocket turns the connection into that stream until either side closes.
 // Owned by its pending asynchronous operations (shared_ptr); runs on its own strand.
 class Session : public std::enable_shared_from_this<Session> {
   public:
@@ -96,11 +99,25 @@ class Session : public std::enable_shared_from_this<Session> {
     void on_written(boost::beast::error_code ec, bool keep_alive);
     void reject(boost::beast::error_code ec);  // answers an unreadable request, then closes
     void shut_down();
+    void log_access();
+
+    // After a 101: the route's MessageStream over a WebSocket on this connection. One read is
+    // always pending (the client's messages, its close); one write at a time sends the stream's
+    // messages in order; between them the stream is polled every ws_poll_interval.
+    void upgrade(http::Response response);
+    void on_accepted(boost::beast::error_code ec);
+    void ws_read();
+    void ws_send(http::MessageStream::Output out);
+    void ws_flush();
+    void ws_poll_later();
 
     boost::beast::tcp_stream stream_;
     boost::asio::steady_timer delay_timer_;  // an injected fault's delay
     boost::beast::flat_buffer buffer_;
     std::optional<Parser> parser_;
+    // The header of a request that asks to upgrade to a WebSocket, kept for the handshake.
+    std::optional<boost::beast::http::request<boost::beast::http::empty_body>> upgrade_request_;
+    std::unique_ptr<WebSocketState> ws_;                                      // once upgraded
     boost::beast::http::response<boost::beast::http::string_body> response_;  // being written
     std::shared_ptr<SessionHub> hub_;
     std::string remote_;

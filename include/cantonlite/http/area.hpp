@@ -38,6 +38,9 @@ class Area {
     // answers, so that a request sees every write whole or not at all; false for an area that
     // takes the lock itself (the admin API).
     [[nodiscard]] virtual bool reads_ledger() const { return true; }
+    // Whether empty path segments ("//v2/updates") are skipped, as tapir's server does (the ledger
+    // API's), rather than kept, as Pekko's path directives do (the Splice apps').
+    [[nodiscard]] virtual bool skips_empty_segments() const { return false; }
 
     // True (the API areas) when the faults a test asks for (the admin API's /faults) apply to
     // this area's routes; false for cantonlite's own (the admin API, /metrics), which must answer

@@ -24,6 +24,9 @@ struct Request {
     // headers without its body. The Splice areas refuse it as their routes do (Pekko's
     // transparent-head-requests is off there).
     bool head = false;
+    // A GET asking to upgrade to a WebSocket (Connection: upgrade, Upgrade: websocket,
+    // Sec-WebSocket-Key and -Version 13): a route that streams answers with Response::stream.
+    bool websocket_upgrade = false;
 
     // The target without its query string.
     [[nodiscard]] std::string_view path() const;

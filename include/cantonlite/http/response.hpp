@@ -3,10 +3,12 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "cantonlite/http/message_stream.hpp"
 #include "cantonlite/http/request.hpp"
 
 namespace cantonlite::http {
@@ -40,6 +42,12 @@ struct Response {
     // is ignored.
     using Completion = std::function<void(Response)>;
     std::function<void(Completion)> deferred;
+
+    // Set when the request asked to upgrade to a WebSocket and the route takes it: the session
+    // answers 101 Switching Protocols (with `subprotocol` as Sec-WebSocket-Protocol when not
+    // empty), then runs the stream over the socket. The rest of this response is ignored.
+    std::shared_ptr<MessageStream> stream;
+    std::string subprotocol;
 
     [[nodiscard]] static Response json(int status, std::string body);
     [[nodiscard]] static Response text(int status, std::string body);

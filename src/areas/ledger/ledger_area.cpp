@@ -55,9 +55,13 @@ LedgerArea::LedgerArea(const store::LedgerStore& store, const ApiProfile& profil
         add_route("POST", "/v2/updates/transaction-by-id", [this](const http::RequestContext& ctx) {
             return post_transaction_by_id(store_, auth_, ctx);
         });
-        // Flat transactions: JsUpdateService.getFlats runs /v2/updates' code.
+        // Flat transactions: JsUpdateService.getFlats runs /v2/updates' code, over HTTP and as a
+        // WebSocket.
         add_route("POST", "/v2/updates/flats", [this, profile](const http::RequestContext& ctx) {
             return post_updates(store_, auth_, ctx, profile);
+        });
+        add_route("GET", "/v2/updates/flats", [this, profile](const http::RequestContext& ctx) {
+            return updates_websocket(store_, auth_, ctx, profile);
         });
     }
     // The read side, in both lines; `release` says where they differ.
@@ -88,6 +92,10 @@ LedgerArea::LedgerArea(const store::LedgerStore& store, const ApiProfile& profil
               });
     add_route("POST", "/v2/updates", [this, release](const http::RequestContext& ctx) {
         return post_updates(store_, auth_, ctx, release);
+    });
+    // asyncapi.yaml: the same stream over a WebSocket.
+    add_route("GET", "/v2/updates", [this, release](const http::RequestContext& ctx) {
+        return updates_websocket(store_, auth_, ctx, release);
     });
     add_route("POST", "/v2/updates/update-by-offset",
               [this, release](const http::RequestContext& ctx) {

@@ -8,6 +8,7 @@
 #include "cantonlite/areas/ledger/list_limit.hpp"
 #include "cantonlite/areas/ledger/read_requests.hpp"
 #include "cantonlite/areas/ledger/update_json.hpp"
+#include "cantonlite/areas/ledger/update_reads.hpp"
 #include "cantonlite/http/api_error.hpp"
 #include "cantonlite/model/ids.hpp"
 
@@ -99,25 +100,6 @@ void check_before_end(const std::string& type, std::int64_t offset, std::int64_t
     throw ApiError(ErrorKind::out_of_range, "OFFSET_AFTER_LEDGER_END",
                    type + " offset (" + std::to_string(offset) + ") is after ledger end (" +
                        std::to_string(end) + ")");
-}
-
-// The visible updates in (begin, end], in order, at most `limit` of them.
-std::vector<std::string> read_range(const store::LedgerStore& store, const UpdateReader& reader,
-                                    std::int64_t begin, std::int64_t end, bool descending,
-                                    std::int64_t limit, const ApiProfile& release,
-                                    std::vector<std::int64_t>* offsets = nullptr) {
-    std::vector<std::string> out;
-    for (std::int64_t i = 0; i < end - begin && static_cast<std::int64_t>(out.size()) < limit;
-         ++i) {
-        const std::int64_t offset = descending ? end - i : begin + 1 + i;
-        const store::UpdatePtr update = store.update_at(offset);
-        if (!update) continue;
-        if (auto json = update_json(*update, reader, release)) {
-            out.push_back(std::move(*json));
-            if (offsets != nullptr) offsets->push_back(offset);
-        }
-    }
-    return out;
 }
 
 // ---- page tokens: base64 of "updates|<asc|desc>|<lowest>|<highest>|<request digest>" ----
@@ -241,14 +223,30 @@ http::Response post_updates_update_by_id(const store::LedgerStore& store, const 
     return http::Response::json(200, update_response(*json));
 }
 
-http::Response post_updates(const store::LedgerStore& store, const LedgerAuth& auth,
-                            const http::RequestContext& ctx, const ApiProfile& release) {
-    const StreamListParams params = decode_stream_list_params(ctx.request);  // 400 text
-    const Caller caller = auth.identify(ctx.request);                        // 403
-    const UpdatesRequest request = decode_updates(ctx.request.body);         // 400 text
-    const UpdateFormat format = select_update_format(request, release);      // 400
+std::vector<std::string> read_range(const store::LedgerStore& store, const UpdateReader& reader,
+                                    std::int64_t begin, std::int64_t end, bool descending,
+                                    std::int64_t limit, const ApiProfile& release,
+                                    std::vector<std::int64_t>* offsets) {
+    std::vector<std::string> out;
+    for (std::int64_t i = 0; i < end - begin && static_cast<std::int64_t>(out.size()) < limit;
+         ++i) {
+        const std::int64_t offset = descending ? end - i : begin + 1 + i;
+        const store::UpdatePtr update = store.update_at(offset);
+        if (!update) continue;
+        if (auto json = update_json(*update, reader, release)) {
+            out.push_back(std::move(*json));
+            if (offsets != nullptr) offsets->push_back(offset);
+        }
+    }
+    return out;
+}
+
+UpdatesPlan plan_updates(const store::LedgerStore& store, const LedgerAuth& auth,
+                         const Caller& caller, const UpdatesRequest& request,
+                         const ApiProfile& release) {
+    const UpdateFormat format = select_update_format(request, release);  // 400
     const std::int64_t end_of_ledger = store.ledger_end();
-    const UpdateReader reader = authorize_and_resolve(store, auth, caller, format, [&] {
+    UpdateReader reader = authorize_and_resolve(store, auth, caller, format, [&] {
         check_non_negative(request.begin_exclusive, "begin_exclusive");
         if (request.descending_order && !request.end_inclusive) {
             throw ApiError(ErrorKind::invalid_argument, "DESCENDING_ORDER_MISSING_END",
@@ -271,8 +269,25 @@ http::Response post_updates(const store::LedgerStore& store, const LedgerAuth& a
                        "End offset " + std::to_string(end) + " is before begin offset " +
                            std::to_string(request.begin_exclusive) + ".");
     }
+    return UpdatesPlan{.reader = std::move(reader),
+                       .begin_exclusive = request.begin_exclusive,
+                       .end_inclusive = request.end_inclusive,
+                       .end = end,
+                       .descending = request.descending_order};
+}
+
+std::string update_message(const std::string& update) {
+    return update_response(update);
+}
+
+http::Response post_updates(const store::LedgerStore& store, const LedgerAuth& auth,
+                            const http::RequestContext& ctx, const ApiProfile& release) {
+    const StreamListParams params = decode_stream_list_params(ctx.request);        // 400 text
+    const Caller caller = auth.identify(ctx.request);                              // 403
+    const UpdatesRequest request = decode_updates(ctx.request.body);               // 400 text
+    const UpdatesPlan plan = plan_updates(store, auth, caller, request, release);  // 400-404
     const std::vector<std::string> updates =
-        read_range(store, reader, request.begin_exclusive, end, request.descending_order,
+        read_range(store, plan.reader, plan.begin_exclusive, plan.end, plan.descending,
                    list_take(params.limit), release);
     check_list_limit(updates.size());  // 413
     std::string out = "[";

@@ -228,11 +228,12 @@ void record(const Json& v, const std::string& path, std::initializer_list<Field>
         return;
     }
     if (!v.is_object()) fail(path, "expected an object or array, got " + shown(v));
-    for (const auto& [key, value] : v.items()) {
+    for (const auto& item : v.items()) {
+        const std::string& key = item.key();  // a named variable: clang 14 captures no bindings
         const auto f = std::find_if(fields.begin(), fields.end(),
                                     [&key](const Field& field) { return field.name == key; });
         if (f == fields.end()) fail(member_path(path, key), "unknown field");
-        f->decode(value, member_path(path, key));
+        f->decode(item.value(), member_path(path, key));
     }
     for (const Field& f : fields) {
         if (!v.contains(std::string(f.name))) fail(member_path(path, f.name), "missing field");

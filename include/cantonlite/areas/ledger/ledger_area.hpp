@@ -17,6 +17,9 @@ class LedgerArea : public http::Area {
     // the auth settings.
     explicit LedgerArea(const store::LedgerStore& store, const ApiProfile& profile = {});
 
+    // tapir skips empty path segments: the wallet SDK's "//v2/updates" is "/v2/updates".
+    [[nodiscard]] bool skips_empty_segments() const override { return true; }
+
   protected:
     [[nodiscard]] http::Response render_error(const http::ApiError& error,
                                               const http::Request& request) const override;

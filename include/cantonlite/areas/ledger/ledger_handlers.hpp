@@ -1,6 +1,8 @@
 #pragma once
 // The handlers of the ledger area (openapi.yaml, JSON Ledger API v2).
 
+#include <memory>
+
 #include "cantonlite/areas/ledger/ledger_auth.hpp"
 #include "cantonlite/areas/release.hpp"
 #include "cantonlite/http/response.hpp"
@@ -29,6 +31,19 @@ inline constexpr std::int64_t http_list_max_elements = 200;
 [[nodiscard]] http::Response post_transaction_by_id(const store::LedgerStore& store,
                                                     const LedgerAuth& auth,
                                                     const http::RequestContext& ctx);
+
+// The WebSocket stream of GetUpdatesRequest's answers: one request message, then each visible
+// update as a message, tailing the ledger unless endInclusive ends it.
+[[nodiscard]] std::unique_ptr<http::MessageStream> make_update_stream(
+    const store::LedgerStore& store, const LedgerAuth& auth, const Caller& caller,
+    const ApiProfile& release);
+// GET /v2/updates (and /v2/updates/flats on the 3.5 line) upgraded to a WebSocket, its token from
+// "Sec-WebSocket-Protocol: jwt.token.<JWT>" or "Authorization: Bearer"; a GET that does not ask
+// to upgrade is an unknown path.
+[[nodiscard]] http::Response updates_websocket(const store::LedgerStore& store,
+                                               const LedgerAuth& auth,
+                                               const http::RequestContext& ctx,
+                                               const ApiProfile& release);
 
 // GET /v2/version: the Ledger API version and features (no token needed).
 [[nodiscard]] http::Response get_version(const LedgerAuth& auth, const http::RequestContext& ctx,

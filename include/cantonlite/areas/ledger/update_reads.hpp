@@ -1,0 +1,45 @@
+#pragma once
+// What the HTTP list of updates (POST /v2/updates, /v2/updates/flats) and the WebSocket stream of
+// /v2/updates share: a GetUpdatesRequest validated and authorized into a plan, and the reads of
+// the visible updates of a range.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cantonlite/areas/ledger/ledger_auth.hpp"
+#include "cantonlite/areas/ledger/read_requests.hpp"
+#include "cantonlite/areas/ledger/update_json.hpp"
+#include "cantonlite/areas/release.hpp"
+#include "cantonlite/store/ledger_store.hpp"
+
+namespace cantonlite::areas::ledger {
+
+struct UpdatesPlan {
+    UpdateReader reader;
+    std::int64_t begin_exclusive = 0;
+    std::optional<std::int64_t> end_inclusive;  // as asked: none reads to the end (and tails)
+    std::int64_t end = 0;                       // end_inclusive, else the ledger end then
+    bool descending = false;
+};
+
+// The JSON layer's format selection, then authorization (401, 403), the offsets (400, and 400
+// OFFSET_AFTER_LEDGER_END / OFFSET_OUT_OF_RANGE), the format (400) and its identifiers (404), in
+// the participant's order. Throws http::ApiError.
+[[nodiscard]] UpdatesPlan plan_updates(const store::LedgerStore& store, const LedgerAuth& auth,
+                                       const Caller& caller, const UpdatesRequest& request,
+                                       const ApiProfile& release);
+
+// The Update objects `reader` sees in (begin, end], ascending or descending, at most `limit`;
+// `offsets` gets the offset of each when given.
+[[nodiscard]] std::vector<std::string> read_range(const store::LedgerStore& store,
+                                                  const UpdateReader& reader, std::int64_t begin,
+                                                  std::int64_t end, bool descending,
+                                                  std::int64_t limit, const ApiProfile& release,
+                                                  std::vector<std::int64_t>* offsets = nullptr);
+
+// One element of the list, one message of the stream: {"update": <Update object>}.
+[[nodiscard]] std::string update_message(const std::string& update);
+
+}  // namespace cantonlite::areas::ledger

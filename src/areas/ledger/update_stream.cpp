@@ -1,0 +1,117 @@
+// The WebSocket stream of /v2/updates (asyncapi.yaml channel /v2/updates; Canton 3.5
+// JsUpdateService over Endpoints.websocket): the client sends one GetUpdatesRequest; each visible
+// update follows as one text message, the same JSON as one element of POST /v2/updates' list.
+// Without endInclusive the stream tails the ledger; with it, it ends there and the socket closes
+// (1000). An error is one JsCantonError message, then the close.
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <utility>
+
+#include "cantonlite/areas/ledger/js_canton_error.hpp"
+#include "cantonlite/areas/ledger/ledger_handlers.hpp"
+#include "cantonlite/areas/ledger/update_reads.hpp"
+#include "cantonlite/http/api_error.hpp"
+#include "cantonlite/http/area.hpp"
+
+namespace cantonlite::areas::ledger {
+namespace {
+
+using http::ApiError;
+using http::ErrorKind;
+using Output = http::MessageStream::Output;
+
+// Offsets read per poll: a long backlog goes out in slices, each sent before the next is read.
+constexpr std::int64_t offsets_per_poll = 500;
+
+class UpdateStream final : public http::MessageStream {
+  public:
+    UpdateStream(const store::LedgerStore& store, const LedgerAuth& auth, Caller caller,
+                 ApiProfile release)
+        : store_(store), auth_(auth), caller_(caller), release_(release) {}
+
+    Output on_message(std::string_view text) override {
+        // Canton takes the first request (Flow.take(1)) and ignores what follows.
+        if (std::exchange(started_, true)) return {};
+        try {
+            const UpdatesRequest request = decode_updates(text);
+            plan_ = plan_updates(store_, auth_, caller_, request, release_);
+        } catch (const ApiError& e) {
+            return error(e);
+        } catch (const http::DecodeError& e) {
+            // tapir's WebSocketFrameDecodeFailure, which Canton's recover turns into an internal
+            // error.
+            return error(
+                ApiError(ErrorKind::internal, "LEDGER_API_INTERNAL_ERROR",
+                         "Cannot decode frame: " + std::string(text) + ", due to: " + e.what()));
+        }
+        next_ = plan_->begin_exclusive;
+        if (plan_->descending) {  // an end is required then: all of it, latest first, and done
+            Output out;
+            for (const std::string& u :
+                 read_range(store_, plan_->reader, plan_->begin_exclusive, plan_->end, true,
+                            std::numeric_limits<std::int64_t>::max(), release_)) {
+                out.messages.push_back(update_message(u));
+            }
+            out.done = true;
+            return out;
+        }
+        return poll();
+    }
+
+    Output poll() override {
+        Output out;
+        if (!plan_ || plan_->descending) return out;
+        const std::int64_t to = plan_->end_inclusive.value_or(store_.ledger_end());
+        if (to > next_) {
+            const std::int64_t upto = std::min(to, next_ + offsets_per_poll);
+            for (const std::string& u :
+                 read_range(store_, plan_->reader, next_, upto, false,
+                            std::numeric_limits<std::int64_t>::max(), release_)) {
+                out.messages.push_back(update_message(u));
+            }
+            next_ = upto;
+        }
+        out.done = plan_->end_inclusive && next_ >= *plan_->end_inclusive;
+        return out;
+    }
+
+  private:
+    static Output error(const ApiError& e) {
+        return Output{.messages = {js_canton_error(e, new_trace_id()).dump()}, .done = true};
+    }
+
+    const store::LedgerStore& store_;
+    const LedgerAuth& auth_;
+    const Caller caller_;
+    const ApiProfile release_;
+    bool started_ = false;
+    std::optional<UpdatesPlan> plan_;
+    std::int64_t next_ = 0;  // the last offset read
+};
+
+}  // namespace
+
+std::unique_ptr<http::MessageStream> make_update_stream(const store::LedgerStore& store,
+                                                        const LedgerAuth& auth,
+                                                        const Caller& caller,
+                                                        const ApiProfile& release) {
+    return std::make_unique<UpdateStream>(store, auth, caller, release);
+}
+
+http::Response updates_websocket(const store::LedgerStore& store, const LedgerAuth& auth,
+                                 const http::RequestContext& ctx, const ApiProfile& release) {
+    // tapir's WebSocket endpoint rejects a plain GET, and the JSON API's fallback route answers
+    // it as an unknown path.
+    if (!ctx.request.websocket_upgrade) return http::not_found_response(ctx.request);
+    const Caller caller = auth.identify(ctx.request);  // 403 before the upgrade
+    http::Response r;
+    r.status = 101;
+    r.stream = make_update_stream(store, auth, caller, release);
+    // Endpoints.websocket always answers with this protocol, whatever the client offered.
+    r.subprotocol = "daml.ws.auth";
+    return r;
+}
+
+}  // namespace cantonlite::areas::ledger

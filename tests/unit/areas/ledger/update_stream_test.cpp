@@ -1,0 +1,172 @@
+// The WebSocket stream of /v2/updates, apart from the socket (asyncapi.yaml /v2/updates; Canton
+// 3.5 Endpoints.websocket, JsUpdateService): one GetUpdatesRequest, then each visible update as
+// one message, byte for byte an element of POST /v2/updates' list; tailing without endInclusive,
+// done at it; an error is one JsCantonError message and the end.
+
+#include <memory>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cantonlite/app/application.hpp"
+#include "cantonlite/areas/ledger/ledger_handlers.hpp"
+#include "cantonlite/seed/live_network.hpp"
+#include "seed/seed_test_network.hpp"
+
+namespace cantonlite::areas::ledger {
+namespace {
+
+using nlohmann::json;
+using namespace seed::seedtest;  // NOLINT: the shared test network's parties and steps
+using Output = http::MessageStream::Output;
+
+json mint(const std::string& owner, const std::string& amount) {
+    return {{"step", "mint"}, {"owner", owner}, {"amount", amount}};
+}
+
+// alice's and bob's mints at offsets 2-4 (alice, bob, alice); auth off, as an unauthenticated
+// participant.
+class UpdateStreamTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        json seed = seed_with({mint("alice", "10"), mint("bob", "20"), mint("alice", "30")});
+        seed["auth"] = {{"hs256", {{"secret", "test-secret"}}}, {"ledger_auth", false}};
+        network_ = seed::LiveNetwork::load(seed, "test-seed", ".");
+        auth_ = std::make_unique<LedgerAuth>(network_->store().network());
+        router_ = app::make_router(network_->store());
+    }
+
+    std::unique_ptr<http::MessageStream> stream() const {
+        return make_update_stream(network_->store(), *auth_, Caller{}, ApiProfile{});
+    }
+
+    static json request(std::int64_t begin, std::optional<std::int64_t> end = std::nullopt) {
+        json r = {{"beginExclusive", begin},
+                  {"verbose", false},
+                  {"filter", {{"filtersByParty", {{alice, json::object()}}}}}};
+        if (end) r["endInclusive"] = *end;
+        return r;
+    }
+
+    // POST /v2/updates' answer to `body`.
+    std::string listed(const json& body) const {
+        const http::Response r = router_->handle(http::Request{
+            .method = "POST", .target = "/v2/updates", .headers = {}, .body = body.dump()});
+        EXPECT_EQ(r.status, 200) << r.body;
+        return r.body;
+    }
+
+    static std::string as_list(const std::vector<std::string>& messages) {
+        std::string out = "[";
+        for (std::size_t i = 0; i < messages.size(); ++i) out += (i > 0 ? "," : "") + messages[i];
+        return out + "]";
+    }
+
+    std::unique_ptr<seed::LiveNetwork> network_;
+    std::unique_ptr<LedgerAuth> auth_;
+    std::unique_ptr<http::Router> router_;
+};
+
+TEST_F(UpdateStreamTest, SendsWhatTheListHasOneMessageEach) {
+    const Output out = stream()->on_message(request(0, 4).dump());
+
+    EXPECT_EQ(as_list(out.messages), listed(request(0, 4)));
+    EXPECT_EQ(out.messages.size(), 3U);  // her wallet install at 1, her mints at 2 and 4
+    EXPECT_TRUE(out.done);
+}
+
+TEST_F(UpdateStreamTest, WithoutAnEndItTailsTheLedger) {
+    const auto s = stream();
+    const Output first = s->on_message(request(2).dump());
+    ASSERT_EQ(first.messages.size(), 1U);  // offset 4
+    EXPECT_FALSE(first.done);
+    EXPECT_TRUE(s->poll().messages.empty());
+
+    (void)network_->apply_steps(json::array({mint("bob", "1"), mint("alice", "2")}));
+
+    const Output later = s->poll();
+    ASSERT_EQ(later.messages.size(), 1U);  // alice's at 6, not bob's at 5
+    EXPECT_EQ(json::parse(later.messages[0])["update"]["Transaction"]["value"]["offset"], 6);
+    EXPECT_FALSE(later.done);
+    EXPECT_TRUE(s->poll().messages.empty());
+}
+
+TEST_F(UpdateStreamTest, AnEndAheadOfNothingIsRefusedAsTheListRefusesIt) {
+    const Output out = stream()->on_message(request(0, 9).dump());
+
+    ASSERT_EQ(out.messages.size(), 1U);
+    EXPECT_TRUE(out.done);
+    const json error = json::parse(out.messages[0]);
+    EXPECT_EQ(error["code"], "OFFSET_AFTER_LEDGER_END");
+}
+
+TEST_F(UpdateStreamTest, AnInvalidRequestIsOneErrorMessage) {
+    const Output out = stream()->on_message(R"({"beginExclusive": 0})");
+
+    ASSERT_EQ(out.messages.size(), 1U);
+    EXPECT_TRUE(out.done);
+    const json error = json::parse(out.messages[0]);
+    EXPECT_EQ(error["code"], "INVALID_ARGUMENT");
+    EXPECT_NE(error["cause"].get<std::string>().find("Either filter/verbose or update_format"),
+              std::string::npos);
+}
+
+// tapir's frame decode failure becomes Canton's internal error, which reaches the client redacted.
+TEST_F(UpdateStreamTest, AFrameThatIsNoRequestIsARedactedInternalError) {
+    const Output out = stream()->on_message("not json");
+
+    ASSERT_EQ(out.messages.size(), 1U);
+    EXPECT_TRUE(out.done);
+    const json error = json::parse(out.messages[0]);
+    EXPECT_EQ(error["code"], "NA");
+    EXPECT_EQ(error["grpcCodeValue"], 13);
+}
+
+TEST_F(UpdateStreamTest, OnlyTheFirstRequestCounts) {
+    const auto s = stream();
+    (void)s->on_message(request(4).dump());
+
+    const Output second = s->on_message(request(0, 4).dump());
+
+    EXPECT_TRUE(second.messages.empty());
+    EXPECT_FALSE(second.done);
+}
+
+// ---- the route -------------------------------------------------------------------------------
+
+TEST_F(UpdateStreamTest, AnUpgradeIsAnsweredWithTheStreamAndDamlsProtocol) {
+    for (const std::string target : {"/v2/updates", "//v2/updates", "/v2/updates/flats"}) {
+        http::Request r{.method = "GET", .target = target};
+        r.websocket_upgrade = true;
+
+        const http::Response response = router_->handle(r);
+
+        EXPECT_EQ(response.status, 101) << target << ": " << response.body;
+        EXPECT_NE(response.stream, nullptr) << target;
+        EXPECT_EQ(response.subprotocol, "daml.ws.auth");
+    }
+}
+
+TEST_F(UpdateStreamTest, APlainGetIsAnUnknownPath) {
+    const http::Response response =
+        router_->handle(http::Request{.method = "GET", .target = "/v2/updates"});
+
+    EXPECT_EQ(response.status, 404) << response.body;
+    EXPECT_EQ(response.stream, nullptr);
+}
+
+// tapir skips empty segments, so the wallet SDK's doubled slash reaches the same routes.
+TEST_F(UpdateStreamTest, TheLedgerApiSkipsEmptySegments) {
+    const http::Response doubled = router_->handle(http::Request{
+        .method = "POST", .target = "//v2/updates", .headers = {}, .body = request(0, 4).dump()});
+
+    EXPECT_EQ(doubled.status, 200) << doubled.body;
+    EXPECT_EQ(
+        router_->handle(http::Request{.method = "GET", .target = "//api/scan/v0/dso-party-id"})
+            .status,
+        404);  // Pekko keeps them: the Splice apps do not
+}
+
+}  // namespace
+}  // namespace cantonlite::areas::ledger
