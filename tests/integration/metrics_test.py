@@ -164,7 +164,9 @@ def main():
             if value(after, gauge) <= 0:
                 fail(gauge + " is not positive", log)
 
-        # Bounded labels: distinct raw paths land in the series there already are.
+        # Bounded labels: distinct raw paths land in the series there already are. Counted from a
+        # scrape taken after every other request (the admin API's /time above adds a series).
+        text, _ = scrape(port, log)
         series_before = len(re.findall(r"^cantonlite_http_requests_total\{", text, re.M))
         for _ in range(30):
             call(port, "GET", f"/api/scan/v0/voterequests/{uuid.uuid4().hex}")
