@@ -1,4 +1,5 @@
 // Steps on amulets: mint, lock, unlock, transfer (docs/seed-format.md "Amulet").
+#include <algorithm>
 #include <optional>
 
 #include "cantonlite/splice/payloads.hpp"
@@ -144,9 +145,22 @@ TransferNodes add_transfer(const SeedContext& ctx, store::TransactionDraft& d, i
         nodes.change = d.contract_id_of(node);
         change = Value::contract_id(*nodes.change);
     }
+    // Splice's executeTransfer: a merge-split when every output stays the sender's (unlocked, or
+    // locked to the sender alone), else a transfer naming the sender. No fee is charged here, so
+    // nothing is burned.
+    const bool merge_split = std::ranges::all_of(outputs, [&](const Output& o) {
+        return o.receiver == sender &&
+               (!o.lock ||
+                std::ranges::all_of(o.lock->holders, [&](const Party& h) { return h == sender; }));
+    });
+    const Value meta = merge_split ? p::holding_tx_meta(p::TxKind::merge_split, std::nullopt,
+                                                        std::nullopt, model::Decimal())
+                                   : p::holding_tx_meta(p::TxKind::transfer, std::nullopt, sender,
+                                                        model::Decimal());
     nodes.result = Value::record({{"round", p::single("number", Value::int64(round))},
                                   {"createdAmulets", Value::list(std::move(created))},
-                                  {"senderChangeAmulet", Value::optional(std::move(change))}});
+                                  {"senderChangeAmulet", Value::optional(std::move(change))},
+                                  {"meta", Value::some(meta)}});
     d.set_result(nodes.root, nodes.result);
     return nodes;
 }
@@ -199,8 +213,10 @@ void mint(SeedContext& ctx, const JsonObject& s) {
                                .argument = p::amulet_value(n.dso_party, owner, amount, round, rate),
                                .signatories = {n.dso_party, owner}});
     d.set_result(
-        tap,
-        p::single("amuletSum", p::single("amulet", Value::contract_id(d.contract_id_of(created)))));
+        tap, Value::record(
+                 {{"amuletSum", p::single("amulet", Value::contract_id(d.contract_id_of(created)))},
+                  {"meta", Value::some(p::holding_tx_meta(p::TxKind::mint, "tapped faucet",
+                                                          std::nullopt, std::nullopt))}}));
     ctx.commit(d);
     ctx.label(s, "as", d.contract_id_of(created));
 }

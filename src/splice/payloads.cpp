@@ -246,6 +246,22 @@ Value external_party_amulet_rules_value(const Party& dso) {
     return single("dso", Value::party(dso));
 }
 
+Value holding_tx_meta(TxKind kind, const std::optional<std::string>& reason,
+                      const std::optional<Party>& sender, std::optional<Decimal> burned) {
+    static const std::string prefix = "splice.lfdecentralizedtrust.org/";
+    const char* kind_text = kind == TxKind::transfer      ? "transfer"
+                            : kind == TxKind::merge_split ? "merge-split"
+                                                          : "mint";
+    // A TextMap, in key order as Daml keeps it.
+    std::vector<std::pair<std::string, Value>> values;
+    if (burned)
+        values.emplace_back(prefix + "burned", Value::text_value(burned->to_compact_string()));
+    if (reason) values.emplace_back(prefix + "reason", Value::text_value(*reason));
+    if (sender) values.emplace_back(prefix + "sender", Value::text_value(*sender));
+    values.emplace_back(prefix + "tx-kind", Value::text_value(kind_text));
+    return single("values", Value::text_map(std::move(values)));
+}
+
 Value single(const std::string& label, Value v) {
     return Value::record({{label, std::move(v)}});
 }

@@ -90,6 +90,14 @@ Value dso_rules_value(const model::Network& n);
 Value amulet_rules_value(const Party& dso);
 Value external_party_amulet_rules_value(const Party& dso);
 
+// The kinds of holding transaction Splice names in its results' metadata (TokenApiUtils' TxKind).
+enum class TxKind { transfer, merge_split, mint };
+// Splice.Api.Token.MetadataV1:Metadata {values: TextMap}, as Splice's holdingTxMeta writes it:
+// `splice.lfdecentralizedtrust.org/` tx-kind, and, when given, reason, sender and burned (Daml's
+// `show` of the Decimal).
+Value holding_tx_meta(TxKind kind, const std::optional<std::string>& reason,
+                      const std::optional<Party>& sender, std::optional<Decimal> burned);
+
 // A record of one field, for the many choice results of the shape {name: value}.
 Value single(const std::string& label, Value v);
 // The empty record: arguments of choices without parameters (Archive, ...).

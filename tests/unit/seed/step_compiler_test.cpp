@@ -297,7 +297,11 @@ TEST(StepMint, RecordsTheTapArgumentAndResult) {
     EXPECT_EQ(json::parse(model::value_json(tap.choice_argument, model::ValueEncoding::ledger)),
               (json{{"receiver", alice}, {"amount", "1000.0000000000"}}));
     EXPECT_EQ(json::parse(model::value_json(tap.exercise_result, model::ValueEncoding::ledger)),
-              (json{{"amuletSum", {{"amulet", cid(*s, 2, 1)}}}}));
+              (json{{"amuletSum", {{"amulet", cid(*s, 2, 1)}}},
+                    {"meta",
+                     {{"values",
+                       {{"splice.lfdecentralizedtrust.org/reason", "tapped faucet"},
+                        {"splice.lfdecentralizedtrust.org/tx-kind", "mint"}}}}}}));
 }
 
 TEST(StepMint, AmuletCodegenJsonHasTheReferenceShape) {
@@ -608,10 +612,48 @@ TEST(StepTransfer, ResultNamesTheCreatedAmuletsAndTheChange) {
                            {"createdAmulets",
                             {{{"tag", "TransferResultAmulet"}, {"value", cid(*s, 3, 2)}},
                              {{"tag", "TransferResultLockedAmulet"}, {"value", cid(*s, 3, 3)}}}},
-                           {"senderChangeAmulet", cid(*s, 3, 4)}};
+                           {"senderChangeAmulet", cid(*s, 3, 4)},
+                           {"meta",
+                            {{"values",
+                              {{"splice.lfdecentralizedtrust.org/burned", "0.0"},
+                               {"splice.lfdecentralizedtrust.org/sender", alice},
+                               {"splice.lfdecentralizedtrust.org/tx-kind", "transfer"}}}}}};
     EXPECT_EQ(json::parse(model::value_json(exercised_at(*s, 3, 0).exercise_result,
                                             model::ValueEncoding::ledger)),
               expected);
+}
+
+// Splice's executeTransfer: a transfer whose every output stays the sender's, unlocked or locked
+// to the sender alone, is a merge-split and names no sender; fees are not charged, so the burn is
+// always 0.0 (Daml's `show` of a Decimal).
+json result_meta(const json& result) {
+    return result["meta"]["values"];
+}
+
+TEST(StepTransfer, ToOnlyTheSenderIsAMergeSplit) {
+    json step = transfer_step();
+    step["outputs"] = {
+        {{"receiver", "alice"}, {"amount", "400"}},
+        {{"receiver", "alice"},
+         {"amount", "100"},
+         {"lock", {{"holders", {"alice"}}, {"expires_at", "2025-04-01T00:00:00Z"}}}}};
+
+    const auto s = load(seed_with({mint("alice", "1000", "a1"), step}));
+
+    EXPECT_EQ(result_meta(json::parse(model::value_json(exercised_at(*s, 3, 0).exercise_result,
+                                                        model::ValueEncoding::ledger))),
+              (json{{"splice.lfdecentralizedtrust.org/burned", "0.0"},
+                    {"splice.lfdecentralizedtrust.org/tx-kind", "merge-split"}}));
+}
+
+TEST(StepTransfer, LockedToAnotherPartyIsATransferBySender) {
+    const auto s = load(seed_with({mint("alice", "1000", "a1"), lock_step()}));
+
+    EXPECT_EQ(result_meta(json::parse(model::value_json(exercised_at(*s, 3, 0).exercise_result,
+                                                        model::ValueEncoding::ledger))),
+              (json{{"splice.lfdecentralizedtrust.org/burned", "0.0"},
+                    {"splice.lfdecentralizedtrust.org/sender", alice},
+                    {"splice.lfdecentralizedtrust.org/tx-kind", "transfer"}}));
 }
 
 TEST(StepTransfer, ChangeHasTheInputsMinusTheOutputs) {
