@@ -114,7 +114,7 @@ admin_client_drives_the_network() {
   [ "$end" = 47 ] || { echo "  ledger end after revert: $end"; return 1; }
   set +e; "$BIN" revert --url "$url" 99 2>"$TMP/err"; local code=$?; set -e
   [ "$code" = 1 ] && grep -q "cantonlite: 404: no snapshot '99'" "$TMP/err" || { echo "  exit $code: $(cat "$TMP/err")"; return 1; }
-  "$BIN" reset --url "$url" | grep -q '"ledger_end": 45' || return 1
+  "$BIN" reset --url "$url" | grep -q '"ledger_end": 47' || return 1
   stop_daemon
 }
 check "the client commands drive the network" admin_client_drives_the_network

@@ -225,6 +225,25 @@ TEST_F(DefaultNetwork, HasTransferCommandCounters) {
     EXPECT_FALSE(splice::views(store()).transfer_command_counter_of(party_of("bob")).has_value());
 }
 
+// What the registry's transfer factory and the preapproval lookups need: an open mining round
+// usable at the ledger clock, and a receiver with a preapproval beside one without.
+TEST_F(DefaultNetwork, HasAnOpenRoundUsableAtTheLedgerClock) {
+    const auto round = splice::views(store()).latest_usable_open_round(store().now());
+    ASSERT_TRUE(round.has_value());
+    const json p = payload(round->contract);
+    EXPECT_LT(time_of(p.at("opensAt")), store().now());
+    EXPECT_GT(time_of(p.at("targetClosesAt")), store().now()) << "still open at the clock";
+}
+
+TEST_F(DefaultNetwork, BobHasATransferPreapprovalAndAliceNone) {
+    const auto bob = splice::views(store()).transfer_preapproval_of(party_of("bob"));
+    ASSERT_TRUE(bob.has_value());
+    EXPECT_EQ(payload(bob->contract).at("provider"), store().network().validator_party);
+    EXPECT_GT(time_of(payload(bob->contract).at("expiresAt")), store().now());
+
+    EXPECT_FALSE(splice::views(store()).transfer_preapproval_of(party_of("alice")).has_value());
+}
+
 TEST_F(DefaultNetwork, ReassignedAContractToTheSecondSynchronizer) {
     std::string reassigned;
     for (store::Offset o = 1; o <= store().ledger_end(); ++o) {

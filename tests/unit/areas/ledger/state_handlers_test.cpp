@@ -50,7 +50,7 @@ TEST_F(StateHandlersTest, TheLedgerEndIsTheLastOffset) {
     const http::Response r = call("GET", "/v2/state/ledger-end", "");
 
     ASSERT_EQ(r.status, 200) << r.body;
-    EXPECT_EQ(json::parse(r.body), json({{"offset", 45}}));
+    EXPECT_EQ(json::parse(r.body), json({{"offset", 47}}));
 }
 
 TEST_F(StateHandlersTest, TheLedgerEndNeedsAnyValidUserToken) {
@@ -186,10 +186,10 @@ INSTANTIATE_TEST_SUITE_P(
                   "Offset -1 in active_at_offset is a negative integer: the offset in "
                   "active_at_offset field has to be a non-negative integer (>=0)"},
         ErrorCase{"AfterTheLedgerEnd",
-                  {{"activeAtOffset", 46}, {"eventFormat", event_format(alice)}},
+                  {{"activeAtOffset", 48}, {"eventFormat", event_format(alice)}},
                   400,
                   "OFFSET_AFTER_LEDGER_END",
-                  "active_at_offset offset (46) is after ledger end (45)"},
+                  "active_at_offset offset (48) is after ledger end (47)"},
         ErrorCase{"UnknownPackage",
                   {{"activeAtOffset", 45},
                    {"eventFormat",
@@ -285,7 +285,7 @@ TEST_F(StateHandlersTest, APageWithoutAnOffsetIsAtTheLedgerEnd) {
 
     ASSERT_EQ(r.status, 200) << r.body;
     const json page = json::parse(r.body);
-    EXPECT_EQ(page["activeAtOffset"], 45);
+    EXPECT_EQ(page["activeAtOffset"], 47);
     EXPECT_EQ(page["activeContracts"].size(), 2U);
     EXPECT_EQ(page["activeContracts"][0]["streamContinuationToken"], "");
     EXPECT_TRUE(page["nextPageToken"].is_string());

@@ -239,7 +239,7 @@ TEST_F(UpdateHandlersTest, TheListWithoutAnEndReadsToTheLedgerEnd) {
     ASSERT_EQ(r.status, 200) << r.body;
     const json list = json::parse(r.body);
     ASSERT_FALSE(list.empty());
-    EXPECT_EQ(list.back()["update"]["Transaction"]["value"]["offset"], 45);
+    EXPECT_EQ(list.back()["update"]["Transaction"]["value"]["offset"], 47);
 }
 
 TEST_F(UpdateHandlersTest, TheLimitParameterCutsTheList) {
@@ -316,16 +316,16 @@ INSTANTIATE_TEST_SUITE_P(
                   "Offset -1 in begin_exclusive is a negative integer: the offset in "
                   "begin_exclusive field has to be a non-negative integer (>=0)"},
         ErrorCase{"BeginAfterTheEnd",
-                  {{"beginExclusive", 46}, {"updateFormat", everything(alice)}},
+                  {{"beginExclusive", 48}, {"updateFormat", everything(alice)}},
                   400,
                   "OFFSET_AFTER_LEDGER_END",
-                  "Begin offset (46) is after ledger end (45)"},
+                  "Begin offset (48) is after ledger end (47)"},
         ErrorCase{
             "EndAfterTheEnd",
             {{"beginExclusive", 0}, {"endInclusive", 50}, {"updateFormat", everything(alice)}},
             400,
             "OFFSET_AFTER_LEDGER_END",
-            "End offset (50) is after ledger end (45)"},
+            "End offset (50) is after ledger end (47)"},
         ErrorCase{
             "EndBeforeBegin",
             {{"beginExclusive", 10}, {"endInclusive", 5}, {"updateFormat", everything(alice)}},
@@ -352,7 +352,7 @@ TEST_F(UpdateHandlersTest, ALimitAboveTheNodeLimitIsCapped) {
              json{{"beginExclusive", 0}, {"updateFormat", any}}.dump(), "auditor");
 
     ASSERT_EQ(r.status, 200) << r.body;
-    EXPECT_EQ(json::parse(r.body).size(), 41U);  // 45 less a migration and three reassignments
+    EXPECT_EQ(json::parse(r.body).size(), 43U);  // 47 less a migration and three reassignments
 }
 
 // ---- get-updates-page ----
@@ -408,7 +408,7 @@ TEST_F(UpdateHandlersTest, TheLastPageWithoutAnEndTailsTheLedger) {
 
     ASSERT_EQ(r.status, 200) << r.body;
     const json page = json::parse(r.body);
-    EXPECT_EQ(page["highestPageOffsetInclusive"], 45);
+    EXPECT_EQ(page["highestPageOffsetInclusive"], 47);
     EXPECT_TRUE(page["nextPageToken"].is_string());
 }
 
@@ -420,7 +420,7 @@ TEST_F(UpdateHandlersTest, DescendingPagesStartAtTheEnd) {
     ASSERT_EQ(r.status, 200) << r.body;
     const json page = json::parse(r.body);
     EXPECT_EQ(page["updates"][0]["update"]["Transaction"]["value"]["offset"], 43);
-    EXPECT_EQ(page["highestPageOffsetInclusive"], 45);
+    EXPECT_EQ(page["highestPageOffsetInclusive"], 47);
 }
 
 TEST_F(UpdateHandlersTest, PageErrors) {
