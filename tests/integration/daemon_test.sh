@@ -111,7 +111,7 @@ admin_client_drives_the_network() {
   echo '{"step": "mint", "owner": "zoe", "amount": "1"}' | "$BIN" apply --url "$url" - >/dev/null || return 1
   "$BIN" time --url "$url" --advance PT1H | grep -q '"now": "2025-01-20T01:00:03Z"' || return 1
   end=$("$BIN" revert --url "$url" "$id" | sed -n 's/.*"ledger_end": \([0-9]*\).*/\1/p')
-  [ "$end" = 47 ] || { echo "  ledger end after revert: $end"; return 1; }
+  [ "$end" = 49 ] || { echo "  ledger end after revert: $end"; return 1; }
   set +e; "$BIN" revert --url "$url" 99 2>"$TMP/err"; local code=$?; set -e
   [ "$code" = 1 ] && grep -q "cantonlite: 404: no snapshot '99'" "$TMP/err" || { echo "  exit $code: $(cat "$TMP/err")"; return 1; }
   "$BIN" reset --url "$url" | grep -q '"ledger_end": 47' || return 1
