@@ -102,6 +102,8 @@ TEST(WebSocketUpdates, ATailingStreamIsClosedAsGoingAwayWhenTheServerStops) {
     Client client(server->port(), "/v2/updates", "");
     client.ws.write(asio::buffer(request(2, std::nullopt).dump()));
     EXPECT_EQ(json::parse(client.read())["update"]["Transaction"]["value"]["offset"], 3);
+    // Caught up with the ledger end: the tailing stream's OffsetCheckpoint.
+    EXPECT_EQ(json::parse(client.read())["update"]["OffsetCheckpoint"]["value"]["offset"], 3);
 
     std::thread stopper([&] { server.reset(); });
     beast::flat_buffer rest;

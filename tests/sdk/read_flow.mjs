@@ -335,10 +335,12 @@ async function main() {
         const { events } = await sdk.extend({ events: { auth, websocketURL: opts.wsUrl } });
         const it = events.updates({ partyId: owner, interfaceIds: [HOLDING_INTERFACE_ID], beginOffset: ctx.endBefore });
         const seen = [];
-        let found;
+        let found, checkpoint;
         const deadline = Date.now() + Math.min(opts.timeoutMs - 1000, 10000);
         try {
-            while (!found) {
+            // The deposit, then the OffsetCheckpoint a tailing stream gets once caught up (the
+            // exchange-integration guide's point to resume from).
+            while (!found || !checkpoint) {
                 const left = deadline - Date.now();
                 if (left <= 0) break;
                 const r = await withTimeout(it.next(), left, null).catch(() => ({ timedOut: true }));
@@ -347,6 +349,8 @@ async function main() {
                 seen.push(msg);
                 const t = msg?.update?.Transaction?.value;
                 if (t?.updateId === dep.updateId) found = t;
+                const cp = msg?.update?.OffsetCheckpoint?.value;
+                if (cp && cp.offset >= ctx.endAfter) checkpoint = cp;
             }
         } finally {
             closeSockets('updates-websocket');   // ends the generator even while it awaits a frame
@@ -361,6 +365,10 @@ async function main() {
         check(found, `no Transaction with update ${short(dep.updateId)} within 10 s; got ${seen.length} message(s)` +
             (seen.length ? ` [${kinds.join(',')}] first ${safeJson(seen[0], 300)}` : ''));
         eq(found.offset, dep.offset, 'offset of the streamed deposit');
+        check(checkpoint, `no OffsetCheckpoint at the ledger end ${ctx.endAfter} after the deposit; ` +
+            `got [${kinds.join(',')}]`);
+        check((checkpoint.synchronizerTimes ?? []).some((x) => x.synchronizerId && x.recordTime),
+            `the checkpoint names no synchronizer time: ${safeJson(checkpoint, 300)}`);
         const txs = seen.map((m) => m?.update?.Transaction?.value).filter(Boolean);
         for (const t of txs) check(t.offset > ctx.endBefore, `streamed offset ${t.offset} <= beginExclusive ${ctx.endBefore}`);
         check(!txs.some((t) => t.offset === ctx.mintOffset), `the mint to ${opts.senderUser} was streamed to ${opts.ownerUser}`);
@@ -373,6 +381,7 @@ async function main() {
         eqNum(view.viewValue.amount, dep.amount, 'streamed Holding view amount');
         eq(view.viewValue.owner, owner, 'streamed Holding view owner');
         return `${seen.length} message(s) [${kinds.join(',')}]; deposit at offset ${found.offset}, ` +
+            `checkpoint at ${checkpoint.offset}, ` +
             `Holding view amount ${view.viewValue.amount}`;
     });
 

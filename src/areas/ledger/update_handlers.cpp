@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <optional>
+#include <utility>
+#include <variant>
 
 #include "cantonlite/areas/ledger/ledger_handlers.hpp"
 #include "cantonlite/areas/ledger/list_limit.hpp"
@@ -10,7 +13,9 @@
 #include "cantonlite/areas/ledger/update_json.hpp"
 #include "cantonlite/areas/ledger/update_reads.hpp"
 #include "cantonlite/http/api_error.hpp"
+#include "cantonlite/http/json_text.hpp"
 #include "cantonlite/model/ids.hpp"
+#include "cantonlite/model/timestamp.hpp"
 
 namespace cantonlite::areas::ledger {
 namespace {
@@ -280,20 +285,68 @@ std::string update_message(const std::string& update) {
     return update_response(update);
 }
 
+std::string offset_checkpoint_message(const store::LedgerStore& store, std::int64_t offset) {
+    const model::Network& network = store.network();
+    std::vector<std::string> synchronizers{network.synchronizer_id};
+    synchronizers.insert(synchronizers.end(), network.other_synchronizers.begin(),
+                         network.other_synchronizers.end());
+    // The latest record time of each, read backwards from `offset` until all are found.
+    std::vector<std::optional<model::Timestamp>> times(synchronizers.size());
+    std::size_t missing = synchronizers.size();
+    const auto saw = [&](std::string_view synchronizer, model::Timestamp t) {
+        for (std::size_t i = 0; i < synchronizers.size(); ++i) {
+            if (synchronizers[i] == synchronizer && !times[i]) {
+                times[i] = t;
+                --missing;
+            }
+        }
+    };
+    for (std::int64_t o = offset; o > 0 && missing > 0; --o) {
+        const store::UpdatePtr update = store.update_at(o);
+        if (!update) continue;
+        if (const auto* tx = std::get_if<store::Transaction>(update.get())) {
+            saw(tx->synchronizer_id.view(), tx->record_time);
+        } else if (const auto* r = std::get_if<store::Reassignment>(update.get())) {
+            saw(r->kind == store::Reassignment::Kind::unassign ? r->source_synchronizer.view()
+                                                               : r->target_synchronizer.view(),
+                r->record_time);
+        }
+    }
+    std::string out = R"({"update":{"OffsetCheckpoint":{"value":{"offset":)" +
+                      std::to_string(offset) + R"(,"synchronizerTimes":[)";
+    bool first = true;
+    for (std::size_t i = 0; i < synchronizers.size(); ++i) {
+        if (!times[i]) continue;
+        if (!std::exchange(first, false)) out += ',';
+        out += '{';
+        http::append_string_field(out, "synchronizerId", synchronizers[i], true);
+        http::append_string_field(out, "recordTime", model::format_instant(*times[i]));
+        out += '}';
+    }
+    return out + "]}}}}";
+}
+
 http::Response post_updates(const store::LedgerStore& store, const LedgerAuth& auth,
                             const http::RequestContext& ctx, const ApiProfile& release) {
     const StreamListParams params = decode_stream_list_params(ctx.request);        // 400 text
     const Caller caller = auth.identify(ctx.request);                              // 403
     const UpdatesRequest request = decode_updates(ctx.request.body);               // 400 text
     const UpdatesPlan plan = plan_updates(store, auth, caller, request, release);  // 400-404
-    const std::vector<std::string> updates =
-        read_range(store, plan.reader, plan.begin_exclusive, plan.end, plan.descending,
-                   list_take(params.limit), release);
-    check_list_limit(updates.size());  // 413
+    const std::int64_t take = list_take(params.limit);
+    std::vector<std::string> elements;
+    for (std::string& u : read_range(store, plan.reader, plan.begin_exclusive, plan.end,
+                                     plan.descending, take, release)) {
+        elements.push_back(update_response(u));
+    }
+    // A tailing read has caught up with the ledger end: its checkpoint is the stream's next
+    // element, taken when the limit leaves room.
+    if (!plan.end_inclusive && plan.end > 0 && static_cast<std::int64_t>(elements.size()) < take)
+        elements.push_back(offset_checkpoint_message(store, plan.end));
+    check_list_limit(elements.size());  // 413
     std::string out = "[";
-    for (std::size_t i = 0; i < updates.size(); ++i) {
+    for (std::size_t i = 0; i < elements.size(); ++i) {
         if (i > 0) out += ',';
-        out += update_response(updates[i]);
+        out += elements[i];
     }
     out += ']';
     return http::Response::json(200, out);

@@ -73,6 +73,11 @@ class UpdateStream final : public http::MessageStream {
             }
             next_ = upto;
         }
+        // Tailing and caught up with a ledger end not yet checkpointed: its OffsetCheckpoint.
+        if (!plan_->end_inclusive && next_ == to && to > checkpointed_) {
+            out.messages.push_back(offset_checkpoint_message(store_, to));
+            checkpointed_ = to;
+        }
         out.done = plan_->end_inclusive && next_ >= *plan_->end_inclusive;
         return out;
     }
@@ -88,7 +93,8 @@ class UpdateStream final : public http::MessageStream {
     const ApiProfile release_;
     bool started_ = false;
     std::optional<UpdatesPlan> plan_;
-    std::int64_t next_ = 0;  // the last offset read
+    std::int64_t next_ = 0;          // the last offset read
+    std::int64_t checkpointed_ = 0;  // the offset of the last OffsetCheckpoint sent
 };
 
 }  // namespace

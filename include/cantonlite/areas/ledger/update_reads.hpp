@@ -42,4 +42,12 @@ struct UpdatesPlan {
 // One element of the list, one message of the stream: {"update": <Update object>}.
 [[nodiscard]] std::string update_message(const std::string& update);
 
+// The OffsetCheckpoint a tailing read (no endInclusive) sends once it has caught up with the
+// ledger end `offset` (> 0), as an element of the list or a message of the stream:
+// {"update":{"OffsetCheckpoint":{"value":{offset, synchronizerTimes}}}}, each synchronizer that
+// has an update at or before `offset` with the record time of its latest, in the network's order
+// (Canton's IndexServiceImpl.checkpointFlow, over a checkpoint cache that is always current).
+[[nodiscard]] std::string offset_checkpoint_message(const store::LedgerStore& store,
+                                                    std::int64_t offset);
+
 }  // namespace cantonlite::areas::ledger

@@ -238,8 +238,77 @@ TEST_F(UpdateHandlersTest, TheListWithoutAnEndReadsToTheLedgerEnd) {
 
     ASSERT_EQ(r.status, 200) << r.body;
     const json list = json::parse(r.body);
-    ASSERT_FALSE(list.empty());
-    EXPECT_EQ(list.back()["update"]["Transaction"]["value"]["offset"], 47);
+    ASSERT_GE(list.size(), 2U);
+    EXPECT_EQ(list[list.size() - 2]["update"]["Transaction"]["value"]["offset"], 47);
+}
+
+// ---- offset checkpoints ----
+
+// A tailing stream (no endInclusive) gets an OffsetCheckpoint once it has caught up with the
+// ledger end (IndexServiceImpl.checkpointFlow and injectCheckpoints, over a checkpoint cache that
+// is always current here): the offset, and the record time of each synchronizer's latest update.
+const json checkpoint_at_47 = {
+    {"update",
+     {{"OffsetCheckpoint",
+       {{"value",
+         {{"offset", 47},
+          {"synchronizerTimes",
+           {{{"synchronizerId",
+              "global-domain::"
+              "1220b1431ef217342db44d516bb9befde802be7d8899637d290895fa58880f19accc"},
+             {"recordTime", "2025-01-19T23:55:00Z"}},
+            {{"synchronizerId",
+              "private-synchronizer::"
+              "12200ed66a9741e7b8a2a74d75fc02fd1d60e93d443c1cc2fda28161897f8be14dfe"},
+             {"recordTime", "2025-01-12T09:00:01Z"}}}}}}}}}}};
+
+TEST_F(UpdateHandlersTest, ATailingListEndsWithAnOffsetCheckpointAtTheLedgerEnd) {
+    const http::Response r =
+        post("/v2/updates", {{"beginExclusive", 40}, {"updateFormat", everything(bob)}}, "bob");
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(json::parse(r.body).back(), checkpoint_at_47);
+}
+
+TEST_F(UpdateHandlersTest, ATailingListFromTheLedgerEndIsTheCheckpointAlone) {
+    const http::Response r =
+        post("/v2/updates", {{"beginExclusive", 47}, {"updateFormat", everything(alice)}});
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(json::parse(r.body), json::array({checkpoint_at_47}));
+}
+
+// CheckpointInTailingStreamsIT.TXServeTailingStreamCheckpointEmpty: other parties' offsets count.
+TEST_F(UpdateHandlersTest, ATailingListOfNothingVisibleStillHasTheCheckpoint) {
+    const http::Response r =
+        post("/v2/updates", {{"beginExclusive", 45}, {"updateFormat", everything(carol)}}, "carol");
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(json::parse(r.body), json::array({checkpoint_at_47}));
+}
+
+TEST_F(UpdateHandlersTest, ABoundedListHasNoCheckpoint) {
+    const http::Response r = post(
+        "/v2/updates",
+        {{"beginExclusive", 40}, {"endInclusive", 47}, {"updateFormat", everything(bob)}}, "bob");
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    for (const json& u : json::parse(r.body))
+        EXPECT_FALSE(u["update"].contains("OffsetCheckpoint"));
+}
+
+// The list takes the stream's first `limit` elements: the checkpoint is one of them.
+TEST_F(UpdateHandlersTest, TheCheckpointCountsTowardsTheLimit) {
+    const std::string body = json{{"beginExclusive", 46}, {"updateFormat", everything(bob)}}.dump();
+
+    const http::Response one = call("POST", "/v2/updates?limit=1", body, "bob");
+    const http::Response two = call("POST", "/v2/updates?limit=2", body, "bob");
+
+    ASSERT_EQ(one.status, 200) << one.body;
+    ASSERT_EQ(json::parse(one.body).size(), 1U);
+    EXPECT_TRUE(json::parse(one.body)[0]["update"].contains("Transaction"));
+    ASSERT_EQ(two.status, 200) << two.body;
+    EXPECT_EQ(json::parse(two.body), json::array({json::parse(one.body)[0], checkpoint_at_47}));
 }
 
 TEST_F(UpdateHandlersTest, TheLimitParameterCutsTheList) {
@@ -352,7 +421,8 @@ TEST_F(UpdateHandlersTest, ALimitAboveTheNodeLimitIsCapped) {
              json{{"beginExclusive", 0}, {"updateFormat", any}}.dump(), "auditor");
 
     ASSERT_EQ(r.status, 200) << r.body;
-    EXPECT_EQ(json::parse(r.body).size(), 43U);  // 47 less a migration and three reassignments
+    // 47 less a migration and three reassignments, and the offset checkpoint
+    EXPECT_EQ(json::parse(r.body).size(), 44U);
 }
 
 // ---- get-updates-page ----

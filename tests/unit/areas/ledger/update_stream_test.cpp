@@ -4,6 +4,7 @@
 // done at it; an error is one JsCantonError message and the end.
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -11,7 +12,9 @@
 
 #include "cantonlite/app/application.hpp"
 #include "cantonlite/areas/ledger/ledger_handlers.hpp"
+#include "cantonlite/model/timestamp.hpp"
 #include "cantonlite/seed/live_network.hpp"
+#include "cantonlite/store/update.hpp"
 #include "seed/seed_test_network.hpp"
 
 namespace cantonlite::areas::ledger {
@@ -76,20 +79,59 @@ TEST_F(UpdateStreamTest, SendsWhatTheListHasOneMessageEach) {
     EXPECT_TRUE(out.done);
 }
 
+// The offset of an OffsetCheckpoint message; nullopt for any other message.
+std::optional<std::int64_t> checkpoint_offset(const std::string& message) {
+    const json m = json::parse(message);
+    if (!m.contains("update") || !m["update"].contains("OffsetCheckpoint")) return std::nullopt;
+    return m["update"]["OffsetCheckpoint"]["value"]["offset"].get<std::int64_t>();
+}
+
 TEST_F(UpdateStreamTest, WithoutAnEndItTailsTheLedger) {
     const auto s = stream();
     const Output first = s->on_message(request(2).dump());
-    ASSERT_EQ(first.messages.size(), 1U);  // offset 4
+    ASSERT_EQ(first.messages.size(), 2U);  // offset 4, then the checkpoint
+    EXPECT_EQ(json::parse(first.messages[0])["update"]["Transaction"]["value"]["offset"], 4);
+    EXPECT_EQ(checkpoint_offset(first.messages[1]), 4);
     EXPECT_FALSE(first.done);
     EXPECT_TRUE(s->poll().messages.empty());
 
     (void)network_->apply_steps(json::array({mint("bob", "1"), mint("alice", "2")}));
 
     const Output later = s->poll();
-    ASSERT_EQ(later.messages.size(), 1U);  // alice's at 6, not bob's at 5
+    ASSERT_EQ(later.messages.size(), 2U);  // alice's at 6, not bob's at 5; the checkpoint
     EXPECT_EQ(json::parse(later.messages[0])["update"]["Transaction"]["value"]["offset"], 6);
+    EXPECT_EQ(checkpoint_offset(later.messages[1]), 6);
     EXPECT_FALSE(later.done);
     EXPECT_TRUE(s->poll().messages.empty());
+}
+
+// CheckpointInTailingStreamsIT: a stream begun at the ledger end gets a checkpoint at once, and
+// one after every write, seen or not; each is the list's checkpoint, byte for byte.
+TEST_F(UpdateStreamTest, ATailingStreamGetsACheckpointAfterEveryWrite) {
+    const auto s = stream();
+    const Output first = s->on_message(request(4).dump());
+    ASSERT_EQ(first.messages.size(), 1U);
+    EXPECT_EQ(as_list(first.messages), listed(request(4)));
+
+    (void)network_->apply_steps(json::array({mint("bob", "1")}));
+
+    const Output later = s->poll();
+    ASSERT_EQ(later.messages.size(), 1U);
+    EXPECT_EQ(checkpoint_offset(later.messages[0]), 5);
+    EXPECT_EQ(as_list(later.messages), listed(request(4)));  // bob's mint at 5 is not hers
+}
+
+TEST_F(UpdateStreamTest, ACheckpointHasTheSynchronizersLatestRecordTime) {
+    const Output out = stream()->on_message(request(4).dump());
+
+    ASSERT_EQ(out.messages.size(), 1U);
+    const json value = json::parse(out.messages[0])["update"]["OffsetCheckpoint"]["value"];
+    const store::UpdatePtr latest = network_->store().update_at(4);
+    EXPECT_EQ(value,
+              (json{{"offset", 4},
+                    {"synchronizerTimes",
+                     {{{"synchronizerId", network_->store().network().synchronizer_id},
+                       {"recordTime", model::format_instant(store::record_time_of(*latest))}}}}}));
 }
 
 TEST_F(UpdateStreamTest, AnEndAheadOfNothingIsRefusedAsTheListRefusesIt) {
