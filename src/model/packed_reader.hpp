@@ -15,15 +15,23 @@ namespace cantonlite::model::packed {
 //   numeric: zigzag varint of the 128-bit units        text, enumeration: varint size, bytes
 //   party, contract_id: varint Name id                 optional: one byte 0/1, then the payload
 //   list: varint count, items                          gen_map: varint pairs, key, value, ...
-//   text_map: varint count, (varint size, key bytes, value)...
+//   text_map: varint count, (varint key Name id, value)...
 //   record: varint count, (varint label Name id, value)...
 //   variant: varint size, constructor bytes, value
+// and a text that was a Name when packed: the byte name_text_tag, then the varint Name id (kind()
+// reads it as a text; text() gives the Name's text).
+inline constexpr unsigned char name_text_tag = 0x40;
+
 class Reader {
   public:
     explicit Reader(std::string_view bytes)
         : at_(bytes.data()), end_(bytes.data() + bytes.size()) {}
 
-    [[nodiscard]] Value::Kind kind() { return static_cast<Value::Kind>(byte()); }
+    [[nodiscard]] Value::Kind kind() {
+        const unsigned char tag = byte();
+        name_text_ = tag == name_text_tag;
+        return name_text_ ? Value::Kind::text : static_cast<Value::Kind>(tag);
+    }
     [[nodiscard]] unsigned char byte() { return static_cast<unsigned char>(*at_++); }
     [[nodiscard]] UInt128 varint() {
         UInt128 v = 0;
@@ -42,7 +50,12 @@ class Reader {
         const UInt128 u = varint();
         return Decimal::from_units(static_cast<Int128>((u >> 1) ^ (~(u & 1) + 1)));
     }
+    // The text of a text node (after kind()), an enumeration or a variant's constructor.
     [[nodiscard]] std::string_view text() {
+        if (name_text_) {
+            name_text_ = false;
+            return name().view();
+        }
         const std::size_t size = count();
         const std::string_view out(at_, size);
         at_ += size;
@@ -68,6 +81,7 @@ class Reader {
   private:
     const char* at_;
     const char* end_;
+    bool name_text_ = false;  // the node kind() read is a text kept as a Name
 };
 
 }  // namespace cantonlite::model::packed

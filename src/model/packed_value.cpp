@@ -13,6 +13,15 @@ class Writer {
     explicit Writer(std::string buffer) : out_(std::move(buffer)) { out_.clear(); }
 
     void value(const Value& v) {
+        // A text that is a Name already (a party's id quoted in metadata, a vocabulary the
+        // writer interned) is its Name's id.
+        if (v.kind == Kind::text) {
+            if (const auto name = Name::find(v.text)) {
+                out_ += static_cast<char>(packed::name_text_tag);
+                varint(name->id());
+                return;
+            }
+        }
         out_ += static_cast<char>(v.kind);
         switch (v.kind) {
             case Kind::unit:
@@ -80,11 +89,8 @@ class Writer {
     void labelled(const Value& v) {
         varint(v.items.size());
         for (std::size_t i = 0; i < v.items.size(); ++i) {
-            if (v.kind == Kind::record) {
-                varint(Name(v.labels[i]).id());
-            } else {
-                text(v.labels[i]);
-            }
+            // Record labels and text-map keys (metadata keys: a small vocabulary) as Names.
+            varint(Name(v.labels[i]).id());
             value(v.items[i]);
         }
     }
@@ -128,7 +134,7 @@ Value read(packed::Reader& in) {
         case Kind::text_map:
         case Kind::record:
             for (std::size_t n = in.count(); n > 0; --n) {
-                v.labels.emplace_back(v.kind == Kind::record ? in.name().view() : in.text());
+                v.labels.emplace_back(in.name().view());
                 v.items.push_back(read(in));
             }
             break;
@@ -171,11 +177,6 @@ void packed::Reader::skip() {
             for (std::size_t n = count() * 2; n > 0; --n) skip();
             return;
         case Kind::text_map:
-            for (std::size_t n = count(); n > 0; --n) {
-                (void)text();
-                skip();
-            }
-            return;
         case Kind::record:
             for (std::size_t n = count(); n > 0; --n) {
                 (void)varint();
@@ -207,6 +208,10 @@ PackedValue pack(const Value& v) {
     w.value(v);
     buffer = w.take();
     return PackedValue(std::string_view(buffer));
+}
+
+bool PackedValue::operator==(const PackedValue& other) const {
+    return bytes() == other.bytes() || unpack(*this) == unpack(other);
 }
 
 Value unpack(const PackedValue& packed) {

@@ -206,7 +206,7 @@ class CompactWriter {
         }
         out_ += '{';
         for (std::size_t i = 0; i < count; ++i) {
-            const std::string_view label = kind == Kind::record ? in.name().view() : in.text();
+            const std::string_view label = in.name().view();  // a record's label, a map's key
             if (i >= written) {
                 in.skip();
                 continue;
@@ -270,7 +270,7 @@ class ProtobufWriter {
                 return;
             case Kind::text_map:
                 repeated("textMap", "entries", in.count(), [&] {
-                    const std::string_view key = in.text();
+                    const std::string_view key = in.name().view();
                     out_ += '{';
                     if (!key.empty()) {  // proto3 JSON leaves out a string key that is ""
                         out_ += "\"key\":";

@@ -1,5 +1,6 @@
 #include "cantonlite/splice/payloads.hpp"
 
+#include "cantonlite/model/name.hpp"
 #include "cantonlite/splice/templates.hpp"
 
 namespace cantonlite::splice::payloads {
@@ -252,13 +253,18 @@ Value holding_tx_meta(TxKind kind, const std::optional<std::string>& reason,
     const char* kind_text = kind == TxKind::transfer      ? "transfer"
                             : kind == TxKind::merge_split ? "merge-split"
                                                           : "mint";
+    // The texts are a small vocabulary here (fixed reasons, no fee burned, parties' ids): as
+    // Names, every result refers to one copy (PackedValue keeps a text that is a Name as its id).
+    const auto word = [](std::string text) {
+        (void)model::Name(text);
+        return Value::text_value(std::move(text));
+    };
     // A TextMap, in key order as Daml keeps it.
     std::vector<std::pair<std::string, Value>> values;
-    if (burned)
-        values.emplace_back(prefix + "burned", Value::text_value(burned->to_compact_string()));
-    if (reason) values.emplace_back(prefix + "reason", Value::text_value(*reason));
-    if (sender) values.emplace_back(prefix + "sender", Value::text_value(*sender));
-    values.emplace_back(prefix + "tx-kind", Value::text_value(kind_text));
+    if (burned) values.emplace_back(prefix + "burned", word(burned->to_compact_string()));
+    if (reason) values.emplace_back(prefix + "reason", word(*reason));
+    if (sender) values.emplace_back(prefix + "sender", word(*sender));
+    values.emplace_back(prefix + "tx-kind", word(kind_text));
     return single("values", Value::text_map(std::move(values)));
 }
 

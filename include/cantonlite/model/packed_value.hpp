@@ -56,7 +56,9 @@ class PackedValue {
         return {reinterpret_cast<const char*>(block + 1), block[0]};
     }
     [[nodiscard]] std::size_t size() const { return bytes().size(); }
-    bool operator==(const PackedValue& other) const { return bytes() == other.bytes(); }
+    // The same value: the same bytes, or (a text packed before it became a Name, and after) the
+    // same value unpacked.
+    bool operator==(const PackedValue& other) const;
 
     friend PackedValue pack(const Value& v);
 

@@ -8,11 +8,15 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
+#include "cantonlite/model/name.hpp"
 #include "cantonlite/model/value_json.hpp"
 
 namespace cantonlite::model {
 namespace {
+
+using nlohmann::json;
 
 Value number(std::string_view decimal) {
     return Value::numeric(*Decimal::parse(decimal));
@@ -133,6 +137,39 @@ TEST(PackedValue, EqualValuesPackToEqualBytes) {
             EXPECT_EQ(pack(values[i]) == pack(values[j]), values[i] == values[j]) << i << " " << j;
         }
     }
+}
+
+// A text that is a Name (a party's id quoted in metadata, a vocabulary interned by its writer) is
+// kept as the Name's id: the same value, a few bytes, and equal to the same text packed inline.
+TEST(PackedValue, ATextThatIsANameIsKeptAsItsId) {
+    const std::string text = "packed-text-test::1220" + std::string(64, 'e');
+    const Value v = Value::record({{"sender", Value::text_value(text)}});
+    const PackedValue inline_text = pack(v);
+    (void)Name(text);
+
+    const PackedValue as_name = pack(v);
+
+    EXPECT_GE(inline_text.size(), text.size());
+    EXPECT_LE(as_name.size(), 12U);
+    EXPECT_EQ(unpack(as_name), v);
+    EXPECT_EQ(field_at(as_name, {"sender"}), Value::text_value(text));
+    for (const auto e : {ValueEncoding::ledger, ValueEncoding::protobuf, ValueEncoding::codegen})
+        EXPECT_EQ(value_json(as_name, e), value_json(inline_text, e));
+    EXPECT_EQ(as_name, inline_text);
+    EXPECT_NE(as_name, pack(Value::record({{"sender", Value::party(text)}})));
+}
+
+// Text-map keys (metadata keys such as splice.lfdecentralizedtrust.org/tx-kind) are Names.
+TEST(PackedValue, TextMapKeysAreNames) {
+    const std::string key(60, 'k');
+    const Value v = Value::text_map({{key, Value::int64(1)}, {"", Value::int64(2)}});
+
+    const PackedValue packed = pack(v);
+
+    EXPECT_LE(packed.size(), 16U);
+    EXPECT_EQ(unpack(packed), v);
+    EXPECT_EQ(json::parse(value_json(packed, ValueEncoding::ledger)),
+              (json{{key, "1"}, {"", "2"}}));
 }
 
 // The point of the form: an Amulet argument is a fraction of any of its JSON encodings.
