@@ -121,8 +121,8 @@ Offset offset_of(const Update& u) {
     return std::visit([](const auto& x) { return x.offset; }, u);
 }
 
-const model::UpdateId& update_id_of(const Update& u) {
-    return std::visit([](const auto& x) -> const model::UpdateId& { return x.update_id; }, u);
+model::UpdateId update_id_of(const Update& u) {
+    return std::visit([](const auto& x) { return x.update_id(); }, u);
 }
 
 Timestamp record_time_of(const Update& u) {
@@ -130,7 +130,7 @@ Timestamp record_time_of(const Update& u) {
 }
 
 std::int64_t migration_id_of(const Update& u) {
-    return std::visit([](const auto& x) { return x.migration_id; }, u);
+    return std::visit([](const auto& x) { return std::int64_t{x.migration_id}; }, u);
 }
 
 int last_descendant(const Transaction& tx, int id) {
@@ -158,7 +158,10 @@ std::vector<int> children(const Transaction& tx, int id) {
 }
 
 LedgerStore::LedgerStore(model::Network network, Timestamp genesis_time)
-    : network_(std::move(network)), genesis_time_(genesis_time), now_(genesis_time) {}
+    : network_(std::move(network)),
+      genesis_time_(genesis_time),
+      id_namespace_(network_.id_namespace),
+      now_(genesis_time) {}
 
 std::int64_t LedgerStore::round_at(Timestamp t) const {
     constexpr std::int64_t round_micros = 600'000'000;
@@ -300,15 +303,15 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
     };
     NodesBuilt built;
     Transaction tx{.offset = draft.offset,
-                   .update_id = draft.update_id,
                    .command_id = Name(draft.command_id),
                    .workflow_id = Name(draft.workflow_id),
                    .submitters = model::NameSet(
                        std::vector<Name>(draft.submitters.begin(), draft.submitters.end())),
                    .synchronizer_id = Name(draft.synchronizer_id),
+                   .id_namespace = id_namespace_,
+                   .migration_id = static_cast<std::int32_t>(migration_id_),
                    .effective_at = draft.effective_at,
                    .record_time = draft.record_time,
-                   .migration_id = migration_id_,
                    .traffic_cost = draft.paid_traffic_cost.value_or(Transaction::no_traffic_cost)};
     for (std::size_t i = 0; i < draft.nodes.size(); ++i) {
         const NodeDraft& nd = draft.nodes[i];
@@ -444,13 +447,13 @@ void LedgerStore::unassign(const std::string& contract_id, const std::string& ta
     const std::string update_id = update_id_for(offset);
     Reassignment r{
         .offset = offset,
-        .update_id = *model::UpdateId::parse(update_id),
         .contract = state.contract,
         .kind = Reassignment::Kind::unassign,
         .submitter = Name(submitter),
         .source_synchronizer = state.synchronizer_id,
         .target_synchronizer = Name(target),
         .unassign_id = Name(model::sha256_hex("unassign/" + update_id)),
+        .id_namespace = id_namespace_,
         .reassignment_counter = counter_of(reassignments_, state.contract->contract_id) + 1,
         .migration_id = migration_id_,
         .record_time = record_time};
@@ -472,7 +475,6 @@ void LedgerStore::assign(const std::string& contract_id, const Party& submitter,
     const Offset offset = static_cast<Offset>(history_.size()) + 1;
     Reassignment r = pending->second;
     r.offset = offset;
-    r.update_id = id_for(offset);
     r.kind = Reassignment::Kind::assign;
     r.submitter = Name(submitter);
     r.record_time = record_time;
@@ -486,6 +488,9 @@ void LedgerStore::migrate(Timestamp record_time) {
     const std::unique_lock lock(mutex_);
     check_time(record_time);
     check_room(0);
+    // A transaction keeps its migration id in 32 bits.
+    if (migration_id_ >= std::numeric_limits<std::int32_t>::max())
+        throw AppendError("no migration after " + std::to_string(migration_id_));
     undo_.set(migration_id_, migration_id_ + 1);
     undo_.assign(imports_, migration_id_, std::map<std::string_view, ImportUpdate>{});
     auto& imports = imports_[migration_id_];
@@ -498,7 +503,7 @@ void LedgerStore::migrate(Timestamp record_time) {
     });
     const Offset offset = static_cast<Offset>(history_.size()) + 1;
     push(Migration{.offset = offset,
-                   .update_id = id_for(offset),
+                   .id_namespace = id_namespace_,
                    .migration_id = migration_id_,
                    .record_time = record_time,
                    .imported_contracts = imports.size()});
@@ -608,7 +613,7 @@ std::optional<Offset> LedgerStore::offset_of_update(std::string_view update_id) 
     const auto id = model::UpdateId::parse(update_id);
     if (!id) return std::nullopt;
     const std::shared_lock lock(mutex_);
-    const auto position = offset_of_update_.find(id->bytes());
+    const auto position = offset_of_update_.find(*id);
     if (!position) return std::nullopt;
     return static_cast<Offset>(*position) + 1;
 }
@@ -716,7 +721,7 @@ UpdatePtr LedgerStore::update_by_id(std::string_view update_id) const {
     const auto id = model::UpdateId::parse(update_id);
     if (!id) return nullptr;
     const std::shared_lock lock(mutex_);
-    const auto position = offset_of_update_.find(id->bytes());
+    const auto position = offset_of_update_.find(*id);
     if (!position) return nullptr;
     const UpdatePtr& u = history_[*position];
     return std::holds_alternative<Migration>(*u) ? nullptr : u;

@@ -243,6 +243,7 @@ class LedgerStore {
   private:
     model::Network network_;  // grows by add_party and add_user; guarded by mutex_
     const model::Timestamp genesis_time_;
+    const Name id_namespace_;  // network_.id_namespace, which every update carries
     mutable std::shared_mutex mutex_;
     std::vector<UpdatePtr> history_;  // guarded by mutex_
     // Every contract ever created, in creation order (a contract's sequence is its index), and
@@ -258,14 +259,20 @@ class LedgerStore {
         &contracts_};  // guarded by mutex_
     // The reassignment offsets of the contracts that moved, by contract id. Guarded by mutex_.
     std::unordered_map<Name, std::vector<Offset>> reassignments_;
-    // The history's updates by their ids' hash bytes (an update's offset is its position + 1).
+    // The history's updates by their ids (an update's offset is its position + 1). An id is
+    // computed from its update, so the index keeps positions only.
     struct UpdateIdOf {
-        std::string_view operator()(const std::vector<UpdatePtr>* history,
-                                    std::uint32_t position) const {
-            return update_id_of(*(*history)[position]).bytes();
+        model::UpdateId operator()(const std::vector<UpdatePtr>* history,
+                                   std::uint32_t position) const {
+            return update_id_of(*(*history)[position]);
         }
     };
-    PositionIndex<std::string_view, UpdateIdOf, std::vector<UpdatePtr>, std::hash<std::string_view>>
+    struct UpdateIdHash {
+        std::size_t operator()(const model::UpdateId& id) const {
+            return std::hash<std::string_view>{}(id.bytes());
+        }
+    };
+    PositionIndex<model::UpdateId, UpdateIdOf, std::vector<UpdatePtr>, UpdateIdHash>
         offset_of_update_{&history_};                                           // guarded by mutex_
     model::Timestamp now_;                                                      // guarded by mutex_
     std::int64_t migration_id_ = 0;                                             // guarded by mutex_

@@ -123,16 +123,21 @@ class NodeList {
 // A committed transaction.
 struct Transaction {
     Offset offset = 0;
-    model::UpdateId update_id;
     Name command_id;            // empty when none
     Name workflow_id;           // empty when none
     model::NameSet submitters;  // act-as parties of the submission, in the order given
     Name synchronizer_id;
+    Name id_namespace;  // the network's: the update id is derived from it and the offset
+    std::int32_t migration_id = 0;
     model::Timestamp effective_at;
     model::Timestamp record_time;
-    std::int64_t migration_id = 0;
     NodeList nodes;  // in pre-order: nodes[i].node_id == i
     std::int64_t traffic_cost = no_traffic_cost;
+
+    // make_update_id(id_namespace, offset): computed, not kept (32 bytes an update).
+    [[nodiscard]] model::UpdateId update_id() const {
+        return model::UpdateId::of(id_namespace.view(), offset);
+    }
 
     static constexpr std::int64_t no_traffic_cost = std::numeric_limits<std::int64_t>::min();
     [[nodiscard]] std::optional<std::int64_t> paid_traffic_cost() const {
@@ -152,36 +157,45 @@ struct Reassignment {
     enum class Kind { unassign, assign };
 
     Offset offset = 0;
-    model::UpdateId update_id;
     model::ContractPtr contract;
     Kind kind = Kind::unassign;  // beside the Names
     Name submitter;
     Name source_synchronizer;
     Name target_synchronizer;
     Name unassign_id;
+    Name id_namespace;  // as a transaction's
     std::int64_t reassignment_counter = 0;
     std::int64_t migration_id = 0;  // of the source (unassign) or the target (assign)
     model::Timestamp record_time;
+
+    [[nodiscard]] model::UpdateId update_id() const {
+        return model::UpdateId::of(id_namespace.view(), offset);
+    }
 };
 
 // A hard synchronizer migration: from here on the network runs under `migration_id`, whose ACS was
 // re-imported from the previous one (see ImportUpdate).
 struct Migration {
     Offset offset = 0;
-    model::UpdateId update_id;
+    Name id_namespace;  // as a transaction's
     std::int64_t migration_id = 0;
     model::Timestamp record_time;
     std::size_t imported_contracts = 0;
+
+    [[nodiscard]] model::UpdateId update_id() const {
+        return model::UpdateId::of(id_namespace.view(), offset);
+    }
 };
 
-// 112 bytes. A transaction shares its heap block with its shared_ptr's counts and its nodes
-// (LedgerStore); a reassignment or a migration takes a block of 128 alone.
+// 80 bytes. A transaction shares its heap block with its shared_ptr's counts and its nodes
+// (LedgerStore); a reassignment or a migration takes a block of 96 alone.
 using Update = std::variant<Transaction, Reassignment, Migration>;
-static_assert(sizeof(Update) <= 112);
+static_assert(sizeof(Update) <= 80);
 using UpdatePtr = std::shared_ptr<const Update>;
 
 [[nodiscard]] Offset offset_of(const Update& update);
-[[nodiscard]] const model::UpdateId& update_id_of(const Update& update);
+// Computed from the update's namespace and offset (a SHA-256).
+[[nodiscard]] model::UpdateId update_id_of(const Update& update);
 [[nodiscard]] model::Timestamp record_time_of(const Update& update);
 // The migration id an update belongs to (a reassignment: that of its source or target).
 [[nodiscard]] std::int64_t migration_id_of(const Update& update);

@@ -137,7 +137,7 @@ std::string traceparent_of(const std::string& update_id) {
 void append_transaction_object(std::string& out, const TransactionView& view,
                                bool with_transaction_hash) {
     const store::Transaction& tx = *view.transaction;
-    const std::string update_id = tx.update_id.str();
+    const std::string update_id = tx.update_id().str();
     out += '{';
     append_string_field(out, "updateId", update_id, true);
     append_string_field(out, "commandId", view.submitter_visible ? tx.command_id.view() : "");

@@ -67,7 +67,7 @@ std::optional<std::string> reassignment_json(const store::Reassignment& r, const
     const std::optional<ContractView> view = view_contract(reader, *r.contract);
     if (!view) return std::nullopt;
     const bool unassign = r.kind == store::Reassignment::Kind::unassign;
-    const std::string update_id = r.update_id.str();
+    const std::string update_id = r.update_id().str();
     std::string out = R"({"Reassignment":{"value":{)";
     append_string_field(out, "updateId", update_id, true);
     append_string_field(out, "commandId", "");

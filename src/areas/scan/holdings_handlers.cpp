@@ -209,7 +209,7 @@ std::optional<std::string> created_in_update_id(const Store& store, const model:
     const store::UpdatePtr update = store.update_at(c.created_offset);
     const auto* tx = update ? std::get_if<store::Transaction>(update.get()) : nullptr;
     if (tx == nullptr || tx->migration_id != migration_id) return std::nullopt;
-    return tx->update_id.str();
+    return tx->update_id().str();
 }
 
 void check_after_in_range(std::int64_t after, std::int64_t first, std::int64_t last) {

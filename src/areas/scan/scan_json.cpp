@@ -147,7 +147,7 @@ void append_exercised_event(std::string& out, const store::ExercisedNode& x,
 
 void append_transaction_v2(std::string& out, const store::Transaction& tx,
                            DamlValueEncoding encoding) {
-    const std::string update_id = tx.update_id.str();
+    const std::string update_id = tx.update_id().str();
     out += '{';
     append_string_field(out, "update_id", update_id, true);
     append_int_field(out, "migration_id", tx.migration_id);
@@ -182,7 +182,7 @@ void append_transaction_v2(std::string& out, const store::Transaction& tx,
 
 void append_reassignment(std::string& out, const store::Reassignment& r,
                          DamlValueEncoding encoding) {
-    const std::string update_id = r.update_id.str();
+    const std::string update_id = r.update_id().str();
     out += '{';
     append_string_field(out, "update_id", update_id, true);
     append_string_field(out, "offset", consistent_offset);

@@ -162,7 +162,7 @@ json transaction_json(const store::Transaction& tx) {
                          {"event", c ? contract_json(*c->contract) : exercised_json(tx, n)}});
     }
     return {{"offset", tx.offset},
-            {"update_id", tx.update_id.str()},
+            {"update_id", tx.update_id().str()},
             {"command_id", tx.command_id},
             {"workflow_id", tx.workflow_id},
             {"submitters", tx.submitters},
@@ -176,7 +176,7 @@ json transaction_json(const store::Transaction& tx) {
 
 json reassignment_json(const store::Reassignment& r) {
     return {{"offset", r.offset},
-            {"update_id", r.update_id.str()},
+            {"update_id", r.update_id().str()},
             {"kind", r.kind == store::Reassignment::Kind::unassign ? "unassign" : "assign"},
             {"contract", contract_json(*r.contract)},
             {"submitter", r.submitter},
@@ -190,7 +190,7 @@ json reassignment_json(const store::Reassignment& r) {
 
 json migration_json(const store::Migration& m) {
     return {{"offset", m.offset},
-            {"update_id", m.update_id.str()},
+            {"update_id", m.update_id().str()},
             {"migration_id", m.migration_id},
             {"record_time", m.record_time.micros},
             {"imported_contracts", m.imported_contracts}};

@@ -260,7 +260,7 @@ TEST(StepIds, CommandAndWorkflowIdsDefaultToEmpty) {
 TEST(StepIds, UpdateIdIsTheStoresIdOfTheOffset) {
     const auto s = load(seed_with({mint("alice", "10", "a1")}));
 
-    EXPECT_EQ(transaction_at(*s, 2).update_id, s->update_id_for(2));
+    EXPECT_EQ(transaction_at(*s, 2).update_id(), s->update_id_for(2));
     EXPECT_EQ(transaction_at(*s, 2).offset, 2);
 }
 
@@ -905,7 +905,7 @@ TEST(StepBuyTraffic, CreateRecordsACreatedEvent) {
     const auto event = splice::views(*s).latest_buy_traffic_event(alice, "traffic-1");
     ASSERT_TRUE(event.has_value());
     EXPECT_EQ(event->status, splice::BuyTrafficStatus::created);
-    EXPECT_EQ(event->update_id, transaction_at(*s, 2).update_id);
+    EXPECT_EQ(event->update_id, transaction_at(*s, 2).update_id());
     EXPECT_EQ(event->offset, 2);
 }
 
@@ -937,7 +937,7 @@ TEST(StepBuyTraffic, CompleteRecordsACompletedEventWithItsUpdateId) {
     const auto event = splice::views(*s).latest_buy_traffic_event(alice, "traffic-1");
     ASSERT_TRUE(event.has_value());
     EXPECT_EQ(event->status, splice::BuyTrafficStatus::completed);
-    EXPECT_EQ(event->update_id, transaction_at(*s, 3).update_id);
+    EXPECT_EQ(event->update_id, transaction_at(*s, 3).update_id());
 }
 
 TEST(StepBuyTraffic, CancelRecordsARejectedEventWithTheReason) {
@@ -1595,8 +1595,8 @@ TEST(StepReassign, BothHalvesShareTheUnassignId) {
     const auto& assigned = update_as<store::Reassignment>(*s, 4);
     EXPECT_FALSE(unassigned.unassign_id.empty());
     EXPECT_EQ(assigned.unassign_id, unassigned.unassign_id);
-    EXPECT_EQ(unassigned.update_id, s->update_id_for(3));
-    EXPECT_EQ(assigned.update_id, s->update_id_for(4));
+    EXPECT_EQ(unassigned.update_id(), s->update_id_for(3));
+    EXPECT_EQ(assigned.update_id(), s->update_id_for(4));
 }
 
 TEST(StepReassign, MovesTheContractAndCountsTheReassignment) {
@@ -1678,7 +1678,7 @@ TEST(StepMigrate, CommitsAMigrationUpdate) {
     EXPECT_EQ(m.migration_id, 1);
     EXPECT_EQ(m.record_time.micros, start_micros + 2 * second);
     EXPECT_EQ(m.imported_contracts, 6U);  // five of the bootstrap and the amulet
-    EXPECT_EQ(m.update_id, s->update_id_for(3));
+    EXPECT_EQ(m.update_id(), s->update_id_for(3));
     EXPECT_EQ(s->migration_id(), 1);
 }
 

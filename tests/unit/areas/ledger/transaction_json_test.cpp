@@ -64,7 +64,7 @@ TEST_F(TransactionJsonTest, WritesTheTransactionFieldsInCantonsOrder) {
                                  "updateId", "commandId", "workflowId", "effectiveAt", "events",
                                  "offset", "synchronizerId", "traceContext", "recordTime",
                                  "externalTransactionHash", "paidTrafficCost"}));
-    EXPECT_EQ(body["updateId"], t.update_id.str());
+    EXPECT_EQ(body["updateId"], t.update_id().str());
     EXPECT_EQ(body["offset"], 2);
     EXPECT_EQ(body["effectiveAt"], "2025-01-01T00:00:01Z");
     EXPECT_TRUE(body["externalTransactionHash"].is_null());

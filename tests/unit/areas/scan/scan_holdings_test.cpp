@@ -166,7 +166,7 @@ TEST(HoldingsState, EventIdIsTheCreatingNodeOfTheParticipantsTransaction) {
 
     const json events = body_of(response).at("created_events");
     ASSERT_EQ(events.size(), 1U);
-    EXPECT_EQ(events[0].at("event_id"), "#" + transaction_at(ledger(), 2).update_id.str() + ":1");
+    EXPECT_EQ(events[0].at("event_id"), "#" + transaction_at(ledger(), 2).update_id().str() + ":1");
 }
 
 struct OwnersCase {

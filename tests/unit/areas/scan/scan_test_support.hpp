@@ -375,7 +375,7 @@ inline store::Offset migration_offset(const store::LedgerStore& s) {
 inline std::string creating_update_id(const store::LedgerStore& s, const std::string& cid) {
     const auto state = s.contract(cid);
     if (!state) throw std::runtime_error("no contract " + cid);
-    return transaction_at(s, state->created_offset()).update_id.str();
+    return transaction_at(s, state->created_offset()).update_id().str();
 }
 
 // "#<update id>:<node id>": the participant's id of the event that created `cid`.
@@ -386,7 +386,7 @@ inline std::string creating_event_id(const store::LedgerStore& s, const std::str
     for (const store::Node& node : tx.nodes) {
         const auto* c = std::get_if<store::CreatedNode>(&node.event);
         if (c != nullptr && c->contract->contract_id == cid) {
-            return "#" + tx.update_id.str() + ":" + std::to_string(node.node_id);
+            return "#" + tx.update_id().str() + ":" + std::to_string(node.node_id);
         }
     }
     throw std::runtime_error("no node creates " + cid);

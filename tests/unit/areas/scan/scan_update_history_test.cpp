@@ -84,7 +84,7 @@ ordered expected_item(const store::Update& u, bool protobuf) {
     if (const auto* tx = std::get_if<store::Transaction>(&u)) {
         std::map<std::string, ordered> events;  // sorted by id as text
         for (const store::Node& node : tx->nodes) {
-            const std::string id = tx->update_id.str() + ":" + std::to_string(node.node_id);
+            const std::string id = tx->update_id().str() + ":" + std::to_string(node.node_id);
             if (const auto* c = std::get_if<store::CreatedNode>(&node.event)) {
                 events[id] = created_event(*c->contract, id, protobuf);
             } else {
@@ -98,7 +98,7 @@ ordered expected_item(const store::Update& u, bool protobuf) {
                     {"choice", x.choice},
                     {"choice_argument", value_json(x.choice_argument, protobuf)},
                     {"child_event_ids",
-                     ids(tx->update_id.str(), store::children(*tx, node.node_id))},
+                     ids(tx->update_id().str(), store::children(*tx, node.node_id))},
                     {"exercise_result", value_json(x.exercise_result, protobuf)},
                     {"consuming", x.consuming},
                     {"acting_parties", x.acting_parties},
@@ -108,25 +108,26 @@ ordered expected_item(const store::Update& u, bool protobuf) {
         }
         ordered by_id = ordered::object();
         for (auto& [id, e] : events) by_id[id] = std::move(e);
-        return {{"update_id", tx->update_id.str()},
+        return {{"update_id", tx->update_id().str()},
                 {"migration_id", tx->migration_id},
                 {"workflow_id", tx->workflow_id},
                 {"record_time", model::format_micros(tx->record_time)},
                 {"synchronizer_id", tx->synchronizer_id},
                 {"effective_at", model::format_instant(tx->effective_at)},
-                {"root_event_ids", ids(tx->update_id.str(), store::roots(*tx))},
+                {"root_event_ids", ids(tx->update_id().str(), store::roots(*tx))},
                 {"events_by_id", std::move(by_id)}};
     }
     const auto& r = std::get<store::Reassignment>(u);
     ordered event;
     if (r.kind == store::Reassignment::Kind::assign) {
-        event = {{"submitter", r.submitter},
-                 {"source_synchronizer", r.source_synchronizer},
-                 {"target_synchronizer", r.target_synchronizer},
-                 {"migration_id", r.migration_id},
-                 {"unassign_id", r.unassign_id},
-                 {"created_event", created_event(*r.contract, r.update_id.str() + ":0", protobuf)},
-                 {"reassignment_counter", r.reassignment_counter}};
+        event = {
+            {"submitter", r.submitter},
+            {"source_synchronizer", r.source_synchronizer},
+            {"target_synchronizer", r.target_synchronizer},
+            {"migration_id", r.migration_id},
+            {"unassign_id", r.unassign_id},
+            {"created_event", created_event(*r.contract, r.update_id().str() + ":0", protobuf)},
+            {"reassignment_counter", r.reassignment_counter}};
     } else {
         event = {{"submitter", r.submitter},
                  {"source_synchronizer", r.source_synchronizer},
@@ -136,7 +137,7 @@ ordered expected_item(const store::Update& u, bool protobuf) {
                  {"reassignment_counter", r.reassignment_counter},
                  {"contract_id", r.contract->contract_id}};
     }
-    return {{"update_id", r.update_id.str()},
+    return {{"update_id", r.update_id().str()},
             {"offset", "000000000000000001"},
             {"record_time", model::format_micros(r.record_time)},
             {"event", std::move(event)}};

@@ -206,7 +206,7 @@ TEST(BuyTrafficRequestCompleted, NamesTheCompletingTransaction) {
     const auto state = api().store().contract(request->contract_id);
     ASSERT_TRUE(state && state->archived_offset());
     const std::string completing =
-        scantest::transaction_at(api().store(), *state->archived_offset()).update_id.str();
+        scantest::transaction_at(api().store(), *state->archived_offset()).update_id().str();
 
     const Response response = traffic_status("alice", "traffic-completed");
 
