@@ -291,6 +291,30 @@ void create_transfer_preapproval(SeedContext& ctx, const JsonObject& s) {
     ctx.label(s, "as", d.contract_id_of(created));
 }
 
+void feature_app(SeedContext& ctx, const JsonObject& s) {
+    allow_keys(s, Commits::transaction, {"provider", "as"});
+    const model::Network& n = ctx.network();
+    const Party provider = s.has("provider") ? ctx.party(s, "provider") : n.validator_party;
+    auto d = ctx.draft(s, {provider}, ctx.step_time(s));
+    // AmuletRules_DevNet_FeatureApp (controller the provider; DevNet only, as LocalNet is).
+    const int root =
+        d.add(-1, ExerciseDraft{.contract_id = ctx.amulet_rules,
+                                .template_id = p::amulet_rules(n),
+                                .choice = "AmuletRules_DevNet_FeatureApp",
+                                .argument = p::single("provider", Value::party(provider)),
+                                .consuming = false,
+                                .acting_parties = {provider}});
+    const int created =
+        d.add(root, CreateDraft{.template_id = p::featured_app_right(n),
+                                .argument = p::featured_app_right_value(n.dso_party, provider),
+                                .signatories = {n.dso_party},
+                                .observers = {provider}});
+    d.set_result(root,
+                 p::single("featuredAppRightCid", Value::contract_id(d.contract_id_of(created))));
+    ctx.commit(d);
+    ctx.label(s, "as", d.contract_id_of(created));
+}
+
 namespace {
 
 // The tick of the rounds (AmuletConfig.tickDuration): 10 minutes, as on LocalNet and as

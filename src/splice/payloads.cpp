@@ -36,6 +36,9 @@ model::TemplateId transfer_command_counter(const model::Network& n) {
 model::TemplateId transfer_preapproval(const model::Network& n) {
     return templates::id_of(n, templates::transfer_preapproval);
 }
+model::TemplateId featured_app_right(const model::Network& n) {
+    return templates::id_of(n, templates::featured_app_right);
+}
 model::TemplateId open_mining_round(const model::Network& n) {
     return templates::id_of(n, templates::open_mining_round);
 }
@@ -186,6 +189,10 @@ Value transfer_preapproval_value(const Party& dso, const Party& receiver, const 
                           {"validFrom", Value::timestamp(now)},
                           {"lastRenewedAt", Value::timestamp(now)},
                           {"expiresAt", Value::timestamp(expires_at)}});
+}
+
+Value featured_app_right_value(const Party& dso, const Party& provider) {
+    return Value::record({{"dso", Value::party(dso)}, {"provider", Value::party(provider)}});
 }
 
 Value rel_time(std::int64_t micros) {

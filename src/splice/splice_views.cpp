@@ -23,6 +23,7 @@ using HoldingFact = SpliceViews::HoldingFact;
 using VoteFact = SpliceViews::VoteFact;
 using BuyTrafficFact = SpliceViews::BuyTrafficFact;
 using OpenRoundFact = SpliceViews::OpenRoundFact;
+using FeaturedFact = SpliceViews::FeaturedFact;
 using RulesFact = SpliceViews::RulesFact;
 
 // The field at `path` (record labels) of `v`, of kind `kind`. Throws AppendError naming the path.
@@ -119,6 +120,8 @@ Fact extract(const model::TemplateId& t, const Value& a) {
             .round = field(a, {"round", "number"}, K::int64, t).number,
             .opens_at = model::Timestamp{field(a, {"opensAt"}, K::timestamp, t).number}};
     }
+    if (templates::is(t, templates::featured_app_right))
+        return FeaturedFact{.provider = Name(party_at(a, {"provider"}, t))};
     if (templates::is(t, templates::amulet_rules)) return RulesFact{.external = false};
     if (templates::is(t, templates::external_party_amulet_rules))
         return RulesFact{.external = true};
@@ -266,6 +269,8 @@ void SpliceViews::on_created(const store::CreatedEvent& event) {
                      std::pair{c, round->opens_at});
     } else if (const auto* rules = std::get_if<RulesFact>(&fact)) {
         undo_.assign(rules->external ? external_rules_ : amulet_rules_, sequence, c);
+    } else if (const auto* f = std::get_if<FeaturedFact>(&fact)) {
+        undo_.assign(featured_by_provider_[f->provider], sequence, c);
     } else if (const auto* boxed = std::get_if<std::shared_ptr<const AnsFact>>(&fact)) {
         const AnsFact* a = boxed->get();
         undo_.assign(ans_by_name_[a->name], sequence,
@@ -315,6 +320,8 @@ void SpliceViews::on_archived(const model::Contract& c, std::uint64_t sequence) 
         undo_.erase(open_rounds_, std::pair{round->round, sequence});
     } else if (const auto* rules = std::get_if<RulesFact>(&fact)) {
         undo_.erase(rules->external ? external_rules_ : amulet_rules_, sequence);
+    } else if (const auto* f = std::get_if<FeaturedFact>(&fact)) {
+        undo_.erase(featured_by_provider_[f->provider], sequence);
     } else if (const auto* a = std::get_if<std::shared_ptr<const AnsFact>>(&fact)) {
         undo_.erase(ans_by_name_[(*a)->name], sequence);
     } else if (std::holds_alternative<VoteFact>(fact)) {
@@ -482,6 +489,19 @@ std::optional<store::ContractState> SpliceViews::amulet_rules() const {
 
 std::optional<store::ContractState> SpliceViews::external_party_amulet_rules() const {
     return latest_of(store_, external_rules_);
+}
+
+std::optional<store::ContractState> SpliceViews::featured_app_right_of(
+    std::string_view provider) const {
+    model::ContractPtr right;
+    {
+        const auto lock = store_.read_lock();
+        const std::optional<Name> name = Name::find(provider);
+        const auto it = name ? featured_by_provider_.find(*name) : featured_by_provider_.end();
+        if (it == featured_by_provider_.end() || it->second.empty()) return std::nullopt;
+        right = it->second.rbegin()->second;
+    }
+    return store_.contract(right->contract_id.view());
 }
 
 std::optional<AnsEntryFact> SpliceViews::ans_entry(std::string_view name,

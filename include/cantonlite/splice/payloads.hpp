@@ -24,6 +24,7 @@ model::TemplateId amulet_rules(const model::Network& n);
 model::TemplateId external_party_amulet_rules(const model::Network& n);
 model::TemplateId transfer_command_counter(const model::Network& n);
 model::TemplateId transfer_preapproval(const model::Network& n);
+model::TemplateId featured_app_right(const model::Network& n);
 model::TemplateId open_mining_round(const model::Network& n);
 model::TemplateId dso_rules(const model::Network& n);
 model::TemplateId vote_request(const model::Network& n);
@@ -81,6 +82,9 @@ Value transfer_preapproval_value(const Party& dso, const Party& receiver, const 
 Value open_mining_round_value(const Party& dso, std::int64_t round, Decimal amulet_price,
                               Timestamp opens_at, Timestamp target_closes_at,
                               std::int64_t tick_micros);
+// Splice.Amulet:FeaturedAppRight {dso, provider}.
+Value featured_app_right_value(const Party& dso, const Party& provider);
+
 // A DA.Time RelTime {microseconds}.
 Value rel_time(std::int64_t micros);
 

@@ -135,6 +135,10 @@ class SpliceViews final : public store::LedgerExtension {
     // does not look at the expiry), and where it is.
     [[nodiscard]] std::optional<store::ContractState> transfer_preapproval_of(
         std::string_view receiver) const;
+    // Scan's lookupFeaturedAppRight: the active FeaturedAppRight of `provider` (the latest
+    // created, should there be more), and where it is.
+    [[nodiscard]] std::optional<store::ContractState> featured_app_right_of(
+        std::string_view provider) const;
     // Scan's lookupLatestUsableOpenMiningRound: the active OpenMiningRound with the highest round
     // number whose opensAt is before `now` (strictly), and where it is.
     [[nodiscard]] std::optional<store::ContractState> latest_usable_open_round(
@@ -181,6 +185,9 @@ class SpliceViews final : public store::LedgerExtension {
         Name receiver;
         model::Timestamp valid_from;
     };
+    struct FeaturedFact {
+        Name provider;
+    };
     struct OpenRoundFact {
         std::int64_t round = 0;
         model::Timestamp opens_at;
@@ -208,7 +215,7 @@ class SpliceViews final : public store::LedgerExtension {
     // another Splice contract (the rare, large AnsFact boxed).
     using Fact = std::variant<std::monostate, HoldingFact, OfferFact, CounterFact, PreapprovalFact,
                               std::shared_ptr<const AnsFact>, VoteFact, BuyTrafficFact,
-                              OpenRoundFact, RulesFact>;
+                              OpenRoundFact, RulesFact, FeaturedFact>;
 
   private:
     const store::LedgerStore& store_;
@@ -239,6 +246,8 @@ class SpliceViews final : public store::LedgerExtension {
         open_rounds_;
     // Active AmuletRules and ExternalPartyAmuletRules by creation sequence.
     std::map<std::uint64_t, model::ContractPtr> amulet_rules_;
+    // Active FeaturedAppRights by provider, by creation sequence.
+    std::unordered_map<Name, std::map<std::uint64_t, model::ContractPtr>> featured_by_provider_;
     std::map<std::uint64_t, model::ContractPtr> external_rules_;
     std::unordered_map<std::string, std::map<std::uint64_t, AnsEntryFact>> ans_by_name_;
     std::map<std::uint64_t, model::ContractPtr> vote_requests_;

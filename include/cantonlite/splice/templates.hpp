@@ -13,6 +13,8 @@ using model::QualifiedRef;
 inline constexpr QualifiedRef amulet{"splice-amulet", "Splice.Amulet", "Amulet"};
 inline constexpr QualifiedRef locked_amulet{"splice-amulet", "Splice.Amulet", "LockedAmulet"};
 inline constexpr QualifiedRef amulet_rules{"splice-amulet", "Splice.AmuletRules", "AmuletRules"};
+inline constexpr QualifiedRef featured_app_right{"splice-amulet", "Splice.Amulet",
+                                                 "FeaturedAppRight"};
 inline constexpr QualifiedRef transfer_preapproval{"splice-amulet", "Splice.AmuletRules",
                                                    "TransferPreapproval"};
 inline constexpr QualifiedRef open_mining_round{"splice-amulet", "Splice.Round", "OpenMiningRound"};

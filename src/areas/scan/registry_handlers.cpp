@@ -22,6 +22,7 @@
 #include "cantonlite/http/json_text.hpp"
 #include "cantonlite/model/contract.hpp"
 #include "cantonlite/model/decimal.hpp"
+#include "cantonlite/model/packed_value.hpp"
 #include "cantonlite/model/value_json.hpp"
 #include "cantonlite/splice/splice_views.hpp"
 
@@ -432,6 +433,11 @@ http::Response post_transfer_factory(const Store& store, const Context& ctx) {
     const std::optional<store::ContractState> preapproval =
         self ? std::nullopt : views.transfer_preapproval_of(parties.receiver);
     const std::string_view kind = self ? "self" : preapproval ? "direct" : "offer";
+    // The preapproval's provider's FeaturedAppRight, when there is a preapproval.
+    const std::optional<store::ContractState> featured =
+        preapproval ? views.featured_app_right_of(
+                          model::field_at(preapproval->contract->argument, {"provider"})->text)
+                    : std::nullopt;
 
     const std::string& synchronizer = store.network().synchronizer_id;
     std::string out = "{";
@@ -447,10 +453,19 @@ http::Response post_transfer_factory(const Store& store, const Context& ctx) {
     }
     append_contract_id_value(out, "open-round", round->contract->contract_id, first);
     append_contract_id_value(out, "amulet-rules", amulet_rules->contract->contract_id, false);
+    if (featured) {
+        append_contract_id_value(out, "featured-app-right", featured->contract->contract_id, false);
+    }
     out += R"(}},"disclosedContracts":[)";
+    // In the order the builder adds them: the rules and the round, the optional featured app
+    // right and preapproval, then the factory.
     append_disclosed(out, *amulet_rules->contract, synchronizer, exclude_debug);
     out += ',';
     append_disclosed(out, *round->contract, synchronizer, exclude_debug);
+    if (featured) {
+        out += ',';
+        append_disclosed(out, *featured->contract, synchronizer, exclude_debug);
+    }
     if (preapproval) {
         out += ',';
         append_disclosed(out, *preapproval->contract, synchronizer, exclude_debug);

@@ -6,6 +6,7 @@
 
 #include "cantonlite/areas/scan/scan_handlers.hpp"
 #include "cantonlite/areas/validator/validator_handlers.hpp"
+#include "cantonlite/splice/splice_views.hpp"
 
 namespace cantonlite::areas::validator {
 
@@ -22,13 +23,15 @@ ValidatorArea::ValidatorArea(const store::LedgerStore& store, std::string role)
     // app.
     add_route("GET", "/livez", is_live);
     // validator-internal.yaml getValidatorUserInfo (validator_public, security: []): the
-    // operator's party and ledger API user; featured once it holds a FeaturedAppRight, which no
-    // step creates.
+    // operator's party and ledger API user; featured when it holds a FeaturedAppRight
+    // (HttpValidatorPublicHandler: lookupValidatorFeaturedAppRight().isDefined).
     add_route("GET", "/v0/validator-user", [this](const http::RequestContext&) {
         const model::Network& n = store_.network();
+        const bool featured =
+            splice::views(store_).featured_app_right_of(n.validator_party).has_value();
         return http::Response::json(200, nlohmann::ordered_json{{"party_id", n.validator_party},
                                                                 {"user_name", n.validator_user},
-                                                                {"featured", false}}
+                                                                {"featured", featured}}
                                              .dump());
     });
     // wallet-external.yaml

@@ -1423,6 +1423,54 @@ TEST(StepTransferPreapproval, ExpiryMustFollowTheLedgerTime) {
         SeedError);
 }
 
+// ================================ featured apps ================================
+
+// Splice.Amulet:FeaturedAppRight {dso, provider} (signatory the DSO, observer the provider),
+// created by AmuletRules_DevNet_FeatureApp (non-consuming, controller the provider).
+const std::string featured_template = "splice-amulet:Splice.Amulet:FeaturedAppRight";
+
+TEST(StepFeatureApp, ExercisesDevNetFeatureAppAsTheProvider) {
+    const auto s = load(seed_with({{{"step", "feature_app"}, {"provider", "provider"}}}));
+
+    const json expected =
+        tree(json::array({0}),
+             json::array({exercise_node({.id = 0,
+                                         .choice = "AmuletRules_DevNet_FeatureApp",
+                                         .template_name = amulet_rules_template,
+                                         .contract = amulet_rules(*s),
+                                         .consuming = false,
+                                         .acting_parties = {provider},
+                                         .children = {1},
+                                         .last_descendant = 1,
+                                         .witnesses = {dso, provider}}),
+                          create_node(1, featured_template, {dso}, {provider}, {dso, provider})}));
+    EXPECT_EQ(tree_json(transaction_at(*s, 2)), expected);
+    EXPECT_EQ(model::texts(transaction_at(*s, 2).submitters), std::vector<std::string>{provider});
+}
+
+TEST(StepFeatureApp, ArgumentIsTheProviderResultTheRightAndPayloadBothParties) {
+    const auto s = load(seed_with({{{"step", "feature_app"}, {"provider", "alice"}, {"as", "f"}}}));
+
+    const store::ExercisedNode& feature = exercised_at(*s, 2, 0);
+    EXPECT_EQ(json::parse(
+                  model::value_json(feature.choice_argument, model::ValueEncoding::api_compressed)),
+              (json{{"provider", alice}}));
+    EXPECT_EQ(json::parse(
+                  model::value_json(feature.exercise_result, model::ValueEncoding::api_compressed)),
+              (json{{"featuredAppRightCid", cid(*s, 2, 1)}}));
+    EXPECT_EQ(payload_json(model::value_json(created_at(*s, 2, 1)->argument,
+                                             model::ValueEncoding::api_compressed)),
+              (json{{"dso", dso}, {"provider", alice}}));
+}
+
+TEST(StepFeatureApp, TheProviderDefaultsToTheValidatorOperator) {
+    const auto s = load(seed_with({{{"step", "feature_app"}}}));
+
+    EXPECT_EQ(payload_json(model::value_json(created_at(*s, 2, 1)->argument,
+                                             model::ValueEncoding::api_compressed))["provider"],
+              s->network().validator_party);
+}
+
 // ================================ open mining rounds ================================
 
 // Splice.Round:OpenMiningRound (signatory the DSO), created by AmuletRules_AdvanceOpenMiningRounds

@@ -246,6 +246,57 @@ TEST(TransferFactory, ADirectTransferWithScansBytes) {
     EXPECT_EQ(response.body, expected.dump());
 }
 
+// The preapproval's provider is a featured app: its FeaturedAppRight joins the context (last, in
+// Scala's HashMap order) and the disclosed contracts (after the round, before the preapproval),
+// as the builder's addOptionalContracts("featured-app-right", "transfer-preapproval") adds them.
+TEST(TransferFactory, AFeaturedPreapprovalProviderAddsItsRight) {
+    const ScanClient client([] {
+        json seed = factory_seed();
+        seed["steps"].push_back(
+            at({{"step", "feature_app"}, {"provider", "alice"}}, "2025-01-01T01:16:30Z"));
+        seed["steps"].push_back(
+            at({{"step", "feature_app"}, {"provider", "provider"}}, "2025-01-01T01:17:00Z"));
+        return seed;
+    }());
+    const model::ContractPtr rules = only(client, "AmuletRules");
+    const model::ContractPtr round = round_numbered(client, 6);
+    const model::ContractPtr preapproval = only(client, "TransferPreapproval");
+    const model::ContractPtr factory = only(client, "ExternalPartyAmuletRules");
+    model::ContractPtr right;
+    for (const model::ContractPtr& c : all_created(client.store(), "FeaturedAppRight")) {
+        if (model::field_at(c->argument, {"provider"})->text == provider) right = c;
+    }
+    ASSERT_NE(right, nullptr);
+
+    const Response response = client.post(factory_path, factory_request(alice, bob));
+
+    ASSERT_EQ(response.status, 200) << response.body;
+    const nlohmann::ordered_json expected = {
+        {"factoryId", factory->contract_id.str()},
+        {"transferKind", "direct"},
+        {"choiceContext",
+         {{"choiceContextData",
+           {{"values",
+             {{"transfer-preapproval", contract_id_value(*preapproval)},
+              {"open-round", contract_id_value(*round)},
+              {"amulet-rules", contract_id_value(*rules)},
+              {"featured-app-right", contract_id_value(*right)}}}}},
+          {"disclosedContracts",
+           {disclosed(*rules), disclosed(*round), disclosed(*right), disclosed(*preapproval),
+            disclosed(*factory)}}}}};
+    EXPECT_EQ(response.body, expected.dump());
+
+    // No preapproval, no right looked up: an offer to carol and alice's self-transfer have none.
+    for (const std::string& receiver : {carol, alice}) {
+        const json body = body_of(client.post(factory_path, factory_request(alice, receiver)));
+        EXPECT_FALSE(body.at("choiceContext")
+                         .at("choiceContextData")
+                         .at("values")
+                         .contains("featured-app-right"))
+            << receiver;
+    }
+}
+
 // Carol has no preapproval: an offer, without one in the context.
 TEST(TransferFactory, WithoutAPreapprovalTheTransferIsAnOffer) {
     const ScanClient& client = factory_api();

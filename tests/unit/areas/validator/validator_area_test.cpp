@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "areas/validator/validator_test_support.hpp"
 #include "cantonlite/http/path.hpp"
 #include "cantonlite/model/network.hpp"
+#include "cantonlite/splice/splice_views.hpp"
 #include "cantonlite/store/ledger_store.hpp"
 
 namespace cantonlite::areas::validator {
@@ -21,12 +23,13 @@ class ValidatorAreaTest : public testing::Test {
     store::LedgerStore store_{
         model::Network{.dso_party = "DSO::1220ab", .validator_party = "validator::1220cd"},
         model::Timestamp{}};
+    const splice::SpliceViews& views_ = splice::SpliceViews::attach(store_);
     ValidatorArea area_{store_};
 };
 
 // validator-internal.yaml getValidatorUserInfo (security: [], validator_public): the validator
-// operator's party and ledger API user; `featured` when it holds a FeaturedAppRight, which no
-// step creates yet.
+// operator's party and ledger API user; `featured` when it holds a FeaturedAppRight
+// (HttpValidatorPublicHandler: lookupValidatorFeaturedAppRight().isDefined).
 TEST_F(ValidatorAreaTest, TheValidatorUserIsTheOperatorWithoutAToken) {
     const http::Response response = get("/api/validator/v0/validator-user");
 
@@ -40,6 +43,7 @@ TEST(ValidatorUser, TheSeedNamesTheOperatorsLedgerApiUser) {
                                             .validator_party = "validator-1::1220ef",
                                             .validator_user = "validator-operator"},
                              model::Timestamp{}};
+    splice::SpliceViews::attach(store);
     const ValidatorArea area{store};
     const http::Request request{.method = "GET", .target = "/api/validator/v0/validator-user"};
 
@@ -48,6 +52,21 @@ TEST(ValidatorUser, TheSeedNamesTheOperatorsLedgerApiUser) {
     EXPECT_EQ(nlohmann::json::parse(response.body),
               nlohmann::json::parse(R"({"party_id": "validator-1::1220ef",
                                         "user_name": "validator-operator", "featured": false})"));
+}
+
+TEST(ValidatorUser, IsFeaturedOnceTheOperatorHoldsAFeaturedAppRight) {
+    using valtest::seed_with;
+    const valtest::ScanClient featured(
+        seed_with({{{"step", "feature_app"}, {"provider", scan::scantest::validator}}}));
+    const valtest::ScanClient another(
+        seed_with({{{"step", "feature_app"}, {"provider", "alice"}}}));
+
+    EXPECT_EQ(
+        scan::scantest::body_of(featured.get("/api/validator/v0/validator-user")).at("featured"),
+        true);
+    EXPECT_EQ(
+        scan::scantest::body_of(another.get("/api/validator/v0/validator-user")).at("featured"),
+        false);
 }
 
 TEST_F(ValidatorAreaTest, ServesThePrefixApiValidator) {
