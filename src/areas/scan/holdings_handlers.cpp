@@ -1,5 +1,4 @@
 // Holdings state and summaries over Scan's ACS snapshots (splice-behavior.md op 3, op 6 scan side).
-#include <charconv>
 #include <optional>
 #include <string_view>
 #include <system_error>
@@ -241,22 +240,6 @@ http::Response post_holdings_summary_v0(const Store& store, const Context& ctx) 
 http::Response post_holdings_summary_v1(const Store& store, const Context& ctx) {
     return holdings_summary(store, ctx, true);
 }
-
-namespace {
-
-// java.lang.Long.parseLong, which Pekko's Long unmarshaller calls: a sign, then ASCII digits and
-// nothing else (no white space), within 64 bits.
-std::optional<std::int64_t> java_parse_long(std::string_view text) {
-    std::string_view number = text;
-    if (number.starts_with('+')) number.remove_prefix(1);  // from_chars reads '-' only
-    if (number.empty() || (number.front() == '-' && number.size() != text.size())) return {};
-    std::int64_t value = 0;
-    const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
-    if (error != std::errc{} || end != number.data() + number.size()) return {};
-    return value;
-}
-
-}  // namespace
 
 namespace detail {
 

@@ -3,7 +3,6 @@
 // from the latest ACS snapshot; and the transfer-instruction API's transfer factory (Splice
 // HttpTokenStandardTransferInstructionHandler.getTransferFactory).
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <cstdint>
 #include <functional>
@@ -23,6 +22,7 @@
 #include "cantonlite/model/contract.hpp"
 #include "cantonlite/model/decimal.hpp"
 #include "cantonlite/model/packed_value.hpp"
+#include "cantonlite/model/timestamp.hpp"
 #include "cantonlite/model/value_json.hpp"
 #include "cantonlite/splice/splice_views.hpp"
 
@@ -169,20 +169,7 @@ void int64(const Json& v, const std::string& path) {
         }
         return;
     }
-    if (v.is_string()) {
-        const std::string& t = v.get_ref<const std::string&>();
-        std::size_t i = (!t.empty() && (t[0] == '+' || t[0] == '-')) ? 1 : 0;
-        bool ok = i < t.size() && std::all_of(t.begin() + static_cast<std::ptrdiff_t>(i), t.end(),
-                                              [](unsigned char c) { return std::isdigit(c) != 0; });
-        if (ok) {
-            try {
-                (void)std::stoll(t);
-            } catch (const std::out_of_range&) {
-                ok = false;
-            }
-        }
-        if (ok) return;
-    }
+    if (v.is_string() && java_parse_long(v.get_ref<const std::string&>())) return;
     fail(path, "expected an int64, got " + shown(v));
 }
 
@@ -200,20 +187,7 @@ void timestamp(const Json& v, const std::string& path) {
 
 // LocalDate.parse: yyyy-MM-dd, a date of the calendar.
 void date(const Json& v, const std::string& path) {
-    const auto valid = [](const std::string& t) {
-        if (t.size() != 10 || t[4] != '-' || t[7] != '-') return false;
-        for (const std::size_t k : {0, 1, 2, 3, 5, 6, 8, 9}) {
-            if (std::isdigit(static_cast<unsigned char>(t[k])) == 0) return false;
-        }
-        const int year = std::stoi(t.substr(0, 4));
-        const int month = std::stoi(t.substr(5, 2));
-        const int day = std::stoi(t.substr(8, 2));
-        if (month < 1 || month > 12 || day < 1) return false;
-        constexpr std::array<int, 12> days{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-        const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-        return day <= days.at(static_cast<std::size_t>(month - 1)) + (month == 2 && leap ? 1 : 0);
-    };
-    if (!v.is_string() || !valid(v.get<std::string>())) {
+    if (!v.is_string() || !model::parse_date(v.get_ref<const std::string&>())) {
         fail(path, "expected a valid ISO 8601 date, got " + shown(v));
     }
 }
