@@ -307,9 +307,7 @@ std::string offset_checkpoint_message(const store::LedgerStore& store, std::int6
         if (const auto* tx = std::get_if<store::Transaction>(update.get())) {
             saw(tx->synchronizer_id.view(), tx->record_time);
         } else if (const auto* r = std::get_if<store::Reassignment>(update.get())) {
-            saw(r->kind == store::Reassignment::Kind::unassign ? r->source_synchronizer.view()
-                                                               : r->target_synchronizer.view(),
-                r->record_time);
+            saw(synchronizer_of(*r).view(), r->record_time);
         }
     }
     std::string out = R"({"update":{"OffsetCheckpoint":{"value":{"offset":)" +
@@ -333,20 +331,21 @@ http::Response post_updates(const store::LedgerStore& store, const LedgerAuth& a
     const UpdatesRequest request = decode_updates(ctx.request.body);               // 400 text
     const UpdatesPlan plan = plan_updates(store, auth, caller, request, release);  // 400-404
     const std::int64_t take = list_take(params.limit);
-    std::vector<std::string> elements;
-    for (std::string& u : read_range(store, plan.reader, plan.begin_exclusive, plan.end,
-                                     plan.descending, take, release)) {
-        elements.push_back(update_response(u));
-    }
+    const std::vector<std::string> updates = read_range(store, plan.reader, plan.begin_exclusive,
+                                                        plan.end, plan.descending, take, release);
     // A tailing read has caught up with the ledger end: its checkpoint is the stream's next
     // element, taken when the limit leaves room.
-    if (!plan.end_inclusive && plan.end > 0 && static_cast<std::int64_t>(elements.size()) < take)
-        elements.push_back(offset_checkpoint_message(store, plan.end));
-    check_list_limit(elements.size());  // 413
+    const bool checkpoint =
+        !plan.end_inclusive && plan.end > 0 && static_cast<std::int64_t>(updates.size()) < take;
+    check_list_limit(updates.size() + (checkpoint ? 1 : 0));  // 413
     std::string out = "[";
-    for (std::size_t i = 0; i < elements.size(); ++i) {
+    for (std::size_t i = 0; i < updates.size(); ++i) {
         if (i > 0) out += ',';
-        out += elements[i];
+        out += update_response(updates[i]);
+    }
+    if (checkpoint) {
+        if (!updates.empty()) out += ',';
+        out += offset_checkpoint_message(store, plan.end);
     }
     out += ']';
     return http::Response::json(200, out);

@@ -91,8 +91,7 @@ std::optional<std::string> reassignment_json(const store::Reassignment& r, const
     }
     append_trace_context(out, update_id);
     append_string_field(out, "recordTime", model::format_instant(r.record_time));
-    append_string_field(out, "synchronizerId",
-                        unassign ? r.source_synchronizer : r.target_synchronizer);
+    append_string_field(out, "synchronizerId", synchronizer_of(r));
     append_null_field(out, "paidTrafficCost");
     out += "}}}";
     return out;

@@ -41,6 +41,12 @@ void check_known_update_format(const store::LedgerStore& store, const UpdateForm
                                                      const UpdateReader& r,
                                                      const ApiProfile& release);
 
+// The synchronizer a reassignment happens on: an unassignment's source, an assignment's target.
+[[nodiscard]] inline model::Name synchronizer_of(const store::Reassignment& r) {
+    return r.kind == store::Reassignment::Kind::unassign ? r.source_synchronizer
+                                                         : r.target_synchronizer;
+}
+
 // One entry of the ACS at an offset: a contract that is active there, or in flight (unassigned
 // and not yet assigned) between synchronizers.
 struct AcsEntry {
