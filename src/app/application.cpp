@@ -102,6 +102,7 @@ std::size_t connection_cap(const ServerConfig& s) {
 net::ServerOptions server_options(const Config& config) {
     const ServerConfig& s = config.server;
     const int cores = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+    AccessLog access = make_access_log(config.log.format);
     return net::ServerOptions{
         .address = s.address,
         .port = s.port,
@@ -113,7 +114,8 @@ net::ServerOptions server_options(const Config& config) {
         .shutdown_grace = std::chrono::milliseconds(s.shutdown_grace_ms),
         .max_connections = connection_cap(s),
         .server_header = std::string("cantonlite/") + CANTONLITE_VERSION,
-        .access_log = make_access_log(config.log.format),
+        .access_log = std::move(access.log),
+        .access_log_flush = std::move(access.flush),
     };
 }
 

@@ -19,21 +19,49 @@
 namespace cantonlite::app {
 namespace {
 
-// Writes each line to stdout with one write(2), as it is logged. Unlike spdlog's stdout sinks
-// (fwrite and fflush under a lock, per line), the lock is held only while the line is formatted
-// (the formatter caches the current second's text), so io threads logging access lines at the
-// same time do not wait for each other's system calls. Thread-safe.
+// Writes lines to stdout with write(2). Unlike spdlog's stdout sinks (fwrite and fflush under a
+// lock, per line), the lock is held only while a line is formatted (the formatter caches the
+// current second's text), so io threads logging at the same time do not wait for each other's
+// system calls. Thread-safe.
+//
+// Held (the access log): lines wait in memory for flush(), or until 64 KiB wait, and are then
+// written with one write(2), in the order they were logged. The server flushes after each burst
+// of responses, so a burst costs one system call, not one per request. Not held: each line is
+// written as it is logged.
 class StdoutLineSink final : public spdlog::sinks::sink {
   public:
+    explicit StdoutLineSink(bool held) : held_(held) {}
+    ~StdoutLineSink() override { flush(); }
+
     void log(const spdlog::details::log_msg& msg) override {
-        spdlog::memory_buf_t line;
+        if (!held_) {
+            spdlog::memory_buf_t line;
+            {
+                const std::lock_guard lock(mutex_);
+                formatter_->format(msg, line);
+            }
+            return write_all(line.data(), line.size());
+        }
+        bool full = false;
         {
             const std::lock_guard lock(mutex_);
-            formatter_->format(msg, line);
+            formatter_->format(msg, pending_);
+            full = pending_.size() >= max_held;
         }
-        write_all(line.data(), line.size());
+        if (full) flush();
     }
-    void flush() override {}  // nothing is buffered
+    // Writes the held lines. One flush writes at a time, so that lines stay in order.
+    void flush() override {
+        if (!held_) return;
+        const std::lock_guard writing(write_mutex_);
+        {
+            const std::lock_guard lock(mutex_);
+            if (pending_.size() == 0) return;
+            std::swap(pending_, writing_);
+        }
+        write_all(writing_.data(), writing_.size());
+        writing_.clear();
+    }
     void set_pattern(const std::string& pattern) override {
         set_formatter(std::make_unique<spdlog::pattern_formatter>(pattern));
     }
@@ -54,8 +82,14 @@ class StdoutLineSink final : public spdlog::sinks::sink {
         }
     }
 
+    static constexpr std::size_t max_held = 64 * 1024;
+
+    const bool held_;
     std::mutex mutex_;
     std::unique_ptr<spdlog::formatter> formatter_ = std::make_unique<spdlog::pattern_formatter>();
+    spdlog::memory_buf_t pending_;  // held lines; guarded by mutex_
+    std::mutex write_mutex_;        // held while a flush writes
+    spdlog::memory_buf_t writing_;  // the lines a flush writes; guarded by write_mutex_
 };
 
 // %* in a pattern: the message as the inside of a JSON string.
@@ -83,12 +117,13 @@ std::unique_ptr<spdlog::formatter> make_formatter(LogFormat format, bool raw_fie
     return formatter;
 }
 
+// `held`: its lines wait for flush() (see StdoutLineSink).
 std::shared_ptr<spdlog::logger> make_logger(const std::string& name, const LogConfig& config,
-                                            bool raw_fields) {
-    auto logger = std::make_shared<spdlog::logger>(name, std::make_shared<StdoutLineSink>());
+                                            bool raw_fields, bool held) {
+    auto logger = std::make_shared<spdlog::logger>(name, std::make_shared<StdoutLineSink>(held));
     logger->set_formatter(make_formatter(config.format, raw_fields));
     logger->set_level(spdlog::level::from_str(config.level));
-    logger->flush_on(spdlog::level::trace);
+    if (!held) logger->flush_on(spdlog::level::trace);
     return logger;
 }
 
@@ -152,19 +187,25 @@ void json_fields(const net::AccessRecord& r, spdlog::memory_buf_t& out) {
 }  // namespace
 
 void configure_logging(const LogConfig& config) {
-    spdlog::set_default_logger(make_logger("cantonlite", config, false));
-    access_logger = make_logger("access", config, config.format == LogFormat::json);
+    spdlog::set_default_logger(make_logger("cantonlite", config, false, false));
+    if (access_logger) access_logger->flush();
+    access_logger = make_logger("access", config, config.format == LogFormat::json, true);
 }
 
-std::function<void(const net::AccessRecord&)> make_access_log(LogFormat format) {
+AccessLog make_access_log(LogFormat format) {
     std::shared_ptr<spdlog::logger> logger = access_logger;
     if (!logger) return {};
     const auto message = format == LogFormat::text ? text_fields : json_fields;
-    return [logger, message](const net::AccessRecord& r) {
-        if (!logger->should_log(spdlog::level::info)) return;
-        spdlog::memory_buf_t fields;
-        message(r, fields);
-        logger->log(spdlog::level::info, spdlog::string_view_t(fields.data(), fields.size()));
+    return AccessLog{
+        .log =
+            [logger, message](const net::AccessRecord& r) {
+                if (!logger->should_log(spdlog::level::info)) return;
+                spdlog::memory_buf_t fields;
+                message(r, fields);
+                logger->log(spdlog::level::info,
+                            spdlog::string_view_t(fields.data(), fields.size()));
+            },
+        .flush = [logger] { logger->flush(); },
     };
 }
 

@@ -85,6 +85,8 @@ ContentCoding negotiate_coding(const std::vector<Header>& headers) {
             ranges.insert(ranges.end(), parsed->begin(), parsed->end());
         }
     }
+    // No Accept-Encoding (or none that parses): every coding has q 1, and identity comes first.
+    if (ranges.empty()) return ContentCoding::identity;
     // EncodingNegotiator: ranges by descending q, stably, "*" last.
     std::stable_sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) {
         const float ka = a.coding == "*" ? 1.0F : -a.q;
@@ -92,7 +94,6 @@ ContentCoding negotiate_coding(const std::vector<Header>& headers) {
         return ka < kb;
     });
     const auto q_for = [&](std::string_view coding) {
-        if (ranges.empty()) return 1.0F;
         for (const Range& r : ranges) {
             if (r.coding == "*" || r.coding == coding) return r.q;
         }

@@ -25,10 +25,10 @@ struct Server::Impl {
     Impl(ServerOptions opts, const http::Router& router)
         : options(std::move(opts)), ioc(options.io_threads), signals(ioc), grace(ioc) {
         // One hub per listener: its sessions answer through its router.
-        hubs.push_back(std::make_shared<SessionHub>(router, options));
+        hubs.push_back(std::make_shared<SessionHub>(router, options, ioc));
         ports.push_back(options.port);
         for (const auto& also : options.also_listen) {
-            hubs.push_back(std::make_shared<SessionHub>(*also.router, options));
+            hubs.push_back(std::make_shared<SessionHub>(*also.router, options, ioc));
             ports.push_back(also.port);
         }
     }
@@ -132,6 +132,8 @@ void Server::wait() {
         if (t.joinable()) t.join();
     }
     impl_->threads.clear();
+    // A flush deferred onto the io_context is dropped when it was stopped.
+    if (impl_->options.access_log_flush) impl_->options.access_log_flush();
 }
 
 }  // namespace cantonlite::net

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include <spdlog/spdlog.h>
+#include <boost/asio/defer.hpp>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/beast/core/buffers_to_string.hpp>
@@ -93,8 +94,24 @@ namespace {
 constexpr std::chrono::milliseconds ws_poll_interval{20};
 }  // namespace
 
-SessionHub::SessionHub(const http::Router& router, const ServerOptions& options)
-    : router_(router), options_(options) {}
+SessionHub::SessionHub(const http::Router& router, const ServerOptions& options,
+                       asio::io_context& ioc)
+    : router_(router), options_(options), ioc_(ioc) {}
+
+void SessionHub::log_access(const AccessRecord& record) {
+    if (!options_.access_log) return;
+    options_.access_log(record);
+    if (!options_.access_log_flush || flush_deferred_.load(std::memory_order_relaxed) ||
+        flush_deferred_.exchange(true)) {
+        return;
+    }
+    // Deferred as a continuation: onto this io thread's own queue, behind the handlers that are
+    // ready now, with no other thread woken for it. The hub outlives every run of the io_context.
+    asio::defer(ioc_, [this] {
+        flush_deferred_.store(false);
+        options_.access_log_flush();
+    });
+}
 
 bool SessionHub::add(const std::shared_ptr<Session>& session) {
     const std::lock_guard lock(mutex_);
@@ -341,19 +358,18 @@ void Session::respond(http::Response response, bool keep_alive, bool head) {
 }
 
 void Session::log_access() {
-    if (const auto& log = hub_->options().access_log) {
-        const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
-                                std::chrono::steady_clock::now() - started_)
-                                .count();
-        log(AccessRecord{.method = method_,
-                         .target = target_,
-                         .status = status_,
-                         .bytes = bytes_,
-                         .micros = micros,
-                         .area = area_,
-                         .route = route_,
-                         .remote = remote_});
-    }
+    if (!hub_->options().access_log) return;
+    const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                            std::chrono::steady_clock::now() - started_)
+                            .count();
+    hub_->log_access(AccessRecord{.method = method_,
+                                  .target = target_,
+                                  .status = status_,
+                                  .bytes = bytes_,
+                                  .micros = micros,
+                                  .area = area_,
+                                  .route = route_,
+                                  .remote = remote_});
 }
 
 void Session::on_written(beast::error_code ec, bool keep_alive) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <unordered_map>
 
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
@@ -29,11 +30,17 @@ struct WebSocketState;
 // The router, the options and the live sessions of one server. Thread-safe.
 class SessionHub {
   public:
-    SessionHub(const http::Router& router, const ServerOptions& options);
+    // Flushes of the access log are deferred onto `ioc`.
+    SessionHub(const http::Router& router, const ServerOptions& options,
+               boost::asio::io_context& ioc);
 
     const http::Router& router() const { return router_; }
     const ServerOptions& options() const { return options_; }
     bool stopping() const { return stopping_.load(); }
+
+    // Hands `record` to options().access_log and, when options().access_log_flush is set, defers
+    // one call of it until the handlers ready now have run (one per burst of responses).
+    void log_access(const AccessRecord& record);
 
     // Registers a session; returns false (and registers nothing) once stopping.
     bool add(const std::shared_ptr<Session>& session);
@@ -58,6 +65,8 @@ class SessionHub {
 
     const http::Router& router_;
     const ServerOptions options_;
+    boost::asio::io_context& ioc_;
+    std::atomic<bool> flush_deferred_{false};  // a flush of the access log is queued
     std::atomic<bool> stopping_{false};
     std::mutex mutex_;
     std::unordered_map<const Session*, std::weak_ptr<Session>> sessions_;  // guarded by mutex_

@@ -1,6 +1,7 @@
 // The Beast server end to end, over real sockets on a free port.
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <string_view>
 #include <system_error>
 #include <thread>
@@ -8,6 +9,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "cantonlite/app/application.hpp"
+#include "cantonlite/seed/seed_loader.hpp"
 #include "http_client.hpp"
 #include "test_server.hpp"
 
@@ -318,6 +321,57 @@ TEST(Server, AccessLogHasOneLinePerRequest) {
     ASSERT_EQ(lines.size(), 2U);
     EXPECT_EQ(lines[0], "GET /api/scan/v0/dso-party-id 200 " + std::to_string(dso_body.size()));
     EXPECT_EQ(lines[1].substr(0, 17), "GET /nowhere 404 ");
+}
+
+// The server flushes the access log after the responses that were ready together, so that a log
+// may write their lines with one write: every line is flushed, with no more flushes than lines.
+TEST(Server, AccessLogIsFlushedAfterTheResponses) {
+    TestServer server(net::ServerOptions{.io_threads = 2});
+    HttpConnection c(server.port());
+    std::string burst;
+    for (int i = 0; i < 20; ++i) burst += make_request("GET", "/api/scan/livez");
+    ASSERT_TRUE(c.send(burst));
+    for (int i = 0; i < 20; ++i) ASSERT_TRUE(c.read_response().has_value()) << i;
+
+    EXPECT_EQ(server.access_lines(20).size(), 20U);
+    EXPECT_GE(server.access_flushes(), 1U);
+    EXPECT_LE(server.access_flushes(), 20U);
+}
+
+// A line logged just before the server is destroyed (its io_context stopped, whatever handlers were
+// pending dropped) is still flushed.
+TEST(Server, AccessLogIsFlushedWhenTheServerStops) {
+    std::vector<std::string> written;
+    std::mutex mutex;
+    std::vector<std::string> held;
+    {
+        net::ServerOptions options{.address = "127.0.0.1", .port = 0};
+        options.access_log = [&](const net::AccessRecord& r) {
+            const std::lock_guard lock(mutex);
+            held.emplace_back(r.target);
+        };
+        options.access_log_flush = [&] {
+            const std::lock_guard lock(mutex);
+            written.insert(written.end(), held.begin(), held.end());
+            held.clear();
+        };
+        const auto store = seed::load_seed(small_seed(), "test seed");
+        const auto router = app::make_router(*store);
+        net::Server s(options, *router);
+        s.start();
+        ASSERT_TRUE(fetch(s.port(), "GET", "/api/scan/livez").has_value());
+        // The line is logged after the response is written: wait until it is, flushed or not.
+        const auto logged = [&] {
+            const std::lock_guard lock(mutex);
+            return held.size() + written.size() == 1;
+        };
+        const auto deadline = std::chrono::steady_clock::now() + 5s;
+        while (!logged() && std::chrono::steady_clock::now() < deadline) {
+            std::this_thread::sleep_for(1ms);
+        }
+    }
+    EXPECT_EQ(written, std::vector<std::string>{"/api/scan/livez"});
+    EXPECT_TRUE(held.empty());
 }
 
 // The JSON Ledger API answers a HEAD as its GET, without the body.

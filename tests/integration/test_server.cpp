@@ -12,7 +12,9 @@ namespace cantonlite::testing {
 struct TestServer::Log {
     mutable std::mutex mutex;
     mutable std::condition_variable grew;
-    std::vector<std::string> lines;
+    std::vector<std::string> held;   // logged, not yet flushed
+    std::vector<std::string> lines;  // flushed
+    std::size_t flushes = 0;
 };
 
 nlohmann::json small_seed() {
@@ -31,10 +33,17 @@ TestServer::TestServer(net::ServerOptions options, const nlohmann::json& seed)
     options.address = "127.0.0.1";
     options.port = 0;
     options.access_log = [log = log_](const net::AccessRecord& r) {
+        const std::lock_guard lock(log->mutex);
+        log->held.push_back(std::string(r.method) + " " + std::string(r.target) + " " +
+                            std::to_string(r.status) + " " + std::to_string(r.bytes));
+    };
+    // As the daemon's access log: lines are held until the server flushes them.
+    options.access_log_flush = [log = log_] {
         {
             const std::lock_guard lock(log->mutex);
-            log->lines.push_back(std::string(r.method) + " " + std::string(r.target) + " " +
-                                 std::to_string(r.status) + " " + std::to_string(r.bytes));
+            log->lines.insert(log->lines.end(), log->held.begin(), log->held.end());
+            log->held.clear();
+            ++log->flushes;
         }
         log->grew.notify_all();
     };
@@ -51,6 +60,11 @@ std::vector<std::string> TestServer::access_lines(std::size_t count) const {
     std::unique_lock lock(log_->mutex);
     log_->grew.wait_for(lock, std::chrono::seconds(5), [&] { return log_->lines.size() >= count; });
     return log_->lines;
+}
+
+std::size_t TestServer::access_flushes() const {
+    const std::lock_guard lock(log_->mutex);
+    return log_->flushes;
 }
 
 }  // namespace cantonlite::testing

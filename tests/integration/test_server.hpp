@@ -30,10 +30,12 @@ class TestServer {
     // The faults the router's areas consult (the admin API's /faults sets them in the daemon).
     http::FaultTable& faults() { return router_->faults(); }
 
-    // Access records, as "METHOD TARGET STATUS BYTES", once there are `count` of them (the log line
-    // is written after the response, so a client can see the answer first); what is there after 5
-    // s.
+    // Flushed access records, as "METHOD TARGET STATUS BYTES", once there are `count` of them (the
+    // log line is written after the response, and flushed after it, so a client can see the answer
+    // first); what is there after 5 s.
     [[nodiscard]] std::vector<std::string> access_lines(std::size_t count) const;
+    // How many times the server has called access_log_flush.
+    [[nodiscard]] std::size_t access_flushes() const;
 
   private:
     std::unique_ptr<store::LedgerStore> store_;

@@ -46,6 +46,10 @@ struct ServerOptions {
     };
     std::vector<AlsoListen> also_listen;
     std::function<void(const AccessRecord&)> access_log;  // called once per response; may be empty
+    // When set, access_log may hold its lines until this is called: on an io thread once the
+    // responses that were ready together have been logged (one call per burst, not per response),
+    // and once more when the server has stopped.
+    std::function<void()> access_log_flush;
 };
 
 // An HTTP/1.1 server answering every request through a Router. Keep-alive, pipelined requests
@@ -78,7 +82,7 @@ class Server {
     // Calls stop() on SIGINT or SIGTERM. REQUIRES: start() returned.
     void stop_on_signals();
 
-    // Blocks until the io threads have finished (after stop()).
+    // Blocks until the io threads have finished (after stop()), then flushes the access log.
     void wait();
 
   private:

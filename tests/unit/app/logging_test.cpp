@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <regex>
@@ -29,6 +30,7 @@ class LoggingTest : public ::testing::Test {
         saved_logger_ = spdlog::default_logger();
         std::fflush(stdout);
         ASSERT_EQ(::pipe2(pipe_, O_NONBLOCK), 0);
+        ASSERT_GE(::fcntl(pipe_[1], F_SETPIPE_SZ, 1 << 20), 1 << 20);  // room for 64 KiB and more
         saved_stdout_ = ::dup(STDOUT_FILENO);
         ::dup2(pipe_[1], STDOUT_FILENO);
     }
@@ -41,11 +43,17 @@ class LoggingTest : public ::testing::Test {
 
     // What reached the pipe, without flushing anything first.
     std::string written() {
+        std::string out = written_so_far();
+        restore_stdout();
+        return out;
+    }
+
+    // What reached the pipe since the last call; stdout stays on the pipe.
+    std::string written_so_far() {
         std::string out;
         char buffer[4096];
         ssize_t n;
         while ((n = ::read(pipe_[0], buffer, sizeof buffer)) > 0) out.append(buffer, n);
-        restore_stdout();
         return out;
     }
 
@@ -69,10 +77,12 @@ bool matches(const std::string& text, const std::string& pattern) {
 
 const std::string time_pattern = R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z)";
 
-TEST_F(LoggingTest, TextAccessLineIsWrittenAsItIsLogged) {
+TEST_F(LoggingTest, TextAccessLineIsWrittenWhenFlushed) {
     configure_logging(LogConfig{.level = "info", .format = LogFormat::text});
 
-    make_access_log(LogFormat::text)(record);
+    const AccessLog access = make_access_log(LogFormat::text);
+    access.log(record);
+    access.flush();
 
     EXPECT_PRED2(matches, written(),
                  time_pattern + R"( info  access GET /api/scan/v0/dso-party-id 200 92B 116us )"
@@ -82,7 +92,9 @@ TEST_F(LoggingTest, TextAccessLineIsWrittenAsItIsLogged) {
 TEST_F(LoggingTest, JsonAccessLineHasTheRecordAsFields) {
     configure_logging(LogConfig{.level = "info", .format = LogFormat::json});
 
-    make_access_log(LogFormat::json)(record);
+    const AccessLog access = make_access_log(LogFormat::json);
+    access.log(record);
+    access.flush();
 
     EXPECT_PRED2(matches, written(),
                  R"(\{"time":")" + time_pattern +
@@ -96,7 +108,9 @@ TEST_F(LoggingTest, JsonAccessLineEscapesTheTargetAndReplacesBytesThatAreNotUtf8
     net::AccessRecord odd = record;
     odd.target = "/x\"y\\z\x01\xff";
 
-    make_access_log(LogFormat::json)(odd);
+    const AccessLog access = make_access_log(LogFormat::json);
+    access.log(odd);
+    access.flush();
 
     EXPECT_PRED2(matches, written(),
                  R"(.*,"target":"/x\\"y\\\\z\\u0001\xEF\xBF\xBD","status":200,.*\n)");
@@ -115,9 +129,47 @@ TEST_F(LoggingTest, DefaultLoggerLinesAreWrittenAsTheyAreLogged) {
 TEST_F(LoggingTest, NoAccessLinesAboveInfo) {
     configure_logging(LogConfig{.level = "warn", .format = LogFormat::text});
 
-    make_access_log(LogFormat::text)(record);
+    const AccessLog access = make_access_log(LogFormat::text);
+    access.log(record);
+    access.flush();
 
     EXPECT_EQ(written(), "");
+}
+
+// The access log holds its lines until the server flushes it (after the responses that were ready
+// together), then writes them in the order they were logged.
+TEST_F(LoggingTest, AccessLinesAreHeldUntilTheFlush) {
+    configure_logging(LogConfig{.level = "info", .format = LogFormat::text});
+    const AccessLog access = make_access_log(LogFormat::text);
+    net::AccessRecord second = record;
+    second.target = "/api/scan/livez";
+
+    access.log(record);
+    access.log(second);
+    EXPECT_EQ(written_so_far(), "");
+    access.flush();
+
+    EXPECT_PRED2(matches, written(),
+                 time_pattern +
+                     R"( info  access GET /api/scan/v0/dso-party-id 200 92B 116us .*\n)" +
+                     time_pattern + R"( info  access GET /api/scan/livez 200 92B 116us .*\n)");
+}
+
+// However long the server takes to flush, no more than 64 KiB of lines are held.
+TEST_F(LoggingTest, AccessLinesOverSixtyFourKibAreWrittenWithoutAFlush) {
+    configure_logging(LogConfig{.level = "info", .format = LogFormat::text});
+    const AccessLog access = make_access_log(LogFormat::text);
+    const std::string target = "/" + std::string(999, 'x');
+    net::AccessRecord big = record;
+    big.target = target;
+
+    for (int i = 0; i < 70; ++i) access.log(big);
+
+    const std::string before_flush = written_so_far();
+    EXPECT_GE(before_flush.size(), 64U * 1024);
+    access.flush();
+    const std::string all = before_flush + written();
+    EXPECT_EQ(std::count(all.begin(), all.end(), '\n'), 70);
 }
 
 }  // namespace
