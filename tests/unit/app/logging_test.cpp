@@ -4,10 +4,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <memory>
 #include <regex>
+#include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
@@ -170,6 +174,37 @@ TEST_F(LoggingTest, AccessLinesOverSixtyFourKibAreWrittenWithoutAFlush) {
     access.flush();
     const std::string all = before_flush + written();
     EXPECT_EQ(std::count(all.begin(), all.end(), '\n'), 70);
+}
+
+// io threads log while the server's deferred flushes run on others: every line arrives, whole.
+TEST_F(LoggingTest, ConcurrentAccessLinesAndFlushesLoseNoLine) {
+    configure_logging(LogConfig{.level = "info", .format = LogFormat::text});
+    const AccessLog access = make_access_log(LogFormat::text);
+    constexpr int loggers = 4;
+    constexpr int per_logger = 1000;
+    std::atomic<bool> done{false};
+    std::thread flusher([&] {
+        while (!done.load()) access.flush();
+    });
+    std::vector<std::thread> threads;
+    for (int t = 0; t < loggers; ++t) {
+        threads.emplace_back([&] {
+            for (int i = 0; i < per_logger; ++i) access.log(record);
+        });
+    }
+    for (auto& t : threads) t.join();
+    done.store(true);
+    flusher.join();
+    access.flush();
+
+    const std::string all = written();
+    std::istringstream lines(all);
+    int count = 0;
+    for (std::string line; std::getline(lines, line); ++count) {
+        ASSERT_PRED2(matches, line,
+                     time_pattern + R"( info  access GET /api/scan/v0/dso-party-id .*)");
+    }
+    EXPECT_EQ(count, loggers * per_logger);
 }
 
 }  // namespace
