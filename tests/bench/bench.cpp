@@ -82,7 +82,7 @@ struct Options {
     long sweep_requests = 300;  // requests per latency measurement of the sweep (one connection)
     int sweep_loads = 3;        // parse-then-load pairs per size of the sweep
     std::string floor;          // cantonlite_floor_server; default: beside this executable
-    int floor_rounds = 3;       // interleaved rounds of the small-GET comparison
+    int floor_rounds = 5;       // interleaved rounds of the small-GET comparison
     int floor_connections = 32;
     bool floor_only = false;  // --floor-only: the small-GET comparison alone
 };

@@ -2,10 +2,12 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
 #include "cantonlite/model/network_json.hpp"
+#include "cantonlite/util/json_escape.hpp"
 
 namespace cantonlite::areas::scan {
 
@@ -36,8 +38,10 @@ http::Response get_lsu(const store::LedgerStore& store, const http::RequestConte
 http::Response get_dso_party_id(const store::LedgerStore& store,
                                 const http::RequestContext& /*ctx*/) {
     // {"dso_party_id":"…"}, as the one-field object dumps, without building the object.
-    return http::Response::json(
-        200, R"({"dso_party_id":)" + nlohmann::json(store.network().dso_party).dump() + "}");
+    std::string body = R"({"dso_party_id":)";
+    util::append_json_string(body, store.network().dso_party);
+    body += '}';
+    return http::Response::json(200, std::move(body));
 }
 
 }  // namespace cantonlite::areas::scan
