@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <limits>
 #include <variant>
@@ -142,16 +141,6 @@ nlohmann::json json_body(const http::Request& request) {
                             (refused.reason == http::JsonRefusal::Reason::number_out_of_range
                                  ? "number out of range"
                                  : refused.detail));
-}
-
-std::optional<std::int64_t> java_parse_long(std::string_view text) {
-    std::string_view number = text;
-    if (number.starts_with('+')) number.remove_prefix(1);  // from_chars reads '-' only
-    if (number.empty() || (number.front() == '-' && number.size() != text.size())) return {};
-    std::int64_t value = 0;
-    const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
-    if (error != std::errc{} || end != number.data() + number.size()) return {};
-    return value;
 }
 
 std::int64_t decode_long(const nlohmann::json& value, std::string_view path) {

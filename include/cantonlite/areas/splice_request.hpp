@@ -62,10 +62,6 @@ namespace cantonlite::areas {
 // parser's message.
 [[nodiscard]] JavaDateTime date_time_member(const nlohmann::json& body, std::string_view key);
 
-// java.lang.Long.parseLong (Pekko's Long unmarshaller, the Java codegen's Int decoder): a sign,
-// then ASCII digits and nothing else (no white space), within 64 bits; nullopt otherwise.
-[[nodiscard]] std::optional<std::int64_t> java_parse_long(std::string_view text);
-
 // The same decoders for a value found at `path` (a nested member: "after.after_record_time").
 [[nodiscard]] std::int64_t decode_long(const nlohmann::json& value, std::string_view path);
 [[nodiscard]] std::string decode_string(const nlohmann::json& value, std::string_view path);

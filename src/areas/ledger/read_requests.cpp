@@ -1,12 +1,10 @@
 #include "cantonlite/areas/ledger/read_requests.hpp"
 
-#include <cerrno>
-#include <cstdlib>
-
 #include <nlohmann/json.hpp>
 
 #include "cantonlite/areas/ledger/relaxed_json.hpp"
 #include "cantonlite/http/api_error.hpp"
+#include "cantonlite/util/java_long.hpp"
 
 namespace cantonlite::areas::ledger {
 namespace {
@@ -30,14 +28,9 @@ std::optional<EventFormat> optional_filter(const json& value) {
 std::optional<std::int64_t> long_param(const http::Request& request, std::string_view name) {
     const auto text = request.query_param(name);
     if (!text) return std::nullopt;
-    const char* begin = text->c_str();
-    char* end = nullptr;
-    errno = 0;
-    const long long v = std::strtoll(begin, &end, 10);
-    const bool ok = !text->empty() && end == begin + text->size() && errno == 0 &&
-                    text->front() != ' ' && text->front() != '\t';
-    if (!ok) throw http::DecodeError("Invalid value for: query parameter " + std::string(name));
-    return static_cast<std::int64_t>(v);
+    const auto value = util::java_parse_long(*text);
+    if (!value) throw http::DecodeError("Invalid value for: query parameter " + std::string(name));
+    return value;
 }
 
 }  // namespace

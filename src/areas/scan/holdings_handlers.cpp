@@ -10,6 +10,7 @@
 #include "cantonlite/http/json_text.hpp"
 #include "cantonlite/model/value_json.hpp"
 #include "cantonlite/splice/holdings_query.hpp"
+#include "cantonlite/util/java_long.hpp"
 #include "snapshot_support.hpp"
 
 namespace cantonlite::areas::scan {
@@ -277,7 +278,7 @@ TimestampParams timestamp_params(const Context& ctx, std::string_view time_name)
                                 "' was malformed:\nDecodingFailure at : " + *error);
     }
     const std::string migration_text = param("migration_id", true);
-    const std::optional<std::int64_t> migration_id = java_parse_long(migration_text);
+    const std::optional<std::int64_t> migration_id = util::java_parse_long(migration_text);
     if (!migration_id) {
         throw http::DecodeError("The query parameter 'migration_id' was malformed:\n'" +
                                 migration_text + "' is not a valid 64-bit signed integer value");

@@ -25,6 +25,7 @@
 #include "cantonlite/model/timestamp.hpp"
 #include "cantonlite/model/value_json.hpp"
 #include "cantonlite/splice/splice_views.hpp"
+#include "cantonlite/util/java_long.hpp"
 
 namespace cantonlite::areas::scan {
 namespace {
@@ -169,7 +170,7 @@ void int64(const Json& v, const std::string& path) {
         }
         return;
     }
-    if (v.is_string() && java_parse_long(v.get_ref<const std::string&>())) return;
+    if (v.is_string() && util::java_parse_long(v.get_ref<const std::string&>())) return;
     fail(path, "expected an int64, got " + shown(v));
 }
 

@@ -350,6 +350,23 @@ TEST_F(UpdateHandlersTest, ABadLimitIsAQueryParameterDecodeError) {
     EXPECT_EQ(r.body, "Invalid value for: query parameter limit");
 }
 
+// tapir's Codec[Long] is Long.parseLong: a sign, then digits and nothing else; no white space of
+// any kind before or after, and nothing beyond 64 bits.
+TEST_F(UpdateHandlersTest, ALimitIsReadAsJavaReadsALong) {
+    for (const std::string limit :
+         {"%0A2", "%0B2", "%0C2", "%0D2", "+2", "2%20", "-", "", "9223372036854775808"}) {
+        const http::Response r = call("POST", "/v2/updates?limit=" + limit, "{}");
+        EXPECT_EQ(r.status, 400) << limit;
+        EXPECT_EQ(r.body, "Invalid value for: query parameter limit") << limit;
+    }
+    json filter = json::object();
+    filter["filtersByParty"][bob] = {{"cumulative", json::array()}};
+    const http::Response plus =
+        post("/v2/updates?limit=%2B1", {{"beginExclusive", 0}, {"filter", filter}}, "bob");
+    ASSERT_EQ(plus.status, 200) << plus.body;
+    EXPECT_EQ(json::parse(plus.body).size(), 1U);
+}
+
 class UpdatesListErrors : public UpdateHandlersTest,
                           public testing::WithParamInterface<ErrorCase> {};
 
