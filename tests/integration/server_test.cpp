@@ -1,5 +1,6 @@
 // The Beast server end to end, over real sockets on a free port.
 #include <atomic>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <string_view>
@@ -343,12 +344,16 @@ TEST(Server, AccessLogIsFlushedAfterTheResponses) {
 TEST(Server, AccessLogIsFlushedWhenTheServerStops) {
     std::vector<std::string> written;
     std::mutex mutex;
+    std::condition_variable logged;
     std::vector<std::string> held;
     {
         net::ServerOptions options{.address = "127.0.0.1", .port = 0};
         options.access_log = [&](const net::AccessRecord& r) {
-            const std::lock_guard lock(mutex);
-            held.emplace_back(r.target);
+            {
+                const std::lock_guard lock(mutex);
+                held.emplace_back(r.target);
+            }
+            logged.notify_all();
         };
         options.access_log_flush = [&] {
             const std::lock_guard lock(mutex);
@@ -361,14 +366,8 @@ TEST(Server, AccessLogIsFlushedWhenTheServerStops) {
         s.start();
         ASSERT_TRUE(fetch(s.port(), "GET", "/api/scan/livez").has_value());
         // The line is logged after the response is written: wait until it is, flushed or not.
-        const auto logged = [&] {
-            const std::lock_guard lock(mutex);
-            return held.size() + written.size() == 1;
-        };
-        const auto deadline = std::chrono::steady_clock::now() + 5s;
-        while (!logged() && std::chrono::steady_clock::now() < deadline) {
-            std::this_thread::sleep_for(1ms);
-        }
+        std::unique_lock lock(mutex);
+        logged.wait_for(lock, 5s, [&] { return held.size() + written.size() == 1; });
     }
     EXPECT_EQ(written, std::vector<std::string>{"/api/scan/livez"});
     EXPECT_TRUE(held.empty());
