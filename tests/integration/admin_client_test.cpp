@@ -25,7 +25,7 @@
 #include "cantonlite/net/http_client.hpp"
 #include "cantonlite/net/server.hpp"
 
-namespace cantonlite::testing {
+namespace cantonlite::testing::admin_client_test {
 namespace {
 
 using json = nlohmann::json;
@@ -615,4 +615,4 @@ TEST(HttpClient, ReturnsStatusContentTypeAndBody) {
 }
 
 }  // namespace
-}  // namespace cantonlite::testing
+}  // namespace cantonlite::testing::admin_client_test

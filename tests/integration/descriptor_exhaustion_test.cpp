@@ -20,7 +20,7 @@
 #include "http_client.hpp"
 #include "test_server.hpp"
 
-namespace cantonlite::testing {
+namespace cantonlite::testing::descriptor_exhaustion_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -92,4 +92,4 @@ TEST(DescriptorExhaustion, TheListenerBacksOffLogsBoundedlyAndServesAgain) {
 }
 
 }  // namespace
-}  // namespace cantonlite::testing
+}  // namespace cantonlite::testing::descriptor_exhaustion_test

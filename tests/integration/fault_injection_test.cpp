@@ -11,7 +11,7 @@
 #include "http_client.hpp"
 #include "test_server.hpp"
 
-namespace cantonlite::testing {
+namespace cantonlite::testing::fault_injection_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -98,4 +98,4 @@ TEST(FaultInjection, ConcurrentClientsGetExactlyTheShare) {
 }
 
 }  // namespace
-}  // namespace cantonlite::testing
+}  // namespace cantonlite::testing::fault_injection_test

@@ -24,7 +24,7 @@
 #include "http_client.hpp"
 #include "test_server.hpp"
 
-namespace cantonlite::testing {
+namespace cantonlite::testing::flood_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -205,4 +205,4 @@ TEST(Flood, SlowConnectionsAreAllClosedAtTheReadTimeout) {
 }
 
 }  // namespace
-}  // namespace cantonlite::testing
+}  // namespace cantonlite::testing::flood_test

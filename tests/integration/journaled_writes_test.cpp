@@ -21,7 +21,7 @@
 #include "cantonlite/seed/live_network.hpp"
 #include "http_client.hpp"
 
-namespace cantonlite::testing {
+namespace cantonlite::testing::journaled_writes_test {
 namespace {
 
 using json = nlohmann::json;
@@ -140,4 +140,4 @@ TEST_F(JournaledDaemon, PipelinedRequestsAreAnsweredInOrderAroundADeferredWrite)
 }
 
 }  // namespace
-}  // namespace cantonlite::testing
+}  // namespace cantonlite::testing::journaled_writes_test

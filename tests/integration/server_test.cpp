@@ -15,7 +15,7 @@
 #include "http_client.hpp"
 #include "test_server.hpp"
 
-namespace cantonlite::testing {
+namespace cantonlite::testing::server_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -482,12 +482,12 @@ TEST(Server, NewConnectionsAreRefusedAfterStop) {
 }
 
 }  // namespace
-}  // namespace cantonlite::testing
+}  // namespace cantonlite::testing::server_test
 
 #include "cantonlite/app/application.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
 
-namespace cantonlite::testing {
+namespace cantonlite::testing::server_test {
 namespace {
 
 // A second listener, answered by a router of its own (as serve --localnet adds them).
@@ -542,4 +542,4 @@ TEST_F(MoreListeners, AStopClosesEveryListener) {
 }
 
 }  // namespace
-}  // namespace cantonlite::testing
+}  // namespace cantonlite::testing::server_test

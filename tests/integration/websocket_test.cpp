@@ -15,7 +15,7 @@
 
 #include "test_server.hpp"
 
-namespace cantonlite::testing {
+namespace cantonlite::testing::websocket_test {
 namespace {
 
 namespace asio = boost::asio;
@@ -116,4 +116,4 @@ TEST(WebSocketUpdates, ATailingStreamIsClosedAsGoingAwayWhenTheServerStops) {
 }
 
 }  // namespace
-}  // namespace cantonlite::testing
+}  // namespace cantonlite::testing::websocket_test

@@ -28,7 +28,7 @@
 #include "cantonlite/http/response.hpp"
 #include "cantonlite/seed/live_network.hpp"
 
-namespace cantonlite {
+namespace cantonlite::bad_input_test {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -613,4 +613,4 @@ TEST(BadInputCorpus, HasAtLeastThreeHundredCasesCoveringEveryArea) {
 }
 
 }  // namespace
-}  // namespace cantonlite
+}  // namespace cantonlite::bad_input_test

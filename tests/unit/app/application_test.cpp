@@ -11,7 +11,7 @@
 #include "cantonlite/app/cli.hpp"
 #include "cantonlite/model/network.hpp"
 
-namespace cantonlite::app {
+namespace cantonlite::app::application_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -114,4 +114,4 @@ TEST_F(RunServeTest, BadSeedExitsWithTwo) {
 }
 
 }  // namespace
-}  // namespace cantonlite::app
+}  // namespace cantonlite::app::application_test

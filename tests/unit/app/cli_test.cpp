@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-namespace cantonlite::app {
+namespace cantonlite::app::cli_test {
 namespace {
 
 using Args = std::vector<std::string>;
@@ -273,4 +273,4 @@ INSTANTIATE_TEST_SUITE_P(
                     "CANTONLITE_URL", "http://127.0.0.1:7575"));
 
 }  // namespace
-}  // namespace cantonlite::app
+}  // namespace cantonlite::app::cli_test

@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-namespace cantonlite::app {
+namespace cantonlite::app::config_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -472,4 +472,4 @@ TEST(DefaultConfigPath, FallsBackToConfigCantonliteJsonWhenTheVariableIsEmpty) {
 }
 
 }  // namespace
-}  // namespace cantonlite::app
+}  // namespace cantonlite::app::config_test

@@ -14,7 +14,7 @@
 #include "cantonlite/splice/splice_views.hpp"
 #include "small_seed.hpp"
 
-namespace cantonlite::app {
+namespace cantonlite::app::describe_test {
 namespace {
 
 using nlohmann::json;
@@ -263,4 +263,4 @@ TEST(ParseCommandLine, DescribeTakesConfigSeedAndJson) {
 }
 
 }  // namespace
-}  // namespace cantonlite::app
+}  // namespace cantonlite::app::describe_test

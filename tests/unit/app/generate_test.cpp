@@ -12,7 +12,7 @@
 #include "cantonlite/model/timestamp.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
 
-namespace cantonlite::app {
+namespace cantonlite::app::generate_test {
 namespace {
 
 using nlohmann::json;
@@ -125,4 +125,4 @@ TEST(ParseCommandLine, GenerateNeedsItsSizes) {
 }
 
 }  // namespace
-}  // namespace cantonlite::app
+}  // namespace cantonlite::app::generate_test

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 #include <spdlog/pattern_formatter.h>
 
-namespace cantonlite::app {
+namespace cantonlite::app::line_formatter_test {
 namespace {
 
 using Clock = spdlog::log_clock;
@@ -75,4 +75,4 @@ TEST(LineFormatter, FollowsTheSecondsOfSuccessiveLines) {
 }
 
 }  // namespace
-}  // namespace cantonlite::app
+}  // namespace cantonlite::app::line_formatter_test

@@ -16,7 +16,7 @@
 #include "cantonlite/seed/seed_loader.hpp"
 #include "cantonlite/util/shared_gate.hpp"
 
-namespace cantonlite::app {
+namespace cantonlite::app::localnet_test {
 namespace {
 
 using areas::validator::valtest::bearer;
@@ -233,4 +233,4 @@ TEST_F(ShippedLocalNet, ScanServesTheTransferFactoryWithItsOpenRound) {
 }
 
 }  // namespace
-}  // namespace cantonlite::app
+}  // namespace cantonlite::app::localnet_test

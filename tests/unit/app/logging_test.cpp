@@ -16,7 +16,7 @@
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 
-namespace cantonlite::app {
+namespace cantonlite::app::logging_test {
 namespace {
 
 const net::AccessRecord record{.method = "GET",
@@ -208,4 +208,4 @@ TEST_F(LoggingTest, ConcurrentAccessLinesAndFlushesLoseNoLine) {
 }
 
 }  // namespace
-}  // namespace cantonlite::app
+}  // namespace cantonlite::app::logging_test

@@ -6,7 +6,7 @@
 
 #include "../areas/admin/admin_test_support.hpp"
 
-namespace cantonlite::app {
+namespace cantonlite::app::metrics_test {
 namespace {
 
 using areas::admin::admintest::LiveFixture;
@@ -114,4 +114,4 @@ TEST_F(Metrics, ShowsTheLedgerAndTheAdminWrites) {
 }
 
 }  // namespace
-}  // namespace cantonlite::app
+}  // namespace cantonlite::app::metrics_test

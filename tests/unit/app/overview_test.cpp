@@ -7,7 +7,7 @@
 
 #include "../areas/admin/admin_test_support.hpp"
 
-namespace cantonlite::app {
+namespace cantonlite::app::overview_test {
 namespace {
 
 using areas::admin::admintest::LiveFixture;
@@ -87,4 +87,4 @@ TEST_F(Overview, ThePageIsServedAtTheRootWhateverFaultsAreSet) {
 }
 
 }  // namespace
-}  // namespace cantonlite::app
+}  // namespace cantonlite::app::overview_test

@@ -17,7 +17,7 @@
 #include "cantonlite/seed/seed_loader.hpp"
 #include "small_seed.hpp"
 
-namespace cantonlite::app {
+namespace cantonlite::app::release_examples_test {
 namespace {
 
 using areas::ApiProfile;
@@ -193,4 +193,4 @@ TEST(ReleaseExamples, DescribeListsTheExamplesOfItsRelease) {
 }
 
 }  // namespace
-}  // namespace cantonlite::app
+}  // namespace cantonlite::app::release_examples_test

@@ -11,7 +11,7 @@
 
 #include "cantonlite/app/cli.hpp"
 
-namespace cantonlite::app {
+namespace cantonlite::app::token_test {
 namespace {
 
 using nlohmann::json;
@@ -170,4 +170,4 @@ INSTANTIATE_TEST_SUITE_P(
                                    "--port: unknown flag (see --help)"}));
 
 }  // namespace
-}  // namespace cantonlite::app
+}  // namespace cantonlite::app::token_test

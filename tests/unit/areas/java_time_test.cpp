@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-namespace cantonlite::areas {
+namespace cantonlite::areas::java_time_test {
 namespace {
 
 struct Accepted {
@@ -142,4 +142,4 @@ TEST(JavaInstant, NeedsSeconds) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas
+}  // namespace cantonlite::areas::java_time_test

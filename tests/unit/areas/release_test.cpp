@@ -20,7 +20,7 @@
 #include "cantonlite/auth/jwt_verifier.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
 
-namespace cantonlite::areas {
+namespace cantonlite::areas::release_test {
 namespace {
 
 using nlohmann::json;
@@ -254,4 +254,4 @@ TEST_F(ReleaseRoutes, DescribeSaysWhichReleaseIsServed) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas
+}  // namespace cantonlite::areas::release_test

@@ -10,7 +10,7 @@
 #include "cantonlite/http/path.hpp"
 #include "http/error_kind_name.hpp"
 
-namespace cantonlite::areas {
+namespace cantonlite::areas::splice_area_test {
 namespace {
 
 using http::ApiError;
@@ -182,4 +182,4 @@ TEST(SpliceErrorBody, EscapesControlCharactersAsCirceDoes) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas
+}  // namespace cantonlite::areas::splice_area_test

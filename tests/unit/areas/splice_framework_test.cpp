@@ -15,7 +15,7 @@
 #include "cantonlite/http/content_coding.hpp"
 #include "cantonlite/http/jawn.hpp"
 
-namespace cantonlite::areas {
+namespace cantonlite::areas::splice_framework_test {
 namespace {
 
 using http::Header;
@@ -424,4 +424,4 @@ TEST(SpliceEncoding, GzipBytesMatchPekkosCompressor) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas
+}  // namespace cantonlite::areas::splice_framework_test

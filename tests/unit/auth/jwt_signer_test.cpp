@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace cantonlite::auth {
+namespace cantonlite::auth::jwt_signer_test {
 namespace {
 
 struct Base64Case {
@@ -56,4 +56,4 @@ TEST(SignHs256, MatchesRfc7515AppendixA1) {
 }
 
 }  // namespace
-}  // namespace cantonlite::auth
+}  // namespace cantonlite::auth::jwt_signer_test

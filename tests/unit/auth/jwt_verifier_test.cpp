@@ -20,7 +20,7 @@
 #include "cantonlite/app/token.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
 
-namespace cantonlite::auth {
+namespace cantonlite::auth::jwt_verifier_test {
 namespace {
 
 using nlohmann::json;
@@ -474,4 +474,4 @@ TEST(JwtVerifierWallClock, IsTheSystemClock) {
 }
 
 }  // namespace
-}  // namespace cantonlite::auth
+}  // namespace cantonlite::auth::jwt_verifier_test

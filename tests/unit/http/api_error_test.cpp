@@ -4,7 +4,7 @@
 
 #include "http/error_kind_name.hpp"
 
-namespace cantonlite::http {
+namespace cantonlite::http::api_error_test {
 namespace {
 
 struct StatusCase {
@@ -55,4 +55,4 @@ TEST(DecodeError, WhatIsTheWholeBodyText) {
 }
 
 }  // namespace
-}  // namespace cantonlite::http
+}  // namespace cantonlite::http::api_error_test

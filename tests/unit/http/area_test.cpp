@@ -9,7 +9,7 @@
 
 #include "cantonlite/http/path.hpp"
 
-namespace cantonlite::http {
+namespace cantonlite::http::area_test {
 namespace {
 
 // An area that renders errors as "<kind status> <family>: <message>" so a test sees which
@@ -144,4 +144,4 @@ TEST(MethodNotAllowedResponse, ListsOneMethod) {
 }
 
 }  // namespace
-}  // namespace cantonlite::http
+}  // namespace cantonlite::http::area_test

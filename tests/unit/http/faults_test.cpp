@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-namespace cantonlite::http {
+namespace cantonlite::http::faults_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -189,4 +189,4 @@ TEST_F(Faults, RulesThatCannotHitOrCannotBeAreRefused) {
 }
 
 }  // namespace
-}  // namespace cantonlite::http
+}  // namespace cantonlite::http::faults_test

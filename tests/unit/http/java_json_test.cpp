@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-namespace cantonlite::http {
+namespace cantonlite::http::java_json_test {
 namespace {
 
 using Reason = JsonRefusal::Reason;
@@ -72,4 +72,4 @@ TEST(JavaJson, RefusesDeepNestingBeforeParsing) {
 }
 
 }  // namespace
-}  // namespace cantonlite::http
+}  // namespace cantonlite::http::java_json_test

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace cantonlite::http {
+namespace cantonlite::http::json_nesting_test {
 namespace {
 
 std::string nested(std::size_t levels) {
@@ -31,4 +31,4 @@ TEST(JsonNesting, TheLimitIsAThousandLevels) {
 }
 
 }  // namespace
-}  // namespace cantonlite::http
+}  // namespace cantonlite::http::json_nesting_test

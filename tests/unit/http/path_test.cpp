@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-namespace cantonlite::http {
+namespace cantonlite::http::path_test {
 namespace {
 
 struct DecodeCase {
@@ -98,4 +98,4 @@ INSTANTIATE_TEST_SUITE_P(Cases, SplitPathRejects,
                          testing::Values("", "api/scan", "*", "/api/%zz/lsu", "/api/scan%"));
 
 }  // namespace
-}  // namespace cantonlite::http
+}  // namespace cantonlite::http::path_test

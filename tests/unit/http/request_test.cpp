@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace cantonlite::http {
+namespace cantonlite::http::request_test {
 namespace {
 
 TEST(Request, PathIsTheTargetWithoutItsQuery) {
@@ -44,4 +44,4 @@ TEST(Iequals, ComparesAsciiCaseInsensitively) {
 }
 
 }  // namespace
-}  // namespace cantonlite::http
+}  // namespace cantonlite::http::request_test

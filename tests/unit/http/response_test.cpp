@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace cantonlite::http {
+namespace cantonlite::http::response_test {
 namespace {
 
 TEST(Response, JsonSetsStatusContentTypeAndBody) {
@@ -39,4 +39,4 @@ TEST(Response, HeaderLooksUpExtraHeadersCaseInsensitively) {
 }
 
 }  // namespace
-}  // namespace cantonlite::http
+}  // namespace cantonlite::http::response_test

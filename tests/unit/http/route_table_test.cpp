@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-namespace cantonlite::http {
+namespace cantonlite::http::route_table_test {
 namespace {
 
 // A handler that answers with `name` as its text body, so a test can tell which route matched.
@@ -203,4 +203,4 @@ INSTANTIATE_TEST_SUITE_P(Malformed, RouteTableRejectsPattern,
                                          "/v0/id}", "/v0/a{id}", "/v0/%zz"));
 
 }  // namespace
-}  // namespace cantonlite::http
+}  // namespace cantonlite::http::route_table_test

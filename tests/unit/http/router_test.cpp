@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-namespace cantonlite::http {
+namespace cantonlite::http::router_test {
 namespace {
 
 // An area whose handlers answer with the area's name, so a test can tell where a request went.
@@ -183,9 +183,9 @@ TEST(Router, ListsMountedAreasInOrder) {
 }
 
 }  // namespace
-}  // namespace cantonlite::http
+}  // namespace cantonlite::http::router_test
 
-namespace cantonlite::http {
+namespace cantonlite::http::router_test {
 namespace {
 
 // Two routers behind a third that picks one by host name, as LocalNet's nginx does.
@@ -238,4 +238,4 @@ TEST_F(VirtualHosts, ATraceparentIsEchoedOnce) {
 }
 
 }  // namespace
-}  // namespace cantonlite::http
+}  // namespace cantonlite::http::router_test

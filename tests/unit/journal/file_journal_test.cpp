@@ -18,7 +18,7 @@
 
 #include <gtest/gtest.h>
 
-namespace cantonlite::journal {
+namespace cantonlite::journal::file_journal_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -372,4 +372,4 @@ TEST_F(FileJournalTest, PendingCallbacksRunBeforeTheJournalIsGone) {
 }
 
 }  // namespace
-}  // namespace cantonlite::journal
+}  // namespace cantonlite::journal::file_journal_test

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-namespace cantonlite::model {
+namespace cantonlite::model::decimal_test {
 namespace {
 
 constexpr std::int64_t one = 10'000'000'000;  // units of 1.0
@@ -140,4 +140,4 @@ TEST(Decimal, OrdersByValueNotByText) {
 }
 
 }  // namespace
-}  // namespace cantonlite::model
+}  // namespace cantonlite::model::decimal_test

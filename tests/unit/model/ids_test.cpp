@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace cantonlite::model {
+namespace cantonlite::model::ids_test {
 namespace {
 
 TEST(UpdateId, KeepsAnIdOfMakeUpdateIdsFormAndSpellsItTheSame) {
@@ -37,4 +37,4 @@ TEST(Sha256Hex, IsTheDigestOfTheBytes) {
 }
 
 }  // namespace
-}  // namespace cantonlite::model
+}  // namespace cantonlite::model::ids_test

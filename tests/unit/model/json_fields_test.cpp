@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-namespace cantonlite::model {
+namespace cantonlite::model::json_fields_test {
 namespace {
 
 using nlohmann::json;
@@ -249,4 +249,4 @@ TEST(DescribeJson, CutsLongValuesAtSixtyCharacters) {
 }
 
 }  // namespace
-}  // namespace cantonlite::model
+}  // namespace cantonlite::model::json_fields_test

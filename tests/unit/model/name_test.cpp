@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-namespace cantonlite::model {
+namespace cantonlite::model::name_test {
 namespace {
 
 TEST(Name, TheSameTextIsTheSameName) {
@@ -214,4 +214,4 @@ TEST(NameSet, ConcurrentInterningAgrees) {
 }
 
 }  // namespace
-}  // namespace cantonlite::model
+}  // namespace cantonlite::model::name_test

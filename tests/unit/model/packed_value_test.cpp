@@ -13,7 +13,7 @@
 #include "cantonlite/model/name.hpp"
 #include "cantonlite/model/value_json.hpp"
 
-namespace cantonlite::model {
+namespace cantonlite::model::packed_value_test {
 namespace {
 
 using nlohmann::json;
@@ -188,4 +188,4 @@ TEST(PackedValue, AnAmuletTakesAFractionOfItsJson) {
 }
 
 }  // namespace
-}  // namespace cantonlite::model
+}  // namespace cantonlite::model::packed_value_test

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-namespace cantonlite::model {
+namespace cantonlite::model::timestamp_test {
 namespace {
 
 constexpr std::int64_t second = 1'000'000;
@@ -309,4 +309,4 @@ TEST(ParseDuration, RefusesWhatJavaRefuses) {
 }
 
 }  // namespace
-}  // namespace cantonlite::model
+}  // namespace cantonlite::model::timestamp_test

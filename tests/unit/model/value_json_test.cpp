@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-namespace cantonlite::model {
+namespace cantonlite::model::value_json_test {
 namespace {
 
 using OrderedJson = nlohmann::ordered_json;
@@ -447,4 +447,4 @@ INSTANTIATE_TEST_SUITE_P(
                                  R"({"optional":{"value":{"int64":"1"}}}]}})"}));
 
 }  // namespace
-}  // namespace cantonlite::model
+}  // namespace cantonlite::model::value_json_test

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-namespace cantonlite::model {
+namespace cantonlite::model::value_test {
 namespace {
 
 using Kind = Value::Kind;
@@ -126,4 +126,4 @@ TEST(Value, EqualityComparesNestedValues) {
 }
 
 }  // namespace
-}  // namespace cantonlite::model
+}  // namespace cantonlite::model::value_test

@@ -15,7 +15,7 @@
 #include "cantonlite/seed/seed_loader.hpp"
 #include "cantonlite/splice/splice_views.hpp"
 
-namespace cantonlite::seed {
+namespace cantonlite::seed::default_network_test {
 namespace {
 
 using nlohmann::json;
@@ -338,4 +338,4 @@ TEST_F(DefaultNetwork, LoadsDeterministically) {
 }
 
 }  // namespace
-}  // namespace cantonlite::seed
+}  // namespace cantonlite::seed::default_network_test

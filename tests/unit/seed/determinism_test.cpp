@@ -12,7 +12,7 @@
 #include "cantonlite/splice/splice_views.hpp"
 #include "seed/seed_test_network.hpp"
 
-namespace cantonlite::seed {
+namespace cantonlite::seed::determinism_test {
 namespace {
 
 using namespace seedtest;  // NOLINT: the shared test network's parties and readers
@@ -350,4 +350,4 @@ TEST_F(DeterminismTest, EveryUpdateIdAndContractIdIsUnique) {
 }
 
 }  // namespace
-}  // namespace cantonlite::seed
+}  // namespace cantonlite::seed::determinism_test

@@ -12,7 +12,7 @@
 #include "seed/seed_context.hpp"
 #include "seed/seed_test_network.hpp"
 
-namespace cantonlite::seed {
+namespace cantonlite::seed::labels_test {
 namespace {
 
 using namespace seedtest;  // NOLINT: the shared test network's parties
@@ -111,4 +111,4 @@ TEST(SeedLabelsOfConsumedContracts, AreForgotten) {
 }
 
 }  // namespace
-}  // namespace cantonlite::seed
+}  // namespace cantonlite::seed::labels_test

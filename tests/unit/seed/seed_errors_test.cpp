@@ -10,7 +10,7 @@
 
 #include "seed/seed_test_network.hpp"
 
-namespace cantonlite::seed {
+namespace cantonlite::seed::seed_errors_test {
 namespace {
 
 using namespace seedtest;  // NOLINT: the shared test network's parties and readers
@@ -120,7 +120,7 @@ json one_field(json value) {
 // that node `cid_node` of offset `cid_offset` creates when the steps before the last one load.
 struct StepErrorCase {
     std::string name;
-    json steps;
+    std::vector<json> steps;  // not a json: clang reads a one-step braced list as that step
     std::string error;
     store::Offset cid_offset = 0;
     int cid_node = 0;
@@ -135,7 +135,7 @@ class SeedStepErrors : public testing::TestWithParam<StepErrorCase> {};
 
 TEST_P(SeedStepErrors, NameTheStepThePointerAndTheProblemOnOneLine) {
     const StepErrorCase& c = GetParam();
-    std::string steps = c.steps.dump();
+    std::string steps = json(c.steps).dump();
     std::string expected = c.error;
     if (c.cid_offset > 0) {
         json before = c.steps;
@@ -553,4 +553,4 @@ INSTANTIATE_TEST_SUITE_P(
     [](const testing::TestParamInfo<DocumentErrorCase>& info) { return info.param.name; });
 
 }  // namespace
-}  // namespace cantonlite::seed
+}  // namespace cantonlite::seed::seed_errors_test

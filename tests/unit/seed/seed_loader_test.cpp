@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-namespace cantonlite::seed {
+namespace cantonlite::seed::seed_loader_test {
 namespace {
 
 using nlohmann::json;
@@ -313,4 +313,4 @@ TEST(LoadSeedFile, LoadsTheShippedDefaultNetwork) {
 }
 
 }  // namespace
-}  // namespace cantonlite::seed
+}  // namespace cantonlite::seed::seed_loader_test

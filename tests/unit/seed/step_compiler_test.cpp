@@ -13,7 +13,7 @@
 #include "cantonlite/splice/splice_views.hpp"
 #include "seed/seed_test_network.hpp"
 
-namespace cantonlite::seed {
+namespace cantonlite::seed::step_compiler_test {
 namespace {
 
 using namespace seedtest;  // NOLINT: the shared test network's parties and readers
@@ -1850,7 +1850,7 @@ TEST(StepSnapshot, IntervalSnapshotsAreTakenAtMultiplesOfTheInterval) {
 
 // A snapshot step at an interval boundary is the interval snapshot of that time: the seed loads.
 TEST(StepSnapshot, AtAnIntervalBoundaryCoincidesWithTheIntervalSnapshot) {
-    const json steps = {at({{"step", "snapshot"}}, "2025-01-01T00:00:10Z")};
+    const json steps = json::array({at({{"step", "snapshot"}}, "2025-01-01T00:00:10Z")});
 
     std::unique_ptr<store::LedgerStore> s;
     EXPECT_NO_THROW(s = load(seed_with(steps, with_interval(10))));
@@ -2109,4 +2109,4 @@ TEST(StepRawTransaction, ExerciseArgumentAndResultAreTheTypedValues) {
 }
 
 }  // namespace
-}  // namespace cantonlite::seed
+}  // namespace cantonlite::seed::step_compiler_test

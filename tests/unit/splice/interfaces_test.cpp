@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-namespace cantonlite::splice {
+namespace cantonlite::splice::interfaces_test {
 
 using model::ContractPtr;
 using model::Decimal;
@@ -178,4 +178,4 @@ TEST(DamlShowNumeric, DropsTrailingZerosButKeepsOneFractionDigit) {
 }
 
 }  // namespace
-}  // namespace cantonlite::splice
+}  // namespace cantonlite::splice::interfaces_test

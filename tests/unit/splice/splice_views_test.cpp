@@ -4,7 +4,7 @@
 
 #include "cantonlite/splice/holdings_query.hpp"
 
-namespace cantonlite::splice {
+namespace cantonlite::splice::splice_views_test {
 namespace {
 
 using model::Decimal;
@@ -201,4 +201,4 @@ TEST(SpliceViews, AStoreWithoutThemSaysSo) {
 }
 
 }  // namespace
-}  // namespace cantonlite::splice
+}  // namespace cantonlite::splice::splice_views_test

@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-namespace cantonlite::store {
+namespace cantonlite::store::ledger_store_test {
 namespace {
 
 using model::Decimal;
@@ -499,4 +499,4 @@ TEST_F(LedgerStoreTest, ConcurrentReadersSeeWholeUpdates) {
 }
 
 }  // namespace
-}  // namespace cantonlite::store
+}  // namespace cantonlite::store::ledger_store_test

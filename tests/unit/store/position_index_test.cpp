@@ -11,7 +11,7 @@
 
 #include "cantonlite/store/position_index.hpp"
 
-namespace cantonlite::store {
+namespace cantonlite::store::position_index_test {
 namespace {
 
 using Rows = std::vector<std::string>;
@@ -69,4 +69,4 @@ TEST(PositionIndex, ErasingTheNewestElementsBeforeRemovingThemUndoesTheirInserti
 }
 
 }  // namespace
-}  // namespace cantonlite::store
+}  // namespace cantonlite::store::position_index_test

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-namespace cantonlite::util {
+namespace cantonlite::util::java_long_test {
 namespace {
 
 // Long.parseLong's documented behaviour: an optional sign, then decimal digits, nothing else.
@@ -30,4 +30,4 @@ TEST(JavaParseLong, RefusesAnythingElse) {
 }
 
 }  // namespace
-}  // namespace cantonlite::util
+}  // namespace cantonlite::util::java_long_test

@@ -9,7 +9,7 @@
 
 #include "areas/admin/admin_test_support.hpp"
 
-namespace cantonlite::areas::admin {
+namespace cantonlite::areas::admin::admin_area_test {
 namespace {
 
 using admintest::alice;
@@ -548,4 +548,4 @@ TEST_F(AdminSteps, ReadersNeverSeeHalfABatch) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::admin
+}  // namespace cantonlite::areas::admin::admin_area_test

@@ -3,7 +3,7 @@
 // holdings summaries all agree on what happened.
 #include "areas/admin/admin_test_support.hpp"
 
-namespace cantonlite::areas::admin {
+namespace cantonlite::areas::admin::deposit_test {
 namespace {
 
 using admintest::alice;
@@ -139,4 +139,4 @@ TEST_F(Deposit, EveryApiSeesTheSameDeposit) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::admin
+}  // namespace cantonlite::areas::admin::deposit_test

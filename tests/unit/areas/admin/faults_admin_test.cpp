@@ -4,7 +4,7 @@
 
 #include "areas/admin/admin_test_support.hpp"
 
-namespace cantonlite::areas::admin {
+namespace cantonlite::areas::admin::faults_admin_test {
 namespace {
 
 using admintest::LiveFixture;
@@ -191,4 +191,4 @@ TEST_F(AdminFaults, MetricsCountThem) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::admin
+}  // namespace cantonlite::areas::admin::faults_admin_test

@@ -6,7 +6,7 @@
 #include "areas/admin/admin_test_support.hpp"
 #include "cantonlite/model/ids.hpp"
 
-namespace cantonlite::areas::admin {
+namespace cantonlite::areas::admin::journal_admin_test {
 namespace {
 
 using admintest::base;
@@ -79,4 +79,4 @@ TEST_F(JournaledAdmin, ARefusedWriteIsNotJournaled) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::admin
+}  // namespace cantonlite::areas::admin::journal_admin_test

@@ -7,7 +7,7 @@
 #include "cantonlite/seed/seed_loader.hpp"
 #include "ledger_test_support.hpp"
 
-namespace cantonlite::areas::ledger {
+namespace cantonlite::areas::ledger::event_handlers_test {
 namespace {
 
 using nlohmann::json;
@@ -101,4 +101,4 @@ TEST_F(EventHandlersTest, FollowsTheAuthMatrix) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::ledger
+}  // namespace cantonlite::areas::ledger::event_handlers_test

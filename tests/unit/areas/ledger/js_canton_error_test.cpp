@@ -15,7 +15,7 @@
 #include "cantonlite/store/ledger_store.hpp"
 #include "http/error_kind_name.hpp"
 
-namespace cantonlite::areas::ledger {
+namespace cantonlite::areas::ledger::js_canton_error_test {
 namespace {
 
 using http::ApiError;
@@ -423,4 +423,4 @@ TEST_F(LedgerAreaErrorTest, ServesThePrefixV2) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::ledger
+}  // namespace cantonlite::areas::ledger::js_canton_error_test

@@ -16,7 +16,7 @@
 #include "cantonlite/seed/seed_loader.hpp"
 #include "ledger_test_support.hpp"
 
-namespace cantonlite::areas::ledger {
+namespace cantonlite::areas::ledger::ledger_auth_test {
 namespace {
 
 using nlohmann::json;
@@ -455,4 +455,4 @@ TEST_F(LedgerAuthOffTest, TheOtherChecksStillApply) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::ledger
+}  // namespace cantonlite::areas::ledger::ledger_auth_test

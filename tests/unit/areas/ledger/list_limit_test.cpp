@@ -10,7 +10,7 @@
 #include "cantonlite/seed/seed_loader.hpp"
 #include "ledger_test_support.hpp"
 
-namespace cantonlite::areas::ledger {
+namespace cantonlite::areas::ledger::list_limit_test {
 namespace {
 
 using nlohmann::json;
@@ -99,4 +99,4 @@ TEST_F(ListLimitTest, ThePagesOfTheAcsAddUpToTheAcs) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::ledger
+}  // namespace cantonlite::areas::ledger::list_limit_test

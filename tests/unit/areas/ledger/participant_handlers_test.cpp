@@ -14,7 +14,7 @@
 #include "cantonlite/seed/seed_loader.hpp"
 #include "ledger_test_support.hpp"
 
-namespace cantonlite::areas::ledger {
+namespace cantonlite::areas::ledger::participant_handlers_test {
 namespace {
 
 using nlohmann::json;
@@ -201,4 +201,4 @@ TEST_F(ParticipantHandlersTest, ThePrunedOffsetsNeedAnyValidUserToken) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::ledger
+}  // namespace cantonlite::areas::ledger::participant_handlers_test

@@ -11,7 +11,7 @@
 #include "cantonlite/seed/seed_loader.hpp"
 #include "ledger_test_support.hpp"
 
-namespace cantonlite::areas::ledger {
+namespace cantonlite::areas::ledger::state_handlers_test {
 namespace {
 
 using nlohmann::json;
@@ -393,4 +393,4 @@ TEST_F(StateHandlersTest, TheAcsFollowsTheAuthMatrix) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::ledger
+}  // namespace cantonlite::areas::ledger::state_handlers_test

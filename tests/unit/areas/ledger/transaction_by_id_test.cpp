@@ -10,7 +10,7 @@
 
 #include "ledger_test_support.hpp"
 
-namespace cantonlite::areas::ledger {
+namespace cantonlite::areas::ledger::transaction_by_id_test {
 namespace {
 
 using nlohmann::json;
@@ -123,4 +123,4 @@ TEST_F(TransactionByIdTest, FlatsAnswersAsUpdates) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::ledger
+}  // namespace cantonlite::areas::ledger::transaction_by_id_test

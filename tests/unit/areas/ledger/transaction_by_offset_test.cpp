@@ -8,7 +8,7 @@
 #include "cantonlite/seed/seed_loader.hpp"
 #include "ledger_test_support.hpp"
 
-namespace cantonlite::areas::ledger {
+namespace cantonlite::areas::ledger::transaction_by_offset_test {
 namespace {
 
 using nlohmann::json;
@@ -102,8 +102,8 @@ json interface_filter(const std::string& interface_id, bool view, bool blob = fa
 // Offset 6: alice locks 300 of alice-coin-1: the coin is archived, a LockedAmulet and the change
 // Amulet are created.
 TEST_F(TransactionByOffsetTest, HoldingInterfaceFilterRendersTheHoldingViews) {
-    const json cumulative = {
-        interface_filter("#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding", true)};
+    const json cumulative = json::array({interface_filter(
+        "#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding", true)});
 
     const http::Response r =
         post({{"offset", 6},
@@ -134,8 +134,8 @@ TEST_F(TransactionByOffsetTest, HoldingInterfaceFilterRendersTheHoldingViews) {
 
 // implementedInterfaces is for consuming exercises only; views only on creates.
 TEST_F(TransactionByOffsetTest, LedgerEffectsListsInterfacesOnConsumingExercises) {
-    const json cumulative = {
-        interface_filter("#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding", true)};
+    const json cumulative = json::array({interface_filter(
+        "#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding", true)});
 
     const http::Response r = post(
         {{"offset", 6},
@@ -160,8 +160,8 @@ TEST_F(TransactionByOffsetTest, LedgerEffectsListsInterfacesOnConsumingExercises
 }
 
 TEST_F(TransactionByOffsetTest, InterfaceFilterWithoutViewMatchesButRendersNoView) {
-    const json cumulative = {interface_filter(
-        "#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding", false, true)};
+    const json cumulative = json::array({interface_filter(
+        "#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding", false, true)});
 
     const http::Response r =
         post({{"offset", 6},
@@ -176,10 +176,10 @@ TEST_F(TransactionByOffsetTest, InterfaceFilterWithoutViewMatchesButRendersNoVie
 }
 
 TEST_F(TransactionByOffsetTest, InterfaceFilterOfAnInterfaceNoTemplateOfTheTxImplementsHidesIt) {
-    const json cumulative = {interface_filter(
+    const json cumulative = json::array({interface_filter(
         "#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:"
         "TransferFactory",
-        true)};
+        true)});
 
     const http::Response r =
         post({{"offset", 6},
@@ -207,10 +207,10 @@ TEST_F(TransactionByOffsetTest, UnionOfTemplateAndInterfaceFiltersShowsBoth) {
 }
 
 TEST_F(TransactionByOffsetTest, ExternalPartyAmuletRulesRendersTheTransferFactoryView) {
-    const json cumulative = {interface_filter(
+    const json cumulative = json::array({interface_filter(
         "#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:"
         "TransferFactory",
-        true)};
+        true)});
     const json any = {{"offset", 1},
                       {"transactionFormat",
                        {{"transactionShape", "TRANSACTION_SHAPE_ACS_DELTA"},
@@ -322,8 +322,8 @@ TEST_F(TransactionByOffsetTest, NonPositiveOffsetHasNoDefiniteAnswer) {
 TEST_F(TransactionByOffsetTest, UnknownInterfaceIsNotFound) {
     const auto post_interface = [&](const std::string& id) {
         return post({{"offset", 6},
-                     {"transactionFormat",
-                      format(alice, "TRANSACTION_SHAPE_ACS_DELTA", {interface_filter(id, true)})}});
+                     {"transactionFormat", format(alice, "TRANSACTION_SHAPE_ACS_DELTA",
+                                                  json::array({interface_filter(id, true)}))}});
     };
 
     const http::Response unknown =
@@ -399,4 +399,4 @@ TEST_F(TransactionByOffsetTest, UndecodableBodyIsPlainText) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::ledger
+}  // namespace cantonlite::areas::ledger::transaction_by_offset_test

@@ -5,7 +5,7 @@
 
 #include "cantonlite/seed/seed_loader.hpp"
 
-namespace cantonlite::areas::ledger {
+namespace cantonlite::areas::ledger::transaction_json_test {
 namespace {
 
 using nlohmann::json;
@@ -180,4 +180,4 @@ TEST_F(TransactionJsonTest, WritesAnArchivedEventForAConsumingExercise) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::ledger
+}  // namespace cantonlite::areas::ledger::transaction_json_test

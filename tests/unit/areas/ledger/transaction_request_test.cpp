@@ -6,7 +6,7 @@
 
 #include "cantonlite/http/api_error.hpp"
 
-namespace cantonlite::areas::ledger {
+namespace cantonlite::areas::ledger::transaction_request_test {
 namespace {
 
 using Kind = CumulativeFilter::Kind;
@@ -259,4 +259,4 @@ TEST(TransactionRequest, ReportsLineAndColumnOfMalformedJson) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::ledger
+}  // namespace cantonlite::areas::ledger::transaction_request_test

@@ -14,7 +14,7 @@
 #include "cantonlite/seed/seed_loader.hpp"
 #include "ledger_test_support.hpp"
 
-namespace cantonlite::areas::ledger {
+namespace cantonlite::areas::ledger::transaction_visibility_test {
 namespace {
 
 using nlohmann::json;
@@ -521,4 +521,4 @@ TEST_F(TransactionVisibilityTest, NoFiltersAtAllIsAnInvalidArgument) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::ledger
+}  // namespace cantonlite::areas::ledger::transaction_visibility_test

@@ -9,7 +9,7 @@
 #include "cantonlite/seed/seed_loader.hpp"
 #include "ledger_test_support.hpp"
 
-namespace cantonlite::areas::ledger {
+namespace cantonlite::areas::ledger::update_handlers_test {
 namespace {
 
 using nlohmann::json;
@@ -629,4 +629,4 @@ TEST_F(UpdateHandlersTest, AnyPartyFormatsNeedCanReadAsAnyParty) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::ledger
+}  // namespace cantonlite::areas::ledger::update_handlers_test

@@ -17,7 +17,7 @@
 #include "cantonlite/store/update.hpp"
 #include "seed/seed_test_network.hpp"
 
-namespace cantonlite::areas::ledger {
+namespace cantonlite::areas::ledger::update_stream_test {
 namespace {
 
 using nlohmann::json;
@@ -211,4 +211,4 @@ TEST_F(UpdateStreamTest, TheLedgerApiSkipsEmptySegments) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::ledger
+}  // namespace cantonlite::areas::ledger::update_stream_test

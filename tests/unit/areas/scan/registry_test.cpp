@@ -13,7 +13,7 @@
 
 #include "areas/scan/scan_test_support.hpp"
 
-namespace cantonlite::areas::scan {
+namespace cantonlite::areas::scan::registry_test {
 namespace {
 
 using namespace scantest;  // NOLINT: the shared test network, steps and readers
@@ -592,4 +592,4 @@ TEST(ProxyRegistry, NeedsAToken) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::scan
+}  // namespace cantonlite::areas::scan::registry_test

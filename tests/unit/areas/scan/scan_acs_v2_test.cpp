@@ -15,7 +15,7 @@
 #include "cantonlite/model/ids.hpp"
 #include "cantonlite/model/value_json.hpp"
 
-namespace cantonlite::areas::scan {
+namespace cantonlite::areas::scan::scan_acs_v2_test {
 namespace {
 
 using namespace scantest;  // NOLINT: the shared test network, steps and readers
@@ -383,4 +383,4 @@ TEST(StateAcsV2, HoldingsV2IsTheOwnersAmuletsOfTheAcs) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::scan
+}  // namespace cantonlite::areas::scan::scan_acs_v2_test

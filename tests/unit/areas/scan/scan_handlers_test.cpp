@@ -11,7 +11,7 @@
 #include "cantonlite/http/router.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
 
-namespace cantonlite::areas::scan {
+namespace cantonlite::areas::scan::scan_handlers_test {
 namespace {
 
 using http::Header;
@@ -290,4 +290,4 @@ TEST(GetLsu, AnswersFromEachStoreItIsGiven) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::scan
+}  // namespace cantonlite::areas::scan::scan_handlers_test

@@ -13,7 +13,7 @@
 #include "areas/scan/scan_test_support.hpp"
 #include "cantonlite/model/decimal.hpp"
 
-namespace cantonlite::areas::scan {
+namespace cantonlite::areas::scan::scan_holdings_summary_test {
 namespace {
 
 using namespace scantest;  // NOLINT: the shared test network, steps and readers
@@ -80,7 +80,7 @@ TEST(HoldingsSummaryV1, OmitsPartiesWithoutHoldings) {
         api().post(v1_summary, summary_request(0, first_snapshot, {carol, provider, dso, alice}));
 
     EXPECT_EQ(sorted_summaries(body_of(response)),
-              (json{summary(alice, "70.0000000000", "30.0000000000", "100.0000000000")}));
+              json::array({summary(alice, "70.0000000000", "30.0000000000", "100.0000000000")}));
 }
 
 TEST(HoldingsSummaryV1, IsEmptyWhenNoOwnerHasHoldings) {
@@ -98,7 +98,7 @@ TEST(HoldingsSummaryV1, ListsAPartyNamedTwiceOnce) {
         api().post(v1_summary, summary_request(0, first_snapshot, {bob, bob}));
 
     EXPECT_EQ(body_of(response).at("summaries"),
-              (json{summary(bob, "50.0000000000", "0.0000000000", "50.0000000000")}));
+              json::array({summary(bob, "50.0000000000", "0.0000000000", "50.0000000000")}));
 }
 
 TEST(HoldingsSummaryV1, AtOrBeforeAnswersWithTheSnapshotsRecordTime) {
@@ -346,4 +346,4 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 }  // namespace
-}  // namespace cantonlite::areas::scan
+}  // namespace cantonlite::areas::scan::scan_holdings_summary_test

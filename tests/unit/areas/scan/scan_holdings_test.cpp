@@ -11,7 +11,7 @@
 
 #include "areas/scan/scan_test_support.hpp"
 
-namespace cantonlite::areas::scan {
+namespace cantonlite::areas::scan::scan_holdings_test {
 namespace {
 
 using namespace scantest;  // NOLINT: the shared test network, steps and readers
@@ -540,4 +540,4 @@ INSTANTIATE_TEST_SUITE_P(
                                         {"Authorization", "Bearer eyJhbGciOiJIUzI1NiJ9.e30.x"}}));
 
 }  // namespace
-}  // namespace cantonlite::areas::scan
+}  // namespace cantonlite::areas::scan::scan_holdings_test

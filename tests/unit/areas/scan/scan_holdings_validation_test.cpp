@@ -8,7 +8,7 @@
 
 #include "areas/scan/scan_test_support.hpp"
 
-namespace cantonlite::areas::scan {
+namespace cantonlite::areas::scan::scan_holdings_validation_test {
 namespace {
 
 using namespace scantest;  // NOLINT: the shared test network, steps and readers
@@ -211,4 +211,4 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 }  // namespace
-}  // namespace cantonlite::areas::scan
+}  // namespace cantonlite::areas::scan::scan_holdings_validation_test

@@ -10,7 +10,7 @@
 #include "areas/scan/scan_test_support.hpp"
 #include "cantonlite/model/value_json.hpp"
 
-namespace cantonlite::areas::scan {
+namespace cantonlite::areas::scan::scan_import_updates_test {
 namespace {
 
 using namespace scantest;  // NOLINT: the shared test network, steps and readers
@@ -396,4 +396,4 @@ TEST(ImportUpdatesNumberForms, AreReadAsCirceReadsThem) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::scan
+}  // namespace cantonlite::areas::scan::scan_import_updates_test

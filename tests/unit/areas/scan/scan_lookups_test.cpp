@@ -12,7 +12,7 @@
 
 #include "areas/scan/scan_test_support.hpp"
 
-namespace cantonlite::areas::scan {
+namespace cantonlite::areas::scan::scan_lookups_test {
 namespace {
 
 using namespace scantest;  // NOLINT: the shared test network, steps and readers
@@ -537,4 +537,4 @@ TEST(VoteRequests, IgnoresABearerToken) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::scan
+}  // namespace cantonlite::areas::scan::scan_lookups_test

@@ -13,7 +13,7 @@
 
 #include "areas/scan/scan_test_support.hpp"
 
-namespace cantonlite::areas::scan {
+namespace cantonlite::areas::scan::scan_ops_test {
 namespace {
 
 using namespace scantest;  // NOLINT: the shared test network, steps and readers
@@ -363,4 +363,4 @@ TEST_F(DefaultNetworkScan, ListsTheOffboardVoteThenTheWeightVote) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::scan
+}  // namespace cantonlite::areas::scan::scan_ops_test

@@ -7,7 +7,7 @@
 
 #include "areas/scan/scan_test_support.hpp"
 
-namespace cantonlite::areas::scan {
+namespace cantonlite::areas::scan::scan_snapshot_timestamp_test {
 namespace {
 
 using namespace scantest;  // NOLINT: the shared test network, steps and readers
@@ -139,4 +139,4 @@ TEST(SnapshotTimestampTransport, IgnoresABearerToken) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::scan
+}  // namespace cantonlite::areas::scan::scan_snapshot_timestamp_test

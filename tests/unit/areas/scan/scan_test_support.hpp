@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -71,6 +72,14 @@ inline json users_json() {
 // A seed of the test network with `steps`.
 inline json seed_with(json steps, json network = network_json()) {
     return {{"network", std::move(network)}, {"users", users_json()}, {"steps", std::move(steps)}};
+}
+
+// A braced list of steps is an array: as a json, a one-step list would be that step under clang,
+// which takes {x} for a copy of x.
+inline json seed_with(std::initializer_list<json> steps, json network = network_json()) {
+    json array = json::array();
+    for (const json& step : steps) array.push_back(step);
+    return seed_with(std::move(array), std::move(network));
 }
 
 // ---- steps (docs/seed-format.md) ----------------------------------------------------------

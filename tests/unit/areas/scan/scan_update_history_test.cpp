@@ -15,7 +15,7 @@
 #include "areas/scan/scan_test_support.hpp"
 #include "cantonlite/model/value_json.hpp"
 
-namespace cantonlite::areas::scan {
+namespace cantonlite::areas::scan::scan_update_history_test {
 namespace {
 
 using namespace scantest;  // NOLINT: the shared test network, steps and readers
@@ -338,4 +338,4 @@ TEST(UpdateHistoryV2, APageNeverSplitsUpdatesOfOneRecordTime) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::scan
+}  // namespace cantonlite::areas::scan::scan_update_history_test

@@ -16,7 +16,7 @@
 #include "areas/validator/validator_test_support.hpp"
 #include "cantonlite/model/decimal.hpp"
 
-namespace cantonlite::areas::validator {
+namespace cantonlite::areas::validator::scan_proxy_test {
 namespace {
 
 using namespace valtest;  // NOLINT: the validator test network, steps and tokens
@@ -295,7 +295,7 @@ TEST(ProxyHoldingsSummary, AThousandRowsAreSummarised) {
 
     ASSERT_EQ(response.status, 200) << response.body;
     EXPECT_EQ(body_of(response).at("summaries"),
-              (json{summary(alice, "1000.0000000000", "0.0000000000", "1000.0000000000")}));
+              json::array({summary(alice, "1000.0000000000", "0.0000000000", "1000.0000000000")}));
 }
 
 class ProxyHoldingsSummaryBadBody : public testing::TestWithParam<BadBody> {};
@@ -532,8 +532,8 @@ TEST(ProxyTransferFactory, NeedsAToken) {
     const Response invalid = factory_network().post(proxy_factory, factory_request(alice, bob),
                                                     {{"Authorization", "Bearer x.y.z"}});
 
-    EXPECT_TRUE(is_unauthorized(missing, missing_text, scan_proxy_realm));
-    EXPECT_TRUE(is_unauthorized(invalid, invalid_text, scan_proxy_realm));
+    EXPECT_TRUE(is_unauthorized(missing, missing_text, valtest::scan_proxy_realm));
+    EXPECT_TRUE(is_unauthorized(invalid, invalid_text, valtest::scan_proxy_realm));
 }
 
 // ---- GET /v0/scan-proxy/ans-entries/by-name/{name} ------------------------------------------
@@ -621,4 +621,4 @@ TEST(ProxyDsoPartyId, IsTheDsoParty) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::validator
+}  // namespace cantonlite::areas::validator::scan_proxy_test

@@ -9,7 +9,7 @@
 #include "cantonlite/splice/splice_views.hpp"
 #include "cantonlite/store/ledger_store.hpp"
 
-namespace cantonlite::areas::validator {
+namespace cantonlite::areas::validator::validator_area_test {
 namespace {
 
 class ValidatorAreaTest : public testing::Test {
@@ -93,4 +93,4 @@ TEST_F(ValidatorAreaTest, UnknownPathIsTheNotFoundJson) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::validator
+}  // namespace cantonlite::areas::validator::validator_area_test

@@ -10,7 +10,7 @@
 
 #include "areas/validator/validator_test_support.hpp"
 
-namespace cantonlite::areas::validator {
+namespace cantonlite::areas::validator::validator_auth_test {
 namespace {
 
 using namespace valtest;  // NOLINT: the validator test network, steps and tokens
@@ -28,44 +28,48 @@ struct Endpoint {
 
 Endpoint list_offers() {
     return {"ListTransferOffers", "GET", "/api/validator/v0/wallet/transfer-offers", "",
-            wallet_realm};
+            valtest::wallet_realm};
 }
 
 Endpoint buy_traffic_status() {
     return {"BuyTrafficRequestStatus", "POST",
             "/api/validator/v0/wallet/buy-traffic-requests/traffic-created/status", "",
-            wallet_realm};
+            valtest::wallet_realm};
 }
 
 Endpoint holdings_summary() {
     return {"HoldingsSummary", "POST", "/api/validator/v1/scan-proxy/holdings/summary",
-            scantest::summary_request(0, first_snapshot, {alice}).dump(), scan_proxy_realm};
+            scantest::summary_request(0, first_snapshot, {alice}).dump(),
+            valtest::scan_proxy_realm};
 }
 
 Endpoint transfer_command_counter() {
     return {"TransferCommandCounter", "GET",
-            "/api/validator/v0/scan-proxy/transfer-command-counter/" + alice, "", scan_proxy_realm};
+            "/api/validator/v0/scan-proxy/transfer-command-counter/" + alice, "",
+            valtest::scan_proxy_realm};
 }
 
 Endpoint transfer_preapproval() {
     return {"TransferPreapproval", "GET",
             "/api/validator/v0/scan-proxy/transfer-preapprovals/by-party/" + alice, "",
-            scan_proxy_realm};
+            valtest::scan_proxy_realm};
 }
 
 Endpoint registry_instruments() {
     return {"RegistryInstruments", "GET",
-            "/api/validator/v0/scan-proxy/registry/metadata/v1/instruments", "", scan_proxy_realm};
+            "/api/validator/v0/scan-proxy/registry/metadata/v1/instruments", "",
+            valtest::scan_proxy_realm};
 }
 
 Endpoint ans_entry_by_name() {
     return {"AnsEntryByName", "GET",
             "/api/validator/v0/scan-proxy/ans-entries/by-name/alice.unverified.ans", "",
-            scan_proxy_realm};
+            valtest::scan_proxy_realm};
 }
 
 Endpoint dso_party_id() {
-    return {"DsoPartyId", "GET", "/api/validator/v0/scan-proxy/dso-party-id", "", scan_proxy_realm};
+    return {"DsoPartyId", "GET", "/api/validator/v0/scan-proxy/dso-party-id", "",
+            valtest::scan_proxy_realm};
 }
 
 std::vector<Endpoint> all_endpoints() {
@@ -283,4 +287,4 @@ TEST(ValidatorLivez, IgnoresAnInvalidToken) {
 }
 
 }  // namespace
-}  // namespace cantonlite::areas::validator
+}  // namespace cantonlite::areas::validator::validator_auth_test

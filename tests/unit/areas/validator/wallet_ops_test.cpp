@@ -12,7 +12,7 @@
 
 #include "areas/validator/validator_test_support.hpp"
 
-namespace cantonlite::areas::validator {
+namespace cantonlite::areas::validator::wallet_ops_test {
 namespace {
 
 using namespace valtest;  // NOLINT: the validator test network, steps and tokens
@@ -295,4 +295,4 @@ INSTANTIATE_TEST_SUITE_P(Operations, CannotActAsWalletParty, testing::ValuesIn(w
                          });
 
 }  // namespace
-}  // namespace cantonlite::areas::validator
+}  // namespace cantonlite::areas::validator::wallet_ops_test
