@@ -8,7 +8,7 @@ JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?= -DCANTONLITE_WERROR=ON
 ARGS       ?=
 
-.PHONY: all deps configure build run test bench tsan asan fuzz docker-smoke format clean
+.PHONY: all deps configure build run test bench tsan san-configure asan fuzz docker-smoke format clean
 
 all: build
 
@@ -61,45 +61,49 @@ tsan: deps
 	TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/cantonlite_concurrency_tests --gtest_brief=1 \
 	  --gtest_filter='$(TSAN_TESTS)'
 
-# The unit and integration suites under AddressSanitizer and UBSan (any report stops the run), in
-# their own tree (build-asan; without -Werror: GCC's flow warnings misfire on Boost under ASan).
+# One tree, build-san, serves `make asan` and `make fuzz`: clang with AddressSanitizer and UBSan
+# on every object, and libFuzzer's coverage on the library's (CANTONLITE_FUZZ), so the library is
+# compiled once for the suites and the fuzz targets (docs/build.md). Without -Werror: the warnings
+# that count are the main tree's.
+SAN_TREE := build-san
+san-configure: deps
+	@scripts/install-deps.sh clang
+	@CXX=clang++ cmake -S . -B $(SAN_TREE) $(SAN_CMAKE) -DCANTONLITE_SANITIZE=address \
+	  -DCANTONLITE_FUZZ=ON -DCANTONLITE_WERROR=OFF >/dev/null
+
+# The unit and integration suites under AddressSanitizer and UBSan (any report stops the run).
 # DescriptorExhaustion reads the log through spdlog's ringbuffer_sink, a header whose call into the
-# formatter libspdlog.so built trips GCC's vptr check (the library's type_info seen as another
-# type; no suppression applies): it runs in make test and make tsan.
+# formatter libspdlog.so built trips UBSan's vptr check (the library's type_info seen as another
+# type, under GCC and clang alike; no suppression applies): it runs in make test and make tsan.
 ASAN_SKIP := -DescriptorExhaustion.*
-asan: deps
-	@cmake -S . -B build-asan $(SAN_CMAKE) -DCANTONLITE_SANITIZE=address -DCANTONLITE_WERROR=OFF \
-	  >/dev/null
-	cmake --build build-asan --target cantonlite_unit_tests cantonlite_integration_tests -j$(JOBS)
+asan: san-configure
+	cmake --build $(SAN_TREE) --target cantonlite_unit_tests cantonlite_integration_tests -j$(JOBS)
 	ASAN_OPTIONS=$(SANITIZER_OPTIONS) UBSAN_OPTIONS=$(SANITIZER_OPTIONS) \
-	  build-asan/tests/unit/cantonlite_unit_tests --gtest_brief=1
+	  $(SAN_TREE)/tests/unit/cantonlite_unit_tests --gtest_brief=1
 	ASAN_OPTIONS=$(SANITIZER_OPTIONS) UBSAN_OPTIONS=$(SANITIZER_OPTIONS) \
-	  build-asan/tests/integration/cantonlite_integration_tests --gtest_brief=1 \
+	  $(SAN_TREE)/tests/integration/cantonlite_integration_tests --gtest_brief=1 \
 	  --gtest_filter='$(ASAN_SKIP)'
 
-# The libFuzzer targets (tests/fuzz) in their own tree (build-fuzz, clang with coverage, ASan and
-# UBSan): the router over the live default network, the request parsers, the JWT verifier and the
-# seed loader. Each runs FUZZ_SECONDS from its corpus (build-fuzz/corpus/<target>, kept between
-# runs) and the seeds cantonlite_fuzz_corpus writes from the test suite's inputs; a crash stops
-# it and leaves the input as build-fuzz/crash-*.
+# The libFuzzer targets (tests/fuzz), in the sanitizer tree: the router over the live default
+# network, the request parsers, the JWT verifier and the seed loader. Each runs FUZZ_SECONDS from
+# its corpus ($(SAN_TREE)/corpus/<target>, kept between runs) and the seeds cantonlite_fuzz_corpus
+# writes from the test suite's inputs; a crash stops it and leaves the input as
+# $(SAN_TREE)/crash-*.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= router parsers jwt seed
-fuzz:
-	@scripts/install-deps.sh clang
-	@CXX=clang++ cmake -S . -B build-fuzz $(SAN_CMAKE) -DCANTONLITE_SANITIZE=fuzzer \
-	  -DCANTONLITE_BUILD_TESTS=OFF >/dev/null
-	cmake --build build-fuzz -j$(JOBS) --target cantonlite_fuzz_corpus \
+fuzz: san-configure
+	cmake --build $(SAN_TREE) -j$(JOBS) --target cantonlite_fuzz_corpus \
 	  $(addprefix cantonlite_fuzz_,$(FUZZ_TARGETS))
-	@build-fuzz/tests/fuzz/cantonlite_fuzz_corpus . build-fuzz/corpus-seed
+	@$(SAN_TREE)/tests/fuzz/cantonlite_fuzz_corpus . $(SAN_TREE)/corpus-seed
 	@for t in $(FUZZ_TARGETS); do \
-	  mkdir -p build-fuzz/corpus/$$t; \
-	  echo "== fuzz $$t ($(FUZZ_SECONDS) s; log: build-fuzz/$$t.log)"; \
-	  if build-fuzz/tests/fuzz/cantonlite_fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
-	       -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=build-fuzz/ \
-	       build-fuzz/corpus/$$t build-fuzz/corpus-seed/$$t >build-fuzz/$$t.log 2>&1; then \
-	    grep -a -E '^stat::(number_of_executed_units|peak_rss_mb)' build-fuzz/$$t.log; \
+	  mkdir -p $(SAN_TREE)/corpus/$$t; \
+	  echo "== fuzz $$t ($(FUZZ_SECONDS) s; log: $(SAN_TREE)/$$t.log)"; \
+	  if $(SAN_TREE)/tests/fuzz/cantonlite_fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	       -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=$(SAN_TREE)/ \
+	       $(SAN_TREE)/corpus/$$t $(SAN_TREE)/corpus-seed/$$t >$(SAN_TREE)/$$t.log 2>&1; then \
+	    grep -a -E '^stat::(number_of_executed_units|peak_rss_mb)' $(SAN_TREE)/$$t.log; \
 	  else \
-	    tail -n 40 build-fuzz/$$t.log; exit 1; \
+	    tail -n 40 $(SAN_TREE)/$$t.log; exit 1; \
 	  fi; \
 	done
 
