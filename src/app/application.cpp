@@ -154,7 +154,7 @@ std::unique_ptr<journal::Journal> open_journal(const Config& config, seed::LiveN
 }
 
 // The flags that make `cantonlite token` load the network this command loaded.
-std::string token_flags(const CommandLine& cli, const Config& config) {
+std::string token_command_flags(const CommandLine& cli, const Config& config) {
     std::string out;
     const auto add = [&](const std::string& flag, const std::string& value) {
         out += (out.empty() ? "" : " ") + flag + " " + shell_quote(value);
@@ -202,7 +202,7 @@ int serve(const CommandLine& cli) {
     if (!journal_ok) return exit_usage;
     std::unique_ptr<http::Router> router;
     try {
-        const std::string flags = token_flags(cli, config);
+        const std::string flags = token_command_flags(cli, config);
         router = make_router(
             *loaded->network,
             admin_options(config, "cantonlite token" + (flags.empty() ? "" : " " + flags)),
@@ -257,10 +257,10 @@ int describe(const CommandLine& cli) {
     if (cli.json) {
         std::cout << describe_json(loaded->store(), loaded->config.api).dump(2) << '\n';
     } else {
-        std::cout << describe_text(loaded->store(),
-                                   TextOptions{.port = loaded->config.server.port,
-                                               .token_flags = token_flags(cli, loaded->config),
-                                               .profile = loaded->config.api});
+        std::cout << describe_text(
+            loaded->store(), TextOptions{.port = loaded->config.server.port,
+                                         .token_flags = token_command_flags(cli, loaded->config),
+                                         .profile = loaded->config.api});
     }
     return exit_ok;
 }

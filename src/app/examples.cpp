@@ -12,7 +12,7 @@ namespace cantonlite::app {
 namespace examples {
 namespace {
 
-constexpr std::int64_t micros_per_second = 1'000'000;
+using model::micros_per_second;
 
 template <typename Parties>
 bool contains(const Parties& parties, const Party& p) {

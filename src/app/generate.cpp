@@ -8,46 +8,38 @@
 
 #include "cantonlite/model/ids.hpp"
 #include "cantonlite/model/timestamp.hpp"
+#include "cantonlite/util/json_escape.hpp"
 
 namespace cantonlite::app {
 namespace {
 
-constexpr std::int64_t micros_per_second = 1'000'000;
+using model::micros_per_second;
 constexpr std::int64_t day = 86'400;
 constexpr std::string_view start_time = "2025-01-01T00:00:00Z";
 
-// A JSON string literal. Generated texts are plain ASCII; quotes and controls are escaped anyway.
-std::string quoted(std::string_view s) {
-    std::string out = "\"";
-    for (const char c : s) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            static constexpr std::string_view hex = "0123456789abcdef";
-            out += "\\u00";
-            out += hex[(c >> 4) & 0xF];
-            out += hex[c & 0xF];
-        } else {
-            out += c;
-        }
-    }
-    return out + "\"";
+// A JSON string literal, as the shared writer escapes it.
+std::string json_string(std::string_view s) {
+    std::string out;
+    util::append_json_string(out, s);
+    return out;
 }
 
 // One step as one line of JSON: {"step": kind, "at": time, ...members in the order added}.
 class StepLine {
   public:
     StepLine(std::string_view kind, model::Timestamp at) {
-        line_ = "{\"step\":" + quoted(kind) + ",\"at\":" + quoted(model::format_instant(at));
+        line_ =
+            "{\"step\":" + json_string(kind) + ",\"at\":" + json_string(model::format_instant(at));
     }
-    StepLine& text(std::string_view key, std::string_view value) { return raw(key, quoted(value)); }
+    StepLine& text(std::string_view key, std::string_view value) {
+        return raw(key, json_string(value));
+    }
     StepLine& number(std::string_view key, std::int64_t value) {
         return raw(key, std::to_string(value));
     }
     StepLine& raw(std::string_view key, std::string_view json) {
         line_ += ',';
-        line_ += quoted(key);
+        line_ += json_string(key);
         line_ += ':';
         line_ += json;
         return *this;
@@ -152,21 +144,21 @@ class Generator {
 
     void write_network() {
         const std::string seed = std::to_string(spec_.seed);
-        out_ << "{\n\"network\": {\"dso_party\": " << quoted(party_of("DSO"))
-             << ", \"svs\": [{\"name\": \"Sv-1\", \"party\": " << quoted(party_of("sv-1"))
-             << "}, {\"name\": \"Sv-2\", \"party\": " << quoted(party_of("sv-2")) << "}]"
-             << ", \"synchronizer_id\": " << quoted(party_of("global-domain"))
-             << ", \"participant_id\": " << quoted("PAR::participant1::1220" + namespace_)
-             << ", \"validator_party\": " << quoted("validator::1220" + namespace_)
-             << ", \"start_time\": " << quoted(start_time)
-             << ", \"id_namespace\": " << quoted("generated-" + seed) << "},\n";
+        out_ << "{\n\"network\": {\"dso_party\": " << json_string(party_of("DSO"))
+             << ", \"svs\": [{\"name\": \"Sv-1\", \"party\": " << json_string(party_of("sv-1"))
+             << "}, {\"name\": \"Sv-2\", \"party\": " << json_string(party_of("sv-2")) << "}]"
+             << ", \"synchronizer_id\": " << json_string(party_of("global-domain"))
+             << ", \"participant_id\": " << json_string("PAR::participant1::1220" + namespace_)
+             << ", \"validator_party\": " << json_string("validator::1220" + namespace_)
+             << ", \"start_time\": " << json_string(start_time)
+             << ", \"id_namespace\": " << json_string("generated-" + seed) << "},\n";
     }
 
     void write_users() {
         out_ << "\"users\": [\n";
         for (std::int64_t i = 0; i < spec_.parties; ++i) {
-            out_ << (i == 0 ? "" : ",\n") << "{\"id\": " << quoted(user(i))
-                 << ", \"party\": " << quoted(party(i))
+            out_ << (i == 0 ? "" : ",\n") << "{\"id\": " << json_string(user(i))
+                 << ", \"party\": " << json_string(party(i))
                  << ", \"wallet\": " << (i < wallets_ ? "true" : "false") << '}';
         }
         out_ << "\n],\n";
@@ -241,10 +233,10 @@ class Generator {
         const std::uint64_t label = next_label_++;
         StepLine line("transfer", next_time());
         line.text("sender", user(sender))
-            .raw("inputs", "[" + quoted(label_text(input.label)) + "]")
-            .raw("outputs", "[{\"receiver\":" + quoted(user(receiver)) +
-                                ",\"amount\":" + quoted(amount_text(cents)) +
-                                ",\"as\":" + quoted(label_text(label)) + "}]");
+            .raw("inputs", "[" + json_string(label_text(input.label)) + "]")
+            .raw("outputs", "[{\"receiver\":" + json_string(user(receiver)) +
+                                ",\"amount\":" + json_string(amount_text(cents)) +
+                                ",\"as\":" + json_string(label_text(label)) + "}]");
         add_holding(receiver, label, cents);
         if (cents < input.cents) {
             const std::uint64_t change = next_label_++;
@@ -322,7 +314,7 @@ class Generator {
         emit(StepLine("request_vote", t)
                  .text("requester", "Sv-1")
                  .raw("action", R"({"offboard_sv":"Sv-2"})")
-                 .raw("reason", "{\"url\":" + quoted("https://forum.example/" + id) +
+                 .raw("reason", "{\"url\":" + json_string("https://forum.example/" + id) +
                                     ",\"body\":\"generated\"}")
                  .text("vote_before", later(t, 7 * day))
                  .text("as", id));

@@ -6,10 +6,6 @@
 namespace cantonlite::app {
 namespace {
 
-void append(spdlog::memory_buf_t& dest, std::string_view text) {
-    dest.append(text.data(), text.data() + text.size());
-}
-
 // `n` (0 to 999999) as six digits.
 void append_six_digits(spdlog::memory_buf_t& dest, long n) {
     char digits[6];

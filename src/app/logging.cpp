@@ -129,10 +129,6 @@ std::shared_ptr<spdlog::logger> make_logger(const std::string& name, const LogCo
 
 std::shared_ptr<spdlog::logger> access_logger;
 
-void append(spdlog::memory_buf_t& out, std::string_view text) {
-    out.append(text.data(), text.data() + text.size());
-}
-
 void append_number(spdlog::memory_buf_t& out, std::int64_t n) {
     const fmt::format_int digits(n);
     out.append(digits.data(), digits.data() + digits.size());

@@ -10,10 +10,6 @@ namespace {
 using nlohmann::json;
 using Strings = std::vector<std::string>;
 
-Verification refused(std::string reason) {
-    return Verification{.claims = std::nullopt, .reason = std::move(reason)};
-}
-
 // "" when exp, nbf and iat, if present, are numbers that hold at `now` (no leeway), as auth0
 // java-jwt checks them for the Splice apps (splice-behavior.md §5.2): iat may not be in the future.
 std::string time_problem(const json& payload, std::int64_t now_seconds) {
@@ -96,21 +92,23 @@ std::string user_id_of(const json& payload, const std::string& subject) {
 Verification check_claims(json payload, std::int64_t now_seconds,
                           std::optional<std::string_view> audience) {
     if (std::string problem = time_problem(payload, now_seconds); !problem.empty()) {
-        return refused(problem);
+        return Verification::refused(problem);
     }
     std::optional<Strings> audiences = string_list(payload, "aud", false);
-    if (!audiences) return refused("aud is not a string or an array of strings");
+    if (!audiences) return Verification::refused("aud is not a string or an array of strings");
     if (audience &&
         std::find(audiences->begin(), audiences->end(), *audience) == audiences->end()) {
-        return refused(audiences->empty() ? "no audience (aud)" : "wrong audience");
+        return Verification::refused(audiences->empty() ? "no audience (aud)" : "wrong audience");
     }
     const auto sub = payload.find("sub");
-    if (sub != payload.end() && !sub->is_string()) return refused("sub is not a string");
+    if (sub != payload.end() && !sub->is_string())
+        return Verification::refused("sub is not a string");
     std::string subject = sub != payload.end() ? sub->get<std::string>() : "";
     std::optional<Strings> scopes = scopes_of(payload);
-    if (!scopes) return refused("scope or scp is not a string or an array of strings");
+    if (!scopes)
+        return Verification::refused("scope or scp is not a string or an array of strings");
     std::string user_id = user_id_of(payload, subject);
-    if (user_id.empty()) return refused("no user (neither daml_user nor sub)");
+    if (user_id.empty()) return Verification::refused("no user (neither daml_user nor sub)");
     return Verification{.claims = Claims{.user_id = std::move(user_id),
                                          .subject = std::move(subject),
                                          .audiences = std::move(*audiences),

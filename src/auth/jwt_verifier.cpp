@@ -9,13 +9,6 @@
 #include "signature.hpp"
 
 namespace cantonlite::auth {
-namespace {
-
-Verification refused(std::string reason) {
-    return Verification{.claims = std::nullopt, .reason = std::move(reason)};
-}
-
-}  // namespace
 
 // The verification keys. The alg a token may use follows from which of them are configured, never
 // from the token alone.
@@ -71,13 +64,14 @@ JwtVerifier::~JwtVerifier() = default;
 Verification JwtVerifier::verify(std::string_view token, std::int64_t now_seconds,
                                  bool check_audience) const {
     const JwsParse parsed = parse_jws(token);
-    if (!parsed.jws) return refused(parsed.error);
+    if (!parsed.jws) return Verification::refused(parsed.error);
     if (std::string problem = keys_->signature_problem(*parsed.jws); !problem.empty()) {
-        return refused(problem);
+        return Verification::refused(problem);
     }
     // The payload is parsed only now that its signature holds.
     std::optional<nlohmann::json> payload = decode_json_object(parsed.jws->encoded_payload);
-    if (!payload) return refused("malformed token: payload is not a base64url JSON object");
+    if (!payload)
+        return Verification::refused("malformed token: payload is not a base64url JSON object");
     return check_claims(std::move(*payload), now_seconds,
                         check_audience ? std::optional<std::string_view>(audience_) : std::nullopt);
 }

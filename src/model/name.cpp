@@ -6,33 +6,33 @@ namespace cantonlite::model {
 namespace {
 
 // Never destroyed: a Name may be read by any static's destructor.
-detail::Interner<char>& table() {
+detail::Interner<char>& name_table() {
     static auto* const names = new detail::Interner<char>;
     return *names;
 }
 
 }  // namespace
 
-Name::Name(std::string_view text) : id_(text.empty() ? 0 : table().intern(text)) {}
+Name::Name(std::string_view text) : id_(text.empty() ? 0 : name_table().intern(text)) {}
 
 std::optional<Name> Name::find(std::string_view text) {
     if (text.empty()) return Name();
-    const auto id = table().find(text);
+    const auto id = name_table().find(text);
     if (!id) return std::nullopt;
     return from_id(*id);
 }
 
 void Name::reserve(std::size_t more) {
-    table().reserve(more);
+    name_table().reserve(more);
 }
 
 void Name::release_retired_tables() {
-    table().release_retired();
+    name_table().release_retired();
     detail::release_retired_name_set_tables();
 }
 
 std::string_view Name::view() const {
-    const auto text = table().get(id_);
+    const auto text = name_table().get(id_);
     return {text.data(), text.size()};
 }
 

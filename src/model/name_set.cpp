@@ -6,7 +6,7 @@ namespace cantonlite::model {
 namespace {
 
 // Never destroyed, like the Names it holds.
-detail::Interner<Name>& table() {
+detail::Interner<Name>& name_set_table() {
     static auto* const sets = new detail::Interner<Name>;
     return *sets;
 }
@@ -14,13 +14,14 @@ detail::Interner<Name>& table() {
 }  // namespace
 
 void detail::release_retired_name_set_tables() {
-    table().release_retired();
+    name_set_table().release_retired();
 }
 
-NameSet::NameSet(std::span<const Name> names) : id_(names.empty() ? 0 : table().intern(names)) {}
+NameSet::NameSet(std::span<const Name> names)
+    : id_(names.empty() ? 0 : name_set_table().intern(names)) {}
 
 std::span<const Name> NameSet::names() const {
-    return table().get(id_);
+    return name_set_table().get(id_);
 }
 
 }  // namespace cantonlite::model

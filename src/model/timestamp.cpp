@@ -6,7 +6,6 @@
 namespace cantonlite::model {
 namespace {
 
-constexpr std::int64_t micros_per_second = 1'000'000;
 constexpr std::int64_t seconds_per_day = 86'400;
 
 // Reads exactly `n` digits at `pos`, advancing it; nullopt when they are not all digits.

@@ -11,7 +11,7 @@ namespace {
 using store::CreateDraft;
 using store::ExerciseDraft;
 
-constexpr std::int64_t micros_per_second = 1'000'000;
+using model::micros_per_second;
 
 // The step's submitter, or the contract's first signatory.
 Party submitter(const SeedContext& ctx, const JsonObject& s, const std::string& cid) {

@@ -5,7 +5,7 @@
 namespace cantonlite::seed {
 namespace {
 
-constexpr std::int64_t micros_per_second = 1'000'000;
+using model::micros_per_second;
 
 // "a LockedAmulet", "an Amulet".
 std::string with_article(const std::string& noun) {

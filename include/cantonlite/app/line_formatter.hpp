@@ -5,12 +5,18 @@
 #include <cstdint>
 #include <ctime>
 #include <memory>
+#include <string_view>
 
 #include <spdlog/formatter.h>
 
 #include "cantonlite/app/config.hpp"
 
 namespace cantonlite::app {
+
+// Appends `text` to a log line being formatted (spdlog's buffer takes a range).
+inline void append(spdlog::memory_buf_t& dest, std::string_view text) {
+    dest.append(text.data(), text.data() + text.size());
+}
 
 // Formats a log line as spdlog's pattern_formatter (UTC) formats
 //   "%Y-%m-%dT%H:%M:%S.%fZ %-5l %n %v"                                      (LogFormat::text), or

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -28,6 +29,11 @@ struct Claims {
 struct Verification {
     std::optional<Claims> claims;
     std::string reason;
+
+    // A refusal, and why.
+    [[nodiscard]] static Verification refused(std::string why) {
+        return Verification{.claims = std::nullopt, .reason = std::move(why)};
+    }
 };
 
 // Verifies compact JWS tokens as the Splice apps do (../shared/docs/reference/splice-behavior.md

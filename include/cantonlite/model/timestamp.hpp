@@ -10,6 +10,8 @@
 
 namespace cantonlite::model {
 
+inline constexpr std::int64_t micros_per_second = 1'000'000;
+
 // A point in time, in microseconds since 1970-01-01T00:00:00Z (Daml's Timestamp precision).
 struct Timestamp {
     std::int64_t micros = 0;
