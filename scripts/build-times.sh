@@ -9,9 +9,13 @@ trees=("$@")
 for tree in "${trees[@]}"; do
   log="$tree/.ninja_log"
   [ -f "$log" ] || { echo "$tree: not built yet"; continue; }
-  # One line per object: seconds, then its path.
-  objects=$(awk '!/^#/ && $4 ~ /\.o$/ { secs[$4] = ($2 - $1) / 1000 }
-                 END { for (o in secs) printf "%.1f %s\n", secs[o], o }' "$log" | sort -rn)
+  # One line per object the tree builds now (the log keeps objects it no longer builds): seconds,
+  # then its path.
+  objects=$(awk 'NR == FNR { current[$1] = 1; next }
+                 !/^#/ && ($4 in current) { secs[$4] = ($2 - $1) / 1000 }
+                 END { for (o in secs) printf "%.1f %s\n", secs[o], o }' \
+              <(ninja -C "$tree" -t targets all | sed -n 's/^\([^:]*\.o\): .*/\1/p') "$log" |
+            sort -rn)
   awk -v tree="$tree" '
     { group = $2
       sub(/\.dir\/.*/, "", group); sub(/.*CMakeFiles\//, "", group)
