@@ -77,9 +77,7 @@ inline json seed_with(json steps, json network = network_json()) {
 // A braced list of steps is an array: as a json, a one-step list would be that step under clang,
 // which takes {x} for a copy of x.
 inline json seed_with(std::initializer_list<json> steps, json network = network_json()) {
-    json array = json::array();
-    for (const json& step : steps) array.push_back(step);
-    return seed_with(std::move(array), std::move(network));
+    return seed_with(json(std::vector<json>(steps)), std::move(network));
 }
 
 // ---- steps (docs/seed-format.md) ----------------------------------------------------------

@@ -68,9 +68,7 @@ inline json seed_with(json steps) {
 
 // A braced list of steps is an array (a one-step list would be that step under clang).
 inline json seed_with(std::initializer_list<json> steps) {
-    json array = json::array();
-    for (const json& step : steps) array.push_back(step);
-    return seed_with(std::move(array));
+    return seed_with(json(std::vector<json>(steps)));
 }
 
 // ---- wallet steps (docs/seed-format.md "Wallet") ------------------------------------------
