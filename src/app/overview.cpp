@@ -51,7 +51,8 @@ ordered_json rights_json(const model::Network& n) {
              {"validator", u.validator.empty() ? ordered_json() : ordered_json(u.validator)},
              {"can_act_as", u.rights.can_act_as},
              {"can_read_as", u.rights.can_read_as},
-             {"can_read_as_any_party", u.rights.can_read_as_any_party}});
+             {"can_read_as_any_party", u.rights.can_read_as_any_party},
+             {"participant_admin", u.rights.participant_admin}});
     }
     return out;
 }

@@ -150,7 +150,8 @@ model::LedgerRights parse_rights(const JsonObject& u, const Party& party,
         out.can_act_as = {party};
         return out;
     }
-    rights->reject_unknown_keys({"can_act_as", "can_read_as", "can_read_as_any_party"});
+    rights->reject_unknown_keys(
+        {"can_act_as", "can_read_as", "can_read_as_any_party", "participant_admin"});
     const auto resolve = [&](std::string_view key) {
         std::vector<std::string> parties;
         if (!rights->has(key)) return parties;
@@ -171,6 +172,9 @@ model::LedgerRights parse_rights(const JsonObject& u, const Party& party,
     out.can_read_as = resolve("can_read_as");
     if (rights->has("can_read_as_any_party")) {
         out.can_read_as_any_party = bool_field(*rights, "can_read_as_any_party");
+    }
+    if (rights->has("participant_admin")) {
+        out.participant_admin = bool_field(*rights, "participant_admin");
     }
     return out;
 }

@@ -32,6 +32,7 @@ struct LedgerRights {
     std::vector<std::string> can_act_as;
     std::vector<std::string> can_read_as;
     bool can_read_as_any_party = false;
+    bool participant_admin = false;  // ParticipantAdmin: user management, every user's rights
 };
 
 struct RsaKey {

@@ -58,7 +58,7 @@ const store::Node* consuming_node(const store::Transaction& tx, const std::strin
 }  // namespace
 
 http::Response post_events_events_by_contract_id(const store::LedgerStore& store,
-                                                 const LedgerAuth& auth,
+                                                 const RouteAuth& auth,
                                                  const http::RequestContext& ctx,
                                                  const ApiProfile& /*release*/) {
     const Caller caller = auth.identify(ctx.request);  // 403

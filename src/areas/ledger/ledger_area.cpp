@@ -1,6 +1,8 @@
 #include "cantonlite/areas/ledger/ledger_area.hpp"
 
 #include <array>
+#include <stdexcept>
+#include <utility>
 
 #include "cantonlite/areas/ledger/js_canton_error.hpp"
 #include "cantonlite/areas/ledger/ledger_handlers.hpp"
@@ -40,77 +42,83 @@ LedgerArea::LedgerArea(const store::LedgerStore& store, const ApiProfile& profil
         if (is_enabled(profile, e.deprecation)) continue;
         std::string cause =
             disabled_message(e.deprecation, std::string(e.method) + " " + std::string(e.path));
-        add_route(std::string(e.method), std::string(e.path),
-                  [cause = std::move(cause)](const http::RequestContext&) -> http::Response {
-                      throw http::ApiError(http::ErrorKind::failed_precondition,
-                                           "DEPRECATED_API_DISABLED", cause);
-                  });
+        route(std::string(e.method), std::string(e.path), Claims::none,
+              [cause = std::move(cause)](const RouteAuth&,
+                                         const http::RequestContext&) -> http::Response {
+                  throw http::ApiError(http::ErrorKind::failed_precondition,
+                                       "DEPRECATED_API_DISABLED", cause);
+              });
     }
-    // openapi.yaml (JSON Ledger API v2)
+    // openapi.yaml (JSON Ledger API v2). Each route says what its caller needs (Claims): the
+    // RequiredClaims of the RPC behind it, from its *ServiceAuthorization class.
+    const ApiProfile release = profile;
+    const auto with = [this, release](auto handler) {
+        return [this, release, handler](const RouteAuth& auth, const http::RequestContext& ctx) {
+            return handler(store_, auth, ctx, release);
+        };
+    };
     if (is_enabled(profile, Deprecation::endpoints_34)) {
-        add_route("POST", "/v2/updates/transaction-by-offset",
-                  [this](const http::RequestContext& ctx) {
-                      return post_transaction_by_offset(store_, auth_, ctx);
-                  });
-        add_route("POST", "/v2/updates/transaction-by-id", [this](const http::RequestContext& ctx) {
-            return post_transaction_by_id(store_, auth_, ctx);
-        });
+        route("POST", "/v2/updates/transaction-by-offset", Claims::read_as,
+              [this](const RouteAuth& auth, const http::RequestContext& ctx) {
+                  return post_transaction_by_offset(store_, auth, ctx);
+              });
+        route("POST", "/v2/updates/transaction-by-id", Claims::read_as,
+              [this](const RouteAuth& auth, const http::RequestContext& ctx) {
+                  return post_transaction_by_id(store_, auth, ctx);
+              });
         // Flat transactions: JsUpdateService.getFlats runs /v2/updates' code, over HTTP and as a
         // WebSocket.
-        add_route("POST", "/v2/updates/flats", [this, profile](const http::RequestContext& ctx) {
-            return post_updates(store_, auth_, ctx, profile);
-        });
-        add_route("GET", "/v2/updates/flats", [this, profile](const http::RequestContext& ctx) {
-            return updates_websocket(store_, auth_, ctx, profile);
-        });
+        route("POST", "/v2/updates/flats", Claims::read_as, with(post_updates));
+        route("GET", "/v2/updates/flats", Claims::read_as, with(updates_websocket));
     }
-    // The read side, in both lines; `release` says where they differ.
-    const ApiProfile release = profile;
     // What a client asks before reading (the wallet SDK's connect).
-    add_route("GET", "/v2/version", [this, release](const http::RequestContext& ctx) {
-        return get_version(auth_, ctx, release);
-    });
-    add_route("GET", "/v2/authenticated-user", [this](const http::RequestContext& ctx) {
-        return get_authenticated_user(auth_, ctx);
-    });
-    add_route("GET", "/v2/state/connected-synchronizers", [this](const http::RequestContext& ctx) {
-        return get_state_connected_synchronizers(store_, auth_, ctx);
-    });
-    add_route("GET", "/v2/state/latest-pruned-offsets", [this](const http::RequestContext& ctx) {
-        return get_state_latest_pruned_offsets(auth_, ctx);
-    });
-    add_route("GET", "/v2/state/ledger-end", [this, release](const http::RequestContext& ctx) {
-        return get_state_ledger_end(store_, auth_, ctx, release);
-    });
-    add_route("POST", "/v2/state/active-contracts",
-              [this, release](const http::RequestContext& ctx) {
-                  return post_state_active_contracts(store_, auth_, ctx, release);
-              });
-    add_route("POST", "/v2/state/active-contracts-page",
-              [this, release](const http::RequestContext& ctx) {
-                  return post_state_active_contracts_page(store_, auth_, ctx, release);
-              });
-    add_route("POST", "/v2/updates", [this, release](const http::RequestContext& ctx) {
-        return post_updates(store_, auth_, ctx, release);
-    });
+    route("GET", "/v2/version", Claims::none,
+          [release](const RouteAuth& auth, const http::RequestContext& ctx) {
+              return get_version(auth, ctx, release);
+          });
+    route("GET", "/v2/authenticated-user", Claims::public_, with(get_authenticated_user));
+    route("GET", "/v2/state/connected-synchronizers", Claims::read_as,
+          with(get_state_connected_synchronizers));
+    route("GET", "/v2/state/latest-pruned-offsets", Claims::public_,
+          with(get_state_latest_pruned_offsets));
+    route("GET", "/v2/state/ledger-end", Claims::public_, with(get_state_ledger_end));
+    route("POST", "/v2/state/active-contracts", Claims::read_as,
+          with(post_state_active_contracts));
+    route("POST", "/v2/state/active-contracts-page", Claims::read_as,
+          with(post_state_active_contracts_page));
+    route("POST", "/v2/updates", Claims::read_as, with(post_updates));
     // asyncapi.yaml: the same stream over a WebSocket.
-    add_route("GET", "/v2/updates", [this, release](const http::RequestContext& ctx) {
-        return updates_websocket(store_, auth_, ctx, release);
-    });
-    add_route("POST", "/v2/updates/update-by-offset",
-              [this, release](const http::RequestContext& ctx) {
-                  return post_updates_update_by_offset(store_, auth_, ctx, release);
-              });
-    add_route("POST", "/v2/updates/update-by-id", [this, release](const http::RequestContext& ctx) {
-        return post_updates_update_by_id(store_, auth_, ctx, release);
-    });
-    add_route("POST", "/v2/updates/get-updates-page",
-              [this, release](const http::RequestContext& ctx) {
-                  return post_updates_get_updates_page(store_, auth_, ctx, release);
-              });
-    add_route("POST", "/v2/events/events-by-contract-id",
-              [this, release](const http::RequestContext& ctx) {
-                  return post_events_events_by_contract_id(store_, auth_, ctx, release);
+    route("GET", "/v2/updates", Claims::read_as, with(updates_websocket));
+    route("POST", "/v2/updates/update-by-offset", Claims::read_as,
+          with(post_updates_update_by_offset));
+    route("POST", "/v2/updates/update-by-id", Claims::read_as, with(post_updates_update_by_id));
+    route("POST", "/v2/updates/get-updates-page", Claims::read_as,
+          with(post_updates_get_updates_page));
+    route("POST", "/v2/events/events-by-contract-id", Claims::read_as,
+          with(post_events_events_by_contract_id));
+}
+
+void LedgerArea::route(std::string method, std::string_view path, Claims claims,
+                       LedgerHandler handler) {
+    // A GET has no body to decode first: its claims, when they do not depend on it, are checked
+    // here. Other routes check theirs in the handler, at the gRPC stage; a success from a route
+    // that did not is a bug, and the client gets the internal error rather than the data. (A
+    // WebSocket's stream checks them on the request it reads.)
+    const bool check_first = method == "GET";
+    add_route(std::move(method), path,
+              [this, claims, check_first, handler = std::move(handler)](
+                  const http::RequestContext& ctx) -> http::Response {
+                  const RouteAuth auth(auth_, claims);
+                  if (check_first) {
+                      auth.check_before(ctx.request, claims == Claims::own_user_or_admin
+                                                         ? &ctx.params.get("user-id")
+                                                         : nullptr);
+                  }
+                  http::Response response = handler(auth, ctx);
+                  if (!auth.checked() && response.status < 300 && response.stream == nullptr) {
+                      throw std::logic_error("the route answered without checking its claims");
+                  }
+                  return response;
               });
 }
 http::Response LedgerArea::render_error(const http::ApiError& error,

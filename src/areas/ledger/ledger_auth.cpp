@@ -1,6 +1,7 @@
 #include "cantonlite/areas/ledger/ledger_auth.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include <spdlog/spdlog.h>
 
@@ -28,6 +29,20 @@ std::optional<std::string> token_of(const http::Request& request) {
 
 bool contains(const std::vector<std::string>& list, std::string_view item) {
     return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+[[noreturn]] void denied(const std::string& why) {
+    throw http::ApiError(http::ErrorKind::permission_denied, "PERMISSION_DENIED",
+                         "The provided authorization token is not sufficient to authorize the "
+                         "intended command: " +
+                             why);
+}
+
+void require_caller(const Caller& caller) {
+    if (caller.user == nullptr) {
+        throw http::ApiError(http::ErrorKind::unauthenticated, "UNAUTHENTICATED",
+                             "The command is missing a (valid) JWT token");
+    }
 }
 
 }  // namespace
@@ -58,17 +73,8 @@ Caller LedgerAuth::identify(const http::Request& request) const {
 void LedgerAuth::authorize(const Caller& caller, const std::vector<std::string>& parties,
                            bool any_party) const {
     if (!network_.auth.ledger_auth) return;
-    if (caller.user == nullptr) {
-        throw http::ApiError(http::ErrorKind::unauthenticated, "UNAUTHENTICATED",
-                             "The command is missing a (valid) JWT token");
-    }
+    require_caller(caller);
     const model::LedgerRights& r = caller.user->rights;
-    const auto denied = [](const std::string& why) {
-        throw http::ApiError(http::ErrorKind::permission_denied, "PERMISSION_DENIED",
-                             "The provided authorization token is not sufficient to authorize the "
-                             "intended command: " +
-                                 why);
-    };
     if (any_party && !r.can_read_as_any_party)
         denied("Claims do not authorize to read data as any party (super-reader wildcard)");
     if (r.can_read_as_any_party) return;
@@ -77,6 +83,48 @@ void LedgerAuth::authorize(const Caller& caller, const std::vector<std::string>&
             denied("Claims do not authorize to read data for party '" + p + "'");
         }
     }
+}
+
+void LedgerAuth::authorize_admin(const Caller& caller,
+                                 std::optional<std::string_view> own_user) const {
+    if (!network_.auth.ledger_auth) return;
+    require_caller(caller);
+    if (caller.user->rights.participant_admin) return;
+    if (own_user && *own_user == caller.user->id) return;
+    // AuthorizationError.MissingAdminClaim
+    denied("Claims do not authorize the use of administrative services.");
+}
+
+Caller RouteAuth::identify(const http::Request& request) const {
+    if (!caller_) caller_ = auth_->identify(request);
+    return *caller_;
+}
+
+void RouteAuth::authorize(const Caller& caller, const std::vector<std::string>& parties,
+                          bool any_party) const {
+    if (claims_ != Claims::read_as && (claims_ != Claims::public_ || !parties.empty() || any_party))
+        throw std::logic_error("a route authorized other claims than it declares");
+    auth_->authorize(caller, parties, any_party);
+    checked_ = true;
+}
+
+void RouteAuth::check_before(const http::Request& request, const std::string* user_id) const {
+    switch (claims_) {
+        case Claims::none:
+        case Claims::read_as:
+            return;
+        case Claims::public_:
+            auth_->authorize(identify(request), {}, false);
+            break;
+        case Claims::admin:
+            auth_->authorize_admin(identify(request), std::nullopt);
+            break;
+        case Claims::own_user_or_admin:
+            if (user_id == nullptr) throw std::logic_error("own_user_or_admin without {user-id}");
+            auth_->authorize_admin(identify(request), *user_id);
+            break;
+    }
+    checked_ = true;
 }
 
 }  // namespace cantonlite::areas::ledger

@@ -49,7 +49,7 @@ std::string alias_of(const model::Network& n, const std::string& synchronizer_id
 
 }  // namespace
 
-http::Response get_version(const LedgerAuth& auth, const http::RequestContext& ctx,
+http::Response get_version(const RouteAuth& auth, const http::RequestContext& ctx,
                            const ApiProfile& release) {
     // No authorization wrapper (GetLedgerApiVersionAuthIT: unauthenticated calls allowed); only
     // the JSON API's own token stage refuses a token of an unknown user.
@@ -59,7 +59,9 @@ http::Response get_version(const LedgerAuth& auth, const http::RequestContext& c
                                          R"(","features":)" + std::string(features_json) + "}");
 }
 
-http::Response get_authenticated_user(const LedgerAuth& auth, const http::RequestContext& ctx) {
+http::Response get_authenticated_user(const store::LedgerStore& /*store*/, const RouteAuth& auth,
+                                      const http::RequestContext& ctx,
+                                      const ApiProfile& /*release*/) {
     // GetUser with an empty user id, filled from the claims
     // (Authorizer.defaultToAuthenticatedUser).
     if (!auth.enabled()) {
@@ -67,8 +69,7 @@ http::Response get_authenticated_user(const LedgerAuth& auth, const http::Reques
                        "The submitted request is missing a user-id: requests with an empty user-id "
                        "are only supported if there is an authenticated user");
     }
-    const Caller caller = auth.identify(ctx.request);  // 403 for an unknown user
-    auth.authorize(caller, {}, false);                 // 401 without a token
+    const Caller caller = auth.identify(ctx.request);  // 403, 401: checked by the area
     // Every user here belongs to the default identity provider; naming another one is the
     // store's PermissionDenied.
     if (const auto idp = ctx.request.query_param("identity-provider-id"); idp && !idp->empty()) {
@@ -87,8 +88,9 @@ http::Response get_authenticated_user(const LedgerAuth& auth, const http::Reques
 }
 
 http::Response get_state_connected_synchronizers(const store::LedgerStore& store,
-                                                 const LedgerAuth& auth,
-                                                 const http::RequestContext& ctx) {
+                                                 const RouteAuth& auth,
+                                                 const http::RequestContext& ctx,
+                                                 const ApiProfile& /*release*/) {
     const std::string party = ctx.request.query_param("party").value_or("");
     const std::string participant = ctx.request.query_param("participantId").value_or("");
     const Caller caller = auth.identify(ctx.request);
@@ -125,10 +127,10 @@ http::Response get_state_connected_synchronizers(const store::LedgerStore& store
     return http::Response::json(200, ordered_json{{"connectedSynchronizers", list}}.dump());
 }
 
-http::Response get_state_latest_pruned_offsets(const LedgerAuth& auth,
-                                               const http::RequestContext& ctx) {
-    const Caller caller = auth.identify(ctx.request);
-    auth.authorize(caller, {}, false);  // RequiredClaim.Public
+http::Response get_state_latest_pruned_offsets(const store::LedgerStore& /*store*/,
+                                               const RouteAuth& /*auth*/,
+                                               const http::RequestContext& /*ctx*/,
+                                               const ApiProfile& /*release*/) {
     return http::Response::json(
         200, R"({"participantPrunedUpToInclusive":0,"allDivulgedContractsPrunedUpToInclusive":0})");
 }

@@ -47,7 +47,7 @@ const EventFormat& validate(std::int64_t offset, const TransactionFormat& format
 }
 
 // The parties a format reads for, and whether it reads for any party.
-void authorize_format(const LedgerAuth& auth, const Caller& caller,
+void authorize_format(const RouteAuth& auth, const Caller& caller,
                       const TransactionFormat& format) {
     std::vector<std::string> parties;
     bool any_party = false;
@@ -74,7 +74,7 @@ std::optional<std::string> visible_transaction(const store::LedgerStore& store,
 
 }  // namespace
 
-http::Response post_transaction_by_offset(const store::LedgerStore& store, const LedgerAuth& auth,
+http::Response post_transaction_by_offset(const store::LedgerStore& store, const RouteAuth& auth,
                                           const http::RequestContext& ctx) {
     const Caller caller = auth.identify(ctx.request);  // 403
     const TransactionByOffsetRequest request =
@@ -91,7 +91,7 @@ http::Response post_transaction_by_offset(const store::LedgerStore& store, const
     return http::Response::json(200, std::move(*body));
 }
 
-http::Response post_transaction_by_id(const store::LedgerStore& store, const LedgerAuth& auth,
+http::Response post_transaction_by_id(const store::LedgerStore& store, const RouteAuth& auth,
                                       const http::RequestContext& ctx) {
     const Caller caller = auth.identify(ctx.request);                                   // 403
     const TransactionByIdRequest request = decode_transaction_by_id(ctx.request.body);  // 400 text

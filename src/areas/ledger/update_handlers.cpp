@@ -29,7 +29,7 @@ constexpr std::int32_t default_updates_page_size = 100;
 
 // The checks and lookups every read of updates shares, after decoding: authorization (401, 403),
 // then the format (400), then its identifiers (404).
-UpdateReader authorize_and_resolve(const store::LedgerStore& store, const LedgerAuth& auth,
+UpdateReader authorize_and_resolve(const store::LedgerStore& store, const RouteAuth& auth,
                                    const Caller& caller, const std::optional<UpdateFormat>& format,
                                    const std::function<void()>& validate_first) {
     auth.authorize(caller, format ? parties_of(*format) : std::vector<std::string>{},
@@ -198,7 +198,7 @@ void check_update_id(const std::string& id) {
 }
 
 http::Response post_updates_update_by_offset(const store::LedgerStore& store,
-                                             const LedgerAuth& auth,
+                                             const RouteAuth& auth,
                                              const http::RequestContext& ctx,
                                              const ApiProfile& release) {
     const Caller caller = auth.identify(ctx.request);                                 // 403
@@ -213,7 +213,7 @@ http::Response post_updates_update_by_offset(const store::LedgerStore& store,
     return http::Response::json(200, update_response(*json));
 }
 
-http::Response post_updates_update_by_id(const store::LedgerStore& store, const LedgerAuth& auth,
+http::Response post_updates_update_by_id(const store::LedgerStore& store, const RouteAuth& auth,
                                          const http::RequestContext& ctx,
                                          const ApiProfile& release) {
     const Caller caller = auth.identify(ctx.request);
@@ -246,7 +246,7 @@ std::vector<std::string> read_range(const store::LedgerStore& store, const Updat
     return out;
 }
 
-UpdatesPlan plan_updates(const store::LedgerStore& store, const LedgerAuth& auth,
+UpdatesPlan plan_updates(const store::LedgerStore& store, const RouteAuth& auth,
                          const Caller& caller, const UpdatesRequest& request,
                          const ApiProfile& release) {
     const UpdateFormat format = select_update_format(request, release);  // 400
@@ -324,7 +324,7 @@ std::string offset_checkpoint_message(const store::LedgerStore& store, std::int6
     return out + "]}}}}";
 }
 
-http::Response post_updates(const store::LedgerStore& store, const LedgerAuth& auth,
+http::Response post_updates(const store::LedgerStore& store, const RouteAuth& auth,
                             const http::RequestContext& ctx, const ApiProfile& release) {
     const StreamListParams params = decode_stream_list_params(ctx.request);        // 400 text
     const Caller caller = auth.identify(ctx.request);                              // 403
@@ -352,7 +352,7 @@ http::Response post_updates(const store::LedgerStore& store, const LedgerAuth& a
 }
 
 http::Response post_updates_get_updates_page(const store::LedgerStore& store,
-                                             const LedgerAuth& auth,
+                                             const RouteAuth& auth,
                                              const http::RequestContext& ctx,
                                              const ApiProfile& release) {
     const Caller caller = auth.identify(ctx.request);

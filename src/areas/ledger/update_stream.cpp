@@ -27,7 +27,7 @@ constexpr std::int64_t offsets_per_poll = 500;
 
 class UpdateStream final : public http::MessageStream {
   public:
-    UpdateStream(const store::LedgerStore& store, const LedgerAuth& auth, Caller caller,
+    UpdateStream(const store::LedgerStore& store, const RouteAuth& auth, Caller caller,
                  ApiProfile release)
         : store_(store), auth_(auth), caller_(caller), release_(release) {}
 
@@ -88,7 +88,7 @@ class UpdateStream final : public http::MessageStream {
     }
 
     const store::LedgerStore& store_;
-    const LedgerAuth& auth_;
+    const RouteAuth auth_;  // a copy: the stream outlives the request
     const Caller caller_;
     const ApiProfile release_;
     bool started_ = false;
@@ -100,13 +100,13 @@ class UpdateStream final : public http::MessageStream {
 }  // namespace
 
 std::unique_ptr<http::MessageStream> make_update_stream(const store::LedgerStore& store,
-                                                        const LedgerAuth& auth,
+                                                        const RouteAuth& auth,
                                                         const Caller& caller,
                                                         const ApiProfile& release) {
     return std::make_unique<UpdateStream>(store, auth, caller, release);
 }
 
-http::Response updates_websocket(const store::LedgerStore& store, const LedgerAuth& auth,
+http::Response updates_websocket(const store::LedgerStore& store, const RouteAuth& auth,
                                  const http::RequestContext& ctx, const ApiProfile& release) {
     // tapir's WebSocket endpoint rejects a plain GET, and the JSON API's fallback route answers
     // it as an unknown path.

@@ -1,5 +1,5 @@
-// The validator's scan proxy (splice-behavior.md ops 6, 7, 9): authenticated, then the scan area's
-// own handlers, so proxy and scan cannot disagree.
+// The validator's scan proxy (splice-behavior.md ops 6, 7, 9): once the area has authenticated
+// the call, the scan area's own handlers, so proxy and scan cannot disagree.
 #include "cantonlite/areas/scan/scan_handlers.hpp"
 #include "cantonlite/areas/splice_request.hpp"
 #include "cantonlite/areas/validator/validator_handlers.hpp"
@@ -25,42 +25,14 @@ http::Response proxied(const Store& store, const Context& ctx, Handler handler,
 
 }  // namespace
 
-http::Response proxy_holdings_summary_v1(const Store& store, const ValidatorAuth& auth,
-                                         const Context& ctx) {
-    (void)auth.authenticate(ctx.request, scan_proxy_realm);
+http::Response proxy_holdings_summary_v1(const Store& store, const Context& ctx) {
     return proxied(store, ctx, scan::post_holdings_summary_v1,
                    "Summary not found for given parameters");
 }
 
-http::Response proxy_transfer_command_counter(const Store& store, const ValidatorAuth& auth,
-                                              const Context& ctx) {
-    (void)auth.authenticate(ctx.request, scan_proxy_realm);
-    return scan::get_transfer_command_counter(store, ctx);  // same 404 text as scan
-}
-
-http::Response proxy_transfer_preapproval(const Store& store, const ValidatorAuth& auth,
-                                          const Context& ctx) {
-    (void)auth.authenticate(ctx.request, scan_proxy_realm);
-    return scan::get_transfer_preapproval(store, ctx);  // same 404 text as scan
-}
-
-http::Response proxy_registry(const Store& store, const ValidatorAuth& auth, const Context& ctx,
-                              http::Response (*scan_handler)(const Store&, const Context&)) {
-    (void)auth.authenticate(ctx.request, scan_proxy_realm);
-    return scan_handler(store, ctx);  // HttpTokenStandardScanProxyHandler: Scan's answer as is
-}
-
-http::Response proxy_ans_entry_by_name(const Store& store, const ValidatorAuth& auth,
-                                       const Context& ctx) {
-    (void)auth.authenticate(ctx.request, scan_proxy_realm);
+http::Response proxy_ans_entry_by_name(const Store& store, const Context& ctx) {
     return proxied(store, ctx, scan::get_ans_entry_by_name,
                    "Did not find a AnsEntry with name " + ctx.params.get("name"));
-}
-
-http::Response proxy_dso_party_id(const Store& store, const ValidatorAuth& auth,
-                                  const Context& ctx) {
-    (void)auth.authenticate(ctx.request, scan_proxy_realm);
-    return scan::get_dso_party_id(store, ctx);
 }
 
 }  // namespace cantonlite::areas::validator

@@ -14,51 +14,80 @@ ValidatorArea::ValidatorArea(const store::LedgerStore& store, std::string role)
     : SpliceArea("/api/validator/", "/api/validator"),
       store_(store),
       auth_(store.network(), std::move(role)) {
-    const auto with = [this](auto handler) {
-        return [this, handler](const http::RequestContext& ctx) {
-            return handler(store_, auth_, ctx);
+    const auto scan = [this](auto scan_handler) {
+        return [this, scan_handler](const http::RequestContext& ctx, const model::User*) {
+            return scan_handler(store_, ctx);
+        };
+    };
+    const auto wallet = [this](auto handler) {
+        return [this, handler](const http::RequestContext& ctx, const model::User* user) {
+            return handler(store_, *user, ctx);
         };
     };
     // validator-internal.yaml $refs common-external.yaml /livez: the admin route of every Splice
     // app.
-    add_route("GET", "/livez", is_live);
+    route("GET", "/livez", "isLive", Access::open,
+          [](const http::RequestContext& ctx, const model::User*) { return is_live(ctx); });
     // validator-internal.yaml getValidatorUserInfo (validator_public, security: []): the
     // operator's party and ledger API user; featured when it holds a FeaturedAppRight
     // (HttpValidatorPublicHandler: lookupValidatorFeaturedAppRight().isDefined).
-    add_route("GET", "/v0/validator-user", [this](const http::RequestContext&) {
-        const model::Network& n = store_.network();
-        const bool featured =
-            splice::views(store_).featured_app_right_of(n.validator_party).has_value();
-        return http::Response::json(200, nlohmann::ordered_json{{"party_id", n.validator_party},
-                                                                {"user_name", n.validator_user},
-                                                                {"featured", featured}}
-                                             .dump());
-    });
+    route("GET", "/v0/validator-user", "getValidatorUserInfo", Access::open,
+          [this](const http::RequestContext&, const model::User*) {
+              const model::Network& n = store_.network();
+              const bool featured =
+                  splice::views(store_).featured_app_right_of(n.validator_party).has_value();
+              return http::Response::json(200,
+                                          nlohmann::ordered_json{{"party_id", n.validator_party},
+                                                                 {"user_name", n.validator_user},
+                                                                 {"featured", featured}}
+                                              .dump());
+          });
     // wallet-external.yaml
-    add_route("GET", "/v0/wallet/transfer-offers", with(list_transfer_offers));
-    add_route("POST", "/v0/wallet/buy-traffic-requests/{tracking_id}/status",
-              with(get_buy_traffic_request_status));
-    // scan-proxy.yaml
-    add_route("GET", "/v0/scan-proxy/dso-party-id", with(proxy_dso_party_id));
-    add_route("GET", "/v0/scan-proxy/ans-entries/by-name/{name}", with(proxy_ans_entry_by_name));
-    add_route("GET", "/v0/scan-proxy/transfer-command-counter/{party}",
-              with(proxy_transfer_command_counter));
-    add_route("GET", "/v0/scan-proxy/transfer-preapprovals/by-party/{party}",
-              with(proxy_transfer_preapproval));
-    add_route("POST", "/v1/scan-proxy/holdings/summary", with(proxy_holdings_summary_v1));
-    // The token standard's registry, mounted under the scan-proxy (ValidatorApp.scala).
-    const auto registry = [this](auto scan_handler) {
-        return [this, scan_handler](const http::RequestContext& ctx) {
-            return proxy_registry(store_, auth_, ctx, scan_handler);
-        };
-    };
-    add_route("GET", "/v0/scan-proxy/registry/metadata/v1/info", registry(scan::get_registry_info));
-    add_route("GET", "/v0/scan-proxy/registry/metadata/v1/instruments",
-              registry(scan::list_instruments));
-    add_route("GET", "/v0/scan-proxy/registry/metadata/v1/instruments/{instrumentId}",
-              registry(scan::get_instrument));
-    add_route("POST", "/v0/scan-proxy/registry/transfer-instruction/v1/transfer-factory",
-              registry(scan::post_transfer_factory));
+    route("GET", "/v0/wallet/transfer-offers", "listTransferOffers", Access::wallet,
+          wallet(list_transfer_offers));
+    route("POST", "/v0/wallet/buy-traffic-requests/{tracking_id}/status",
+          "getBuyTrafficRequestStatus", Access::wallet, wallet(get_buy_traffic_request_status));
+    // scan-proxy.yaml: the scan area's handlers, with the proxy's own 404 texts.
+    route("GET", "/v0/scan-proxy/dso-party-id", "getDsoPartyId", Access::scan_proxy,
+          scan(scan::get_dso_party_id));
+    route("GET", "/v0/scan-proxy/ans-entries/by-name/{name}", "lookupAnsEntryByName",
+          Access::scan_proxy, scan(proxy_ans_entry_by_name));
+    route("GET", "/v0/scan-proxy/transfer-command-counter/{party}",
+          "lookupTransferCommandCounterByParty", Access::scan_proxy,
+          scan(scan::get_transfer_command_counter));  // same 404 text as scan
+    route("GET", "/v0/scan-proxy/transfer-preapprovals/by-party/{party}",
+          "lookupTransferPreapprovalByParty", Access::scan_proxy,
+          scan(scan::get_transfer_preapproval));  // same 404 text as scan
+    route("POST", "/v1/scan-proxy/holdings/summary", "getHoldingsSummaryAtV1", Access::scan_proxy,
+          scan(proxy_holdings_summary_v1));
+    // The token standard's registry, mounted under the scan-proxy (ValidatorApp.scala);
+    // HttpTokenStandardScanProxyHandler answers Scan's answer as is.
+    route("GET", "/v0/scan-proxy/registry/metadata/v1/info", "getRegistryInfo",
+          Access::scan_proxy, scan(scan::get_registry_info));
+    route("GET", "/v0/scan-proxy/registry/metadata/v1/instruments", "listInstruments",
+          Access::scan_proxy, scan(scan::list_instruments));
+    route("GET", "/v0/scan-proxy/registry/metadata/v1/instruments/{instrumentId}",
+          "getInstrument", Access::scan_proxy, scan(scan::get_instrument));
+    route("POST", "/v0/scan-proxy/registry/transfer-instruction/v1/transfer-factory",
+          "getTransferFactory", Access::scan_proxy, scan(scan::post_transfer_factory));
+}
+
+void ValidatorArea::route(std::string method, std::string_view path, std::string_view operation,
+                          Access access, ValidatorHandler handler) {
+    add_route(std::move(method), path,
+              [this, operation, access, handler = std::move(handler)](
+                  const http::RequestContext& ctx) -> http::Response {
+                  switch (access) {
+                      case Access::open:
+                          return handler(ctx, nullptr);
+                      case Access::scan_proxy:
+                          (void)auth_.authenticate(ctx.request, scan_proxy_realm);
+                          return handler(ctx, nullptr);
+                      case Access::wallet:
+                          return handler(ctx, &auth_.wallet_user(ctx.request, operation));
+                  }
+                  return handler(ctx, nullptr);  // unreachable: every Access is handled above
+              });
 }
 
 }  // namespace cantonlite::areas::validator

@@ -7,9 +7,8 @@
 
 namespace cantonlite::areas::validator {
 
-http::Response list_transfer_offers(const Store& store, const ValidatorAuth& auth,
-                                    const Context& ctx) {
-    const model::User& user = auth.wallet_user(ctx.request, "listTransferOffers");
+http::Response list_transfer_offers(const Store& store, const model::User& user,
+                                    const Context& /*ctx*/) {
     std::string out = R"({"offers":[)";
     bool first = true;
     for (const model::ContractPtr& offer : splice::views(store).transfer_offers_of(user.party)) {
@@ -21,9 +20,8 @@ http::Response list_transfer_offers(const Store& store, const ValidatorAuth& aut
     return http::Response::json(200, std::move(out));
 }
 
-http::Response get_buy_traffic_request_status(const Store& store, const ValidatorAuth& auth,
+http::Response get_buy_traffic_request_status(const Store& store, const model::User& user,
                                               const Context& ctx) {
-    const model::User& user = auth.wallet_user(ctx.request, "getBuyTrafficRequestStatus");
     const std::string& tracking_id = ctx.params.get("tracking_id");
     const auto event = splice::views(store).latest_buy_traffic_event(user.party, tracking_id);
     if (!event) {

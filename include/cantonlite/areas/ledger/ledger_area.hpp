@@ -1,6 +1,10 @@
 #pragma once
 // LedgerArea: the Canton JSON Ledger API v2 under /v2/.
 
+#include <functional>
+#include <string>
+#include <string_view>
+
 #include "cantonlite/areas/ledger/ledger_auth.hpp"
 #include "cantonlite/areas/release.hpp"
 #include "cantonlite/http/area.hpp"
@@ -29,6 +33,11 @@ class LedgerArea : public http::Area {
                                               std::uint64_t rule) const override;
 
   private:
+    using LedgerHandler =
+        std::function<http::Response(const RouteAuth& auth, const http::RequestContext& ctx)>;
+    // Adds a route with the claims its caller needs; the only way this area adds one.
+    void route(std::string method, std::string_view path, Claims claims, LedgerHandler handler);
+
     const store::LedgerStore& store_;
     LedgerAuth auth_;
 };

@@ -2,7 +2,9 @@
 // LedgerAuth: the JSON Ledger API's token handling
 // (../shared/docs/reference/canton-ledger-behavior.md §7).
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cantonlite/auth/jwt_verifier.hpp"
@@ -34,12 +36,59 @@ class LedgerAuth {
     void authorize(const Caller& caller, const std::vector<std::string>& parties,
                    bool any_party) const;
 
-    // The parties whose submissions the caller may see (all when auth is off or CanReadAsAnyParty).
+    // ParticipantAdmin (401 first, as authorize): 403 unless the caller has the right, or, with
+    // `own_user`, is that user (UserManagementServiceAuthorization: a user reads itself).
+    void authorize_admin(const Caller& caller, std::optional<std::string_view> own_user) const;
+
+    // Whether tokens are checked at all.
     [[nodiscard]] bool enabled() const { return network_.auth.ledger_auth; }
 
   private:
     const model::Network& network_;
     auth::JwtVerifier verifier_;
+};
+
+// What a ledger route needs of its caller: the RequiredClaims of the Canton RPC behind it (its
+// *ServiceAuthorization class). Each route of LedgerArea's table declares one.
+enum class Claims {
+    none,               // no check (VersionService); the token stage still refuses unknown users
+    public_,            // any authenticated user (RequiredClaim.Public)
+    read_as,            // ReadAs each party the request reads for, known once it is decoded
+    own_user_or_admin,  // the path's {user-id} is the caller's own user, or ParticipantAdmin
+    admin,              // ParticipantAdmin
+};
+
+// The auth of one request to a ledger route: LedgerAuth bound to the claims its route declares.
+// A GET route's claims are checked by the area before its handler runs (check_before()); a route
+// that reads a body checks them where Canton does, at the gRPC stage after decoding, through
+// authorize(). The area refuses the answer of a route whose claims were never checked
+// (checked()), so that a handler cannot forget them. Copyable: a stream keeps its own.
+class RouteAuth {
+  public:
+    RouteAuth(const LedgerAuth& auth, Claims claims) : auth_(&auth), claims_(claims) {}
+
+    // The JSON security stage (LedgerAuth::identify), once per request.
+    [[nodiscard]] Caller identify(const http::Request& request) const;
+
+    // The gRPC stage of a read_as or public_ route: the caller reads for `parties` (and for any
+    // party with `any_party`); public_ routes pass none.
+    void authorize(const Caller& caller, const std::vector<std::string>& parties,
+                   bool any_party) const;
+
+    // The route's claims, when they do not depend on its body: identify, then public_, admin or
+    // own_user_or_admin (for the {user-id} in `params`). Nothing for none and read_as.
+    void check_before(const http::Request& request, const std::string* user_id) const;
+
+    [[nodiscard]] bool enabled() const { return auth_->enabled(); }
+    [[nodiscard]] Claims claims() const { return claims_; }
+    // Whether the claims were checked (always, for Claims::none).
+    [[nodiscard]] bool checked() const { return checked_ || claims_ == Claims::none; }
+
+  private:
+    const LedgerAuth* auth_;
+    Claims claims_;
+    mutable bool checked_ = false;
+    mutable std::optional<Caller> caller_;
 };
 
 }  // namespace cantonlite::areas::ledger

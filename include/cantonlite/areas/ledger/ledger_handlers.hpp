@@ -23,81 +23,86 @@ inline constexpr std::int64_t http_list_max_elements = 200;
 // parties see it, in the steps and order of a Canton 3.5 participant
 // (../shared/docs/reference/canton-ledger-behavior.md §1, §3, §5).
 [[nodiscard]] http::Response post_transaction_by_offset(const store::LedgerStore& store,
-                                                        const LedgerAuth& auth,
+                                                        const RouteAuth& auth,
                                                         const http::RequestContext& ctx);
 
 // POST /v2/updates/transaction-by-id (Canton 3.5, deprecated): the same, by update id, with
 // update-by-id's validation and 404.
 [[nodiscard]] http::Response post_transaction_by_id(const store::LedgerStore& store,
-                                                    const LedgerAuth& auth,
+                                                    const RouteAuth& auth,
                                                     const http::RequestContext& ctx);
 
 // The WebSocket stream of GetUpdatesRequest's answers: one request message, then each visible
 // update as a message, tailing the ledger unless endInclusive ends it.
 [[nodiscard]] std::unique_ptr<http::MessageStream> make_update_stream(
-    const store::LedgerStore& store, const LedgerAuth& auth, const Caller& caller,
+    const store::LedgerStore& store, const RouteAuth& auth, const Caller& caller,
     const ApiProfile& release);
 // GET /v2/updates (and /v2/updates/flats on the 3.5 line) upgraded to a WebSocket, its token from
 // "Sec-WebSocket-Protocol: jwt.token.<JWT>" or "Authorization: Bearer"; a GET that does not ask
 // to upgrade is an unknown path.
 [[nodiscard]] http::Response updates_websocket(const store::LedgerStore& store,
-                                               const LedgerAuth& auth,
+                                               const RouteAuth& auth,
                                                const http::RequestContext& ctx,
                                                const ApiProfile& release);
 
 // GET /v2/version: the Ledger API version and features (no token needed).
-[[nodiscard]] http::Response get_version(const LedgerAuth& auth, const http::RequestContext& ctx,
+[[nodiscard]] http::Response get_version(const RouteAuth& auth, const http::RequestContext& ctx,
                                          const ApiProfile& release);
 // GET /v2/authenticated-user: the token's own user.
-[[nodiscard]] http::Response get_authenticated_user(const LedgerAuth& auth,
-                                                    const http::RequestContext& ctx);
+[[nodiscard]] http::Response get_authenticated_user(const store::LedgerStore& store,
+                                                    const RouteAuth& auth,
+                                                    const http::RequestContext& ctx,
+                                                    const ApiProfile& release);
 // GET /v2/state/connected-synchronizers (optionally for a party).
 [[nodiscard]] http::Response get_state_connected_synchronizers(const store::LedgerStore& store,
-                                                               const LedgerAuth& auth,
-                                                               const http::RequestContext& ctx);
+                                                               const RouteAuth& auth,
+                                                               const http::RequestContext& ctx,
+                                                               const ApiProfile& release);
 // GET /v2/state/latest-pruned-offsets: nothing is ever pruned here.
-[[nodiscard]] http::Response get_state_latest_pruned_offsets(const LedgerAuth& auth,
-                                                             const http::RequestContext& ctx);
+[[nodiscard]] http::Response get_state_latest_pruned_offsets(const store::LedgerStore& store,
+                                                             const RouteAuth& auth,
+                                                             const http::RequestContext& ctx,
+                                                             const ApiProfile& release);
 
 // GET /v2/state/ledger-end
 [[nodiscard]] http::Response get_state_ledger_end(const store::LedgerStore& store,
-                                                  const LedgerAuth& auth,
+                                                  const RouteAuth& auth,
                                                   const http::RequestContext& ctx,
                                                   const ApiProfile& release);
 // POST /v2/state/active-contracts (the HTTP list form)
 [[nodiscard]] http::Response post_state_active_contracts(const store::LedgerStore& store,
-                                                         const LedgerAuth& auth,
+                                                         const RouteAuth& auth,
                                                          const http::RequestContext& ctx,
                                                          const ApiProfile& release);
 // POST /v2/state/active-contracts-page
 [[nodiscard]] http::Response post_state_active_contracts_page(const store::LedgerStore& store,
-                                                              const LedgerAuth& auth,
+                                                              const RouteAuth& auth,
                                                               const http::RequestContext& ctx,
                                                               const ApiProfile& release);
 
 // POST /v2/updates/update-by-offset
 [[nodiscard]] http::Response post_updates_update_by_offset(const store::LedgerStore& store,
-                                                           const LedgerAuth& auth,
+                                                           const RouteAuth& auth,
                                                            const http::RequestContext& ctx,
                                                            const ApiProfile& release);
 // POST /v2/updates/update-by-id
 [[nodiscard]] http::Response post_updates_update_by_id(const store::LedgerStore& store,
-                                                       const LedgerAuth& auth,
+                                                       const RouteAuth& auth,
                                                        const http::RequestContext& ctx,
                                                        const ApiProfile& release);
 // POST /v2/updates (the HTTP list form)
-[[nodiscard]] http::Response post_updates(const store::LedgerStore& store, const LedgerAuth& auth,
+[[nodiscard]] http::Response post_updates(const store::LedgerStore& store, const RouteAuth& auth,
                                           const http::RequestContext& ctx,
                                           const ApiProfile& release);
 // POST /v2/updates/get-updates-page
 [[nodiscard]] http::Response post_updates_get_updates_page(const store::LedgerStore& store,
-                                                           const LedgerAuth& auth,
+                                                           const RouteAuth& auth,
                                                            const http::RequestContext& ctx,
                                                            const ApiProfile& release);
 
 // POST /v2/events/events-by-contract-id
 [[nodiscard]] http::Response post_events_events_by_contract_id(const store::LedgerStore& store,
-                                                               const LedgerAuth& auth,
+                                                               const RouteAuth& auth,
                                                                const http::RequestContext& ctx,
                                                                const ApiProfile& release);
 

@@ -27,7 +27,7 @@ struct UpdatesPlan {
 // The JSON layer's format selection, then authorization (401, 403), the offsets (400, and 400
 // OFFSET_AFTER_LEDGER_END / OFFSET_OUT_OF_RANGE), the format (400) and its identifiers (404), in
 // the participant's order. Throws http::ApiError.
-[[nodiscard]] UpdatesPlan plan_updates(const store::LedgerStore& store, const LedgerAuth& auth,
+[[nodiscard]] UpdatesPlan plan_updates(const store::LedgerStore& store, const RouteAuth& auth,
                                        const Caller& caller, const UpdatesRequest& request,
                                        const ApiProfile& release);
 

@@ -1,7 +1,9 @@
 #pragma once
 // ValidatorArea: the Splice Validator API under /api/validator (wallet and scan-proxy).
 
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "cantonlite/areas/splice_area.hpp"
 #include "cantonlite/areas/validator/validator_auth.hpp"
@@ -20,6 +22,21 @@ class ValidatorArea : public SpliceArea {
     explicit ValidatorArea(const store::LedgerStore& store, std::string role = {});
 
   private:
+    // Who may call a route: the auth extractor of Splice's handler for it (splice-behavior.md §5).
+    enum class Access {
+        open,        // security: [] (livez, validator-user)
+        scan_proxy,  // AuthenticationOnly: any valid token
+        wallet,      // UserWallet: an onboarded wallet user, who can act as their party
+    };
+    // A handler, given the wallet user its token names (Access::wallet; otherwise null).
+    using ValidatorHandler =
+        std::function<http::Response(const http::RequestContext& ctx, const model::User* user)>;
+    // Adds a route with its access, checked before the handler as the guardrail route's custom
+    // extractor runs before the body is read; the only way this area adds one. `operation`: the
+    // spec's operationId, which the wallet's 404 names.
+    void route(std::string method, std::string_view path, std::string_view operation,
+               Access access, ValidatorHandler handler);
+
     const store::LedgerStore& store_;
     ValidatorAuth auth_;
 };

@@ -222,7 +222,8 @@ TEST_F(StateHandlersTest, Canton36RefusesTheLegacyFilter) {
     const http::RequestContext ctx{.request = request, .params = params};
 
     try {
-        (void)post_state_active_contracts(*store_, LedgerAuth(store_->network()), ctx,
+        const LedgerAuth auth(store_->network());
+        (void)post_state_active_contracts(*store_, RouteAuth(auth, Claims::read_as), ctx,
                                           ApiProfile{.release = Release::splice_0_9});
         FAIL() << "no error";
     } catch (const http::ApiError& e) {

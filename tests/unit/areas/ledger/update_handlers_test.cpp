@@ -544,7 +544,8 @@ http::Response as_canton_36(const store::LedgerStore& store, const std::string& 
     request.headers.push_back({"Authorization", "Bearer " + token});
     const http::PathParams params;
     const http::RequestContext ctx{.request = request, .params = params};
-    const LedgerAuth auth(store.network());
+    const LedgerAuth ledger_auth(store.network());
+    const RouteAuth auth(ledger_auth, Claims::read_as);
     if (target == "/v2/updates")
         return post_updates(store, auth, ctx, ApiProfile{.release = Release::splice_0_9});
     return post_updates_update_by_offset(store, auth, ctx,

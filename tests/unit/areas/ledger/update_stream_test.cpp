@@ -41,7 +41,8 @@ class UpdateStreamTest : public ::testing::Test {
     }
 
     std::unique_ptr<http::MessageStream> stream() const {
-        return make_update_stream(network_->store(), *auth_, Caller{}, ApiProfile{});
+        return make_update_stream(network_->store(), RouteAuth(*auth_, Claims::read_as), Caller{},
+                                  ApiProfile{});
     }
 
     static json request(std::int64_t begin, std::optional<std::int64_t> end = std::nullopt) {
