@@ -450,6 +450,19 @@ std::optional<store::ContractState> SpliceViews::transfer_preapproval_of(
     return store_.contract(preapproval->contract_id.view());
 }
 
+std::vector<store::ContractState> SpliceViews::open_rounds() const {
+    std::vector<model::ContractPtr> rounds;
+    {
+        const auto lock = store_.read_lock();
+        for (const auto& [key, round] : open_rounds_) rounds.push_back(round.first);
+    }
+    std::vector<store::ContractState> out;
+    for (const model::ContractPtr& round : rounds) {
+        if (auto state = store_.contract(round->contract_id.view())) out.push_back(std::move(*state));
+    }
+    return out;
+}
+
 std::optional<store::ContractState> SpliceViews::latest_usable_open_round(
     model::Timestamp now) const {
     model::ContractPtr round;

@@ -143,6 +143,8 @@ class SpliceViews final : public store::LedgerExtension {
     // number whose opensAt is before `now` (strictly), and where it is.
     [[nodiscard]] std::optional<store::ContractState> latest_usable_open_round(
         model::Timestamp now) const;
+    // Every active OpenMiningRound, by round number (then creation), and where each is.
+    [[nodiscard]] std::vector<store::ContractState> open_rounds() const;
     // The active AmuletRules and ExternalPartyAmuletRules (the latest created, should there be
     // more), and where they are.
     [[nodiscard]] std::optional<store::ContractState> amulet_rules() const;

@@ -84,6 +84,8 @@ LedgerArea::LedgerArea(const store::LedgerStore& store, const ApiProfile& profil
     route("GET", "/v2/state/ledger-end", Claims::public_, with(get_state_ledger_end));
     route("POST", "/v2/state/active-contracts", Claims::read_as,
           with(post_state_active_contracts));
+    // asyncapi.yaml: the same snapshot over a WebSocket.
+    route("GET", "/v2/state/active-contracts", Claims::read_as, with(active_contracts_websocket));
     route("POST", "/v2/state/active-contracts-page", Claims::read_as,
           with(post_state_active_contracts_page));
     route("POST", "/v2/updates", Claims::read_as, with(post_updates));

@@ -1,11 +1,17 @@
 // The StateService of the JSON Ledger API: the ledger end, the HTTP list of active contracts and
 // its pages (JsStateService, ApiStateService, IndexServiceImpl.getActiveContracts).
+#include <memory>
+#include <optional>
+#include <utility>
+
 #include "cantonlite/areas/ledger/event_filter.hpp"
+#include "cantonlite/areas/ledger/js_canton_error.hpp"
 #include "cantonlite/areas/ledger/ledger_handlers.hpp"
 #include "cantonlite/areas/ledger/list_limit.hpp"
 #include "cantonlite/areas/ledger/read_requests.hpp"
 #include "cantonlite/areas/ledger/update_json.hpp"
 #include "cantonlite/http/api_error.hpp"
+#include "cantonlite/http/area.hpp"
 #include "cantonlite/model/ids.hpp"
 
 namespace cantonlite::areas::ledger {
@@ -183,15 +189,27 @@ http::Response get_state_ledger_end(const store::LedgerStore& store, const Route
     return http::Response::json(200, R"({"offset":)" + std::to_string(store.ledger_end()) + "}");
 }
 
-http::Response post_state_active_contracts(const store::LedgerStore& store, const RouteAuth& auth,
-                                           const http::RequestContext& ctx,
-                                           const ApiProfile& release) {
-    const StreamListParams params = decode_stream_list_params(ctx.request);            // 400 text
-    const Caller caller = auth.identify(ctx.request);                                  // 403
-    const ActiveContractsRequest request = decode_active_contracts(ctx.request.body);  // 400 text
-    const EventFormat events = select_event_format(request, release);                  // 400
-    authorize_events(auth, caller, events);                                            // 401, 403
-    validate_event_format(events);                                                     // 400
+namespace {
+
+// A GetActiveContractsRequest, checked: what to read, from where.
+struct AcsPlan {
+    Reader reader;
+    std::int64_t at = 0;      // active_at_offset
+    std::uint64_t from = 0;   // the creation sequence to start at (a continuation token's)
+    std::string digest;       // of the request's event format, for the tokens
+};
+
+// The checks of a GetActiveContractsRequest after the token stage, in Canton's order: decoding
+// (400 text), the JSON layer's format (400), authorization (401, 403), validation (400), the
+// identifiers (404), the offset against the ledger end.
+AcsPlan plan_active_contracts(const store::LedgerStore& store, const RouteAuth& auth,
+                              const Caller& caller, std::string_view body,
+                              const ApiProfile& release) {
+    const ActiveContractsRequest request = decode_active_contracts(body);  // 400 text
+    const EventFormat events = select_event_format(request, release);      // 400
+    authorize_events(auth, caller, events);                                // 401, 403
+    validate_event_format(events);                                         // 400
+    const std::string digest = request_member_digest(body, "eventFormat");
     std::uint64_t from = 0;
     if (request.stream_continuation_token) {
         // AcsContinuationToken.decodeAndValidate: undecodable, then not this request's.
@@ -203,8 +221,7 @@ http::Response post_state_active_contracts(const store::LedgerStore& store, cons
                            "GetActiveContractsRequest",
                            {{"field_name", "stream_continuation_token"}});
         }
-        if (token->at != request.active_at_offset ||
-            token->digest != request_member_digest(ctx.request.body, "eventFormat")) {
+        if (token->at != request.active_at_offset || token->digest != digest) {
             throw ApiError(ErrorKind::invalid_argument, "INVALID_CONTINUATION_TOKEN",
                            "The submitted command contains an invalid continuation token. Tokens "
                            "used in ACS requests must be taken from a valid "
@@ -217,20 +234,101 @@ http::Response post_state_active_contracts(const store::LedgerStore& store, cons
     check_non_negative(request.active_at_offset);
     check_known(store, events);  // 404
     check_before_end(request.active_at_offset, store.ledger_end());
-    const Reader reader = Reader::make(events, store.network());
+    return AcsPlan{.reader = Reader::make(events, store.network()),
+                   .at = request.active_at_offset,
+                   .from = from,
+                   .digest = digest};
+}
+
+// One element of the answer: {"workflowId":…,"contractEntry":…} with its continuation token.
+std::string acs_element(const store::LedgerStore& store, Candidate&& found, const AcsPlan& plan) {
+    const std::uint64_t next = found.sequence + 1;
+    return active_contract_json(resolve(store, std::move(found), plan.at),
+                                acs_token(plan.at, next, plan.digest));
+}
+
+// Contracts read per poll of the WebSocket: a large ACS goes out in slices.
+constexpr std::int64_t contracts_per_poll = 500;
+
+// The WebSocket form (asyncapi.yaml /v2/state/active-contracts): the first message is the
+// request; then every element of the snapshot, one message each, and the stream ends (close
+// 1000). An error is one JsCantonError message, then the end.
+class ActiveContractsStream final : public http::MessageStream {
+  public:
+    ActiveContractsStream(const store::LedgerStore& store, const RouteAuth& auth, Caller caller,
+                          ApiProfile release)
+        : store_(store), auth_(auth), caller_(caller), release_(release) {}
+
+    Output on_message(std::string_view text) override {
+        if (std::exchange(started_, true)) return {};  // Flow.take(1)
+        try {
+            plan_ = plan_active_contracts(store_, auth_, caller_, text, release_);
+        } catch (const ApiError& e) {
+            return error(e);
+        } catch (const http::DecodeError& e) {
+            return error(
+                ApiError(ErrorKind::internal, "LEDGER_API_INTERNAL_ERROR",
+                         "Cannot decode frame: " + std::string(text) + ", due to: " + e.what()));
+        }
+        return poll();
+    }
+
+    Output poll() override {
+        Output out;
+        if (!plan_) return out;
+        std::vector<Candidate> found =
+            scan_acs(store_, plan_->reader, plan_->at, plan_->from, contracts_per_poll);
+        out.done = static_cast<std::int64_t>(found.size()) < contracts_per_poll;
+        for (Candidate& c : found) {
+            plan_->from = c.sequence + 1;
+            out.messages.push_back(acs_element(store_, std::move(c), *plan_));
+        }
+        return out;
+    }
+
+  private:
+    static Output error(const ApiError& e) {
+        return Output{.messages = {js_canton_error(e, new_trace_id()).dump()}, .done = true};
+    }
+
+    const store::LedgerStore& store_;
+    const RouteAuth auth_;  // a copy: the stream outlives the request
+    const Caller caller_;
+    const ApiProfile release_;
+    bool started_ = false;
+    std::optional<AcsPlan> plan_;
+};
+
+}  // namespace
+
+http::Response post_state_active_contracts(const store::LedgerStore& store, const RouteAuth& auth,
+                                           const http::RequestContext& ctx,
+                                           const ApiProfile& release) {
+    const StreamListParams params = decode_stream_list_params(ctx.request);  // 400 text
+    const Caller caller = auth.identify(ctx.request);                        // 403
+    const AcsPlan plan = plan_active_contracts(store, auth, caller, ctx.request.body, release);
     std::vector<Candidate> found =
-        scan_acs(store, reader, request.active_at_offset, from, list_take(params.limit));
+        scan_acs(store, plan.reader, plan.at, plan.from, list_take(params.limit));
     check_list_limit(found.size());  // 413
-    const std::string digest = request_member_digest(ctx.request.body, "eventFormat");
     std::string out = "[";
     for (std::size_t i = 0; i < found.size(); ++i) {
         if (i > 0) out += ',';
-        const std::uint64_t next = found[i].sequence + 1;
-        out += active_contract_json(resolve(store, std::move(found[i]), request.active_at_offset),
-                                    acs_token(request.active_at_offset, next, digest));
+        out += acs_element(store, std::move(found[i]), plan);
     }
     out += ']';
     return http::Response::json(200, out);
+}
+
+http::Response active_contracts_websocket(const store::LedgerStore& store, const RouteAuth& auth,
+                                          const http::RequestContext& ctx,
+                                          const ApiProfile& release) {
+    if (!ctx.request.websocket_upgrade) return http::not_found_response(ctx.request);
+    const Caller caller = auth.identify(ctx.request);  // 403 before the upgrade
+    http::Response r;
+    r.status = 101;
+    r.stream = std::make_unique<ActiveContractsStream>(store, auth, caller, release);
+    r.subprotocol = "daml.ws.auth";  // Endpoints.websocket, whatever the client offered
+    return r;
 }
 
 http::Response post_state_active_contracts_page(const store::LedgerStore& store,

@@ -40,14 +40,9 @@ bool is_sv_entry_name(std::string_view name, std::string_view suffix) {
 http::Response contract_with_state(std::string_view key, const store::ContractState& state) {
     std::string out = "{";
     http::append_json_string(out, key);
-    out += R"(:{"contract":)";
-    append_contract(out, *state.contract);
-    if (state.synchronizer_id.empty()) {
-        http::append_null_field(out, "domain_id");  // in flight between synchronizers
-    } else {
-        http::append_string_field(out, "domain_id", state.synchronizer_id);
-    }
-    out += "}}";
+    out += ':';
+    append_contract_with_state(out, state);
+    out += '}';
     return http::Response::json(200, std::move(out));
 }
 

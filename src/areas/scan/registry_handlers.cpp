@@ -366,7 +366,17 @@ http::Response get_registry_info(const Store& store, const Context& /*ctx*/) {
     return http::Response::json(200, std::move(out));
 }
 
-http::Response list_instruments(const Store& store, const Context& /*ctx*/) {
+http::Response list_instruments(const Store& store, const Context& ctx) {
+    // guardrail's parameter("pageSize".as[Int].?) with Pekko's Int unmarshaller (an empty value
+    // is absent); HttpTokenStandardMetadataHandler then ignores both parameters.
+    if (const auto size = ctx.request.query_param("pageSize"); size && !size->empty()) {
+        const auto n = util::java_parse_long(*size);
+        if (!n || *n < std::numeric_limits<std::int32_t>::min() ||
+            *n > std::numeric_limits<std::int32_t>::max()) {
+            throw http::DecodeError("The query parameter 'pageSize' was malformed:\n'" + *size +
+                                    "' is not a valid 32-bit signed integer value");
+        }
+    }
     return http::Response::json(
         200, R"({"instruments":[)" + amulet_instrument(store) + R"(],"nextPageToken":null})");
 }

@@ -11,7 +11,8 @@ ScanArea::ScanArea(const store::LedgerStore& store, const ApiProfile& profile)
     const auto with_store = [&store](auto handler) {
         return [&store, handler](const http::RequestContext& ctx) { return handler(store, ctx); };
     };
-    // scan.yaml, in the order of the spec's paths.
+    // scan.yaml, in the order of the spec's paths. Scan has no auth (splice-behavior.md §5.1): a
+    // token is accepted and ignored.
     add_route("GET", "/livez", is_live);
     add_route("GET", "/v0/dso-party-id", with_store(get_dso_party_id));
     add_route("GET", "/v0/lsu", with_store(get_lsu));
@@ -30,6 +31,10 @@ ScanArea::ScanArea(const store::LedgerStore& store, const ApiProfile& profile)
     }
     add_route("POST", "/v0/holdings/summary", with_store(post_holdings_summary_v0));
     add_route("POST", "/v1/holdings/summary", with_store(post_holdings_summary_v1));
+    add_route("POST", "/v0/open-and-issuing-mining-rounds",
+              with_store(post_open_and_issuing_mining_rounds));
+    add_route("POST", "/v0/amulet-rules", with_store(post_amulet_rules));
+    add_route("GET", "/v0/featured-apps/{provider_party_id}", with_store(get_featured_app_right));
     add_route("GET", "/v0/ans-entries/by-name/{name}", with_store(get_ans_entry_by_name));
     add_route("GET", "/v0/transfer-command-counter/{party}",
               with_store(get_transfer_command_counter));

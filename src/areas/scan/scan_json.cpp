@@ -42,6 +42,21 @@ void append_contract(std::string& out, const model::Contract& c) {
     out += '}';
 }
 
+void append_contract_with_state(std::string& out, const store::ContractState& state, bool cached) {
+    out += R"({"contract":)";
+    if (cached) {
+        out += "null";
+    } else {
+        append_contract(out, *state.contract);
+    }
+    if (state.synchronizer_id.empty()) {
+        http::append_null_field(out, "domain_id");  // in flight between synchronizers
+    } else {
+        append_string_field(out, "domain_id", state.synchronizer_id);
+    }
+    out += '}';
+}
+
 void append_created_event(std::string& out, const model::Contract& c, std::string_view event_id,
                           model::ValueEncoding encoding) {
     out += '{';

@@ -50,6 +50,12 @@ ValidatorArea::ValidatorArea(const store::LedgerStore& store, std::string role)
     // scan-proxy.yaml: the scan area's handlers, with the proxy's own 404 texts.
     route("GET", "/v0/scan-proxy/dso-party-id", "getDsoPartyId", Access::scan_proxy,
           scan(scan::get_dso_party_id));
+    route("GET", "/v0/scan-proxy/featured-apps/{provider_party_id}", "lookupFeaturedAppRight",
+          Access::scan_proxy, scan(scan::get_featured_app_right));
+    route("GET", "/v0/scan-proxy/open-and-issuing-mining-rounds", "getOpenAndIssuingMiningRounds",
+          Access::scan_proxy, scan(scan::get_open_and_issuing_mining_rounds_proxy));
+    route("GET", "/v0/scan-proxy/amulet-rules", "getAmuletRules", Access::scan_proxy,
+          scan(scan::get_amulet_rules_proxy));
     route("GET", "/v0/scan-proxy/ans-entries/by-name/{name}", "lookupAnsEntryByName",
           Access::scan_proxy, scan(proxy_ans_entry_by_name));
     route("GET", "/v0/scan-proxy/transfer-command-counter/{party}",

@@ -74,6 +74,12 @@ inline constexpr std::int64_t http_list_max_elements = 200;
                                                          const RouteAuth& auth,
                                                          const http::RequestContext& ctx,
                                                          const ApiProfile& release);
+// GET /v2/state/active-contracts upgraded to a WebSocket (asyncapi.yaml): the same snapshot, one
+// message per element, then the end; a GET that does not ask to upgrade is an unknown path.
+[[nodiscard]] http::Response active_contracts_websocket(const store::LedgerStore& store,
+                                                        const RouteAuth& auth,
+                                                        const http::RequestContext& ctx,
+                                                        const ApiProfile& release);
 // POST /v2/state/active-contracts-page
 [[nodiscard]] http::Response post_state_active_contracts_page(const store::LedgerStore& store,
                                                               const RouteAuth& auth,

@@ -68,6 +68,24 @@ using Context = http::RequestContext;
 // GET /v0/transfer-preapprovals/by-party/{party} (lookupTransferPreapprovalByParty).
 [[nodiscard]] http::Response get_transfer_preapproval(const Store& store, const Context& ctx);
 
+// POST /v0/amulet-rules (getAmuletRules): {"amulet_rules_update": MaybeCachedContractWithState},
+// its contract null when the request names it as cached.
+[[nodiscard]] http::Response post_amulet_rules(const Store& store, const Context& ctx);
+// POST /v0/open-and-issuing-mining-rounds (getOpenAndIssuingMiningRounds): every active round by
+// contract id, those the request names as cached without their contract, and the TTL (the
+// smallest tick).
+[[nodiscard]] http::Response post_open_and_issuing_mining_rounds(const Store& store,
+                                                                 const Context& ctx);
+// GET /v0/featured-apps/{provider_party_id} (lookupFeaturedAppRight): the provider's
+// FeaturedAppRight, or {"featured_app_right": null}; 400 for a malformed party. The scan proxy's
+// route answers the same.
+[[nodiscard]] http::Response get_featured_app_right(const Store& store, const Context& ctx);
+// The scan proxy's GET /v0/scan-proxy/amulet-rules ({"amulet_rules": ContractWithState}) and
+// GET /v0/scan-proxy/open-and-issuing-mining-rounds (lists of ContractWithState, by round).
+[[nodiscard]] http::Response get_amulet_rules_proxy(const Store& store, const Context& ctx);
+[[nodiscard]] http::Response get_open_and_issuing_mining_rounds_proxy(const Store& store,
+                                                                      const Context& ctx);
+
 // The token-standard registry (token-metadata-v1.yaml), on Scan's /registry and the scan-proxy:
 // GET /registry/metadata/v1/info (getRegistryInfo): the DSO as admin.
 [[nodiscard]] http::Response get_registry_info(const Store& store, const Context& ctx);

@@ -9,6 +9,7 @@
 
 #include "cantonlite/model/contract.hpp"
 #include "cantonlite/model/value_json.hpp"
+#include "cantonlite/store/ledger_store.hpp"
 #include "cantonlite/store/update.hpp"
 
 namespace cantonlite::areas::scan {
@@ -16,6 +17,12 @@ namespace cantonlite::areas::scan {
 // Spec: common-external.yaml Contract. payload in ApiCodecCompressed JSON; created_at as
 // Instant.toString.
 void append_contract(std::string& out, const model::Contract& c);
+
+// Spec: common-internal.yaml ContractWithState {"contract": Contract, "domain_id": the synchronizer
+// (null in flight)}; and MaybeCachedContractWithState, whose contract is null when `cached` (the
+// client has it).
+void append_contract_with_state(std::string& out, const store::ContractState& state,
+                                bool cached = false);
 
 // Spec: scan.yaml CreatedEvent: `create_arguments` in `encoding` (codegen compact JSON for
 // holdings queries, protobuf JSON for import updates); created_at as OffsetDateTime; sorted

@@ -103,6 +103,27 @@ TEST(RegistryInstruments, IgnoresPageSizeAndPageToken) {
               api().get(instruments_path).body);
 }
 
+// guardrail declares pageSize an Int (token-metadata-v1.yaml: integer, int32) and reads it with
+// Pekko's unmarshaller: PredefinedFromStringUnmarshallers.intFromStringUnmarshaller ("'<v>' is not
+// a valid 32-bit signed integer value"), MalformedQueryParamRejection in RejectionHandler.default
+// ("The query parameter '<name>' was malformed:\n<message>"), 400 text/plain. Empty is absent.
+TEST(RegistryInstruments, AMalformedPageSizeIsPekkosRejection) {
+    for (const std::string bad : {"abc", "1.5", "2147483648", " 5"}) {
+        const Response r = api().get(instruments_path + "?pageSize=" +
+                                     (bad == " 5" ? std::string("%205") : bad));
+        EXPECT_TRUE(is_rejection(r, 400,
+                                 "The query parameter 'pageSize' was malformed:\n'" + bad +
+                                     "' is not a valid 32-bit signed integer value"))
+            << bad;
+    }
+}
+
+TEST(RegistryInstruments, APageSizeThatIsAnIntOrEmptyIsRead) {
+    for (const std::string fine : {"-3", "%2B5", "2147483647", ""}) {
+        EXPECT_EQ(api().get(instruments_path + "?pageSize=" + fine).status, 200) << fine;
+    }
+}
+
 TEST(RegistryInstruments, WithoutASnapshotTheSupplyIsNull) {
     const Response response = without_snapshot().get(instruments_path);
 
