@@ -1,6 +1,7 @@
 #include "cantonlite/http/request.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "cantonlite/http/path.hpp"
 
@@ -33,9 +34,10 @@ std::optional<std::string_view> Request::bearer_token() const {
     return token;
 }
 
-std::optional<std::string> Request::query_param(std::string_view name) const {
+std::vector<std::string> Request::query_params(std::string_view name) const {
+    std::vector<std::string> values;
     const std::size_t q = target.find('?');
-    if (q == std::string::npos) return std::nullopt;
+    if (q == std::string::npos) return values;
     std::string_view query = std::string_view(target).substr(q + 1);
     while (!query.empty()) {
         const std::size_t amp = query.find('&');
@@ -45,9 +47,15 @@ std::optional<std::string> Request::query_param(std::string_view name) const {
         if (pair.substr(0, eq) != name) continue;
         std::string value(eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1));
         for (char& c : value) c = c == '+' ? ' ' : c;
-        return percent_decode(value).value_or("");
+        values.push_back(percent_decode(value).value_or(""));
     }
-    return std::nullopt;
+    return values;
+}
+
+std::optional<std::string> Request::query_param(std::string_view name) const {
+    std::vector<std::string> values = query_params(name);
+    if (values.empty()) return std::nullopt;
+    return std::move(values.front());
 }
 
 }  // namespace cantonlite::http

@@ -41,6 +41,10 @@ struct Request {
     // The first query parameter `name`, decoded ('+' is a space, %XX escapes). nullopt when absent;
     // an empty optional string when present but empty or not decodable.
     [[nodiscard]] std::optional<std::string> query_param(std::string_view name) const;
+
+    // Every value of query parameter `name`, in the order sent, decoded as query_param decodes
+    // them (a repeated parameter, as tapir's query[List[String]] reads it).
+    [[nodiscard]] std::vector<std::string> query_params(std::string_view name) const;
 };
 
 // ASCII case-insensitive equality, for header names and tokens.

@@ -70,6 +70,18 @@ LedgerArea::LedgerArea(const store::LedgerStore& store, const ApiProfile& profil
         // WebSocket.
         route("POST", "/v2/updates/flats", Claims::read_as, with(post_updates));
         route("GET", "/v2/updates/flats", Claims::read_as, with(updates_websocket));
+        // Transaction trees: JsUpdateService.getTrees, getTreeByOffset, getTransactionTreeById
+        // convert the LEDGER_EFFECTS answers of getUpdates, getUpdateByOffset, getUpdateById.
+        route("POST", "/v2/updates/trees", Claims::read_as, with(post_updates_trees));
+        route("GET", "/v2/updates/transaction-tree-by-offset/{offset}", Claims::read_as,
+              with(get_transaction_tree_by_offset));
+        route("GET", "/v2/updates/transaction-tree-by-id/{update-id}", Claims::read_as,
+              with(get_transaction_tree_by_id));
+    }
+    if (is_enabled(profile, Deprecation::endpoints_35)) {
+        // JsStateService: the deprecated GET reads the POST's body and runs its logic.
+        route("GET", "/v2/state/active-contracts-page", Claims::read_as,
+              with(post_state_active_contracts_page));
     }
     // What a client asks before reading (the wallet SDK's connect).
     route("GET", "/v2/version", Claims::none,

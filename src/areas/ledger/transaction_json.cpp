@@ -1,5 +1,8 @@
 #include "cantonlite/areas/ledger/transaction_json.hpp"
 
+#include <array>
+#include <utility>
+
 #include "cantonlite/http/json_text.hpp"
 #include "cantonlite/model/ids.hpp"
 #include "cantonlite/model/value_json.hpp"
@@ -98,12 +101,10 @@ void append_archived_event_object(std::string& out, std::int64_t offset, const E
     out += '}';
 }
 
-namespace {
-
-void append_exercised(std::string& out, std::int64_t offset, const EventView& e) {
+void append_exercised_event_object(std::string& out, std::int64_t offset, const EventView& e) {
     const auto& x = *store::exercised(*e.node);
     const model::TemplateId t = x.template_id();
-    out += R"({"ExercisedEvent":{)";
+    out += '{';
     append_int_field(out, "offset", offset, true);
     append_int_field(out, "nodeId", e.node->node_id);
     append_string_field(out, "contractId", x.contract_id);
@@ -125,10 +126,54 @@ void append_exercised(std::string& out, std::int64_t offset, const EventView& e)
     append_string_field(out, "packageName", t.package_name);
     append_interface_ids(out, e);
     append_raw_field(out, "acsDelta", e.acs_delta ? "true" : "false");
-    out += "}}";
+    out += '}';
+}
+
+namespace {
+
+// scala.collection.Hashing.improve, over the bits of a Java int.
+std::uint32_t scala_improve_hash(std::int32_t key) {
+    auto h = static_cast<std::uint32_t>(key);
+    h = h + ~(h << 9U);
+    h = h ^ (h >> 14U);
+    h = h + (h << 4U);
+    return h ^ (h >> 10U);
+}
+
+// The iteration order of a CHAMP trie node at `shift` (immutable.HashMap, ChampBaseIterator): the
+// entries alone in their 5-bit slot first, by slot, then each shared slot's sub-node, by slot,
+// depth first. Below the last level a collision node keeps insertion order.
+void append_champ_order(const std::vector<std::pair<std::uint32_t, std::size_t>>& entries,
+                        unsigned shift, std::vector<std::size_t>& out) {
+    if (shift > 30U) {
+        for (const auto& e : entries) out.push_back(e.second);
+        return;
+    }
+    std::array<std::vector<std::pair<std::uint32_t, std::size_t>>, 32> slots;
+    for (const auto& e : entries) slots.at((e.first >> shift) & 31U).push_back(e);
+    for (const auto& slot : slots) {
+        if (slot.size() == 1) out.push_back(slot.front().second);
+    }
+    for (const auto& slot : slots) {
+        if (slot.size() > 1) append_champ_order(slot, shift + 5U, out);
+    }
 }
 
 }  // namespace
+
+std::vector<std::size_t> scala_int_map_order(const std::vector<std::int32_t>& keys) {
+    std::vector<std::size_t> order;
+    if (keys.size() <= 4) {
+        // Map1 to Map4 keep insertion order.
+        for (std::size_t i = 0; i < keys.size(); ++i) order.push_back(i);
+        return order;
+    }
+    std::vector<std::pair<std::uint32_t, std::size_t>> entries;
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        entries.emplace_back(scala_improve_hash(keys[i]), i);
+    append_champ_order(entries, 0U, order);
+    return order;
+}
 
 std::string traceparent_of(const std::string& update_id) {
     return traceparent(update_id);
@@ -160,7 +205,9 @@ void append_transaction_object(std::string& out, const TransactionView& view,
                 out += '}';
                 break;
             case EventView::Kind::exercised:
-                append_exercised(out, tx.offset, e);
+                out += R"({"ExercisedEvent":)";
+                append_exercised_event_object(out, tx.offset, e);
+                out += '}';
                 break;
         }
     }
@@ -186,6 +233,58 @@ void append_transaction_object(std::string& out, const TransactionView& view,
 std::string transaction_response(const TransactionView& view) {
     std::string out = R"({"transaction":)";
     append_transaction_object(out, view, false);
+    out += '}';
+    return out;
+}
+
+void append_transaction_tree_object(std::string& out, const TransactionView& view) {
+    const store::Transaction& tx = *view.transaction;
+    const std::string update_id = tx.update_id().str();
+    out += '{';
+    append_string_field(out, "updateId", update_id, true);
+    append_string_field(out, "commandId", view.submitter_visible ? tx.command_id.view() : "");
+    append_string_field(out, "workflowId", tx.workflow_id);
+    append_string_field(out, "effectiveAt", model::format_instant(tx.effective_at));
+    append_int_field(out, "offset", tx.offset);
+    // LegacyDTOs.toTransactionTree: the created and exercised events (an archive, in the
+    // ACS_DELTA shape, is no tree event: `collect` skips it) by node id, in a Scala Map.
+    std::vector<const EventView*> events;
+    std::vector<std::int32_t> node_ids;
+    for (const EventView& e : view.events) {
+        if (e.kind == EventView::Kind::archived) continue;
+        events.push_back(&e);
+        node_ids.push_back(e.node->node_id);
+    }
+    append_key(out, "eventsById");
+    out += '{';
+    bool first = true;
+    for (const std::size_t i : scala_int_map_order(node_ids)) {
+        if (!std::exchange(first, false)) out += ',';
+        const EventView& e = *events[i];
+        append_key(out, std::to_string(node_ids[i]), true);
+        if (e.kind == EventView::Kind::created) {
+            out += R"({"CreatedTreeEvent":{"value":)";
+            append_created_event_object(out, tx.offset, e);
+        } else {
+            out += R"({"ExercisedTreeEvent":{"value":)";
+            append_exercised_event_object(out, tx.offset, e);
+        }
+        out += "}}";
+    }
+    out += '}';
+    append_string_field(out, "synchronizerId", tx.synchronizer_id);
+    append_key(out, "traceContext");
+    out += '{';
+    append_string_field(out, "traceparent", traceparent(update_id), true);
+    append_null_field(out, "tracestate");
+    out += '}';
+    append_string_field(out, "recordTime", model::format_instant(tx.record_time));
+    out += '}';
+}
+
+std::string transaction_tree_response(const TransactionView& view) {
+    std::string out = R"({"transaction":)";
+    append_transaction_tree_object(out, view);
     out += '}';
     return out;
 }

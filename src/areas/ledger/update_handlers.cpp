@@ -51,10 +51,21 @@ std::string update_response(const std::string& update) {
                    {}, {{resource, key}});
 }
 
-// The JSON layer: updateFormat or the deprecated filter/verbose (toGetUpdatesRequest).
-UpdateFormat select_update_format(const UpdatesRequest& req, const ApiProfile& release) {
+// JsUpdateServiceConverters.toUpdateFormat's addWildcardCond for trees: a party's filters (and
+// the any-party ones) read every template, a wildcard added unless one is there.
+void add_tree_wildcard(Filters& filters) {
+    for (const CumulativeFilter& f : filters.cumulative) {
+        if (f.kind == CumulativeFilter::Kind::wildcard) return;
+    }
+    filters.cumulative.push_back(CumulativeFilter{.kind = CumulativeFilter::Kind::wildcard});
+}
+
+// The JSON layer: updateFormat or the deprecated filter/verbose (toGetUpdatesRequest; forTrees for
+// /v2/updates/trees: LEDGER_EFFECTS and the wildcards).
+UpdateFormat select_update_format(const UpdatesRequest& req, const ApiProfile& release,
+                                  bool for_trees) {
     if (!is_enabled(release, Deprecation::parameters_34) && (req.filter || req.verbose))
-        throw_deprecated_parameters("/v2/updates");
+        throw_deprecated_parameters(for_trees ? "/v2/updates/trees" : "/v2/updates");
     if (req.update_format && req.filter) {
         throw_invalid_argument(
             "Both update_format and filter are set. Please use either backwards compatible "
@@ -73,9 +84,15 @@ UpdateFormat select_update_format(const UpdatesRequest& req, const ApiProfile& r
     }
     EventFormat events = *req.filter;
     events.verbose = req.verbose;
+    if (for_trees) {
+        for (auto& [_, filters] : events.filters_by_party) add_tree_wildcard(filters);
+        if (events.filters_for_any_party) add_tree_wildcard(*events.filters_for_any_party);
+    }
     return UpdateFormat{
-        .include_transactions = TransactionFormat{.event_format = events,
-                                                  .transaction_shape = TransactionShape::acs_delta},
+        .include_transactions =
+            TransactionFormat{.event_format = events,
+                              .transaction_shape = for_trees ? TransactionShape::ledger_effects
+                                                             : TransactionShape::acs_delta},
         .include_reassignments = events};
 }
 
@@ -87,9 +104,6 @@ UpdateFormat select_update_format(const UpdatesRequest& req, const ApiProfile& r
         .without_definite_answer();
 }
 
-void check_positive(std::int64_t offset, const std::string& field) {
-    if (offset <= 0) non_positive(offset, field, "the offset has to be a positive integer (>0)");
-}
 
 void check_non_negative(std::int64_t offset, const std::string& field) {
     if (offset >= 0) return;
@@ -190,6 +204,10 @@ bool is_hex(std::string_view s) {
 
 }  // namespace
 
+void check_positive(std::int64_t offset, const std::string& field) {
+    if (offset <= 0) non_positive(offset, field, "the offset has to be a positive integer (>0)");
+}
+
 // The update id's validation (requireNonEmptyString, requireLedgerString, UpdateId).
 void check_update_id(const std::string& id) {
     if (id.empty()) throw_missing_field("update_id");
@@ -248,8 +266,8 @@ std::vector<std::string> read_range(const store::LedgerStore& store, const Updat
 
 UpdatesPlan plan_updates(const store::LedgerStore& store, const RouteAuth& auth,
                          const Caller& caller, const UpdatesRequest& request,
-                         const ApiProfile& release) {
-    const UpdateFormat format = select_update_format(request, release);  // 400
+                         const ApiProfile& release, bool for_trees) {
+    const UpdateFormat format = select_update_format(request, release, for_trees);  // 400
     const std::int64_t end_of_ledger = store.ledger_end();
     UpdateReader reader = authorize_and_resolve(store, auth, caller, format, [&] {
         check_non_negative(request.begin_exclusive, "begin_exclusive");
@@ -274,6 +292,7 @@ UpdatesPlan plan_updates(const store::LedgerStore& store, const RouteAuth& auth,
                        "End offset " + std::to_string(end) + " is before begin offset " +
                            std::to_string(request.begin_exclusive) + ".");
     }
+    reader.trees = for_trees;
     return UpdatesPlan{.reader = std::move(reader),
                        .begin_exclusive = request.begin_exclusive,
                        .end_inclusive = request.end_inclusive,
@@ -326,10 +345,17 @@ std::string offset_checkpoint_message(const store::LedgerStore& store, std::int6
 
 http::Response post_updates(const store::LedgerStore& store, const RouteAuth& auth,
                             const http::RequestContext& ctx, const ApiProfile& release) {
-    const StreamListParams params = decode_stream_list_params(ctx.request);        // 400 text
-    const Caller caller = auth.identify(ctx.request);                              // 403
-    const UpdatesRequest request = decode_updates(ctx.request.body);               // 400 text
-    const UpdatesPlan plan = plan_updates(store, auth, caller, request, release);  // 400-404
+    return list_updates(store, auth, ctx, release, false);
+}
+
+http::Response list_updates(const store::LedgerStore& store, const RouteAuth& auth,
+                            const http::RequestContext& ctx, const ApiProfile& release,
+                            bool for_trees) {
+    const StreamListParams params = decode_stream_list_params(ctx.request);  // 400 text
+    const Caller caller = auth.identify(ctx.request);                        // 403
+    const UpdatesRequest request = decode_updates(ctx.request.body);         // 400 text
+    const UpdatesPlan plan =
+        plan_updates(store, auth, caller, request, release, for_trees);  // 400-404
     const std::int64_t take = list_take(params.limit);
     const std::vector<std::string> updates = read_range(store, plan.reader, plan.begin_exclusive,
                                                         plan.end, plan.descending, take, release);

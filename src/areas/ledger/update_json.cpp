@@ -166,6 +166,13 @@ std::optional<std::string> update_json(const store::Update& update, const Update
         if (!r.transactions) return std::nullopt;
         const TransactionView view = project(*tx, *r.transactions, r.shape);
         if (view.events.empty()) return std::nullopt;
+        if (r.trees) {
+            // JsUpdateService.toGetUpdateTreesResponse: JsUpdateTree.TransactionTree.
+            std::string out = R"({"TransactionTree":{"value":)";
+            append_transaction_tree_object(out, view);
+            out += "}}";
+            return out;
+        }
         std::string out = R"({"Transaction":{"value":)";
         append_transaction_object(out, view, release.canton_3_6());
         out += "}}";

@@ -70,10 +70,12 @@ TEST_F(ReleaseRoutes, Splice06ServesOpOneAndTheV0AndV1HoldingsState) {
     EXPECT_NE(call(*router, "POST", "/api/scan/v0/holdings/state", holdings).status, 404);
     EXPECT_NE(call(*router, "POST", "/api/scan/v1/holdings/state", holdings).status, 404);
     // No deprecation is in force before Canton 3.6: flats and transaction-by-id, which the wallet
-    // SDK reads, are served; the other old paths are simply not.
+    // SDK reads, and the transaction trees are served (tree_handlers_test.cpp).
     EXPECT_NE(call(*router, "POST", "/v2/updates/flats", "{}").status, 404);
     EXPECT_NE(call(*router, "POST", "/v2/updates/transaction-by-id", "{}").status, 404);
-    EXPECT_EQ(call(*router, "GET", "/v2/updates/transaction-tree-by-offset/2", "").status, 404);
+    EXPECT_NE(call(*router, "POST", "/v2/updates/trees", "{}").status, 404);
+    EXPECT_NE(call(*router, "GET", "/v2/updates/transaction-tree-by-offset/2", "").status, 404);
+    EXPECT_NE(call(*router, "GET", "/v2/updates/transaction-tree-by-id/1220aa", "").status, 404);
 }
 
 TEST_F(ReleaseRoutes, Splice09DisablesOpOneWithDeprecatedApiDisabled) {

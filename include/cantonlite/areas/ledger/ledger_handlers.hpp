@@ -100,6 +100,26 @@ inline constexpr std::int64_t http_list_max_elements = 200;
 [[nodiscard]] http::Response post_updates(const store::LedgerStore& store, const RouteAuth& auth,
                                           const http::RequestContext& ctx,
                                           const ApiProfile& release);
+// Canton 3.5's deprecated transaction trees (src/areas/ledger/tree_handlers.cpp; disabled in 3.6).
+// POST /v2/updates/trees: /v2/updates' list with each transaction a
+// {"TransactionTree":{"value":JsTransactionTree}} update (the legacy filter reads
+// LEDGER_EFFECTS, a wildcard added to each party's filters).
+[[nodiscard]] http::Response post_updates_trees(const store::LedgerStore& store,
+                                                const RouteAuth& auth,
+                                                const http::RequestContext& ctx,
+                                                const ApiProfile& release);
+// GET /v2/updates/transaction-tree-by-offset/{offset}?parties=...: {"transaction":
+// JsTransactionTree} as the parties see it (LEDGER_EFFECTS, wildcard), else UPDATE_NOT_FOUND.
+[[nodiscard]] http::Response get_transaction_tree_by_offset(const store::LedgerStore& store,
+                                                            const RouteAuth& auth,
+                                                            const http::RequestContext& ctx,
+                                                            const ApiProfile& release);
+// GET /v2/updates/transaction-tree-by-id/{update-id}?parties=...: the same by update id.
+[[nodiscard]] http::Response get_transaction_tree_by_id(const store::LedgerStore& store,
+                                                        const RouteAuth& auth,
+                                                        const http::RequestContext& ctx,
+                                                        const ApiProfile& release);
+
 // POST /v2/updates/get-updates-page
 [[nodiscard]] http::Response post_updates_get_updates_page(const store::LedgerStore& store,
                                                            const RouteAuth& auth,

@@ -49,6 +49,22 @@ void append_transaction_object(std::string& out, const TransactionView& view,
 void append_created_event_object(std::string& out, std::int64_t offset, const EventView& e);
 // The ArchivedEvent object of e.node, a consuming exercise, at `offset`.
 void append_archived_event_object(std::string& out, std::int64_t offset, const EventView& e);
+// The ExercisedEvent object (no {"ExercisedEvent": ...} wrapper) of e.node, an exercise, at
+// `offset`.
+void append_exercised_event_object(std::string& out, std::int64_t offset, const EventView& e);
+
+// Canton 3.5's legacy trees (LegacyDTOs.toTransactionTree, JsSchema.JsTransactionTree): the
+// JsTransactionTree object of `view`, its created and exercised events in `eventsById` keyed by
+// node id, each wrapped as {"CreatedTreeEvent":{"value":...}} or {"ExercisedTreeEvent":{...}}.
+// REQUIRES: view.transaction set.
+void append_transaction_tree_object(std::string& out, const TransactionView& view);
+// {"transaction": JsTransactionTree} (JsGetTransactionTreeResponse) for `view`.
+[[nodiscard]] std::string transaction_tree_response(const TransactionView& view);
+// The order in which a Scala 2.13 immutable Map built from `keys` (distinct, in this order)
+// iterates them, as indexes into `keys`: insertion order up to four keys (Map1 to Map4), else the
+// HashMap's CHAMP order over Hashing.improve of each key. circe writes a Map in this order.
+[[nodiscard]] std::vector<std::size_t> scala_int_map_order(const std::vector<std::int32_t>& keys);
+
 // The W3C traceparent a stored update carries: derived from its update id.
 [[nodiscard]] std::string traceparent_of(const std::string& update_id);
 

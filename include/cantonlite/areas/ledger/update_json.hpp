@@ -20,6 +20,8 @@ struct UpdateReader {
     std::optional<Reader> transactions;
     TransactionShape shape = TransactionShape::acs_delta;
     std::optional<Reader> reassignments;
+    // Canton 3.5's legacy /v2/updates/trees: a transaction is a {"TransactionTree":...} update.
+    bool trees = false;
 
     // REQUIRES: the format passed validate_update_format and check_known_update_format.
     [[nodiscard]] static UpdateReader make(const UpdateFormat& format,
@@ -35,8 +37,8 @@ void check_known_update_format(const store::LedgerStore& store, const UpdateForm
 [[nodiscard]] std::vector<std::string> parties_of(const UpdateFormat& format);
 [[nodiscard]] bool reads_any_party(const UpdateFormat& format);
 
-// The Update object ({"Transaction":{"value":...}} or {"Reassignment":{"value":...}}) of `update`
-// as `r` sees it; nullopt when it sees nothing of it (migrations are not Ledger API updates).
+// The Update object ({"Transaction":{"value":...}} or {"Reassignment":{"value":...}}; with r.trees
+// {"TransactionTree":{"value":JsTransactionTree}} for a transaction) of `update` as `r` sees it; nullopt when it sees nothing of it (migrations are not Ledger API updates).
 [[nodiscard]] std::optional<std::string> update_json(const store::Update& update,
                                                      const UpdateReader& r,
                                                      const ApiProfile& release);

@@ -26,10 +26,21 @@ struct UpdatesPlan {
 
 // The JSON layer's format selection, then authorization (401, 403), the offsets (400, and 400
 // OFFSET_AFTER_LEDGER_END / OFFSET_OUT_OF_RANGE), the format (400) and its identifiers (404), in
-// the participant's order. Throws http::ApiError.
+// the participant's order. Throws http::ApiError. `for_trees`: /v2/updates/trees
+// (toGetUpdatesRequest with forTrees: the legacy filter reads LEDGER_EFFECTS with a wildcard per
+// party, and the plan's reader renders transactions as trees).
 [[nodiscard]] UpdatesPlan plan_updates(const store::LedgerStore& store, const RouteAuth& auth,
                                        const Caller& caller, const UpdatesRequest& request,
-                                       const ApiProfile& release);
+                                       const ApiProfile& release, bool for_trees = false);
+
+// The HTTP list of updates: POST /v2/updates (and /v2/updates/flats), or with `for_trees`
+// Canton 3.5's POST /v2/updates/trees (JsGetUpdateTreesResponse elements).
+[[nodiscard]] http::Response list_updates(const store::LedgerStore& store, const RouteAuth& auth,
+                                          const http::RequestContext& ctx,
+                                          const ApiProfile& release, bool for_trees);
+
+// ParticipantOffsetValidator.validatePositive: 400 NON_POSITIVE_OFFSET unless `offset` > 0.
+void check_positive(std::int64_t offset, const std::string& field);
 
 // The Update objects `reader` sees in (begin, end], ascending or descending, at most `limit`;
 // `offsets` gets the offset of each when given.
