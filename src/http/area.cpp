@@ -13,12 +13,6 @@
 namespace cantonlite::http {
 namespace {
 
-// Pekko's effective request URI: "http://<Host><target>".
-std::string effective_uri(const Request& request) {
-    const auto host = request.header("Host");
-    return host ? "http://" + std::string(*host) + request.target : request.target;
-}
-
 std::string join(const std::vector<std::string>& items, std::string_view separator) {
     std::string out;
     for (const std::string& item : items) {
@@ -58,6 +52,11 @@ std::string error_body(std::string_view message, ErrorLayout layout) {
     return out;
 }
 
+std::string effective_uri(const Request& request) {
+    const auto host = request.header("Host");
+    return host ? "http://" + std::string(*host) + request.target : request.target;
+}
+
 Response not_found_response(const Request& request) {
     return Response::json(
         404, error_body("The requested resource could not be found: " + effective_uri(request),
@@ -91,10 +90,7 @@ void Area::add_route(std::string method, std::string_view path, Handler handler)
 
 Response Area::handle(const Request& request, const std::vector<std::string>& segments) const {
     const RouteTable::Match match = routes_.match(request.method, segments);
-    if (match.handler == nullptr) {
-        return match.allowed.empty() ? not_found_response(request)
-                                     : method_not_allowed_response(match.allowed);
-    }
+    if (match.handler == nullptr) return render_unmatched(request, match.allowed);
     std::optional<FaultDecision> fault;
     if (faults_ != nullptr && faults_->armed()) {
         fault = faults_->decide(request.method, *match.pattern, request.path());
@@ -110,6 +106,11 @@ Response Area::handle(const Request& request, const std::vector<std::string>& se
     if (fault) response.delay = fault->delay;
     response.route = *match.pattern;
     return response;
+}
+
+Response Area::render_unmatched(const Request& request,
+                                const std::vector<std::string>& allowed) const {
+    return allowed.empty() ? not_found_response(request) : method_not_allowed_response(allowed);
 }
 
 Response Area::render_fault(int status, const Request& request, std::uint64_t /*rule*/) const {

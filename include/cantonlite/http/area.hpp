@@ -65,6 +65,12 @@ class Area {
                                                 const Request& request) const = 0;
     [[nodiscard]] virtual Response render_decode_error(const DecodeError& error) const = 0;
 
+    // The area's answer to a request no route takes: `allowed` lists the methods of the routes
+    // whose pattern matches its path (empty: an unknown path). By default the Splice apps'
+    // not_found_response() and method_not_allowed_response().
+    [[nodiscard]] virtual Response render_unmatched(const Request& request,
+                                                    const std::vector<std::string>& allowed) const;
+
     // The area's answer `status` (429, 500 or 503) that fault rule `rule` injects in place of the
     // route's own: by default the error of that status in render_error()'s shape, with the texts
     // the Splice apps answer.
@@ -97,6 +103,10 @@ enum class ErrorLayout { compact, indented };
 // services' answer to a path no route matches; <uri> is the effective request URI
 // ("http://<Host><target>").
 [[nodiscard]] Response not_found_response(const Request& request);
+
+// Pekko's effective request URI of `request`: "http://<Host><target>" (the target alone without a
+// Host header).
+[[nodiscard]] std::string effective_uri(const Request& request);
 
 // 405 text/plain "HTTP method not allowed, supported methods: GET" with an Allow header.
 [[nodiscard]] Response method_not_allowed_response(const std::vector<std::string>& allowed);

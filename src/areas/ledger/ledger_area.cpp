@@ -6,6 +6,7 @@
 
 #include "cantonlite/areas/ledger/js_canton_error.hpp"
 #include "cantonlite/areas/ledger/ledger_handlers.hpp"
+#include "cantonlite/http/json_text.hpp"
 
 namespace cantonlite::areas::ledger {
 namespace {
@@ -89,13 +90,19 @@ LedgerArea::LedgerArea(const store::LedgerStore& store, const ApiProfile& profil
               return get_version(auth, ctx, release);
           });
     route("GET", "/v2/authenticated-user", Claims::public_, with(get_authenticated_user));
+    // User and party management: what a wallet lists before it reads (the SDK's party.list()).
+    route("GET", "/v2/users", Claims::admin, with(list_users), Check::by_handler);
+    route("GET", "/v2/users/{user-id}", Claims::own_user_or_admin, with(get_user));
+    route("GET", "/v2/users/{user-id}/rights", Claims::own_user_or_admin, with(get_user_rights));
+    route("GET", "/v2/parties", Claims::admin, with(list_parties), Check::by_handler);
+    route("GET", "/v2/parties/participant-id", Claims::public_, with(get_participant_id));
+    route("GET", "/v2/parties/{party}", Claims::admin_or_operate_as, with(get_parties));
     route("GET", "/v2/state/connected-synchronizers", Claims::read_as,
           with(get_state_connected_synchronizers));
     route("GET", "/v2/state/latest-pruned-offsets", Claims::public_,
           with(get_state_latest_pruned_offsets));
     route("GET", "/v2/state/ledger-end", Claims::public_, with(get_state_ledger_end));
-    route("POST", "/v2/state/active-contracts", Claims::read_as,
-          with(post_state_active_contracts));
+    route("POST", "/v2/state/active-contracts", Claims::read_as, with(post_state_active_contracts));
     // asyncapi.yaml: the same snapshot over a WebSocket.
     route("GET", "/v2/state/active-contracts", Claims::read_as, with(active_contracts_websocket));
     route("POST", "/v2/state/active-contracts-page", Claims::read_as,
@@ -113,15 +120,16 @@ LedgerArea::LedgerArea(const store::LedgerStore& store, const ApiProfile& profil
 }
 
 void LedgerArea::route(std::string method, std::string_view path, Claims claims,
-                       LedgerHandler handler) {
+                       LedgerHandler handler, Check check) {
     // A GET has no body to decode first: its claims, when they do not depend on it, are checked
-    // here. Other routes check theirs in the handler, at the gRPC stage; a success from a route
-    // that did not is a bug, and the client gets the internal error rather than the data. (A
-    // WebSocket's stream checks them on the request it reads.)
-    const bool check_first = method == "GET";
+    // here, unless its handler decodes a query first. Other routes check theirs in the handler, at
+    // the gRPC stage; a success from a route that did not is a bug, and the client gets the
+    // internal error rather than the data. (A WebSocket's stream checks them on the request it
+    // reads.)
+    const bool check_first = method == "GET" && check == Check::before_handler;
     add_route(std::move(method), path,
-              [this, claims, check_first, handler = std::move(handler)](
-                  const http::RequestContext& ctx) -> http::Response {
+              [this, claims, check_first,
+               handler = std::move(handler)](const http::RequestContext& ctx) -> http::Response {
                   const RouteAuth auth(auth_, claims);
                   if (check_first) {
                       auth.check_before(ctx.request, claims == Claims::own_user_or_admin
@@ -171,6 +179,22 @@ http::Response LedgerArea::render_fault(int status, const http::Request& request
         default:
             return render_error(http::ApiError(http::ErrorKind::internal, "", injected), request);
     }
+}
+
+http::Response unknown_path_response(const http::Request& request) {
+    // pekko's HttpMethod.toString; a HEAD reached the routes as a GET (transparent HEAD).
+    std::string text = "HttpMethod(" + request.method + "), uri: " + http::effective_uri(request);
+    std::string out = R"({"errors":[)";
+    http::append_json_string(out, text);
+    out += R"(],"status":404,"ledgerApiError":null})";
+    return http::Response::json(404, std::move(out));
+}
+
+http::Response LedgerArea::render_unmatched(const http::Request& request,
+                                            const std::vector<std::string>& allowed) const {
+    if (allowed.empty()) return unknown_path_response(request);
+    // tapir's DefaultRejectHandler: some endpoint of this path failed on its method alone.
+    return http::Response::text(405, "Method Not Allowed");
 }
 
 http::Response LedgerArea::render_decode_error(const http::DecodeError& error) const {

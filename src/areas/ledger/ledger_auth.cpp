@@ -1,6 +1,7 @@
 #include "cantonlite/areas/ledger/ledger_auth.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <stdexcept>
 
 #include <spdlog/spdlog.h>
@@ -108,10 +109,45 @@ void RouteAuth::authorize(const Caller& caller, const std::vector<std::string>& 
     checked_ = true;
 }
 
+void check_user_id(const std::string& id) {
+    const auto allowed = [](unsigned char c) {
+        return std::isalnum(c) != 0 ||
+               std::string_view("@^$.!`-#+'~_|:()").find(static_cast<char>(c)) !=
+                   std::string_view::npos;
+    };
+    if (!id.empty() && id.size() <= 128 && std::all_of(id.begin(), id.end(), allowed)) return;
+    // IdString.scala: UserId's regex, in the message as written there.
+    throw http::ApiError(
+        http::ErrorKind::invalid_argument, "INVALID_ARGUMENT",
+        "The submitted request has invalid arguments: Malformed user-id: User ID "
+        "\"" +
+            id + "\" does not match regex \"[a-zA-Z0-9@^$.!`\\-#+'~_|:\\(\\)]{1,128}\"");
+}
+
+void RouteAuth::authorize_operate_as(const Caller& caller,
+                                     const std::vector<std::string>& parties) const {
+    if (claims_ != Claims::admin_or_operate_as)
+        throw std::logic_error("a route authorized other claims than it declares");
+    checked_ = true;
+    if (!auth_->enabled()) return;
+    require_caller(caller);
+    const model::LedgerRights& r = caller.user->rights;
+    if (r.participant_admin || r.can_read_as_any_party) return;
+    for (const std::string& p : parties) {
+        if (!contains(r.can_act_as, p) && !contains(r.can_read_as, p)) {
+            denied(
+                "Claims do not authorize the use of administrative services nor authorize to "
+                "operate for party '" +
+                p + "'");
+        }
+    }
+}
+
 void RouteAuth::check_before(const http::Request& request, const std::string* user_id) const {
     switch (claims_) {
         case Claims::none:
         case Claims::read_as:
+        case Claims::admin_or_operate_as:
             return;
         case Claims::public_:
             auth_->authorize(identify(request), {}, false);
@@ -121,7 +157,11 @@ void RouteAuth::check_before(const http::Request& request, const std::string* us
             break;
         case Claims::own_user_or_admin:
             if (user_id == nullptr) throw std::logic_error("own_user_or_admin without {user-id}");
-            auth_->authorize_admin(identify(request), *user_id);
+            {
+                const Caller caller = identify(request);  // the JSON security stage
+                check_user_id(*user_id);  // the JSON layer's UserId.fromString, then the claims
+                auth_->authorize_admin(caller, *user_id);
+            }
             break;
     }
     checked_ = true;

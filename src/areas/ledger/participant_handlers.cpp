@@ -59,34 +59,6 @@ http::Response get_version(const RouteAuth& auth, const http::RequestContext& ct
                                          R"(","features":)" + std::string(features_json) + "}");
 }
 
-http::Response get_authenticated_user(const store::LedgerStore& /*store*/, const RouteAuth& auth,
-                                      const http::RequestContext& ctx,
-                                      const ApiProfile& /*release*/) {
-    // GetUser with an empty user id, filled from the claims
-    // (Authorizer.defaultToAuthenticatedUser).
-    if (!auth.enabled()) {
-        throw ApiError(ErrorKind::invalid_argument, "INVALID_TOKEN",
-                       "The submitted request is missing a user-id: requests with an empty user-id "
-                       "are only supported if there is an authenticated user");
-    }
-    const Caller caller = auth.identify(ctx.request);  // 403, 401: checked by the area
-    // Every user here belongs to the default identity provider; naming another one is the
-    // store's PermissionDenied.
-    if (const auto idp = ctx.request.query_param("identity-provider-id"); idp && !idp->empty()) {
-        throw ApiError(ErrorKind::permission_denied, "PERMISSION_DENIED",
-                       "The user belongs to another identity provider");
-    }
-    const model::User& u = *caller.user;
-    const ordered_json user = {
-        {"id", u.id},
-        {"primaryParty", u.party},
-        {"isDeactivated", false},
-        {"metadata", {{"resourceVersion", "0"}, {"annotations", ordered_json::object()}}},
-        {"identityProviderId", ""},
-        {"primaryPartyAuthentication", false}};
-    return http::Response::json(200, ordered_json{{"user", user}}.dump());
-}
-
 http::Response get_state_connected_synchronizers(const store::LedgerStore& store,
                                                  const RouteAuth& auth,
                                                  const http::RequestContext& ctx,

@@ -1,5 +1,7 @@
 #include "cantonlite/areas/ledger/read_requests.hpp"
 
+#include <limits>
+
 #include <nlohmann/json.hpp>
 
 #include "cantonlite/areas/ledger/relaxed_json.hpp"
@@ -113,6 +115,16 @@ EventsByContractIdRequest decode_events_by_contract_id(std::string_view body) {
     return EventsByContractIdRequest{
         .contract_id = decode_string(member(value, "contractId"), "contractId"),
         .event_format = optional_event_format(value)};
+}
+
+std::optional<std::int32_t> decode_int_query_param(const http::Request& request,
+                                                   std::string_view name) {
+    const auto value = long_param(request, name);
+    if (value && (*value < std::numeric_limits<std::int32_t>::min() ||
+                  *value > std::numeric_limits<std::int32_t>::max())) {
+        throw http::DecodeError("Invalid value for: query parameter " + std::string(name));
+    }
+    return value ? std::optional<std::int32_t>(static_cast<std::int32_t>(*value)) : std::nullopt;
 }
 
 StreamListParams decode_stream_list_params(const http::Request& request) {

@@ -6,6 +6,7 @@
 
 #include "cantonlite/areas/ledger/event_filter.hpp"
 #include "cantonlite/areas/ledger/js_canton_error.hpp"
+#include "cantonlite/areas/ledger/ledger_area.hpp"
 #include "cantonlite/areas/ledger/ledger_handlers.hpp"
 #include "cantonlite/areas/ledger/list_limit.hpp"
 #include "cantonlite/areas/ledger/read_requests.hpp"
@@ -194,9 +195,9 @@ namespace {
 // A GetActiveContractsRequest, checked: what to read, from where.
 struct AcsPlan {
     Reader reader;
-    std::int64_t at = 0;      // active_at_offset
-    std::uint64_t from = 0;   // the creation sequence to start at (a continuation token's)
-    std::string digest;       // of the request's event format, for the tokens
+    std::int64_t at = 0;     // active_at_offset
+    std::uint64_t from = 0;  // the creation sequence to start at (a continuation token's)
+    std::string digest;      // of the request's event format, for the tokens
 };
 
 // The checks of a GetActiveContractsRequest after the token stage, in Canton's order: decoding
@@ -322,8 +323,10 @@ http::Response post_state_active_contracts(const store::LedgerStore& store, cons
 http::Response active_contracts_websocket(const store::LedgerStore& store, const RouteAuth& auth,
                                           const http::RequestContext& ctx,
                                           const ApiProfile& release) {
-    if (!ctx.request.websocket_upgrade) return http::not_found_response(ctx.request);
     const Caller caller = auth.identify(ctx.request);  // 403 before the upgrade
+    // tapir's endpoint takes a plain GET too; Pekko's upgrade directive rejects it, and the JSON
+    // API's fallback route answers it as an unknown path.
+    if (!ctx.request.websocket_upgrade) return unknown_path_response(ctx.request);
     http::Response r;
     r.status = 101;
     r.stream = std::make_unique<ActiveContractsStream>(store, auth, caller, release);

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "cantonlite/areas/ledger/js_canton_error.hpp"
+#include "cantonlite/areas/ledger/ledger_area.hpp"
 #include "cantonlite/areas/ledger/ledger_handlers.hpp"
 #include "cantonlite/areas/ledger/update_reads.hpp"
 #include "cantonlite/http/api_error.hpp"
@@ -100,18 +101,17 @@ class UpdateStream final : public http::MessageStream {
 }  // namespace
 
 std::unique_ptr<http::MessageStream> make_update_stream(const store::LedgerStore& store,
-                                                        const RouteAuth& auth,
-                                                        const Caller& caller,
+                                                        const RouteAuth& auth, const Caller& caller,
                                                         const ApiProfile& release) {
     return std::make_unique<UpdateStream>(store, auth, caller, release);
 }
 
 http::Response updates_websocket(const store::LedgerStore& store, const RouteAuth& auth,
                                  const http::RequestContext& ctx, const ApiProfile& release) {
-    // tapir's WebSocket endpoint rejects a plain GET, and the JSON API's fallback route answers
-    // it as an unknown path.
-    if (!ctx.request.websocket_upgrade) return http::not_found_response(ctx.request);
     const Caller caller = auth.identify(ctx.request);  // 403 before the upgrade
+    // tapir's endpoint takes a plain GET too; Pekko's upgrade directive rejects it, and the JSON
+    // API's fallback route answers it as an unknown path.
+    if (!ctx.request.websocket_upgrade) return unknown_path_response(ctx.request);
     http::Response r;
     r.status = 101;
     r.stream = make_update_stream(store, auth, caller, release);

@@ -12,6 +12,12 @@
 
 namespace cantonlite::areas::ledger {
 
+// 404 application/json {"errors":["HttpMethod(GET), uri: <effective uri>"],"status":404,
+// "ledgerApiError":null}: Canton's EndpointsCompanion.notFound, the route HttpService concatenates
+// after the JSON API's, which answers what tapir rejects (an unknown path, and a plain GET on a
+// WebSocket endpoint, whose upgrade directive rejects it).
+[[nodiscard]] http::Response unknown_path_response(const http::Request& request);
+
 // The ledger area. Its errors are Canton's: a decode failure is 400 text/plain, every other error
 // a JsCantonError with the status of its category (docs/reference/canton-ledger-behavior.md §5).
 // Owns the token handling built from the network's auth settings.
@@ -28,6 +34,10 @@ class LedgerArea : public http::Area {
     [[nodiscard]] http::Response render_error(const http::ApiError& error,
                                               const http::Request& request) const override;
     [[nodiscard]] http::Response render_decode_error(const http::DecodeError& error) const override;
+    // The JSON API's own answers: its Pekko fallback route's 404 for an unknown path
+    // (unknown_path_response), and tapir's 405 "Method Not Allowed" (no Allow header).
+    [[nodiscard]] http::Response render_unmatched(
+        const http::Request& request, const std::vector<std::string>& allowed) const override;
     // Canton's own errors: 429 PARTICIPANT_BACKPRESSURE, 503 SERVICE_NOT_RUNNING, 500 redacted.
     [[nodiscard]] http::Response render_fault(int status, const http::Request& request,
                                               std::uint64_t rule) const override;
@@ -35,8 +45,12 @@ class LedgerArea : public http::Area {
   private:
     using LedgerHandler =
         std::function<http::Response(const RouteAuth& auth, const http::RequestContext& ctx)>;
+    // Where a GET's claims are checked: by the area before the handler, or by a handler that
+    // decodes its query parameters first.
+    enum class Check { before_handler, by_handler };
     // Adds a route with the claims its caller needs; the only way this area adds one.
-    void route(std::string method, std::string_view path, Claims claims, LedgerHandler handler);
+    void route(std::string method, std::string_view path, Claims claims, LedgerHandler handler,
+               Check check = Check::before_handler);
 
     const store::LedgerStore& store_;
     LedgerAuth auth_;

@@ -51,12 +51,17 @@ class LedgerAuth {
 // What a ledger route needs of its caller: the RequiredClaims of the Canton RPC behind it (its
 // *ServiceAuthorization class). Each route of LedgerArea's table declares one.
 enum class Claims {
-    none,               // no check (VersionService); the token stage still refuses unknown users
-    public_,            // any authenticated user (RequiredClaim.Public)
-    read_as,            // ReadAs each party the request reads for, known once it is decoded
-    own_user_or_admin,  // the path's {user-id} is the caller's own user, or ParticipantAdmin
-    admin,              // ParticipantAdmin
+    none,                 // no check (VersionService); the token stage still refuses unknown users
+    public_,              // any authenticated user (RequiredClaim.Public)
+    read_as,              // ReadAs each party the request reads for, known once it is decoded
+    own_user_or_admin,    // the path's {user-id} is the caller's own user, or ParticipantAdmin
+    admin,                // ParticipantAdmin
+    admin_or_operate_as,  // ParticipantAdmin, or the right to act or read as each party named
 };
+
+// A user id as Canton's UserId.fromString takes it: 1 to 128 of [a-zA-Z0-9@^$.!`-#+'~_|:()].
+// Throws http::ApiError INVALID_ARGUMENT "Malformed user-id: …" (the JSON layer's check).
+void check_user_id(const std::string& id);
 
 // The auth of one request to a ledger route: LedgerAuth bound to the claims its route declares.
 // A GET route's claims are checked by the area before its handler runs (check_before()); a route
@@ -76,8 +81,16 @@ class RouteAuth {
                    bool any_party) const;
 
     // The route's claims, when they do not depend on its body: identify, then public_, admin or
-    // own_user_or_admin (for the {user-id} in `params`). Nothing for none and read_as.
+    // own_user_or_admin (for `user_id`, the path's {user-id}, checked as a user id first).
+    // Nothing for none, read_as and admin_or_operate_as.
     void check_before(const http::Request& request, const std::string* user_id) const;
+
+    // The same check, from a handler that decodes its query first (a bad query parameter is
+    // tapir's 400 before the claims are looked at).
+    void authorize(const http::Request& request) const { check_before(request, nullptr); }
+
+    // The gRPC stage of an admin_or_operate_as route.
+    void authorize_operate_as(const Caller& caller, const std::vector<std::string>& parties) const;
 
     [[nodiscard]] bool enabled() const { return auth_->enabled(); }
     [[nodiscard]] Claims claims() const { return claims_; }

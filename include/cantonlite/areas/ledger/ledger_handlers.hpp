@@ -53,6 +53,30 @@ inline constexpr std::int64_t http_list_max_elements = 200;
                                                     const RouteAuth& auth,
                                                     const http::RequestContext& ctx,
                                                     const ApiProfile& release);
+// GET /v2/users/{user-id} and /v2/users/{user-id}/rights: a user and its rights (the caller's
+// own, or any for a ParticipantAdmin); 404 USER_NOT_FOUND for an unknown one.
+[[nodiscard]] http::Response get_user(const store::LedgerStore& store, const RouteAuth& auth,
+                                      const http::RequestContext& ctx, const ApiProfile& release);
+[[nodiscard]] http::Response get_user_rights(const store::LedgerStore& store, const RouteAuth& auth,
+                                             const http::RequestContext& ctx,
+                                             const ApiProfile& release);
+// GET /v2/users (ParticipantAdmin): the users by id, paged (pageSize, pageToken).
+[[nodiscard]] http::Response list_users(const store::LedgerStore& store, const RouteAuth& auth,
+                                        const http::RequestContext& ctx, const ApiProfile& release);
+// GET /v2/parties (ParticipantAdmin): the parties the participant knows, by id, paged, with the
+// prefix filter-party.
+[[nodiscard]] http::Response list_parties(const store::LedgerStore& store, const RouteAuth& auth,
+                                          const http::RequestContext& ctx,
+                                          const ApiProfile& release);
+// GET /v2/parties/{party}[?parties=…]: the details of those the participant knows.
+[[nodiscard]] http::Response get_parties(const store::LedgerStore& store, const RouteAuth& auth,
+                                         const http::RequestContext& ctx,
+                                         const ApiProfile& release);
+// GET /v2/parties/participant-id: the participant's unique identifier (any user).
+[[nodiscard]] http::Response get_participant_id(const store::LedgerStore& store,
+                                                const RouteAuth& auth,
+                                                const http::RequestContext& ctx,
+                                                const ApiProfile& release);
 // GET /v2/state/connected-synchronizers (optionally for a party).
 [[nodiscard]] http::Response get_state_connected_synchronizers(const store::LedgerStore& store,
                                                                const RouteAuth& auth,

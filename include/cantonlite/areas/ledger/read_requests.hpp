@@ -80,4 +80,9 @@ struct StreamListParams {
 // "Invalid value for: query parameter limit" when a parameter is not a Long.
 [[nodiscard]] StreamListParams decode_stream_list_params(const http::Request& request);
 
+// An optional Int query parameter as tapir's Codec[Int] reads it (Integer.parseInt): 400 text
+// "Invalid value for: query parameter <name>" otherwise.
+[[nodiscard]] std::optional<std::int32_t> decode_int_query_param(const http::Request& request,
+                                                                 std::string_view name);
+
 }  // namespace cantonlite::areas::ledger

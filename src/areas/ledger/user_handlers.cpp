@@ -1,0 +1,246 @@
+// The user and party management reads of the JSON Ledger API: a user, its rights, the list of
+// users, the participant's parties and its id. Canton release-line-3.5: JsUserManagementService /
+// ApiUserManagementService / UserManagementServiceAuthorization, JsPartyManagementService /
+// ApiPartyManagementService / PartyManagementServiceAuthorization. Every user here belongs to the
+// default identity provider, and every party the network names is hosted by its one participant.
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cantonlite/areas/ledger/ledger_handlers.hpp"
+#include "cantonlite/areas/ledger/read_requests.hpp"
+#include "cantonlite/http/api_error.hpp"
+#include "cantonlite/model/ids.hpp"
+
+namespace cantonlite::areas::ledger {
+namespace {
+
+using http::ApiError;
+using http::ErrorKind;
+using nlohmann::ordered_json;
+
+// UserManagementServiceConfig.maxUsersPageSize, PartyManagementServiceConfig.maxPartiesPageSize.
+constexpr std::int32_t max_users_page_size = 1000;
+constexpr std::int32_t max_parties_page_size = 10000;
+
+[[noreturn]] void invalid_argument(const std::string& why) {
+    throw ApiError(ErrorKind::invalid_argument, "INVALID_ARGUMENT",
+                   "The submitted request has invalid arguments: " + why);
+}
+
+// Another identity provider than the default one: the store's PermissionDenied.
+void check_default_identity_provider(const http::Request& request) {
+    if (const auto idp = request.query_param("identity-provider-id"); idp && !idp->empty()) {
+        throw ApiError(ErrorKind::permission_denied, "PERMISSION_DENIED",
+                       "The user belongs to another identity provider");
+    }
+}
+
+// AUMS toProtoUser, fields in the proto's order: no metadata is ever set here (resource version
+// "0", as a stored user's first).
+ordered_json user_json(const model::User& u) {
+    return {{"id", u.id},
+            {"primaryParty", u.party},
+            {"isDeactivated", false},
+            {"metadata", {{"resourceVersion", "0"}, {"annotations", ordered_json::object()}}},
+            {"identityProviderId", ""},
+            {"primaryPartyAuthentication", false}};
+}
+
+// UserNotFound (Utils.handleResult): 404 USER_NOT_FOUND, resource USER.
+[[noreturn]] void user_not_found(const std::string& operation, const std::string& id) {
+    throw ApiError(ErrorKind::not_found, "USER_NOT_FOUND",
+                   operation + " failed for unknown user \"" + id + "\"", {}, {{"USER", id}});
+}
+
+// A page token: base64 (URL alphabet, padded) of the proto {string lower_bound_excl = 1}
+// (ListUsersPageTokenPayload, ListPartiesPageTokenPayload).
+std::string page_token(const std::string& last) {
+    std::string proto = "\x0a";
+    std::size_t n = last.size();
+    do {  // varint
+        auto byte = static_cast<unsigned char>(n & 0x7F);
+        n >>= 7;
+        if (n != 0) byte |= 0x80;
+        proto += static_cast<char>(byte);
+    } while (n != 0);
+    proto += last;
+    std::string text = model::base64_encode(proto);
+    std::replace(text.begin(), text.end(), '+', '-');
+    std::replace(text.begin(), text.end(), '/', '_');
+    return text;
+}
+
+// The lower bound a token names; "" for no token. 400 "Invalid page token" for anything else.
+std::string page_bound(const std::optional<std::string>& token) {
+    if (!token || token->empty()) return "";
+    std::string text = *token;
+    std::replace(text.begin(), text.end(), '-', '+');
+    std::replace(text.begin(), text.end(), '_', '/');
+    const std::optional<std::string> proto = model::base64_decode(text);
+    if (proto && proto->size() >= 2 && (*proto)[0] == '\x0a') {
+        std::size_t length = 0;
+        std::size_t i = 1;
+        for (int shift = 0; i < proto->size() && shift < 35; shift += 7) {
+            const auto byte = static_cast<unsigned char>((*proto)[i++]);
+            length |= static_cast<std::size_t>(byte & 0x7F) << shift;
+            if ((byte & 0x80) == 0) {
+                if (i + length == proto->size()) return proto->substr(i);
+                break;
+            }
+        }
+    }
+    invalid_argument("Invalid page token");
+}
+
+// Every party the participant knows, by id (ORDER BY party): all are its own here.
+std::vector<std::string> known_parties(const model::Network& n) {
+    std::set<std::string> all{n.dso_party};
+    if (!n.validator_party.empty()) all.insert(n.validator_party);
+    for (const auto& sv : n.svs) all.insert(sv.party);
+    for (const auto& u : n.users) all.insert(u.party);
+    for (const auto& [alias, party] : n.parties) all.insert(party);
+    return {all.begin(), all.end()};
+}
+
+// ApiPartyManagementService.toProtoPartyDetails of a party without a local record.
+void append_party_details(ordered_json& list, const std::string& party) {
+    list.push_back(
+        {{"party", party},
+         {"isLocal", true},
+         {"localMetadata", {{"resourceVersion", ""}, {"annotations", ordered_json::object()}}},
+         {"identityProviderId", ""}});
+}
+
+const model::User& existing_user(const store::LedgerStore& store, const std::string& id,
+                                 const std::string& operation) {
+    const model::User* user = store.network().find_user(id);
+    if (user == nullptr) user_not_found(operation, id);
+    return *user;
+}
+
+}  // namespace
+
+http::Response get_authenticated_user(const store::LedgerStore& /*store*/, const RouteAuth& auth,
+                                      const http::RequestContext& ctx,
+                                      const ApiProfile& /*release*/) {
+    // GetUser with an empty user id, filled from the claims
+    // (Authorizer.defaultToAuthenticatedUser).
+    if (!auth.enabled()) {
+        throw ApiError(ErrorKind::invalid_argument, "INVALID_TOKEN",
+                       "The submitted request is missing a user-id: requests with an empty user-id "
+                       "are only supported if there is an authenticated user");
+    }
+    const Caller caller = auth.identify(ctx.request);  // 403, 401: checked by the area
+    check_default_identity_provider(ctx.request);
+    return http::Response::json(200, ordered_json{{"user", user_json(*caller.user)}}.dump());
+}
+
+http::Response get_user(const store::LedgerStore& store, const RouteAuth& /*auth*/,
+                        const http::RequestContext& ctx, const ApiProfile& /*release*/) {
+    const std::string& id = ctx.params.get("user-id");  // checked, and the claims, by the area
+    const model::User& user = existing_user(store, id, "getting user");
+    check_default_identity_provider(ctx.request);
+    return http::Response::json(200, ordered_json{{"user", user_json(user)}}.dump());
+}
+
+http::Response get_user_rights(const store::LedgerStore& store, const RouteAuth& /*auth*/,
+                               const http::RequestContext& ctx, const ApiProfile& /*release*/) {
+    const model::User& user = existing_user(store, ctx.params.get("user-id"), "list user rights");
+    // AUMS toProtoRight; the order of the store's Set is unspecified: acting, then reading rights.
+    const model::LedgerRights& r = user.rights;
+    ordered_json rights = ordered_json::array();
+    const auto add = [&](const char* kind, ordered_json value) {
+        rights.push_back({{"kind", {{kind, {{"value", std::move(value)}}}}}});
+    };
+    for (const std::string& p : r.can_act_as) add("CanActAs", {{"party", p}});
+    for (const std::string& p : r.can_read_as) add("CanReadAs", {{"party", p}});
+    if (r.can_read_as_any_party) add("CanReadAsAnyParty", ordered_json::object());
+    if (r.participant_admin) add("ParticipantAdmin", ordered_json::object());
+    return http::Response::json(200, ordered_json{{"rights", rights}}.dump());
+}
+
+http::Response list_users(const store::LedgerStore& store, const RouteAuth& auth,
+                          const http::RequestContext& ctx, const ApiProfile& /*release*/) {
+    const std::optional<std::int32_t> size = decode_int_query_param(ctx.request, "pageSize");
+    const std::optional<std::string> token = ctx.request.query_param("pageToken");
+    auth.authorize(ctx.request);  // AdminOrIdpAdmin, once the query is decoded
+    if (size && *size < 0) invalid_argument("Max page size must be non-negative");
+    // 0 or absent: the maximum; more is clamped to it (AUMS listUsers).
+    const std::int32_t page =
+        size && *size > 0 ? std::min(*size, max_users_page_size) : max_users_page_size;
+    const std::string after = page_bound(token);
+    std::vector<const model::User*> users;
+    for (const model::User& u : store.network().users) {
+        if (u.id > after) users.push_back(&u);
+    }
+    std::sort(users.begin(), users.end(),
+              [](const model::User* a, const model::User* b) { return a->id < b->id; });
+    ordered_json list = ordered_json::array();
+    for (std::size_t i = 0; i < users.size() && i < static_cast<std::size_t>(page); ++i) {
+        list.push_back(user_json(*users[i]));
+    }
+    const std::string next =
+        static_cast<std::int32_t>(list.size()) == page ? page_token(list.back()["id"]) : "";
+    return http::Response::json(200, ordered_json{{"users", list}, {"nextPageToken", next}}.dump());
+}
+
+http::Response list_parties(const store::LedgerStore& store, const RouteAuth& auth,
+                            const http::RequestContext& ctx, const ApiProfile& /*release*/) {
+    const std::optional<std::int32_t> size = decode_int_query_param(ctx.request, "pageSize");
+    const std::optional<std::string> token = ctx.request.query_param("pageToken");
+    const std::string filter = ctx.request.query_param("filter-party").value_or("");
+    auth.authorize(ctx.request);  // AdminOrIdpAdmin: CanReadAsAnyParty is not enough
+    check_default_identity_provider(ctx.request);
+    if (size && *size < 0) invalid_argument("Page size must be non-negative");
+    if (size && *size > max_parties_page_size) {
+        invalid_argument("Page size must not exceed the server's maximum of " +
+                         std::to_string(max_parties_page_size));
+    }
+    const std::int32_t page = size && *size > 0 ? *size : max_parties_page_size;
+    const std::string after = page_bound(token);
+    ordered_json list = ordered_json::array();
+    std::string last;
+    for (const std::string& party : known_parties(store.network())) {
+        if (party <= after || !party.starts_with(filter)) continue;  // filter-party: a prefix
+        if (static_cast<std::int32_t>(list.size()) == page) break;
+        append_party_details(list, party);
+        last = party;
+    }
+    const std::string next = static_cast<std::int32_t>(list.size()) == page ? page_token(last) : "";
+    return http::Response::json(
+        200, ordered_json{{"partyDetails", list}, {"nextPageToken", next}}.dump());
+}
+
+http::Response get_parties(const store::LedgerStore& store, const RouteAuth& auth,
+                           const http::RequestContext& ctx, const ApiProfile& /*release*/) {
+    // JsPartyManagementService.getParty: the path's party and those of ?parties=, known ones only.
+    std::vector<std::string> asked{ctx.params.get("party")};
+    for (std::string& p : ctx.request.query_params("parties")) asked.push_back(std::move(p));
+    auth.authorize_operate_as(auth.identify(ctx.request), asked);
+    check_default_identity_provider(ctx.request);
+    const std::vector<std::string> known = known_parties(store.network());
+    ordered_json list = ordered_json::array();
+    for (const std::string& party : known) {
+        if (std::find(asked.begin(), asked.end(), party) != asked.end()) {
+            append_party_details(list, party);
+        }
+    }
+    return http::Response::json(200, ordered_json{{"partyDetails", list}}.dump());
+}
+
+http::Response get_participant_id(const store::LedgerStore& store, const RouteAuth& /*auth*/,
+                                  const http::RequestContext& /*ctx*/,
+                                  const ApiProfile& /*release*/) {
+    // ParticipantId.toLf: the unique identifier, without the member prefix "PAR::".
+    std::string id = store.network().participant_id;
+    if (id.starts_with("PAR::")) id.erase(0, 5);
+    return http::Response::json(200, ordered_json{{"participantId", id}}.dump());
+}
+
+}  // namespace cantonlite::areas::ledger
