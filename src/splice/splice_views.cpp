@@ -458,7 +458,8 @@ std::vector<store::ContractState> SpliceViews::open_rounds() const {
     }
     std::vector<store::ContractState> out;
     for (const model::ContractPtr& round : rounds) {
-        if (auto state = store_.contract(round->contract_id.view())) out.push_back(std::move(*state));
+        if (auto state = store_.contract(round->contract_id.view()))
+            out.push_back(std::move(*state));
     }
     return out;
 }

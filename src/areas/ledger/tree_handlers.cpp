@@ -27,13 +27,12 @@ using http::ErrorKind;
 UpdateFormat pointwise_tree_format(const std::vector<std::string>& parties) {
     EventFormat events{.verbose = true};
     for (const std::string& p : parties) {
-        events.filters_by_party[p] = Filters{
-            .cumulative = {CumulativeFilter{.kind = CumulativeFilter::Kind::wildcard}}};
+        events.filters_by_party[p] =
+            Filters{.cumulative = {CumulativeFilter{.kind = CumulativeFilter::Kind::wildcard}}};
     }
-    return UpdateFormat{.include_transactions =
-                            TransactionFormat{.event_format = std::move(events),
-                                              .transaction_shape =
-                                                  TransactionShape::ledger_effects}};
+    return UpdateFormat{.include_transactions = TransactionFormat{
+                            .event_format = std::move(events),
+                            .transaction_shape = TransactionShape::ledger_effects}};
 }
 
 // The gRPC stage of a pointwise tree read: ReadAs each party (401, 403), then `validate_key`

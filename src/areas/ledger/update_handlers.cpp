@@ -104,7 +104,6 @@ UpdateFormat select_update_format(const UpdatesRequest& req, const ApiProfile& r
         .without_definite_answer();
 }
 
-
 void check_non_negative(std::int64_t offset, const std::string& field) {
     if (offset >= 0) return;
     throw ApiError(ErrorKind::invalid_argument, "NEGATIVE_OFFSET",
@@ -215,8 +214,7 @@ void check_update_id(const std::string& id) {
         throw_invalid_argument("Failed to parse hex string: " + id);
 }
 
-http::Response post_updates_update_by_offset(const store::LedgerStore& store,
-                                             const RouteAuth& auth,
+http::Response post_updates_update_by_offset(const store::LedgerStore& store, const RouteAuth& auth,
                                              const http::RequestContext& ctx,
                                              const ApiProfile& release) {
     const Caller caller = auth.identify(ctx.request);                                 // 403
@@ -377,8 +375,7 @@ http::Response list_updates(const store::LedgerStore& store, const RouteAuth& au
     return http::Response::json(200, out);
 }
 
-http::Response post_updates_get_updates_page(const store::LedgerStore& store,
-                                             const RouteAuth& auth,
+http::Response post_updates_get_updates_page(const store::LedgerStore& store, const RouteAuth& auth,
                                              const http::RequestContext& ctx,
                                              const ApiProfile& release) {
     const Caller caller = auth.identify(ctx.request);

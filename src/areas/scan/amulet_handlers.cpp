@@ -44,7 +44,8 @@ std::int64_t time_to_live_micros(const std::vector<store::ContractState>& open) 
     if (open.empty()) unexpected("no open mining round: the TTL is the min of nothing");
     std::int64_t ttl = std::numeric_limits<std::int64_t>::max();
     for (const store::ContractState& round : open) {
-        const auto tick = model::field_at(round.contract->argument, {"tickDuration", "microseconds"});
+        const auto tick =
+            model::field_at(round.contract->argument, {"tickDuration", "microseconds"});
         if (tick) ttl = std::min(ttl, tick->number);
     }
     return ttl;
@@ -75,8 +76,8 @@ http::Response post_open_and_issuing_mining_rounds(const Store& store, const Con
     const std::int64_t ttl = time_to_live_micros(open);
     // selectRoundsToRespondWith: every active round, keyed by its contract id; one the client has
     // cached without its contract. (A Scala Map of up to four entries keeps their order.)
-    std::string out = R"({"time_to_live_in_microseconds":)" + std::to_string(ttl) +
-                      R"(,"open_mining_rounds":{)";
+    std::string out =
+        R"({"time_to_live_in_microseconds":)" + std::to_string(ttl) + R"(,"open_mining_rounds":{)";
     for (std::size_t i = 0; i < open.size(); ++i) {
         const std::string_view cid = open[i].contract->contract_id.view();
         if (i > 0) out += ',';

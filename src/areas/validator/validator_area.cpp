@@ -68,12 +68,12 @@ ValidatorArea::ValidatorArea(const store::LedgerStore& store, std::string role)
           scan(proxy_holdings_summary_v1));
     // The token standard's registry, mounted under the scan-proxy (ValidatorApp.scala);
     // HttpTokenStandardScanProxyHandler answers Scan's answer as is.
-    route("GET", "/v0/scan-proxy/registry/metadata/v1/info", "getRegistryInfo",
-          Access::scan_proxy, scan(scan::get_registry_info));
+    route("GET", "/v0/scan-proxy/registry/metadata/v1/info", "getRegistryInfo", Access::scan_proxy,
+          scan(scan::get_registry_info));
     route("GET", "/v0/scan-proxy/registry/metadata/v1/instruments", "listInstruments",
           Access::scan_proxy, scan(scan::list_instruments));
-    route("GET", "/v0/scan-proxy/registry/metadata/v1/instruments/{instrumentId}",
-          "getInstrument", Access::scan_proxy, scan(scan::get_instrument));
+    route("GET", "/v0/scan-proxy/registry/metadata/v1/instruments/{instrumentId}", "getInstrument",
+          Access::scan_proxy, scan(scan::get_instrument));
     route("POST", "/v0/scan-proxy/registry/transfer-instruction/v1/transfer-factory",
           "getTransferFactory", Access::scan_proxy, scan(scan::post_transfer_factory));
 }
@@ -81,8 +81,8 @@ ValidatorArea::ValidatorArea(const store::LedgerStore& store, std::string role)
 void ValidatorArea::route(std::string method, std::string_view path, std::string_view operation,
                           Access access, ValidatorHandler handler) {
     add_route(std::move(method), path,
-              [this, operation, access, handler = std::move(handler)](
-                  const http::RequestContext& ctx) -> http::Response {
+              [this, operation, access,
+               handler = std::move(handler)](const http::RequestContext& ctx) -> http::Response {
                   switch (access) {
                       case Access::open:
                           return handler(ctx, nullptr);

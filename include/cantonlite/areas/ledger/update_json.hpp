@@ -38,7 +38,8 @@ void check_known_update_format(const store::LedgerStore& store, const UpdateForm
 [[nodiscard]] bool reads_any_party(const UpdateFormat& format);
 
 // The Update object ({"Transaction":{"value":...}} or {"Reassignment":{"value":...}}; with r.trees
-// {"TransactionTree":{"value":JsTransactionTree}} for a transaction) of `update` as `r` sees it; nullopt when it sees nothing of it (migrations are not Ledger API updates).
+// {"TransactionTree":{"value":JsTransactionTree}} for a transaction) of `update` as `r` sees it;
+// nullopt when it sees nothing of it (migrations are not Ledger API updates).
 [[nodiscard]] std::optional<std::string> update_json(const store::Update& update,
                                                      const UpdateReader& r,
                                                      const ApiProfile& release);

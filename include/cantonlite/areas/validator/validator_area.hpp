@@ -34,8 +34,8 @@ class ValidatorArea : public SpliceArea {
     // Adds a route with its access, checked before the handler as the guardrail route's custom
     // extractor runs before the body is read; the only way this area adds one. `operation`: the
     // spec's operationId, which the wallet's 404 names.
-    void route(std::string method, std::string_view path, std::string_view operation,
-               Access access, ValidatorHandler handler);
+    void route(std::string method, std::string_view path, std::string_view operation, Access access,
+               ValidatorHandler handler);
 
     const store::LedgerStore& store_;
     ValidatorAuth auth_;

@@ -36,8 +36,9 @@ class ActiveContractsStreamTest : public ::testing::Test {
     }
 
     static json request(std::int64_t at) {
-        return {{"activeAtOffset", at},
-                {"eventFormat", {{"filtersByParty", {{alice, json::object()}}}, {"verbose", false}}}};
+        return {
+            {"activeAtOffset", at},
+            {"eventFormat", {{"filtersByParty", {{alice, json::object()}}}, {"verbose", false}}}};
     }
 
     // The upgraded GET's stream.
@@ -51,10 +52,11 @@ class ActiveContractsStreamTest : public ::testing::Test {
     }
 
     std::string listed(const json& body) const {
-        const http::Response r = router_->handle(http::Request{.method = "POST",
-                                                               .target = "/v2/state/active-contracts",
-                                                               .headers = {},
-                                                               .body = body.dump()});
+        const http::Response r =
+            router_->handle(http::Request{.method = "POST",
+                                          .target = "/v2/state/active-contracts",
+                                          .headers = {},
+                                          .body = body.dump()});
         EXPECT_EQ(r.status, 200) << r.body;
         return r.body;
     }

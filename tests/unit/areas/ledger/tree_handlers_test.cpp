@@ -1,9 +1,10 @@
 // Canton 3.5's deprecated transaction-tree reads over the default network: POST /v2/updates/trees,
 // GET /v2/updates/transaction-tree-by-offset/{offset}, GET /v2/updates/transaction-tree-by-id/
-// {update-id}, and the deprecated GET /v2/state/active-contracts-page. Sources: digital-asset/canton
-// release-line-3.5, community/ledger/ledger-json-api/src/main/scala/com/digitalasset/canton/http/
-// json/v2/ (JsUpdateService.scala, LegacyDTOs.scala, JsSchema.scala, ProtocolConverters.scala), and
-// tapir v1.11.7 server/core/.../decodefailure/DecodeFailureHandler.scala.
+// {update-id}, and the deprecated GET /v2/state/active-contracts-page. Sources:
+// digital-asset/canton release-line-3.5,
+// community/ledger/ledger-json-api/src/main/scala/com/digitalasset/canton/http/ json/v2/
+// (JsUpdateService.scala, LegacyDTOs.scala, JsSchema.scala, ProtocolConverters.scala), and tapir
+// v1.11.7 server/core/.../decodefailure/DecodeFailureHandler.scala.
 
 #include <string>
 #include <vector>
@@ -28,8 +29,7 @@ const std::string alice_pays_carol_id =
     "1220ef5bce414b67fca380f65a900da5893bb23a0c713f3665d0a69872610c6be8fe";
 
 json template_filter(const std::string& template_id) {
-    return {{"identifierFilter",
-             {{"TemplateFilter", {{"value", {{"templateId", template_id}}}}}}}};
+    return {{"identifierFilter", {{"TemplateFilter", {{"value", {{"templateId", template_id}}}}}}}};
 }
 
 class TreeHandlersTest : public LedgerSuite {
@@ -52,13 +52,13 @@ class TreeHandlersTest : public LedgerSuite {
         by_party[party] = {
             {"cumulative", json::array({{{"identifierFilter",
                                           {{"WildcardFilter", {{"value", json::object()}}}}}}})}};
-        const http::Response r = post(
-            "/v2/updates/transaction-by-offset",
-            {{"offset", offset},
-             {"transactionFormat",
-              {{"eventFormat", {{"filtersByParty", by_party}, {"verbose", true}}},
-               {"transactionShape", "TRANSACTION_SHAPE_LEDGER_EFFECTS"}}}},
-            party == alice ? "alice" : "bob");
+        const http::Response r =
+            post("/v2/updates/transaction-by-offset",
+                 {{"offset", offset},
+                  {"transactionFormat",
+                   {{"eventFormat", {{"filtersByParty", by_party}, {"verbose", true}}},
+                    {"transactionShape", "TRANSACTION_SHAPE_LEDGER_EFFECTS"}}}},
+                 party == alice ? "alice" : "bob");
         EXPECT_EQ(r.status, 200) << r.body;
         return json::parse(r.body).at("transaction");
     }
@@ -108,9 +108,9 @@ TEST_F(TreeHandlersTest, ATransferTreeHasEveryLedgerEffectsEvent) {
         const bool created = e.contains("CreatedEvent");
         const json& value = created ? e["CreatedEvent"] : e["ExercisedEvent"];
         const std::string id = std::to_string(value["nodeId"].get<int>());
-        EXPECT_EQ(tree["eventsById"][id][created ? "CreatedTreeEvent" : "ExercisedTreeEvent"]
-                                    ["value"],
-                  value)
+        EXPECT_EQ(
+            tree["eventsById"][id][created ? "CreatedTreeEvent" : "ExercisedTreeEvent"]["value"],
+            value)
             << id;
     }
 }
@@ -129,7 +129,7 @@ TEST(ScalaIntMapOrderTest, FollowsScalaImmutableMapIteration) {
     std::vector<std::int32_t> keys;
     for (int k = 0; k < 40; ++k) keys.push_back(k);
     EXPECT_EQ(scala_int_map_order(keys),
-              (std::vector<std::size_t>{0,  5,  10, 14, 1,  6,  9,  13, 2,  12, 18, 11, 8, 4,
+              (std::vector<std::size_t>{0,  5,  10, 14, 1,  6,  9,  13, 2,  12, 18, 11, 8,  4,
                                         15, 24, 37, 25, 20, 29, 21, 33, 28, 38, 17, 32, 34, 22,
                                         27, 7,  39, 3,  35, 16, 31, 26, 23, 36, 30, 19}));
 }
@@ -137,9 +137,8 @@ TEST(ScalaIntMapOrderTest, FollowsScalaImmutableMapIteration) {
 // getUpdateFormatForPointwiseQueries maps every party of the query (tapir's query[List[String]]
 // ("parties"), JsUpdateService.scala:518) to a wildcard: both parties' witnesses show.
 TEST_F(TreeHandlersTest, EveryPartiesParameterReads) {
-    const http::Response r =
-        get("/v2/updates/transaction-tree-by-offset/7?parties=" + alice + "&parties=" + bob,
-            "dave");
+    const http::Response r = get(
+        "/v2/updates/transaction-tree-by-offset/7?parties=" + alice + "&parties=" + bob, "dave");
 
     ASSERT_EQ(r.status, 200) << r.body;
     const json tree = json::parse(r.body).at("transaction");
@@ -157,9 +156,8 @@ TEST_F(TreeHandlersTest, EveryPartiesParameterReads) {
 // path[Long]("offset").
 TEST_F(TreeHandlersTest, AnOffsetThatIsNoLongIsTapirsBadRequest) {
     for (const char* offset : {"abc", "1.5", "99999999999999999999"}) {
-        const http::Response r =
-            get(std::string("/v2/updates/transaction-tree-by-offset/") + offset + "?parties=" +
-                alice);
+        const http::Response r = get(std::string("/v2/updates/transaction-tree-by-offset/") +
+                                     offset + "?parties=" + alice);
         EXPECT_EQ(r.status, 400) << offset;
         EXPECT_EQ(r.content_type, "text/plain; charset=UTF-8") << offset;
         EXPECT_EQ(r.body, "Invalid value for: path parameter offset") << offset;
@@ -213,13 +211,14 @@ TEST_F(TreeHandlersTest, TreeByIdRefusesAsUpdateById) {
     expect_error(get("/v2/updates/transaction-tree-by-id/xyz?parties=" + alice), 400,
                  "INVALID_ARGUMENT",
                  "The submitted request has invalid arguments: Failed to parse hex string: xyz");
-    const http::Response unknown = get("/v2/updates/transaction-tree-by-id/1220aa?parties=" + alice);
+    const http::Response unknown =
+        get("/v2/updates/transaction-tree-by-id/1220aa?parties=" + alice);
     ASSERT_EQ(unknown.status, 404) << unknown.body;
     EXPECT_EQ(json::parse(unknown.body)["resources"],
               json::array({json::array({"ErrorResource(UPDATE_ID)", "1220aa"})}));
-    expect_error(get("/v2/updates/transaction-tree-by-id/" + alice_mint_id + "?parties=" + bob,
-                     "bob"),
-                 404, "UPDATE_NOT_FOUND", "Update not found, or not visible.");
+    expect_error(
+        get("/v2/updates/transaction-tree-by-id/" + alice_mint_id + "?parties=" + bob, "bob"), 404,
+        "UPDATE_NOT_FOUND", "Update not found, or not visible.");
     expect_redacted(get("/v2/updates/transaction-tree-by-id/" + alice_mint_id + "?parties=" + bob),
                     403, 7);
 }
@@ -231,11 +230,10 @@ TEST_F(TreeHandlersTest, TreeByIdRefusesAsUpdateById) {
 TEST_F(TreeHandlersTest, TreesIsUpdatesWithTransactionTrees) {
     json by_party = json::object();
     by_party[bob] = {{"cumulative", json::array()}};
-    const json format = {
-        {"includeTransactions",
-         {{"eventFormat", {{"filtersByParty", by_party}}},
-          {"transactionShape", "TRANSACTION_SHAPE_LEDGER_EFFECTS"}}},
-        {"includeReassignments", {{"filtersByParty", by_party}}}};
+    const json format = {{"includeTransactions",
+                          {{"eventFormat", {{"filtersByParty", by_party}}},
+                           {"transactionShape", "TRANSACTION_SHAPE_LEDGER_EFFECTS"}}},
+                         {"includeReassignments", {{"filtersByParty", by_party}}}};
     const json request = {{"beginExclusive", 36}, {"updateFormat", format}};
 
     const http::Response trees = post("/v2/updates/trees", request, "bob");
@@ -251,7 +249,8 @@ TEST_F(TreeHandlersTest, TreesIsUpdatesWithTransactionTrees) {
         const json& uu = u[i]["update"];
         if (uu.contains("Transaction")) {
             ASSERT_TRUE(tu.contains("TransactionTree")) << i;
-            EXPECT_EQ(tu["TransactionTree"]["value"]["offset"], uu["Transaction"]["value"]["offset"]);
+            EXPECT_EQ(tu["TransactionTree"]["value"]["offset"],
+                      uu["Transaction"]["value"]["offset"]);
             EXPECT_EQ(tu["TransactionTree"]["value"]["eventsById"].size(),
                       uu["Transaction"]["value"]["events"].size());
         } else {
@@ -268,8 +267,8 @@ TEST_F(TreeHandlersTest, TreesIsUpdatesWithTransactionTrees) {
 TEST_F(TreeHandlersTest, TheLegacyFilterReadsEveryTemplateForTrees) {
     json by_party = json::object();
     by_party[bob] = {
-        {"cumulative",
-         json::array({template_filter("#splice-wallet:Splice.Wallet.TransferOffer:TransferOffer")})}};
+        {"cumulative", json::array({template_filter(
+                           "#splice-wallet:Splice.Wallet.TransferOffer:TransferOffer")})}};
     const json request = {
         {"beginExclusive", 43}, {"endInclusive", 45}, {"filter", {{"filtersByParty", by_party}}}};
 
@@ -286,15 +285,15 @@ TEST_F(TreeHandlersTest, TheLegacyFilterReadsEveryTemplateForTrees) {
 }
 
 // toGetUpdatesRequest passes an updateFormat as it is (:397-403): in the ACS_DELTA shape an
-// archive is no tree event (toTransactionTree's collect has no case for it, LegacyDTOs.scala:92-102).
+// archive is no tree event (toTransactionTree's collect has no case for it,
+// LegacyDTOs.scala:92-102).
 TEST_F(TreeHandlersTest, AnAcsDeltaTreeLeavesOutArchives) {
-    const json request = {
-        {"beginExclusive", 42},
-        {"endInclusive", 43},
-        {"updateFormat",
-         {{"includeTransactions",
-           {{"eventFormat", event_format(alice)},
-            {"transactionShape", "TRANSACTION_SHAPE_ACS_DELTA"}}}}}};
+    const json request = {{"beginExclusive", 42},
+                          {"endInclusive", 43},
+                          {"updateFormat",
+                           {{"includeTransactions",
+                             {{"eventFormat", event_format(alice)},
+                              {"transactionShape", "TRANSACTION_SHAPE_ACS_DELTA"}}}}}};
 
     const json trees = json::parse(post("/v2/updates/trees", request).body);
     const json updates = json::parse(post("/v2/updates", request).body);
@@ -338,17 +337,16 @@ TEST_F(TreeHandlersTest, TheDeprecatedActiveContractsPageGetIsThePost) {
 
 // Canton 3.6 disables them (ApiDeprecation; the area's deprecated table); its flags re-enable them.
 TEST(TreeReleaseTest, Canton36DisablesThemUnlessReEnabled) {
-    const auto store = seed::load_seed_file(std::string(CANTONLITE_SOURCE_DIR) +
-                                            "/config/default-network.json");
+    const auto store =
+        seed::load_seed_file(std::string(CANTONLITE_SOURCE_DIR) + "/config/default-network.json");
     const auto disabled = app::make_router(*store, ApiProfile{.release = Release::splice_0_9});
     const auto enabled = app::make_router(
         *store, ApiProfile{.release = Release::splice_0_9,
-                           .deprecated = {.endpoints_34 = true,
-                                          .parameters_34 = true,
-                                          .endpoints_35 = true}});
+                           .deprecated = {
+                               .endpoints_34 = true, .parameters_34 = true, .endpoints_35 = true}});
     const auto token = app::make_token(store->network(), "alice", auth::wall_clock_seconds(), 60);
-    const auto ask = [&](http::Router& router, const std::string& method,
-                         const std::string& target, const std::string& body) {
+    const auto ask = [&](http::Router& router, const std::string& method, const std::string& target,
+                         const std::string& body) {
         http::Request r{.method = method, .target = target, .body = body};
         r.headers.push_back({"Authorization", "Bearer " + token});
         return router.handle(r);

@@ -109,8 +109,8 @@ TEST(RegistryInstruments, IgnoresPageSizeAndPageToken) {
 // ("The query parameter '<name>' was malformed:\n<message>"), 400 text/plain. Empty is absent.
 TEST(RegistryInstruments, AMalformedPageSizeIsPekkosRejection) {
     for (const std::string bad : {"abc", "1.5", "2147483648", " 5"}) {
-        const Response r = api().get(instruments_path + "?pageSize=" +
-                                     (bad == " 5" ? std::string("%205") : bad));
+        const Response r =
+            api().get(instruments_path + "?pageSize=" + (bad == " 5" ? std::string("%205") : bad));
         EXPECT_TRUE(is_rejection(r, 400,
                                  "The query parameter 'pageSize' was malformed:\n'" + bad +
                                      "' is not a valid 32-bit signed integer value"))

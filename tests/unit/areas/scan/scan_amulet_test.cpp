@@ -1,10 +1,11 @@
 // Scan's amulet rules, mining rounds and featured apps, and the scan proxy's forms of them, from
 // Splice 0.6.12 (tellary/splice@48c36f27):
 // - apps/scan/.../admin/http/HttpScanHandler.scala getAmuletRules (l.318-349: the contract null
-//   when the request names it as cached; the cached domain id unread), getOpenAndIssuingMiningRounds
-//   (l.226-259, selectRoundsToRespondWith: every active round keyed by its contract id, cached ones
-//   without their contract; tryComputeTimeToLive: the smallest tick), lookupFeaturedAppRight
-//   (l.446-461: PartyId.tryFromProtoPrimitive, then the right or None);
+//   when the request names it as cached; the cached domain id unread),
+//   getOpenAndIssuingMiningRounds (l.226-259, selectRoundsToRespondWith: every active round keyed
+//   by its contract id, cached ones without their contract; tryComputeTimeToLive: the smallest
+//   tick), lookupFeaturedAppRight (l.446-461: PartyId.tryFromProtoPrimitive, then the right or
+//   None);
 // - apps/validator/.../HttpScanProxyHandler.scala lookupFeaturedAppRight (l.63-80),
 //   getOpenAndIssuingMiningRounds (l.82-101: two lists, by round number, no TTL), getAmuletRules
 //   (l.152-163: {"amulet_rules": ContractWithState}); every route needs a valid token.
@@ -66,17 +67,16 @@ TEST_F(ScanAmuletTest, AmuletRulesAreTheContractWithItsSynchronizer) {
     ASSERT_EQ(r.status, 200) << r.body;
     const json body = body_of(r);
     EXPECT_EQ(body["amulet_rules_update"]["contract"]["contract_id"], rules_cid());
-    EXPECT_EQ(body["amulet_rules_update"]["contract"]["template_id"].get<std::string>().substr(
-                  body["amulet_rules_update"]["contract"]["template_id"].get<std::string>().find(
-                      ':')),
-              ":Splice.AmuletRules:AmuletRules");
+    EXPECT_EQ(
+        body["amulet_rules_update"]["contract"]["template_id"].get<std::string>().substr(
+            body["amulet_rules_update"]["contract"]["template_id"].get<std::string>().find(':')),
+        ":Splice.AmuletRules:AmuletRules");
     EXPECT_EQ(body["amulet_rules_update"]["domain_id"], global_synchronizer);
 }
 
 TEST_F(ScanAmuletTest, CachedAmuletRulesComeWithoutTheirContract) {
-    const Response r = client_.post(
-        rules_path,
-        {{"cached_amulet_rules_contract_id", rules_cid()}, {"cached_amulet_rules_domain_id", "x"}});
+    const Response r = client_.post(rules_path, {{"cached_amulet_rules_contract_id", rules_cid()},
+                                                 {"cached_amulet_rules_domain_id", "x"}});
 
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_EQ(r.body, R"({"amulet_rules_update":{"contract":null,"domain_id":")" +
@@ -104,10 +104,9 @@ TEST_F(ScanAmuletTest, TheAmuletRulesRouteIsAPost) {
 }
 
 TEST_F(ScanAmuletTest, EveryOpenRoundIsKeyedByItsContractIdWithTheSmallestTick) {
-    const Response r = client_.post(rounds_path, {{"cached_open_mining_round_contract_ids",
-                                                   json::array()},
-                                                  {"cached_issuing_round_contract_ids",
-                                                   json::array()}});
+    const Response r =
+        client_.post(rounds_path, {{"cached_open_mining_round_contract_ids", json::array()},
+                                   {"cached_issuing_round_contract_ids", json::array()}});
 
     ASSERT_EQ(r.status, 200) << r.body;
     const json body = body_of(r);
@@ -121,7 +120,8 @@ TEST_F(ScanAmuletTest, EveryOpenRoundIsKeyedByItsContractIdWithTheSmallestTick) 
         EXPECT_EQ(entry["domain_id"], global_synchronizer);
     }
     // The keys in the order guardrail writes them: the schema's.
-    EXPECT_TRUE(r.body.starts_with(R"({"time_to_live_in_microseconds":600000000,"open_mining_rounds":{)"))
+    EXPECT_TRUE(
+        r.body.starts_with(R"({"time_to_live_in_microseconds":600000000,"open_mining_rounds":{)"))
         << r.body;
 }
 
@@ -142,17 +142,17 @@ TEST_F(ScanAmuletTest, CachedRoundsStayWithoutTheirContract) {
 TEST_F(ScanAmuletTest, TheRoundsRequestNeedsBothLists) {
     EXPECT_TRUE(is_rejection(
         client_.post(rounds_path, {{"cached_open_mining_round_contract_ids", json::array()}}), 400,
-        malformed("DecodingFailure at .cached_issuing_round_contract_ids: Missing required field")));
+        malformed(
+            "DecodingFailure at .cached_issuing_round_contract_ids: Missing required field")));
 }
 
 TEST_F(ScanAmuletTest, WithoutAnOpenRoundTheTtlIsTheUnexpectedError) {
     const ScanClient bare(validator::valtest::seed_with(json::array()));
 
-    EXPECT_TRUE(is_error(bare.post(rounds_path, {{"cached_open_mining_round_contract_ids",
-                                                  json::array()},
-                                                 {"cached_issuing_round_contract_ids",
-                                                  json::array()}}),
-                         500, "An unexpected error occurred."));
+    EXPECT_TRUE(
+        is_error(bare.post(rounds_path, {{"cached_open_mining_round_contract_ids", json::array()},
+                                         {"cached_issuing_round_contract_ids", json::array()}}),
+                 500, "An unexpected error occurred."));
 }
 
 TEST_F(ScanAmuletTest, AFeaturedProviderGetsItsRight) {
@@ -219,8 +219,8 @@ TEST_F(ScanProxyAmuletTest, FeaturedAppsAnswerAsScan) {
 }
 
 TEST_F(ScanProxyAmuletTest, EveryRouteNeedsAToken) {
-    for (const std::string path : {"/amulet-rules", "/open-and-issuing-mining-rounds",
-                                   "/featured-apps/alice"}) {
+    for (const std::string path :
+         {"/amulet-rules", "/open-and-issuing-mining-rounds", "/featured-apps/alice"}) {
         EXPECT_EQ(client_.get(proxy + path).status, 401) << path;
     }
 }
