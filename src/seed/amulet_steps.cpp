@@ -309,6 +309,139 @@ void transfer(SeedContext& ctx, const JsonObject& s) {
     commit_transfer(ctx, s, sender, inputs, outputs, s.pointer_of("outputs"));
 }
 
+void create_transfer_instruction(SeedContext& ctx, const JsonObject& s) {
+    allow_keys(s, Commits::transaction,
+               {"sender", "receiver", "amount", "inputs", "requested_at", "execute_before",
+                "locked_as", "change_as", "as"});
+    const model::Network& n = ctx.network();
+    const Party sender = ctx.party(s, "sender");
+    const Party receiver = ctx.party(s, "receiver");
+    const model::Decimal amount = decimal_field(s, "amount", true);  // "Amount must be positive"
+    const Timestamp t = ctx.step_time(s);
+    const Timestamp execute_before = s.timestamp("execute_before");
+    const Timestamp requested_at = s.has("requested_at") ? s.timestamp("requested_at") : t;
+    // The factory's deadlines (assertDeadlineExceeded, assertWithinDeadline) and
+    // prepareTwoStepTransfer's requestedAt < transferBefore.
+    if (!(t < execute_before)) {
+        throw model::JsonFieldError(s.pointer_of("execute_before"),
+                                    "must be after the step's ledger time (" +
+                                        model::format_instant(t) + ")");
+    }
+    if (t < requested_at) {
+        throw model::JsonFieldError(s.pointer_of("requested_at"),
+                                    "must not be after the step's ledger time (" +
+                                        model::format_instant(t) + ")");
+    }
+    if (sender == receiver) {
+        throw model::JsonFieldError(s.pointer_of("receiver"),
+                                    "is the sender: the factory makes a self-transfer, not an "
+                                    "instruction (use a transfer step)");
+    }
+    if (splice::views(ctx.store()).transfer_preapproval_of(receiver)) {
+        throw model::JsonFieldError(s.pointer_of("receiver"),
+                                    "has a TransferPreapproval: the factory transfers directly, "
+                                    "with no instruction (use a transfer step)");
+    }
+    std::vector<std::pair<std::string, std::string>> inputs;
+    const nlohmann::json& in_json = s.value().value("inputs", nlohmann::json());
+    if (!in_json.is_array() || in_json.empty()) {
+        throw model::JsonFieldError(s.pointer_of("inputs"),
+                                    "must be a non-empty array of amulets (At least one holding "
+                                    "must be provided)");
+    }
+    for (std::size_t i = 0; i < in_json.size(); ++i) {
+        const std::string pointer = s.pointer_of("inputs") + "/" + std::to_string(i);
+        inputs.emplace_back(ctx.resolve_contract(in_json[i], pointer), pointer);
+    }
+    const model::Decimal in = input_total(ctx, sender, inputs);
+    if (amount > in) {
+        throw model::JsonFieldError(s.pointer_of("amount"),
+                                    "the amount (" + amount.to_compact_string() +
+                                        ") exceeds the inputs (" + in.to_compact_string() + ")");
+    }
+    std::vector<std::string> input_cids;
+    for (const auto& [cid, _] : inputs) input_cids.push_back(cid);
+    // The context the registry's transfer factory hands out (the rules and the round; no
+    // ExternalPartyConfigState exists here, so the real factory's fetch of it is not made).
+    std::vector<std::pair<std::string, Value>> context{
+        {"amulet-rules", Value::variant("AV_ContractId", Value::contract_id(ctx.amulet_rules))}};
+    if (const auto round = splice::views(ctx.store()).latest_usable_open_round(t)) {
+        context.emplace_back("open-round",
+                             Value::variant("AV_ContractId",
+                                            Value::contract_id(round->contract->contract_id.str())));
+    }
+    auto d = ctx.draft(s, {sender}, t);
+    // ExternalPartyAmuletRules' TransferFactory_Transfer (nonconsuming, controller the sender),
+    // its offer branch: prepareTwoStepTransfer locks the amount to the DSO until executeBefore,
+    // then an AmuletTransferInstruction tracks the locked amulet.
+    const int root = d.add(
+        -1, ExerciseDraft{.contract_id = ctx.external_party_amulet_rules,
+                          .template_id = p::external_party_amulet_rules(n),
+                          .interface_id = p::transfer_factory_interface(n),
+                          .choice = "TransferFactory_Transfer",
+                          .argument = Value::record(
+                              {{"expectedAdmin", Value::party(n.dso_party)},
+                               {"transfer", p::token_transfer_value(n.dso_party, sender, receiver,
+                                                                    amount, requested_at,
+                                                                    execute_before, input_cids)},
+                               {"extraArgs", p::extra_args(std::move(context))}}),
+                          .consuming = false,
+                          .acting_parties = {sender}});
+    for (const std::string& cid : input_cids) {
+        d.add(root, ExerciseDraft{.contract_id = cid,
+                                  .template_id = p::amulet(n),
+                                  .choice = "Archive",
+                                  .argument = p::empty_record(),
+                                  .consuming = true,
+                                  .acting_parties = {n.dso_party, sender},
+                                  .result = Value::unit()});
+    }
+    const std::int64_t round = ctx.round_at(t);
+    // standardTransferToTwoStepTransfer: lockContext "transfer to " <> show receiver (quoted).
+    const int locked = d.add(
+        root,
+        CreateDraft{.template_id = p::locked_amulet(n),
+                    .argument = p::locked_amulet_value(
+                        p::amulet_value(n.dso_party, sender, amount, round, default_rate),
+                        {n.dso_party}, execute_before, "transfer to '" + receiver + "'"),
+                    .signatories = {n.dso_party, sender}});
+    const std::string locked_cid = d.contract_id_of(locked);
+    std::optional<std::string> change;
+    if (in > amount) {
+        const int node =
+            d.add(root, CreateDraft{.template_id = p::amulet(n),
+                                    .argument = p::amulet_value(n.dso_party, sender, in - amount,
+                                                                round, default_rate),
+                                    .signatories = {n.dso_party, sender}});
+        change = d.contract_id_of(node);
+    }
+    const int instruction = d.add(
+        root, CreateDraft{.template_id = p::amulet_transfer_instruction(n),
+                          .argument = Value::record(
+                              {{"lockedAmulet", Value::contract_id(locked_cid)},
+                               {"transfer", p::token_transfer_value(n.dso_party, sender, receiver,
+                                                                    amount, requested_at,
+                                                                    execute_before, {locked_cid})}}),
+                          .signatories = {n.dso_party, sender},
+                          .observers = {receiver}});
+    const std::string instruction_cid = d.contract_id_of(instruction);
+    std::vector<Value> change_cids;
+    if (change) change_cids.push_back(Value::contract_id(*change));
+    d.set_result(
+        root,
+        Value::record(
+            {{"output", Value::variant("TransferInstructionResult_Pending",
+                                       p::single("transferInstructionCid",
+                                                 Value::contract_id(instruction_cid)))},
+             {"senderChangeCids", Value::list(std::move(change_cids))},
+             {"meta", p::holding_tx_meta(p::TxKind::transfer, std::nullopt, sender,
+                                         model::Decimal())}}));
+    ctx.commit(d);
+    ctx.label(s, "as", instruction_cid);
+    ctx.label(s, "locked_as", locked_cid);
+    if (change) ctx.label(s, "change_as", *change);
+}
+
 bool automation_complete_accepted_transfer_offer(SeedContext& ctx, const std::string& accepted,
                                                  Timestamp t) {
     const model::Network& n = ctx.network();

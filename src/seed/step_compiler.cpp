@@ -31,6 +31,7 @@ const std::map<std::string_view, StepFunction>& step_kinds() {
         {"close_vote", close_vote},
         {"transfer_command", transfer_command},
         {"create_transfer_preapproval", create_transfer_preapproval},
+        {"create_transfer_instruction", create_transfer_instruction},
         {"feature_app", feature_app},
         {"open_mining_round", open_mining_round},
         {"add_party", add_party},

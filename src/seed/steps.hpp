@@ -87,6 +87,7 @@ void cast_vote(SeedContext& ctx, const JsonObject& step);
 void close_vote(SeedContext& ctx, const JsonObject& step);
 void transfer_command(SeedContext& ctx, const JsonObject& step);
 void create_transfer_preapproval(SeedContext& ctx, const JsonObject& step);
+void create_transfer_instruction(SeedContext& ctx, const JsonObject& step);
 void feature_app(SeedContext& ctx, const JsonObject& step);
 void open_mining_round(SeedContext& ctx, const JsonObject& step);
 

@@ -100,10 +100,26 @@ std::optional<std::string> factory_view(const Contract& c) {
     return view.dump();
 }
 
+// AmuletTransferInstruction's TransferInstructionView: no original instruction, the transfer as
+// stored (its inputs the locked amulet), pending the receiver's acceptance, empty meta.
+std::optional<std::string> transfer_instruction_view(const Contract& c) {
+    const auto argument = parse_argument(c);
+    const Json* transfer = argument ? at(*argument, {"transfer"}) : nullptr;
+    if (!transfer) return std::nullopt;
+    Json view = Json::object();
+    view["originalInstructionCid"] = nullptr;
+    view["transfer"] = *transfer;
+    view["status"] = Json{{"tag", "TransferPendingReceiverAcceptance"}, {"value", Json::object()}};
+    view["meta"] = Json{{"values", Json::object()}};
+    return view.dump();
+}
+
 constexpr std::array instances{
     InterfaceInstance{holding_v1, amulet, &amulet_view},
     InterfaceInstance{holding_v1, locked_amulet, &locked_amulet_view},
     InterfaceInstance{transfer_factory_v1, external_party_amulet_rules, &factory_view},
+    InterfaceInstance{templates::transfer_instruction_v1, templates::amulet_transfer_instruction,
+                      &transfer_instruction_view},
     InterfaceInstance{allocation_factory_v1, external_party_amulet_rules, &factory_view},
 };
 

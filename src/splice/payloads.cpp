@@ -42,6 +42,12 @@ model::TemplateId featured_app_right(const model::Network& n) {
 model::TemplateId open_mining_round(const model::Network& n) {
     return templates::id_of(n, templates::open_mining_round);
 }
+model::TemplateId amulet_transfer_instruction(const model::Network& n) {
+    return templates::id_of(n, templates::amulet_transfer_instruction);
+}
+model::TemplateId transfer_factory_interface(const model::Network& n) {
+    return templates::id_of(n, templates::transfer_factory_v1);
+}
 model::TemplateId dso_rules(const model::Network& n) {
     return templates::id_of(n, templates::dso_rules);
 }
@@ -273,6 +279,32 @@ Value holding_tx_meta(TxKind kind, const std::optional<std::string>& reason,
     if (sender) values.emplace_back(prefix + "sender", word(*sender));
     values.emplace_back(prefix + "tx-kind", word(kind_text));
     return single("values", Value::text_map(std::move(values)));
+}
+
+Value token_transfer_value(const Party& dso, const Party& sender, const Party& receiver,
+                           Decimal amount, Timestamp requested_at, Timestamp execute_before,
+                           const std::vector<std::string>& input_holding_cids) {
+    std::vector<Value> inputs;
+    for (const std::string& cid : input_holding_cids) inputs.push_back(Value::contract_id(cid));
+    return Value::record(
+        {{"sender", Value::party(sender)},
+         {"receiver", Value::party(receiver)},
+         {"amount", Value::numeric(amount)},
+         {"instrumentId",
+          Value::record({{"admin", Value::party(dso)}, {"id", Value::text_value("Amulet")}})},
+         {"requestedAt", Value::timestamp(requested_at)},
+         {"executeBefore", Value::timestamp(execute_before)},
+         {"inputHoldingCids", Value::list(std::move(inputs))},
+         {"meta", empty_metadata()}});
+}
+
+Value empty_metadata() {
+    return single("values", Value::text_map(std::vector<std::pair<std::string, Value>>{}));
+}
+
+Value extra_args(std::vector<std::pair<std::string, Value>> context) {
+    return Value::record({{"context", single("values", Value::text_map(std::move(context)))},
+                          {"meta", empty_metadata()}});
 }
 
 Value single(const std::string& label, Value v) {

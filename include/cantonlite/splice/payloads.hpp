@@ -26,6 +26,8 @@ model::TemplateId transfer_command_counter(const model::Network& n);
 model::TemplateId transfer_preapproval(const model::Network& n);
 model::TemplateId featured_app_right(const model::Network& n);
 model::TemplateId open_mining_round(const model::Network& n);
+model::TemplateId amulet_transfer_instruction(const model::Network& n);
+model::TemplateId transfer_factory_interface(const model::Network& n);
 model::TemplateId dso_rules(const model::Network& n);
 model::TemplateId vote_request(const model::Network& n);
 model::TemplateId ans_entry(const model::Network& n);
@@ -84,6 +86,16 @@ Value open_mining_round_value(const Party& dso, std::int64_t round, Decimal amul
                               std::int64_t tick_micros);
 // Splice.Amulet:FeaturedAppRight {dso, provider}.
 Value featured_app_right_value(const Party& dso, const Party& provider);
+
+// Splice.Api.Token.TransferInstructionV1:Transfer {sender, receiver, amount, instrumentId
+// {admin, id}, requestedAt, executeBefore, inputHoldingCids, meta} of Amulet (admin the DSO).
+Value token_transfer_value(const Party& dso, const Party& sender, const Party& receiver,
+                           Decimal amount, Timestamp requested_at, Timestamp execute_before,
+                           const std::vector<std::string>& input_holding_cids);
+// The token standard's empty Metadata {values = {}} and an ExtraArgs {context, meta} whose
+// context's values are `context`.
+Value empty_metadata();
+Value extra_args(std::vector<std::pair<std::string, Value>> context);
 
 // A DA.Time RelTime {microseconds}.
 Value rel_time(std::int64_t micros);

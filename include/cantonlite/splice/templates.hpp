@@ -17,6 +17,8 @@ inline constexpr QualifiedRef featured_app_right{"splice-amulet", "Splice.Amulet
                                                  "FeaturedAppRight"};
 inline constexpr QualifiedRef transfer_preapproval{"splice-amulet", "Splice.AmuletRules",
                                                    "TransferPreapproval"};
+inline constexpr QualifiedRef amulet_transfer_instruction{
+    "splice-amulet", "Splice.AmuletTransferInstruction", "AmuletTransferInstruction"};
 inline constexpr QualifiedRef open_mining_round{"splice-amulet", "Splice.Round", "OpenMiningRound"};
 inline constexpr QualifiedRef external_party_amulet_rules{
     "splice-amulet", "Splice.ExternalPartyAmuletRules", "ExternalPartyAmuletRules"};

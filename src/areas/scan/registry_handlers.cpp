@@ -25,6 +25,7 @@
 #include "cantonlite/model/timestamp.hpp"
 #include "cantonlite/model/value_json.hpp"
 #include "cantonlite/splice/splice_views.hpp"
+#include "cantonlite/splice/templates.hpp"
 #include "cantonlite/util/java_long.hpp"
 
 namespace cantonlite::areas::scan {
@@ -461,6 +462,81 @@ http::Response post_transfer_factory(const Store& store, const Context& ctx) {
     return http::Response::json(200, std::move(out));
 }
 
+namespace {
+
+// The active contract `cid` of template `ref`, as Scan's store finds it (its ACS, by template).
+std::optional<store::ContractState> active_of(const Store& store, const std::string& cid,
+                                              const model::QualifiedRef& ref) {
+    auto state = store.contract(cid);
+    if (!state || state->archived_offset() || !splice::templates::is(state->contract->template_id(), ref))
+        return std::nullopt;
+    return state;
+}
+
+// {"tag":"AV_Bool","value":<b>} under `key`.
+void append_bool_value(std::string& out, std::string_view key, bool b, bool first) {
+    http::append_key(out, key, first);
+    out += R"({"tag":"AV_Bool","value":)";
+    out += b ? "true}" : "false}";
+}
+
+}  // namespace
+
+http::Response post_transfer_instruction_choice_context(const Store& store, const Context& ctx,
+                                                        TransferInstructionChoice choice) {
+    // GetChoiceContextRequest {meta, excludeDebugFields}; meta is not read.
+    const Json body = json_body(ctx.request);
+    const bool exclude_debug = optional_bool_member(body, "excludeDebugFields").value_or(false);
+    const std::string& id = ctx.params.get("transferInstructionId");
+    const auto instruction = active_of(store, id, splice::templates::amulet_transfer_instruction);
+    if (!instruction) {
+        throw ApiError(ErrorKind::not_found, "", "AmuletTransferInstruction '" + id + "' not found.");
+    }
+    // ChoiceContextBuilder.getTwoStepTransferContext: the locked amulet, then the rules and the
+    // latest usable round (404 without one, whatever the choice), then the context.
+    const model::Contract& c = *instruction->contract;
+    const auto locked_field = model::field_at(c.argument, {"lockedAmulet"});
+    const std::string locked_cid = locked_field ? locked_field->text : "";
+    const auto locked = active_of(store, locked_cid, splice::templates::locked_amulet);
+    const splice::SpliceViews& views = splice::views(store);
+    const auto amulet_rules = views.amulet_rules();
+    if (!amulet_rules) throw ApiError(ErrorKind::internal, "", "An unexpected error occurred.");
+    const auto round = views.latest_usable_open_round(store.now());
+    if (!round) throw ApiError(ErrorKind::not_found, "", "No open usable OpenMiningRound found.");
+    std::string out;
+    if (!locked) {
+        // The lock expired and the amulet was unlocked: accept cannot proceed; reject and
+        // withdraw only learn that there is nothing to unlock.
+        if (choice == TransferInstructionChoice::accept) {
+            const auto before = model::field_at(c.argument, {"transfer", "executeBefore"});
+            throw ApiError(ErrorKind::not_found, "",
+                           "LockedAmulet 'Some(ContractId(" + locked_cid +
+                               "))' not found for AmuletTransferInstruction '" + id +
+                               "', which expires on Some(" +
+                               (before ? model::format_instant(model::Timestamp{before->number}) : "") + ")");
+        }
+        out = R"({"choiceContextData":{"values":{)";
+        append_bool_value(out, "expire-lock", false, true);
+        out += R"(}},"disclosedContracts":[]})";
+        return http::Response::json(200, std::move(out));
+    }
+    // The keys in the order of the builder's mutable HashMap (by String.hashCode's bucket in 16):
+    // expire-lock, open-round, amulet-rules.
+    const std::string& synchronizer = store.network().synchronizer_id;
+    out = R"({"choiceContextData":{"values":{)";
+    append_bool_value(out, "expire-lock", true, true);
+    append_contract_id_value(out, "open-round", round->contract->contract_id, false);
+    append_contract_id_value(out, "amulet-rules", amulet_rules->contract->contract_id, false);
+    out += R"(}},"disclosedContracts":[)";
+    append_disclosed(out, *amulet_rules->contract, synchronizer, exclude_debug);
+    out += ',';
+    append_disclosed(out, *round->contract, synchronizer, exclude_debug);
+    out += ',';
+    append_disclosed(out, *locked->contract, synchronizer, exclude_debug);
+    out += "]}";
+    return http::Response::json(200, std::move(out));
+}
+
 RegistryArea::RegistryArea(const store::LedgerStore& store)
     : SpliceArea("/registry/", "/registry") {
     const auto with_store = [&store](auto handler) {
@@ -473,6 +549,17 @@ RegistryArea::RegistryArea(const store::LedgerStore& store)
     // transfer-instruction-v1.yaml
     add_route("POST", "/transfer-instruction/v1/transfer-factory",
               with_store(post_transfer_factory));
+    const auto context = [&store](TransferInstructionChoice choice) {
+        return [&store, choice](const http::RequestContext& ctx) {
+            return post_transfer_instruction_choice_context(store, ctx, choice);
+        };
+    };
+    add_route("POST", "/transfer-instruction/v1/{transferInstructionId}/choice-contexts/accept",
+              context(TransferInstructionChoice::accept));
+    add_route("POST", "/transfer-instruction/v1/{transferInstructionId}/choice-contexts/reject",
+              context(TransferInstructionChoice::reject));
+    add_route("POST", "/transfer-instruction/v1/{transferInstructionId}/choice-contexts/withdraw",
+              context(TransferInstructionChoice::withdraw));
 }
 
 }  // namespace cantonlite::areas::scan

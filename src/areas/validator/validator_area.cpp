@@ -76,6 +76,26 @@ ValidatorArea::ValidatorArea(const store::LedgerStore& store, std::string role)
           Access::scan_proxy, scan(scan::get_instrument));
     route("POST", "/v0/scan-proxy/registry/transfer-instruction/v1/transfer-factory",
           "getTransferFactory", Access::scan_proxy, scan(scan::post_transfer_factory));
+    const auto context = [this](scan::TransferInstructionChoice choice) {
+        return [this, choice](const http::RequestContext& ctx, const model::User*) {
+            return scan::post_transfer_instruction_choice_context(store_, ctx, choice);
+        };
+    };
+    route("POST",
+          "/v0/scan-proxy/registry/transfer-instruction/v1/{transferInstructionId}/choice-contexts/"
+          "accept",
+          "getTransferInstructionAcceptContext", Access::scan_proxy,
+          context(scan::TransferInstructionChoice::accept));
+    route("POST",
+          "/v0/scan-proxy/registry/transfer-instruction/v1/{transferInstructionId}/choice-contexts/"
+          "reject",
+          "getTransferInstructionRejectContext", Access::scan_proxy,
+          context(scan::TransferInstructionChoice::reject));
+    route("POST",
+          "/v0/scan-proxy/registry/transfer-instruction/v1/{transferInstructionId}/choice-contexts/"
+          "withdraw",
+          "getTransferInstructionWithdrawContext", Access::scan_proxy,
+          context(scan::TransferInstructionChoice::withdraw));
 }
 
 void ValidatorArea::route(std::string method, std::string_view path, std::string_view operation,

@@ -101,6 +101,16 @@ using Context = http::RequestContext;
 // factory. 400 for choiceArguments that do not decode or a malformed receiver, 404 without a
 // usable round.
 [[nodiscard]] http::Response post_transfer_factory(const Store& store, const Context& ctx);
+// POST /registry/transfer-instruction/v1/{transferInstructionId}/choice-contexts/{accept,reject,
+// withdraw} (getTransferInstruction{Accept,Reject,Withdraw}Context): what the choice on an
+// active AmuletTransferInstruction needs, as ChoiceContextBuilder.getTwoStepTransferContext builds
+// it: expire-lock, the latest usable OpenMiningRound and the AmuletRules, disclosed with the
+// LockedAmulet. 404 for an unknown instruction or without a usable round; once the lock has
+// expired and the amulet was unlocked, 404 for accept and {"expire-lock": false} alone for the
+// others.
+enum class TransferInstructionChoice { accept, reject, withdraw };
+[[nodiscard]] http::Response post_transfer_instruction_choice_context(
+    const Store& store, const Context& ctx, TransferInstructionChoice choice);
 
 // GET /v0/ans-entries/by-name/{name} (lookupAnsEntryByName).
 [[nodiscard]] http::Response get_ans_entry_by_name(const Store& store, const Context& ctx);
