@@ -23,7 +23,9 @@
 // transaction-by-id (token.transactionsById), updates-websocket (events.updates),
 // registry-instruments (extend({asset}), asset.list/find), transfer-factory (token.transfer.create),
 // preapproval-scan-proxy and preapproval-scan (amulet.preapproval.fetchQuick/fetchStatus, with and
-// without validatorUrl).
+// without validatorUrl), party-list (party.list, for the SDK's user and for a reader of any party),
+// featured-app (amulet.featuredApp.rights), transfer-instruction-accept (token.transfer.pending and
+// accept: the registry's accept context).
 //
 // The SDK's own loggers (pino) write JSON lines to stdout; this script runs itself as a child
 // process and drops those lines (--verbose: copies them to stderr). On Node 20 the child gets
@@ -184,7 +186,22 @@ async function main() {
         };
         ctx.preapproval = { cid: pre.contracts[`${tag}-preapproval`], receiver: ctx.sender, provider: ctx.owner,
                             expiresAt: preExpires, offset: pre.updates[0].offset };
-        ctx.endAfter = pw.ledger_end;
+        // A FeaturedAppRight of the owner; an offer (a transfer instruction) from the sender to the
+        // owner, who has no preapproval; a user reading as any party with ParticipantAdmin, whose
+        // party.list() reads GET /v2/parties.
+        const fw = await admin('POST', '/steps', { step: 'feature_app', provider: opts.ownerUser, as: `${tag}-featured` });
+        ctx.featured = { cid: fw.results[0].contracts[`${tag}-featured`], provider: ctx.owner };
+        const iw = await admin('POST', '/steps', [
+            { step: 'mint', owner: opts.senderUser, amount: '40', as: `${tag}-isrc` },
+            { step: 'create_transfer_instruction', sender: opts.senderUser, receiver: opts.ownerUser, amount: '7.25',
+              inputs: [`${tag}-isrc`], execute_before: '2030-01-01T00:00:00Z', locked_as: `${tag}-ilocked`, as: `${tag}-instruction` },
+        ]);
+        ctx.instruction = { cid: iw.results[1].contracts[`${tag}-instruction`], locked: iw.results[1].contracts[`${tag}-ilocked`],
+                            amount: '7.25' };
+        ctx.readerUser = `${tag}-reader`;
+        const uw = await admin('POST', '/steps', { step: 'add_user', id: ctx.readerUser,
+            rights: { can_read_as_any_party: true, participant_admin: true } });
+        ctx.endAfter = uw.ledger_end;
         const overview = await admin('GET', '/overview');
         const h = overview.holdings.find((x) => x.party === ctx.owner);
         ctx.ownerHoldings = h ? { count: h.amulets, sum: h.amount } : { count: 0, sum: '0' };
@@ -194,6 +211,7 @@ async function main() {
             `${short(ctx.deposit.cid)}); TransferPreapproval ${short(ctx.preapproval.cid)} for ${short(ctx.sender)}` +
             `${ctx.preapprovalRaw ? ' (raw transaction: no create_transfer_preapproval step)' : ''}; ` +
             `withdrawal of 2.5 at offset ${ctx.withdrawal.offset} (change ${ctx.withdrawal.changeAmount}); ` +
+            `FeaturedAppRight ${short(ctx.featured.cid)}; transfer instruction ${short(ctx.instruction.cid)}; ` +
             `owner holds ${ctx.ownerHoldings.count} amulets, ${ctx.ownerHoldings.sum} (was ${hb?.amount})`;
     });
 
@@ -470,6 +488,68 @@ async function main() {
     });
     await preapprovalStep('preapproval-scan-proxy', amuletProxyNs);
     await preapprovalStep('preapproval-scan', amuletScanNs);
+
+    // -- the parties a user may act for (sdk.party.list): its rights, or every party ----------------------
+    await step('party-list', async () => {
+        const overview = await admin('GET', '/overview');
+        const mine = overview.rights.find((u) => u.user === opts.user);
+        check(mine, `user ${opts.user} not in the admin API's /overview rights`);
+        const listed = await sdk.party.list();
+        const expected = [...new Set([...mine.can_act_as, ...mine.can_read_as])];
+        eq(JSON.stringify([...listed].sort()), JSON.stringify([...expected].sort()),
+            `party.list() of ${opts.user} (GET /v2/users/${opts.user}/rights)`);
+        // A reader of every party with ParticipantAdmin: the SDK lists GET /v2/parties' local ones.
+        const reader = await SDK.create({ ledgerClientUrl: opts.ledgerUrl, logAdapter, auth: opts.token ? auth : {
+            ...auth, credentials: { ...auth.credentials, clientId: want('readerUser') } } });
+        const all = await reader.party.list();
+        const known = new Set([ctx.dso, ...overview.rights.map((u) => u.party)]);
+        for (const p of known) check(all.includes(p), `party.list() of ${ctx.readerUser} lacks ${short(p)} (${all.length} listed)`);
+        check(new Set(all).size === all.length, `party.list() of ${ctx.readerUser} repeats a party`);
+        return `${opts.user}: ${listed.length} part${listed.length === 1 ? 'y' : 'ies'} from its rights; ` +
+            `${ctx.readerUser} (read as any party, admin): ${all.length} from GET /v2/parties`;
+    });
+
+    // -- a featured app right, through the validator's scan proxy ---------------------------------------
+    await step('featured-app', async () => {
+        const f = want('featured');
+        const amulet = await amuletProxyNs();
+        const right = await amulet.featuredApp.rights({ partyId: f.provider, maxRetries: 1, delayMs: 0 });
+        check(right, `featuredApp.rights(${short(f.provider)}) found none`);
+        eq(right.contract_id, f.cid, 'featured_app_right.contract_id');
+        check(/:Splice\.Amulet:FeaturedAppRight$/.test(right.template_id ?? ''), `template_id ${right.template_id}`);
+        eq(right.payload?.provider, f.provider, 'payload.provider');
+        eq(right.payload?.dso, ctx.dso, 'payload.dso');
+        const none = await amulet.featuredApp.rights({ partyId: ctx.sender, maxRetries: 1, delayMs: 0 });
+        eq(none, undefined, `featuredApp.rights(${short(ctx.sender)}), a party without one`);
+        return `${short(f.provider)}: ${short(right.contract_id)}; none for ${short(ctx.sender)}`;
+    });
+
+    // -- a pending transfer instruction and its accept context -------------------------------------------
+    await step('transfer-instruction-accept', async () => {
+        const ti = want('instruction');
+        const owner = want('owner');
+        const token = await tokenNs();
+        const pending = await token.transfer.pending(owner);
+        const mine = (pending ?? []).find((c) => c.contractId === ti.cid);
+        check(mine, `transfer.pending(${short(owner)}) lacks ${short(ti.cid)} (${(pending ?? []).length} listed)`);
+        eqNum(mine.interfaceViewValue?.transfer?.amount, ti.amount, 'the pending transfer\'s amount');
+        eq(mine.interfaceViewValue?.transfer?.sender, ctx.sender, 'the pending transfer\'s sender');
+        const [cmd, disclosed] = await token.transfer.accept({ transferInstructionCid: ti.cid, registryUrl: new URL(opts.registryUrl) });
+        const ex = cmd?.ExerciseCommand;
+        check(ex, `transfer.accept returned ${safeJson(cmd, 200)}`);
+        eq(ex.choice, 'TransferInstruction_Accept', 'choice');
+        eq(ex.contractId, ti.cid, 'contractId');
+        const values = ex.choiceArgument?.extraArgs?.context?.values ?? {};
+        eq(values['expire-lock']?.value, true, 'context expire-lock');
+        for (const k of ['amulet-rules', 'open-round']) {
+            eq(values[k]?.tag, 'AV_ContractId', `context ${k}`);
+        }
+        check(Array.isArray(disclosed) && disclosed.some((d) => d.contractId === ti.locked),
+            `the locked amulet ${short(ti.locked)} is not disclosed: ${safeJson(disclosed, 300)}`);
+        for (const d of disclosed) eq(d.synchronizerId, ctx.synchronizerId, `synchronizerId of disclosed ${short(d.contractId)}`);
+        return `${pending.length} pending for ${short(owner)}; accept ${short(ti.cid)}: context ${Object.keys(values).join(',')}, ` +
+            `${disclosed.length} disclosed contract(s)`;
+    });
 
     return finish(results, opts);
 
