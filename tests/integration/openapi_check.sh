@@ -58,6 +58,10 @@ requests "$WORK/0.9.json" "op1-,op3-,deprecated34-,updates-legacy-filter,acs-leg
 run_check "$SRC/config/default-network.json" "$WORK/0.6.json" "$SHARED/specs" alice
 run_check "$SRC/config/default-network.json" "$WORK/0.9.json" "$SHARED/specs/splice-0.9" alice \
   --release splice-0.9
+# The user and party management reads of the participant's admin user (ParticipantAdmin).
+run_check "$SRC/config/default-network.json" "$R/ledger-admin.json" "$SHARED/specs" ledger-api-user
+run_check "$SRC/config/default-network.json" "$R/ledger-admin.json" "$SHARED/specs/splice-0.9" \
+  ledger-api-user --release splice-0.9
 run_check "$SRC/tests/data/seed-no-lsu.json" "$R/no-lsu.json" "$SHARED/specs" ""
 run_check "$SRC/tests/data/seed-no-lsu.json" "$R/no-lsu.json" "$SHARED/specs/splice-0.9" "" \
   --release splice-0.9
