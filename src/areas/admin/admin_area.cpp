@@ -103,40 +103,38 @@ AdminArea::AdminArea(seed::LiveNetwork& network, http::FaultTable& faults, Admin
       network_(network),
       faults_(faults),
       options_(std::move(options)) {
-    add_route("POST", "/steps", [this](const http::RequestContext& ctx) {
-        return run(ctx, [&] {
-            return network_.apply_steps(body_json(ctx.request, nlohmann::json::array()));
-        });
+    route("POST", "/steps", [this](const http::RequestContext& ctx) {
+        return run(
+            [&] { return network_.apply_steps(body_json(ctx.request, nlohmann::json::array())); });
     });
-    add_route("GET", "/time", [this](const http::RequestContext& ctx) {
-        return run(ctx, [&] { return network_.time(); });
+    route("GET", "/time", [this](const http::RequestContext& /*ctx*/) {
+        return run([&] { return network_.time(); });
     });
-    add_route("POST", "/time", [this](const http::RequestContext& ctx) {
-        return run(ctx, [&] { return set_time(network_, body_json(ctx.request, nullptr)); });
+    route("POST", "/time", [this](const http::RequestContext& ctx) {
+        return run([&] { return set_time(network_, body_json(ctx.request, nullptr)); });
     });
-    add_route("GET", "/snapshots", [this](const http::RequestContext& ctx) {
-        return run(ctx, [&] { return network_.snapshots(); });
+    route("GET", "/snapshots", [this](const http::RequestContext& /*ctx*/) {
+        return run([&] { return network_.snapshots(); });
     });
-    add_route("POST", "/snapshots", [this](const http::RequestContext& ctx) {
-        return run(ctx, [&] { return network_.take_snapshot(); });
+    route("POST", "/snapshots", [this](const http::RequestContext& /*ctx*/) {
+        return run([&] { return network_.take_snapshot(); });
     });
-    add_route("POST", "/snapshots/{id}/revert", [this](const http::RequestContext& ctx) {
-        return run(ctx, [&] { return network_.revert(ctx.params.get("id")); });
+    route("POST", "/snapshots/{id}/revert", [this](const http::RequestContext& ctx) {
+        return run([&] { return network_.revert(ctx.params.get("id")); });
     });
-    add_route("POST", "/reset", [this](const http::RequestContext& ctx) {
-        return run(ctx, [&] {
+    route("POST", "/reset", [this](const http::RequestContext& /*ctx*/) {
+        return run([&] {
             seed::Written written = network_.reset();
             faults_.clear();
             return written;
         });
     });
-    add_route("POST", "/faults", [this](const http::RequestContext& ctx) {
-        return run(ctx, [&] {
-            return fault_rule_json(add_fault(faults_, body_json(ctx.request, nullptr)));
-        });
+    route("POST", "/faults", [this](const http::RequestContext& ctx) {
+        return run(
+            [&] { return fault_rule_json(add_fault(faults_, body_json(ctx.request, nullptr))); });
     });
-    add_route("GET", "/faults", [this](const http::RequestContext& ctx) {
-        return run(ctx, [&] {
+    route("GET", "/faults", [this](const http::RequestContext& /*ctx*/) {
+        return run([&] {
             nlohmann::json rules = nlohmann::json::array();
             for (const http::FaultRuleState& rule : faults_.rules()) {
                 rules.push_back(fault_rule_json(rule));
@@ -144,11 +142,11 @@ AdminArea::AdminArea(seed::LiveNetwork& network, http::FaultTable& faults, Admin
             return nlohmann::json{{"faults", std::move(rules)}};
         });
     });
-    add_route("DELETE", "/faults", [this](const http::RequestContext& ctx) {
-        return run(ctx, [&] { return nlohmann::json{{"cleared", faults_.clear()}}; });
+    route("DELETE", "/faults", [this](const http::RequestContext& /*ctx*/) {
+        return run([&] { return nlohmann::json{{"cleared", faults_.clear()}}; });
     });
-    add_route("DELETE", "/faults/{id}", [this](const http::RequestContext& ctx) {
-        return run(ctx, [&] {
+    route("DELETE", "/faults/{id}", [this](const http::RequestContext& ctx) {
+        return run([&] {
             const std::string& id = ctx.params.get("id");
             const bool digits =
                 !id.empty() && id.size() < 20 &&
@@ -159,17 +157,25 @@ AdminArea::AdminArea(seed::LiveNetwork& network, http::FaultTable& faults, Admin
             return nlohmann::json{{"deleted", id}};
         });
     });
-    add_route("GET", "/network", [this](const http::RequestContext& ctx) {
-        authorize(ctx.request);
+    route("GET", "/network", [this](const http::RequestContext& /*ctx*/) {
         const std::shared_lock lock(network_.gate());
         return http::Response::json(200, options_.describe(network_.store()));
     });
-    add_route("GET", "/overview", [this](const http::RequestContext& ctx) {
-        authorize(ctx.request);
+    route("GET", "/overview", [this](const http::RequestContext& /*ctx*/) {
         if (!options_.overview) throw ApiError(ErrorKind::not_found, "", "no overview here");
         const std::shared_lock lock(network_.gate());
         return http::Response::json(200, options_.overview(network_.store()));
     });
+}
+
+void AdminArea::route(std::string method, std::string_view path, http::Handler handler) {
+    // Every route of the admin API takes the admin token (or a loopback listener), before its
+    // handler reads anything.
+    add_route(std::move(method), path,
+              [this, handler = std::move(handler)](const http::RequestContext& ctx) {
+                  authorize(ctx.request);
+                  return handler(ctx);
+              });
 }
 
 void AdminArea::authorize(const http::Request& request) const {
@@ -188,8 +194,7 @@ void AdminArea::authorize(const http::Request& request) const {
 }
 
 template <class F>
-http::Response AdminArea::run(const http::RequestContext& ctx, F&& operation) const {
-    authorize(ctx.request);
+http::Response AdminArea::run(F&& operation) const {
     try {
         auto result = operation();
         if constexpr (std::is_same_v<decltype(result), seed::Written>) {

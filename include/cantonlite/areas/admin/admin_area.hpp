@@ -48,9 +48,11 @@ class AdminArea : public http::Area {
 
     // Throws 403 unless the request may use the API.
     void authorize(const http::Request& request) const;
+    // Adds a route, which authorize() guards; the only way this area adds one.
+    void route(std::string method, std::string_view path, http::Handler handler);
     // Runs a write or read of the network, turning its WriteError into the area's errors.
     template <class F>
-    http::Response run(const http::RequestContext& ctx, F&& operation) const;
+    http::Response run(F&& operation) const;
 };
 
 // True for an address on the loopback network (127.0.0.0/8, ::1, localhost).
