@@ -323,14 +323,14 @@ void create_transfer_instruction(SeedContext& ctx, const JsonObject& s) {
     // The factory's deadlines (assertDeadlineExceeded, assertWithinDeadline) and
     // prepareTwoStepTransfer's requestedAt < transferBefore.
     if (!(t < execute_before)) {
-        throw model::JsonFieldError(s.pointer_of("execute_before"),
-                                    "must be after the step's ledger time (" +
-                                        model::format_instant(t) + ")");
+        throw model::JsonFieldError(
+            s.pointer_of("execute_before"),
+            "must be after the step's ledger time (" + model::format_instant(t) + ")");
     }
     if (t < requested_at) {
-        throw model::JsonFieldError(s.pointer_of("requested_at"),
-                                    "must not be after the step's ledger time (" +
-                                        model::format_instant(t) + ")");
+        throw model::JsonFieldError(
+            s.pointer_of("requested_at"),
+            "must not be after the step's ledger time (" + model::format_instant(t) + ")");
     }
     if (sender == receiver) {
         throw model::JsonFieldError(s.pointer_of("receiver"),
@@ -366,27 +366,28 @@ void create_transfer_instruction(SeedContext& ctx, const JsonObject& s) {
     std::vector<std::pair<std::string, Value>> context{
         {"amulet-rules", Value::variant("AV_ContractId", Value::contract_id(ctx.amulet_rules))}};
     if (const auto round = splice::views(ctx.store()).latest_usable_open_round(t)) {
-        context.emplace_back("open-round",
-                             Value::variant("AV_ContractId",
-                                            Value::contract_id(round->contract->contract_id.str())));
+        context.emplace_back(
+            "open-round", Value::variant("AV_ContractId",
+                                         Value::contract_id(round->contract->contract_id.str())));
     }
     auto d = ctx.draft(s, {sender}, t);
     // ExternalPartyAmuletRules' TransferFactory_Transfer (nonconsuming, controller the sender),
     // its offer branch: prepareTwoStepTransfer locks the amount to the DSO until executeBefore,
     // then an AmuletTransferInstruction tracks the locked amulet.
     const int root = d.add(
-        -1, ExerciseDraft{.contract_id = ctx.external_party_amulet_rules,
-                          .template_id = p::external_party_amulet_rules(n),
-                          .interface_id = p::transfer_factory_interface(n),
-                          .choice = "TransferFactory_Transfer",
-                          .argument = Value::record(
-                              {{"expectedAdmin", Value::party(n.dso_party)},
-                               {"transfer", p::token_transfer_value(n.dso_party, sender, receiver,
-                                                                    amount, requested_at,
-                                                                    execute_before, input_cids)},
-                               {"extraArgs", p::extra_args(std::move(context))}}),
-                          .consuming = false,
-                          .acting_parties = {sender}});
+        -1,
+        ExerciseDraft{
+            .contract_id = ctx.external_party_amulet_rules,
+            .template_id = p::external_party_amulet_rules(n),
+            .interface_id = p::transfer_factory_interface(n),
+            .choice = "TransferFactory_Transfer",
+            .argument = Value::record(
+                {{"expectedAdmin", Value::party(n.dso_party)},
+                 {"transfer", p::token_transfer_value(n.dso_party, sender, receiver, amount,
+                                                      requested_at, execute_before, input_cids)},
+                 {"extraArgs", p::extra_args(std::move(context))}}),
+            .consuming = false,
+            .acting_parties = {sender}});
     for (const std::string& cid : input_cids) {
         d.add(root, ExerciseDraft{.contract_id = cid,
                                   .template_id = p::amulet(n),
@@ -399,12 +400,11 @@ void create_transfer_instruction(SeedContext& ctx, const JsonObject& s) {
     const std::int64_t round = ctx.round_at(t);
     // standardTransferToTwoStepTransfer: lockContext "transfer to " <> show receiver (quoted).
     const int locked = d.add(
-        root,
-        CreateDraft{.template_id = p::locked_amulet(n),
-                    .argument = p::locked_amulet_value(
-                        p::amulet_value(n.dso_party, sender, amount, round, default_rate),
-                        {n.dso_party}, execute_before, "transfer to '" + receiver + "'"),
-                    .signatories = {n.dso_party, sender}});
+        root, CreateDraft{.template_id = p::locked_amulet(n),
+                          .argument = p::locked_amulet_value(
+                              p::amulet_value(n.dso_party, sender, amount, round, default_rate),
+                              {n.dso_party}, execute_before, "transfer to '" + receiver + "'"),
+                          .signatories = {n.dso_party, sender}});
     const std::string locked_cid = d.contract_id_of(locked);
     std::optional<std::string> change;
     if (in > amount) {
@@ -419,9 +419,9 @@ void create_transfer_instruction(SeedContext& ctx, const JsonObject& s) {
         root, CreateDraft{.template_id = p::amulet_transfer_instruction(n),
                           .argument = Value::record(
                               {{"lockedAmulet", Value::contract_id(locked_cid)},
-                               {"transfer", p::token_transfer_value(n.dso_party, sender, receiver,
-                                                                    amount, requested_at,
-                                                                    execute_before, {locked_cid})}}),
+                               {"transfer", p::token_transfer_value(
+                                                n.dso_party, sender, receiver, amount, requested_at,
+                                                execute_before, {locked_cid})}}),
                           .signatories = {n.dso_party, sender},
                           .observers = {receiver}});
     const std::string instruction_cid = d.contract_id_of(instruction);
@@ -429,13 +429,12 @@ void create_transfer_instruction(SeedContext& ctx, const JsonObject& s) {
     if (change) change_cids.push_back(Value::contract_id(*change));
     d.set_result(
         root,
-        Value::record(
-            {{"output", Value::variant("TransferInstructionResult_Pending",
-                                       p::single("transferInstructionCid",
-                                                 Value::contract_id(instruction_cid)))},
-             {"senderChangeCids", Value::list(std::move(change_cids))},
-             {"meta", p::holding_tx_meta(p::TxKind::transfer, std::nullopt, sender,
-                                         model::Decimal())}}));
+        Value::record({{"output", Value::variant("TransferInstructionResult_Pending",
+                                                 p::single("transferInstructionCid",
+                                                           Value::contract_id(instruction_cid)))},
+                       {"senderChangeCids", Value::list(std::move(change_cids))},
+                       {"meta", p::holding_tx_meta(p::TxKind::transfer, std::nullopt, sender,
+                                                   model::Decimal())}}));
     ctx.commit(d);
     ctx.label(s, "as", instruction_cid);
     ctx.label(s, "locked_as", locked_cid);

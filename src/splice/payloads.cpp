@@ -286,16 +286,15 @@ Value token_transfer_value(const Party& dso, const Party& sender, const Party& r
                            const std::vector<std::string>& input_holding_cids) {
     std::vector<Value> inputs;
     for (const std::string& cid : input_holding_cids) inputs.push_back(Value::contract_id(cid));
-    return Value::record(
-        {{"sender", Value::party(sender)},
-         {"receiver", Value::party(receiver)},
-         {"amount", Value::numeric(amount)},
-         {"instrumentId",
-          Value::record({{"admin", Value::party(dso)}, {"id", Value::text_value("Amulet")}})},
-         {"requestedAt", Value::timestamp(requested_at)},
-         {"executeBefore", Value::timestamp(execute_before)},
-         {"inputHoldingCids", Value::list(std::move(inputs))},
-         {"meta", empty_metadata()}});
+    return Value::record({{"sender", Value::party(sender)},
+                          {"receiver", Value::party(receiver)},
+                          {"amount", Value::numeric(amount)},
+                          {"instrumentId", Value::record({{"admin", Value::party(dso)},
+                                                          {"id", Value::text_value("Amulet")}})},
+                          {"requestedAt", Value::timestamp(requested_at)},
+                          {"executeBefore", Value::timestamp(execute_before)},
+                          {"inputHoldingCids", Value::list(std::move(inputs))},
+                          {"meta", empty_metadata()}});
 }
 
 Value empty_metadata() {

@@ -74,6 +74,7 @@ LedgerArea::LedgerArea(const store::LedgerStore& store, const ApiProfile& profil
         // Transaction trees: JsUpdateService.getTrees, getTreeByOffset, getTransactionTreeById
         // convert the LEDGER_EFFECTS answers of getUpdates, getUpdateByOffset, getUpdateById.
         route("POST", "/v2/updates/trees", Claims::read_as, with(post_updates_trees));
+        route("GET", "/v2/updates/trees", Claims::read_as, with(update_trees_websocket));
         route("GET", "/v2/updates/transaction-tree-by-offset/{offset}", Claims::read_as,
               with(get_transaction_tree_by_offset));
         route("GET", "/v2/updates/transaction-tree-by-id/{update-id}", Claims::read_as,

@@ -29,15 +29,15 @@ constexpr std::int64_t offsets_per_poll = 500;
 class UpdateStream final : public http::MessageStream {
   public:
     UpdateStream(const store::LedgerStore& store, const RouteAuth& auth, Caller caller,
-                 ApiProfile release)
-        : store_(store), auth_(auth), caller_(caller), release_(release) {}
+                 ApiProfile release, bool trees)
+        : store_(store), auth_(auth), caller_(caller), release_(release), trees_(trees) {}
 
     Output on_message(std::string_view text) override {
         // Canton takes the first request (Flow.take(1)) and ignores what follows.
         if (std::exchange(started_, true)) return {};
         try {
             const UpdatesRequest request = decode_updates(text);
-            plan_ = plan_updates(store_, auth_, caller_, request, release_);
+            plan_ = plan_updates(store_, auth_, caller_, request, release_, trees_);
         } catch (const ApiError& e) {
             return error(e);
         } catch (const http::DecodeError& e) {
@@ -92,6 +92,7 @@ class UpdateStream final : public http::MessageStream {
     const RouteAuth auth_;  // a copy: the stream outlives the request
     const Caller caller_;
     const ApiProfile release_;
+    const bool trees_;  // /v2/updates/trees: each transaction a TransactionTree
     bool started_ = false;
     std::optional<UpdatesPlan> plan_;
     std::int64_t next_ = 0;          // the last offset read
@@ -102,22 +103,36 @@ class UpdateStream final : public http::MessageStream {
 
 std::unique_ptr<http::MessageStream> make_update_stream(const store::LedgerStore& store,
                                                         const RouteAuth& auth, const Caller& caller,
-                                                        const ApiProfile& release) {
-    return std::make_unique<UpdateStream>(store, auth, caller, release);
+                                                        const ApiProfile& release, bool trees) {
+    return std::make_unique<UpdateStream>(store, auth, caller, release, trees);
 }
 
-http::Response updates_websocket(const store::LedgerStore& store, const RouteAuth& auth,
-                                 const http::RequestContext& ctx, const ApiProfile& release) {
+namespace {
+
+http::Response upgrade(const store::LedgerStore& store, const RouteAuth& auth,
+                       const http::RequestContext& ctx, const ApiProfile& release, bool trees) {
     const Caller caller = auth.identify(ctx.request);  // 403 before the upgrade
     // tapir's endpoint takes a plain GET too; Pekko's upgrade directive rejects it, and the JSON
     // API's fallback route answers it as an unknown path.
     if (!ctx.request.websocket_upgrade) return unknown_path_response(ctx.request);
     http::Response r;
     r.status = 101;
-    r.stream = make_update_stream(store, auth, caller, release);
+    r.stream = make_update_stream(store, auth, caller, release, trees);
     // Endpoints.websocket always answers with this protocol, whatever the client offered.
     r.subprotocol = "daml.ws.auth";
     return r;
+}
+
+}  // namespace
+
+http::Response updates_websocket(const store::LedgerStore& store, const RouteAuth& auth,
+                                 const http::RequestContext& ctx, const ApiProfile& release) {
+    return upgrade(store, auth, ctx, release, false);
+}
+
+http::Response update_trees_websocket(const store::LedgerStore& store, const RouteAuth& auth,
+                                      const http::RequestContext& ctx, const ApiProfile& release) {
+    return upgrade(store, auth, ctx, release, true);
 }
 
 }  // namespace cantonlite::areas::ledger

@@ -468,7 +468,8 @@ namespace {
 std::optional<store::ContractState> active_of(const Store& store, const std::string& cid,
                                               const model::QualifiedRef& ref) {
     auto state = store.contract(cid);
-    if (!state || state->archived_offset() || !splice::templates::is(state->contract->template_id(), ref))
+    if (!state || state->archived_offset() ||
+        !splice::templates::is(state->contract->template_id(), ref))
         return std::nullopt;
     return state;
 }
@@ -490,7 +491,8 @@ http::Response post_transfer_instruction_choice_context(const Store& store, cons
     const std::string& id = ctx.params.get("transferInstructionId");
     const auto instruction = active_of(store, id, splice::templates::amulet_transfer_instruction);
     if (!instruction) {
-        throw ApiError(ErrorKind::not_found, "", "AmuletTransferInstruction '" + id + "' not found.");
+        throw ApiError(ErrorKind::not_found, "",
+                       "AmuletTransferInstruction '" + id + "' not found.");
     }
     // ChoiceContextBuilder.getTwoStepTransferContext: the locked amulet, then the rules and the
     // latest usable round (404 without one, whatever the choice), then the context.
@@ -509,11 +511,12 @@ http::Response post_transfer_instruction_choice_context(const Store& store, cons
         // withdraw only learn that there is nothing to unlock.
         if (choice == TransferInstructionChoice::accept) {
             const auto before = model::field_at(c.argument, {"transfer", "executeBefore"});
-            throw ApiError(ErrorKind::not_found, "",
-                           "LockedAmulet 'Some(ContractId(" + locked_cid +
-                               "))' not found for AmuletTransferInstruction '" + id +
-                               "', which expires on Some(" +
-                               (before ? model::format_instant(model::Timestamp{before->number}) : "") + ")");
+            throw ApiError(
+                ErrorKind::not_found, "",
+                "LockedAmulet 'Some(ContractId(" + locked_cid +
+                    "))' not found for AmuletTransferInstruction '" + id +
+                    "', which expires on Some(" +
+                    (before ? model::format_instant(model::Timestamp{before->number}) : "") + ")");
         }
         out = R"({"choiceContextData":{"values":{)";
         append_bool_value(out, "expire-lock", false, true);

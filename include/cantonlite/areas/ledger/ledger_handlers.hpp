@@ -34,9 +34,10 @@ inline constexpr std::int64_t http_list_max_elements = 200;
 
 // The WebSocket stream of GetUpdatesRequest's answers: one request message, then each visible
 // update as a message, tailing the ledger unless endInclusive ends it.
+// `trees`: /v2/updates/trees' stream, each transaction a TransactionTree.
 [[nodiscard]] std::unique_ptr<http::MessageStream> make_update_stream(
     const store::LedgerStore& store, const RouteAuth& auth, const Caller& caller,
-    const ApiProfile& release);
+    const ApiProfile& release, bool trees = false);
 // GET /v2/updates (and /v2/updates/flats on the 3.5 line) upgraded to a WebSocket, its token from
 // "Sec-WebSocket-Protocol: jwt.token.<JWT>" or "Authorization: Bearer"; a GET that does not ask
 // to upgrade is an unknown path.
@@ -44,6 +45,11 @@ inline constexpr std::int64_t http_list_max_elements = 200;
                                                const RouteAuth& auth,
                                                const http::RequestContext& ctx,
                                                const ApiProfile& release);
+// GET /v2/updates/trees upgraded (the 3.5 line): the same stream of JsGetUpdateTreesResponse.
+[[nodiscard]] http::Response update_trees_websocket(const store::LedgerStore& store,
+                                                    const RouteAuth& auth,
+                                                    const http::RequestContext& ctx,
+                                                    const ApiProfile& release);
 
 // GET /v2/version: the Ledger API version and features (no token needed).
 [[nodiscard]] http::Response get_version(const RouteAuth& auth, const http::RequestContext& ctx,

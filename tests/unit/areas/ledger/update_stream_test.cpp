@@ -191,6 +191,24 @@ TEST_F(UpdateStreamTest, AnUpgradeIsAnsweredWithTheStreamAndDamlsProtocol) {
     }
 }
 
+// The 3.5 line's GET /v2/updates/trees: the stream of POST /v2/updates/trees' elements
+// (JsUpdateService.getTreesStream; asyncapi.yaml /v2/updates/trees).
+TEST_F(UpdateStreamTest, TheTreesStreamSendsWhatTheTreesListHas) {
+    const auto trees = make_update_stream(network_->store(), RouteAuth(*auth_, Claims::read_as),
+                                          Caller{}, ApiProfile{}, true);
+
+    const Output out = trees->on_message(request(0, 4).dump());
+
+    const http::Response listed = router_->handle(http::Request{.method = "POST",
+                                                                .target = "/v2/updates/trees",
+                                                                .headers = {},
+                                                                .body = request(0, 4).dump()});
+    ASSERT_EQ(listed.status, 200) << listed.body;
+    EXPECT_EQ(as_list(out.messages), listed.body);
+    ASSERT_FALSE(out.messages.empty());
+    EXPECT_TRUE(out.messages[0].starts_with(R"({"update":{"TransactionTree":)")) << out.messages[0];
+}
+
 TEST_F(UpdateStreamTest, APlainGetIsAnUnknownPath) {
     const http::Response response =
         router_->handle(http::Request{.method = "GET", .target = "/v2/updates"});

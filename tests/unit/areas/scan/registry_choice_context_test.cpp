@@ -75,8 +75,8 @@ class ChoiceContextTest : public ::testing::Test {
                 {"createdEventBlob", model::created_event_blob(c)},
                 {"synchronizerId", global_synchronizer},
                 {"debugPackageName", c.template_id().package_name.str()},
-                {"debugPayload", json::parse(model::value_json(
-                                     c.argument, model::ValueEncoding::api_compressed))},
+                {"debugPayload",
+                 json::parse(model::value_json(c.argument, model::ValueEncoding::api_compressed))},
                 {"debugCreatedAt", model::format_offset_date_time(c.created_at)}};
     }
 
@@ -85,8 +85,8 @@ class ChoiceContextTest : public ::testing::Test {
 
 TEST_F(ChoiceContextTest, TheStepLocksTheAmountToTheDsoUntilExecuteBefore) {
     const model::ContractPtr locked = only("LockedAmulet");
-    const json payload = json::parse(
-        model::value_json(locked->argument, model::ValueEncoding::api_compressed));
+    const json payload =
+        json::parse(model::value_json(locked->argument, model::ValueEncoding::api_compressed));
 
     EXPECT_EQ(payload["amulet"]["owner"], alice);
     EXPECT_EQ(payload["amulet"]["amount"]["initialAmount"], "30.0");
@@ -97,8 +97,8 @@ TEST_F(ChoiceContextTest, TheStepLocksTheAmountToTheDsoUntilExecuteBefore) {
 
 TEST_F(ChoiceContextTest, TheInstructionNamesTheLockedAmulet) {
     const model::ContractPtr instruction = only("AmuletTransferInstruction");
-    const json payload = json::parse(
-        model::value_json(instruction->argument, model::ValueEncoding::api_compressed));
+    const json payload =
+        json::parse(model::value_json(instruction->argument, model::ValueEncoding::api_compressed));
 
     EXPECT_EQ(payload["lockedAmulet"], only("LockedAmulet")->contract_id.str());
     EXPECT_EQ(payload["transfer"]["sender"], alice);
@@ -163,9 +163,8 @@ TEST_F(ChoiceContextTest, AnUnknownInstructionIsNotFound) {
 TEST_F(ChoiceContextTest, TheScanProxyAnswersTheSameWithAToken) {
     using namespace validator::valtest;  // NOLINT: the test network's tokens
     const std::string cid = only("AmuletTransferInstruction")->contract_id.str();
-    const std::string path =
-        "/api/validator/v0/scan-proxy/registry/transfer-instruction/v1/" + cid +
-        "/choice-contexts/accept";
+    const std::string path = "/api/validator/v0/scan-proxy/registry/transfer-instruction/v1/" +
+                             cid + "/choice-contexts/accept";
 
     EXPECT_EQ(client_.post(path, json::object(), {bearer(jwt(claims_for("bob")))}).body,
               context("accept").body);
@@ -189,8 +188,8 @@ TEST(ChoiceContextWithoutRound, IsNotFoundForEveryChoice) {
 // Once the lock has expired and the amulet was unlocked, only reject and withdraw have a context.
 TEST(ChoiceContextUnlocked, AcceptIsNotFoundAndTheOthersLeaveTheLock) {
     json steps = offer_steps();
-    steps.push_back(at({{"step", "unlock"}, {"locked_amulet", "offer-1-locked"}},
-                       "2025-01-06T00:00:00Z"));
+    steps.push_back(
+        at({{"step", "unlock"}, {"locked_amulet", "offer-1-locked"}}, "2025-01-06T00:00:00Z"));
     const ScanClient client(validator::valtest::seed_with(steps));
     const std::string cid =
         all_created(client.store(), "AmuletTransferInstruction").front()->contract_id.str();
@@ -203,9 +202,10 @@ TEST(ChoiceContextUnlocked, AcceptIsNotFoundAndTheOthersLeaveTheLock) {
                              "', which expires on Some(2025-01-05T00:00:00Z)"));
     for (const std::string choice : {"reject", "withdraw"}) {
         const Response r = client.post(base + cid + "/choice-contexts/" + choice, json::object());
-        EXPECT_EQ(r.body,
-                  R"({"choiceContextData":{"values":{"expire-lock":{"tag":"AV_Bool","value":false}}},)"
-                  R"("disclosedContracts":[]})")
+        EXPECT_EQ(
+            r.body,
+            R"({"choiceContextData":{"values":{"expire-lock":{"tag":"AV_Bool","value":false}}},)"
+            R"("disclosedContracts":[]})")
             << choice;
     }
 }
