@@ -1,7 +1,7 @@
 // What a client asks the participant before reading (the wallet SDK's connect): the version and
-// features, the caller's user, the connected synchronizers and the pruning offsets. Canton
-// release-line-3.5: JsVersionService / ApiVersionService, JsUserManagementService.getCurrentUser /
-// ApiUserManagementService, JsStateService / ApiStateService / StateServiceAuthorization.
+// features, the connected synchronizers and the pruning offsets (the caller's user:
+// user_handlers.cpp). Canton release-line-3.5: JsVersionService / ApiVersionService,
+// JsStateService / ApiStateService / StateServiceAuthorization.
 #include <algorithm>
 #include <string>
 

@@ -1,5 +1,6 @@
 #include "cantonlite/areas/validator/validator_area.hpp"
 
+#include <stdexcept>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -112,7 +113,7 @@ void ValidatorArea::route(std::string method, std::string_view path, std::string
                       case Access::wallet:
                           return handler(ctx, &auth_.wallet_user(ctx.request, operation));
                   }
-                  return handler(ctx, nullptr);  // unreachable: every Access is handled above
+                  throw std::logic_error("a validator route without a known access");
               });
 }
 

@@ -18,6 +18,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "cantonlite/areas/ledger/ledger_area.hpp"
+#include "cantonlite/http/path.hpp"
 #include "ledger_test_support.hpp"
 
 namespace cantonlite::areas::ledger::user_handlers_test {
@@ -257,6 +259,35 @@ TEST_F(UserHandlersTest, APlainGetOfAWebSocketIsAnUnknownPath) {
         EXPECT_EQ(answer.status, 404) << target;
         EXPECT_EQ(answer.body, R"({"errors":["HttpMethod(GET), uri: http://localhost:7575)" +
                                    target + R"("],"status":404,"ledgerApiError":null})");
+    }
+}
+
+// Every route declares its claims; none but the version answers a caller without a token with
+// data, whatever its path parameters (each GET of the table, on both release lines).
+TEST_F(UserHandlersTest, NoGetRouteButTheVersionAnswersWithoutAToken) {
+    for (const Release release : {Release::splice_0_6, Release::splice_0_9}) {
+        const LedgerArea area(*store_, ApiProfile{.release = release});
+        for (const http::RouteTable::Route& route : area.routes().routes()) {
+            if (route.method != "GET" || route.pattern == "/v2/version") continue;
+            std::string target;
+            for (const std::string& segment : route.segments) {
+                target += "/" + (segment.starts_with("{") ? std::string("alice") : segment);
+            }
+            http::Request r{.method = "GET", .target = target};
+            r.websocket_upgrade = true;  // a WebSocket route answers its upgrade with 101 first
+            const http::Response answer = area.handle(r, *http::split_path(target));
+            if (answer.stream) {
+                // The stream checks the claims on the request it reads: 401 there.
+                const auto out = answer.stream->on_message(
+                    R"({"beginExclusive":0,"activeAtOffset":0,"updateFormat":{"includeTransactions":)"
+                    R"({"eventFormat":{"filtersByParty":{"alice":{}}},"transactionShape":)"
+                    R"("TRANSACTION_SHAPE_ACS_DELTA"}},"eventFormat":{"filtersByParty":{"alice":{}}}})");
+                ASSERT_EQ(out.messages.size(), 1U) << target;
+                EXPECT_EQ(json::parse(out.messages[0])["grpcCodeValue"], 16) << target;
+            } else {
+                EXPECT_GE(answer.status, 400) << target << ": " << answer.body;
+            }
+        }
     }
 }
 
