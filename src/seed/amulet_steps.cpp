@@ -60,6 +60,21 @@ model::Decimal input_total(const SeedContext& ctx, const Party& sender,
     return in;
 }
 
+// Archives `inputs` (amulets of `sender`) under `parent`, as a transfer consumes them.
+void add_input_archives(const model::Network& n, store::TransactionDraft& d, int parent,
+                        const Party& sender,
+                        const std::vector<std::pair<std::string, std::string>>& inputs) {
+    for (const auto& [cid, _] : inputs) {
+        d.add(parent, ExerciseDraft{.contract_id = cid,
+                                    .template_id = p::amulet(n),
+                                    .choice = "Archive",
+                                    .argument = p::empty_record(),
+                                    .consuming = true,
+                                    .acting_parties = {n.dso_party, sender},
+                                    .result = Value::unit()});
+    }
+}
+
 // What add_transfer() added.
 struct TransferNodes {
     int root = 0;                                             // the AmuletRules_Transfer node
@@ -104,15 +119,7 @@ TransferNodes add_transfer(const SeedContext& ctx, store::TransactionDraft& d, i
                                                      {"outputs", Value::list(output_values)}})),
                       .consuming = false,
                       .acting_parties = std::move(actors)});
-    for (const auto& [cid, _] : inputs) {
-        d.add(nodes.root, ExerciseDraft{.contract_id = cid,
-                                        .template_id = p::amulet(n),
-                                        .choice = "Archive",
-                                        .argument = p::empty_record(),
-                                        .consuming = true,
-                                        .acting_parties = {n.dso_party, sender},
-                                        .result = Value::unit()});
-    }
+    add_input_archives(n, d, nodes.root, sender, inputs);
     std::vector<Value> created;
     for (const Output& o : outputs) {
         Value amulet = p::amulet_value(n.dso_party, o.receiver, o.amount, round, default_rate);
@@ -388,15 +395,7 @@ void create_transfer_instruction(SeedContext& ctx, const JsonObject& s) {
                  {"extraArgs", p::extra_args(std::move(context))}}),
             .consuming = false,
             .acting_parties = {sender}});
-    for (const std::string& cid : input_cids) {
-        d.add(root, ExerciseDraft{.contract_id = cid,
-                                  .template_id = p::amulet(n),
-                                  .choice = "Archive",
-                                  .argument = p::empty_record(),
-                                  .consuming = true,
-                                  .acting_parties = {n.dso_party, sender},
-                                  .result = Value::unit()});
-    }
+    add_input_archives(n, d, root, sender, inputs);
     const std::int64_t round = ctx.round_at(t);
     // standardTransferToTwoStepTransfer: lockContext "transfer to " <> show receiver (quoted).
     const int locked = d.add(

@@ -5,7 +5,6 @@
 #include <utility>
 
 #include "cantonlite/areas/ledger/event_filter.hpp"
-#include "cantonlite/areas/ledger/js_canton_error.hpp"
 #include "cantonlite/areas/ledger/ledger_area.hpp"
 #include "cantonlite/areas/ledger/ledger_handlers.hpp"
 #include "cantonlite/areas/ledger/list_limit.hpp"
@@ -262,14 +261,10 @@ class ActiveContractsStream final : public http::MessageStream {
 
     Output on_message(std::string_view text) override {
         if (std::exchange(started_, true)) return {};  // Flow.take(1)
-        try {
-            plan_ = plan_active_contracts(store_, auth_, caller_, text, release_);
-        } catch (const ApiError& e) {
-            return error(e);
-        } catch (const http::DecodeError& e) {
-            return error(
-                ApiError(ErrorKind::internal, "LEDGER_API_INTERNAL_ERROR",
-                         "Cannot decode frame: " + std::string(text) + ", due to: " + e.what()));
+        if (auto refused = stream_request_error(text, [&] {
+                plan_ = plan_active_contracts(store_, auth_, caller_, text, release_);
+            })) {
+            return std::move(*refused);
         }
         return poll();
     }
@@ -288,10 +283,6 @@ class ActiveContractsStream final : public http::MessageStream {
     }
 
   private:
-    static Output error(const ApiError& e) {
-        return Output{.messages = {js_canton_error(e, new_trace_id()).dump()}, .done = true};
-    }
-
     const store::LedgerStore& store_;
     const RouteAuth auth_;  // a copy: the stream outlives the request
     const Caller caller_;

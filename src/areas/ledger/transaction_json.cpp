@@ -179,15 +179,39 @@ std::string traceparent_of(const std::string& update_id) {
     return traceparent(update_id);
 }
 
-void append_transaction_object(std::string& out, const TransactionView& view,
-                               bool with_transaction_hash) {
+namespace {
+
+// The fields a transaction and a transaction tree open with: '{', updateId, commandId (to its
+// submitters only), workflowId, effectiveAt.
+void append_transaction_head(std::string& out, const TransactionView& view,
+                             const std::string& update_id) {
     const store::Transaction& tx = *view.transaction;
-    const std::string update_id = tx.update_id().str();
     out += '{';
     append_string_field(out, "updateId", update_id, true);
     append_string_field(out, "commandId", view.submitter_visible ? tx.command_id.view() : "");
     append_string_field(out, "workflowId", tx.workflow_id);
     append_string_field(out, "effectiveAt", model::format_instant(tx.effective_at));
+}
+
+// And where both go on: synchronizerId, traceContext, recordTime.
+void append_transaction_where(std::string& out, const store::Transaction& tx,
+                              const std::string& update_id) {
+    append_string_field(out, "synchronizerId", tx.synchronizer_id);
+    append_key(out, "traceContext");
+    out += '{';
+    append_string_field(out, "traceparent", traceparent(update_id), true);
+    append_null_field(out, "tracestate");
+    out += '}';
+    append_string_field(out, "recordTime", model::format_instant(tx.record_time));
+}
+
+}  // namespace
+
+void append_transaction_object(std::string& out, const TransactionView& view,
+                               bool with_transaction_hash) {
+    const store::Transaction& tx = *view.transaction;
+    const std::string update_id = tx.update_id().str();
+    append_transaction_head(out, view, update_id);
     append_key(out, "events");
     out += '[';
     for (std::size_t i = 0; i < view.events.size(); ++i) {
@@ -213,13 +237,7 @@ void append_transaction_object(std::string& out, const TransactionView& view,
     }
     out += ']';
     append_int_field(out, "offset", tx.offset);
-    append_string_field(out, "synchronizerId", tx.synchronizer_id);
-    append_key(out, "traceContext");
-    out += '{';
-    append_string_field(out, "traceparent", traceparent(update_id), true);
-    append_null_field(out, "tracestate");
-    out += '}';
-    append_string_field(out, "recordTime", model::format_instant(tx.record_time));
+    append_transaction_where(out, tx, update_id);
     append_null_field(out, "externalTransactionHash");
     if (const auto cost = tx.paid_traffic_cost(); view.submitter_visible && cost) {
         append_int_field(out, "paidTrafficCost", *cost);
@@ -240,11 +258,7 @@ std::string transaction_response(const TransactionView& view) {
 void append_transaction_tree_object(std::string& out, const TransactionView& view) {
     const store::Transaction& tx = *view.transaction;
     const std::string update_id = tx.update_id().str();
-    out += '{';
-    append_string_field(out, "updateId", update_id, true);
-    append_string_field(out, "commandId", view.submitter_visible ? tx.command_id.view() : "");
-    append_string_field(out, "workflowId", tx.workflow_id);
-    append_string_field(out, "effectiveAt", model::format_instant(tx.effective_at));
+    append_transaction_head(out, view, update_id);
     append_int_field(out, "offset", tx.offset);
     // LegacyDTOs.toTransactionTree: the created and exercised events (an archive, in the
     // ACS_DELTA shape, is no tree event: `collect` skips it) by node id, in a Scala Map.
@@ -272,13 +286,7 @@ void append_transaction_tree_object(std::string& out, const TransactionView& vie
         out += "}}";
     }
     out += '}';
-    append_string_field(out, "synchronizerId", tx.synchronizer_id);
-    append_key(out, "traceContext");
-    out += '{';
-    append_string_field(out, "traceparent", traceparent(update_id), true);
-    append_null_field(out, "tracestate");
-    out += '}';
-    append_string_field(out, "recordTime", model::format_instant(tx.record_time));
+    append_transaction_where(out, tx, update_id);
     out += '}';
 }
 

@@ -4,6 +4,7 @@
 // Without endInclusive the stream tails the ledger; with it, it ends there and the socket closes
 // (1000). An error is one JsCantonError message, then the close.
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -35,17 +36,11 @@ class UpdateStream final : public http::MessageStream {
     Output on_message(std::string_view text) override {
         // Canton takes the first request (Flow.take(1)) and ignores what follows.
         if (std::exchange(started_, true)) return {};
-        try {
-            const UpdatesRequest request = decode_updates(text);
-            plan_ = plan_updates(store_, auth_, caller_, request, release_, trees_);
-        } catch (const ApiError& e) {
-            return error(e);
-        } catch (const http::DecodeError& e) {
-            // tapir's WebSocketFrameDecodeFailure, which Canton's recover turns into an internal
-            // error.
-            return error(
-                ApiError(ErrorKind::internal, "LEDGER_API_INTERNAL_ERROR",
-                         "Cannot decode frame: " + std::string(text) + ", due to: " + e.what()));
+        if (auto refused = stream_request_error(text, [&] {
+                plan_ =
+                    plan_updates(store_, auth_, caller_, decode_updates(text), release_, trees_);
+            })) {
+            return std::move(*refused);
         }
         next_ = plan_->begin_exclusive;
         if (plan_->descending) {  // an end is required then: all of it, latest first, and done
@@ -84,10 +79,6 @@ class UpdateStream final : public http::MessageStream {
     }
 
   private:
-    static Output error(const ApiError& e) {
-        return Output{.messages = {js_canton_error(e, new_trace_id()).dump()}, .done = true};
-    }
-
     const store::LedgerStore& store_;
     const RouteAuth auth_;  // a copy: the stream outlives the request
     const Caller caller_;
@@ -105,6 +96,26 @@ std::unique_ptr<http::MessageStream> make_update_stream(const store::LedgerStore
                                                         const RouteAuth& auth, const Caller& caller,
                                                         const ApiProfile& release, bool trees) {
     return std::make_unique<UpdateStream>(store, auth, caller, release, trees);
+}
+
+std::optional<http::MessageStream::Output> stream_request_error(std::string_view text,
+                                                                const std::function<void()>& plan) {
+    const auto refuse = [](const ApiError& e) {
+        return http::MessageStream::Output{.messages = {js_canton_error(e, new_trace_id()).dump()},
+                                           .done = true};
+    };
+    try {
+        plan();
+        return std::nullopt;
+    } catch (const ApiError& e) {
+        return refuse(e);
+    } catch (const http::DecodeError& e) {
+        // tapir's WebSocketFrameDecodeFailure, which Canton's recover turns into an internal
+        // error.
+        return refuse(
+            ApiError(ErrorKind::internal, "LEDGER_API_INTERNAL_ERROR",
+                     "Cannot decode frame: " + std::string(text) + ", due to: " + e.what()));
+    }
 }
 
 namespace {

@@ -1,7 +1,10 @@
 #pragma once
 // The handlers of the ledger area (openapi.yaml, JSON Ledger API v2).
 
+#include <functional>
 #include <memory>
+#include <optional>
+#include <string_view>
 
 #include "cantonlite/areas/ledger/ledger_auth.hpp"
 #include "cantonlite/areas/release.hpp"
@@ -38,6 +41,11 @@ inline constexpr std::int64_t http_list_max_elements = 200;
 [[nodiscard]] std::unique_ptr<http::MessageStream> make_update_stream(
     const store::LedgerStore& store, const RouteAuth& auth, const Caller& caller,
     const ApiProfile& release, bool trees = false);
+// Runs `plan` on the first message of a ledger WebSocket: nullopt when it succeeds; else what the
+// stream answers, one JsCantonError message and the end (a frame that is no request: Canton's
+// internal error "Cannot decode frame: …").
+[[nodiscard]] std::optional<http::MessageStream::Output> stream_request_error(
+    std::string_view text, const std::function<void()>& plan);
 // GET /v2/updates (and /v2/updates/flats on the 3.5 line) upgraded to a WebSocket, its token from
 // "Sec-WebSocket-Protocol: jwt.token.<JWT>" or "Authorization: Bearer"; a GET that does not ask
 // to upgrade is an unknown path.
