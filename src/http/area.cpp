@@ -24,14 +24,14 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
 
 }  // namespace
 
-std::string error_body(std::string_view message, ErrorLayout layout) {
+std::string circe_json_string(std::string_view text) {
     // circe's Printer: `"`, `\`, \b \f \n \r \t, the other ISO control characters (U+0000-U+001F,
     // U+007F-U+009F) as \u00xx; everything else as UTF-8. Bytes that are not UTF-8 were decoded
     // by Java into U+FFFD before they reached a message.
-    const std::string valid = nlohmann::json(message).dump(
+    const std::string valid = nlohmann::json(text).dump(
         -1, ' ', false, nlohmann::json::error_handler_t::replace);  // "..." with U+FFFD
-    std::string out = layout == ErrorLayout::indented ? "{\n  \"error\" : " : "{\"error\":";
-    out.reserve(out.size() + valid.size() + 8);
+    std::string out;
+    out.reserve(valid.size() + 8);
     for (std::size_t i = 0; i < valid.size(); ++i) {
         const auto c = static_cast<unsigned char>(valid[i]);
         if (c == 0x7F) {
@@ -48,6 +48,12 @@ std::string error_body(std::string_view message, ErrorLayout layout) {
             out += static_cast<char>(c);
         }
     }
+    return out;
+}
+
+std::string error_body(std::string_view message, ErrorLayout layout) {
+    std::string out = layout == ErrorLayout::indented ? "{\n  \"error\" : " : "{\"error\":";
+    out += circe_json_string(message);
     out += layout == ErrorLayout::indented ? "\n}" : "}";
     return out;
 }

@@ -94,6 +94,10 @@ class Area {
 // prints the errors HttpErrorHandler catches and the not-found answer ({\n  "error" : "..."\n}).
 enum class ErrorLayout { compact, indented };
 
+// `text` as circe's printer writes a JSON string (quotes included): control characters, DEL and
+// the C1 range as \u00xx escapes, bytes that are not UTF-8 as U+FFFD.
+[[nodiscard]] std::string circe_json_string(std::string_view text);
+
 // That body, serialized; bytes of the message that are not UTF-8 (a client's Host header) are
 // written as U+FFFD.
 [[nodiscard]] std::string error_body(std::string_view message,

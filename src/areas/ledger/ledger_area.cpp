@@ -185,8 +185,10 @@ http::Response LedgerArea::render_fault(int status, const http::Request& request
 http::Response unknown_path_response(const http::Request& request) {
     // pekko's HttpMethod.toString; a HEAD reached the routes as a GET (transparent HEAD).
     std::string text = "HttpMethod(" + request.method + "), uri: " + http::effective_uri(request);
+    // EndpointsCompanion prints it with circe (noSpaces); a Host header's bytes that are not
+    // UTF-8 were decoded by Java into U+FFFD.
     std::string out = R"({"errors":[)";
-    http::append_json_string(out, text);
+    out += http::circe_json_string(text);
     out += R"(],"status":404,"ledgerApiError":null})";
     return http::Response::json(404, std::move(out));
 }

@@ -120,8 +120,9 @@ std::optional<http::MessageStream::Output> stream_request_error(std::string_view
 
 namespace {
 
-http::Response upgrade(const store::LedgerStore& store, const RouteAuth& auth,
-                       const http::RequestContext& ctx, const ApiProfile& release, bool trees) {
+http::Response upgrade_to_update_stream(const store::LedgerStore& store, const RouteAuth& auth,
+                                        const http::RequestContext& ctx, const ApiProfile& release,
+                                        bool trees) {
     const Caller caller = auth.identify(ctx.request);  // 403 before the upgrade
     // tapir's endpoint takes a plain GET too; Pekko's upgrade directive rejects it, and the JSON
     // API's fallback route answers it as an unknown path.
@@ -138,12 +139,12 @@ http::Response upgrade(const store::LedgerStore& store, const RouteAuth& auth,
 
 http::Response updates_websocket(const store::LedgerStore& store, const RouteAuth& auth,
                                  const http::RequestContext& ctx, const ApiProfile& release) {
-    return upgrade(store, auth, ctx, release, false);
+    return upgrade_to_update_stream(store, auth, ctx, release, false);
 }
 
 http::Response update_trees_websocket(const store::LedgerStore& store, const RouteAuth& auth,
                                       const http::RequestContext& ctx, const ApiProfile& release) {
-    return upgrade(store, auth, ctx, release, true);
+    return upgrade_to_update_stream(store, auth, ctx, release, true);
 }
 
 }  // namespace cantonlite::areas::ledger

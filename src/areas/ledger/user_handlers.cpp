@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cantonlite/areas/ledger/event_filter.hpp"
 #include "cantonlite/areas/ledger/ledger_handlers.hpp"
 #include "cantonlite/areas/ledger/read_requests.hpp"
 #include "cantonlite/http/api_error.hpp"
@@ -27,11 +28,6 @@ using nlohmann::ordered_json;
 // UserManagementServiceConfig.maxUsersPageSize, PartyManagementServiceConfig.maxPartiesPageSize.
 constexpr std::int32_t max_users_page_size = 1000;
 constexpr std::int32_t max_parties_page_size = 10000;
-
-[[noreturn]] void invalid_argument(const std::string& why) {
-    throw ApiError(ErrorKind::invalid_argument, "INVALID_ARGUMENT",
-                   "The submitted request has invalid arguments: " + why);
-}
 
 // Another identity provider than the default one: the store's PermissionDenied.
 void check_default_identity_provider(const http::Request& request) {
@@ -60,7 +56,7 @@ ordered_json user_json(const model::User& u) {
 
 // A page token: base64 (URL alphabet, padded) of the proto {string lower_bound_excl = 1}
 // (ListUsersPageTokenPayload, ListPartiesPageTokenPayload).
-std::string page_token(const std::string& last) {
+std::string party_or_user_page_token(const std::string& last) {
     std::string proto = "\x0a";
     std::size_t n = last.size();
     do {  // varint
@@ -95,7 +91,7 @@ std::string page_bound(const std::optional<std::string>& token) {
             }
         }
     }
-    invalid_argument("Invalid page token");
+    throw_invalid_argument("Invalid page token");
 }
 
 // Every party the participant knows, by id (ORDER BY party): all are its own here.
@@ -170,7 +166,7 @@ http::Response list_users(const store::LedgerStore& store, const RouteAuth& auth
     const std::optional<std::int32_t> size = decode_int_query_param(ctx.request, "pageSize");
     const std::optional<std::string> token = ctx.request.query_param("pageToken");
     auth.authorize(ctx.request);  // AdminOrIdpAdmin, once the query is decoded
-    if (size && *size < 0) invalid_argument("Max page size must be non-negative");
+    if (size && *size < 0) throw_invalid_argument("Max page size must be non-negative");
     // 0 or absent: the maximum; more is clamped to it (AUMS listUsers).
     const std::int32_t page =
         size && *size > 0 ? std::min(*size, max_users_page_size) : max_users_page_size;
@@ -185,8 +181,9 @@ http::Response list_users(const store::LedgerStore& store, const RouteAuth& auth
     for (std::size_t i = 0; i < users.size() && i < static_cast<std::size_t>(page); ++i) {
         list.push_back(user_json(*users[i]));
     }
-    const std::string next =
-        static_cast<std::int32_t>(list.size()) == page ? page_token(list.back()["id"]) : "";
+    const std::string next = static_cast<std::int32_t>(list.size()) == page
+                                 ? party_or_user_page_token(list.back()["id"])
+                                 : "";
     return http::Response::json(200, ordered_json{{"users", list}, {"nextPageToken", next}}.dump());
 }
 
@@ -197,10 +194,10 @@ http::Response list_parties(const store::LedgerStore& store, const RouteAuth& au
     const std::string filter = ctx.request.query_param("filter-party").value_or("");
     auth.authorize(ctx.request);  // AdminOrIdpAdmin: CanReadAsAnyParty is not enough
     check_default_identity_provider(ctx.request);
-    if (size && *size < 0) invalid_argument("Page size must be non-negative");
+    if (size && *size < 0) throw_invalid_argument("Page size must be non-negative");
     if (size && *size > max_parties_page_size) {
-        invalid_argument("Page size must not exceed the server's maximum of " +
-                         std::to_string(max_parties_page_size));
+        throw_invalid_argument("Page size must not exceed the server's maximum of " +
+                               std::to_string(max_parties_page_size));
     }
     const std::int32_t page = size && *size > 0 ? *size : max_parties_page_size;
     const std::string after = page_bound(token);
@@ -212,7 +209,8 @@ http::Response list_parties(const store::LedgerStore& store, const RouteAuth& au
         append_party_details(list, party);
         last = party;
     }
-    const std::string next = static_cast<std::int32_t>(list.size()) == page ? page_token(last) : "";
+    const std::string next =
+        static_cast<std::int32_t>(list.size()) == page ? party_or_user_page_token(last) : "";
     return http::Response::json(
         200, ordered_json{{"partyDetails", list}, {"nextPageToken", next}}.dump());
 }

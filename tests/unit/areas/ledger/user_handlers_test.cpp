@@ -242,6 +242,20 @@ TEST_F(UserHandlersTest, AnUnknownPathIsTheFallbackRoutesJson) {
               R"("status":404,"ledgerApiError":null})");
 }
 
+// A Host header that is not UTF-8 (Java decodes it into U+FFFD) or holds control characters
+// still gives a JSON body.
+TEST_F(UserHandlersTest, TheFallbackRoutesJsonStaysValidWithAnyHost) {
+    http::Request r{.method = "GET", .target = "/v2/nope"};
+    r.headers.push_back({"Host", "h\xff\x7f\x01"});
+
+    const http::Response answer = router_->handle(r);
+
+    ASSERT_TRUE(json::accept(answer.body)) << answer.body;
+    EXPECT_EQ(json::parse(answer.body)["errors"][0],
+              "HttpMethod(GET), uri: http://h\xef\xbf\xbd\x7f\x01/v2/nope");
+    EXPECT_NE(answer.body.find("\\u007f\\u0001"), std::string::npos) << answer.body;
+}
+
 TEST_F(UserHandlersTest, AWrongMethodIsTapirs405WithoutAllow) {
     const http::Response r = call("DELETE", "/v2/version", "", "alice");
 
