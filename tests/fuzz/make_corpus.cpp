@@ -52,12 +52,17 @@ int main(int argc, char** argv) {
             if (!body.empty()) write(out / "parsers", body);
         }
     }
-    // Admin writes: a step, time, snapshots.
+    // Admin writes (a step, time, snapshots) and the routes no openapi list covers.
     for (
         const auto& [target, body] : std::vector<std::pair<std::string, std::string>>{
             {"/_cantonlite/v1/steps", R"({"step": "mint", "owner": "alice", "amount": "100"})"},
             {"/_cantonlite/v1/steps",
              R"([{"step": "add_user", "id": "x", "wallet": true}, {"step": "mint", "owner": "x", "amount": "5"}])"},
+            {"/_cantonlite/v1/steps",
+             R"([{"step": "mint", "owner": "alice", "amount": "9", "as": "m"}, {"step": "create_transfer_instruction", "sender": "alice", "receiver": "carol", "amount": "2", "inputs": ["m"], "execute_before": "2031-01-01T00:00:00Z"}])"},
+            {"/registry/transfer-instruction/v1/00ab/choice-contexts/accept",
+             R"({"excludeDebugFields": true})"},
+            {"/registry/transfer-instruction/v1/00ab/choice-contexts/withdraw", R"({})"},
             {"/_cantonlite/v1/time", R"({"advance": "PT1H"})"},
             {"/_cantonlite/v1/snapshots", ""},
             {"/_cantonlite/v1/reset", ""}}) {
