@@ -289,9 +289,10 @@ int generate(const CommandLine& cli) {
 }  // namespace
 
 std::unique_ptr<http::Router> make_router(const store::LedgerStore& store,
-                                          const areas::ApiProfile& profile) {
+                                          const areas::ApiProfile& profile,
+                                          seed::LiveNetwork* writer) {
     auto router = std::make_unique<http::Router>();
-    router->mount(std::make_unique<areas::ledger::LedgerArea>(store, profile));
+    router->mount(std::make_unique<areas::ledger::LedgerArea>(store, profile, writer));
     router->mount(std::make_unique<areas::scan::ScanArea>(store, profile));
     router->mount(std::make_unique<areas::scan::RegistryArea>(store));
     router->mount(std::make_unique<areas::validator::ValidatorArea>(store));
@@ -301,7 +302,7 @@ std::unique_ptr<http::Router> make_router(const store::LedgerStore& store,
 std::unique_ptr<http::Router> make_router(seed::LiveNetwork& network,
                                           areas::admin::AdminOptions admin,
                                           const areas::ApiProfile& profile) {
-    auto router = make_router(network.store(), profile);
+    auto router = make_router(network.store(), profile, &network);
     router->mount(
         std::make_unique<areas::admin::AdminArea>(network, router->faults(), std::move(admin)));
     auto root = std::make_unique<RootArea>(&network, &router->faults());

@@ -90,8 +90,13 @@ bool Area::serves(const std::vector<std::string>& segments) const {
            std::equal(prefix_segments_.begin(), prefix_segments_.end(), segments.begin());
 }
 
-void Area::add_route(std::string method, std::string_view path, Handler handler) {
-    routes_.add(std::move(method), base_ + std::string(path), std::move(handler));
+void Area::add_route(std::string method, std::string_view path, Handler handler, bool writes) {
+    routes_.add(std::move(method), base_ + std::string(path), std::move(handler), writes);
+    has_writers_ = has_writers_ || writes;
+}
+
+bool Area::writes(const Request& request, const std::vector<std::string>& segments) const {
+    return has_writers_ && routes_.match(request.method, segments).writes;
 }
 
 Response Area::handle(const Request& request, const std::vector<std::string>& segments) const {

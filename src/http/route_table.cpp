@@ -43,7 +43,7 @@ const std::string& PathParams::get(std::string_view name) const {
     throw std::logic_error("no path parameter " + std::string(name));
 }
 
-void RouteTable::add(std::string method, std::string pattern, Handler handler) {
+void RouteTable::add(std::string method, std::string pattern, Handler handler, bool writes) {
     auto segments = split_path(pattern);
     if (!segments || (segments->empty() && pattern != "/")) {
         throw std::invalid_argument("bad route pattern " + pattern);
@@ -62,7 +62,8 @@ void RouteTable::add(std::string method, std::string pattern, Handler handler) {
     routes_.push_back(Route{.method = std::move(method),
                             .pattern = std::move(pattern),
                             .segments = std::move(*segments),
-                            .handler = std::move(handler)});
+                            .handler = std::move(handler),
+                            .writes = writes});
 }
 
 RouteTable::Match RouteTable::match(std::string_view method,
@@ -84,6 +85,7 @@ RouteTable::Match RouteTable::match(std::string_view method,
     result.allowed.clear();
     result.handler = &best->handler;
     result.pattern = &best->pattern;
+    result.writes = best->writes;
     for (std::size_t i = 0; i < segments.size(); ++i) {
         const std::string& s = best->segments[i];
         if (is_parameter(s)) result.params.add(s.substr(1, s.size() - 2), segments[i]);

@@ -43,11 +43,12 @@ Response route(const std::vector<std::unique_ptr<Area>>& areas, util::SharedGate
     }
     if (best == nullptr) return not_found_response(request);
     Response response;
-    if (gate == nullptr || !best->reads_ledger()) {
-        response = best->handle(request, segments_for(*best));
+    const std::vector<std::string>& path = segments_for(*best);
+    if (gate == nullptr || !best->reads_ledger() || best->writes(request, path)) {
+        response = best->handle(request, path);
     } else {
         const std::shared_lock lock(*gate);
-        response = best->handle(request, segments_for(*best));
+        response = best->handle(request, path);
     }
     response.area = best->prefix();
     return response;

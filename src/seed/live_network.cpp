@@ -273,7 +273,9 @@ nlohmann::json LiveNetwork::execute_steps(const nlohmann::json& body) {
         for (const auto& [label, cid] : context_->step_labels()) labels[label] = cid;
         result["contracts"] = std::move(labels);
         if (kind == "add_party") {
-            const std::string alias = step.at("alias").get<std::string>();
+            // Without an alias the party is its own key (POST /v2/parties).
+            const std::string alias = step.contains("alias") ? step.at("alias").get<std::string>()
+                                                             : step.at("party").get<std::string>();
             result["parties"] = {{alias, store_->network().parties.at(alias)}};
         } else if (kind == "add_user") {
             const std::string id = step.at("id").get<std::string>();

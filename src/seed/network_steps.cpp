@@ -1,6 +1,9 @@
 // Steps that grow the network itself: a new party, a new participant user (docs/seed-format.md
 // "Parties and users"). A test often wants a fresh party; these give it one at run time.
+#include <algorithm>
+
 #include "cantonlite/model/ids.hpp"
+#include "cantonlite/seed/live_network.hpp"
 #include "steps.hpp"
 
 namespace cantonlite::seed {
@@ -17,12 +20,6 @@ bool valid_hint(std::string_view hint) {
     return true;
 }
 
-// A party allocated on the network's participant: "<hint>::1220<namespace fingerprint>", in the
-// participant's namespace as Canton's party allocation gives it.
-Party allocated_party(const model::Network& n, const std::string& hint) {
-    return hint + "::1220" + model::sha256_hex(n.id_namespace);
-}
-
 void check_alias_free(SeedContext& ctx, const JsonObject& s, std::string_view key,
                       const std::string& alias) {
     if (ctx.directory().has_alias(alias)) {
@@ -32,8 +29,23 @@ void check_alias_free(SeedContext& ctx, const JsonObject& s, std::string_view ke
 
 }  // namespace
 
+std::string allocated_party(const model::Network& n, std::string_view hint) {
+    return std::string(hint) + "::1220" + model::sha256_hex(n.id_namespace);
+}
+
 void add_party(SeedContext& ctx, const JsonObject& s) {
     allow_keys(s, Commits::nothing, {"alias", "party"});
+    if (!s.has("alias")) {
+        // A party allocated through the Ledger API: known by its id alone.
+        if (!s.has("party")) throw model::JsonFieldError(s.pointer_of("alias"), "is required");
+        const Party party = party_id(s, "party");
+        if (ctx.directory().has_alias(party) || ctx.network().parties.contains(party)) {
+            throw model::JsonFieldError(s.pointer_of("party"), party + " exists");
+        }
+        ctx.store().add_party(party, party);
+        ctx.directory().add(party, party, ctx.store().undo());  // a reference by its id
+        return;
+    }
     const std::string alias = s.string("alias");
     if (!valid_hint(alias)) {
         throw model::JsonFieldError(s.pointer_of("alias"),
@@ -81,6 +93,27 @@ void add_user(SeedContext& ctx, const JsonObject& s) {
     const int node = d.add(-1, wallet_install(n, id, party));
     ctx.commit(d);
     ctx.store().undo().assign(ctx.wallet_installs, party, d.contract_id_of(node));
+}
+
+void grant_rights(SeedContext& ctx, const JsonObject& s) {
+    allow_keys(s, Commits::nothing, {"user", "rights"});
+    const std::string id = s.string("user");
+    const model::User* user = ctx.network().find_user(id);
+    if (user == nullptr) throw model::JsonFieldError(s.pointer_of("user"), "no user '" + id + "'");
+    if (!s.has("rights")) throw model::JsonFieldError(s.pointer_of("rights"), "is required");
+    // The rights named, added to those the user has (GrantUserRights).
+    const model::LedgerRights more = parse_rights(s, user->party, ctx.directory());
+    model::LedgerRights rights = user->rights;
+    const auto add = [](std::vector<std::string>& to, const std::vector<std::string>& from) {
+        for (const std::string& p : from) {
+            if (std::find(to.begin(), to.end(), p) == to.end()) to.push_back(p);
+        }
+    };
+    add(rights.can_act_as, more.can_act_as);
+    add(rights.can_read_as, more.can_read_as);
+    rights.can_read_as_any_party = rights.can_read_as_any_party || more.can_read_as_any_party;
+    rights.participant_admin = rights.participant_admin || more.participant_admin;
+    ctx.store().set_user_rights(id, std::move(rights));
 }
 
 }  // namespace cantonlite::seed

@@ -36,6 +36,7 @@ const std::map<std::string_view, StepFunction>& step_kinds() {
         {"open_mining_round", open_mining_round},
         {"add_party", add_party},
         {"add_user", add_user},
+        {"grant_rights", grant_rights},
         {"reassign", reassign},
         {"unassign", unassign},
         {"assign", assign},

@@ -93,6 +93,7 @@ void open_mining_round(SeedContext& ctx, const JsonObject& step);
 
 void add_party(SeedContext& ctx, const JsonObject& step);
 void add_user(SeedContext& ctx, const JsonObject& step);
+void grant_rights(SeedContext& ctx, const JsonObject& step);
 
 void reassign(SeedContext& ctx, const JsonObject& step);
 void unassign(SeedContext& ctx, const JsonObject& step);

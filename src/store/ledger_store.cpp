@@ -238,6 +238,19 @@ void LedgerStore::add_user(model::User user) {
     undo_.push_back(network_.users, std::move(user));
 }
 
+void LedgerStore::set_user_rights(const std::string& id, model::LedgerRights rights) {
+    const std::unique_lock lock(mutex_);
+    const auto it = std::find_if(network_.users.begin(), network_.users.end(),
+                                 [&](const model::User& u) { return u.id == id; });
+    if (it == network_.users.end()) throw AppendError("no user '" + id + "'");
+    // By index: a later add_user may move the users, and its undo runs first.
+    const auto index = static_cast<std::size_t>(it - network_.users.begin());
+    undo_.record([this, index, old = std::move(it->rights)]() mutable {
+        network_.users[index].rights = std::move(old);
+    });
+    it->rights = std::move(rights);
+}
+
 std::uint32_t LedgerStore::active_sequence(const std::string& contract_id) const {
     const auto sequence = sequence_of(contract_id);
     if (!sequence) throw AppendError("unknown contract " + contract_id);

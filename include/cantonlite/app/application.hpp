@@ -15,9 +15,10 @@ namespace cantonlite::app {
 
 // The router of the daemon: ledger under /v2/, scan under /api/scan/, validator under
 // /api/validator/, all reading `store`, which must outlive it; with the routes of `profile`'s
-// release.
+// release. With `writer` (the live network of `store`), the ledger's writes too.
 [[nodiscard]] std::unique_ptr<http::Router> make_router(const store::LedgerStore& store,
-                                                        const areas::ApiProfile& profile = {});
+                                                        const areas::ApiProfile& profile = {},
+                                                        seed::LiveNetwork* writer = nullptr);
 
 // The daemon's router over a live network: the three API areas, which read under the network's
 // readers' lock, and the admin API under /_cantonlite/v1/, which writes to it.

@@ -38,6 +38,10 @@ class Area {
     // answers, so that a request sees every write whole or not at all; false for an area that
     // takes the lock itself (the admin API).
     [[nodiscard]] virtual bool reads_ledger() const { return true; }
+    // Whether the route that takes `request` writes the ledger: it takes the writers' lock itself,
+    // and the router must not hold the readers' lock around it (a writer of a reading area).
+    [[nodiscard]] bool writes(const Request& request,
+                              const std::vector<std::string>& segments) const;
     // Whether empty path segments ("//v2/updates") are skipped, as tapir's server does (the ledger
     // API's), rather than kept, as Pekko's path directives do (the Splice apps').
     [[nodiscard]] virtual bool skips_empty_segments() const { return false; }
@@ -57,8 +61,9 @@ class Area {
                                           const std::vector<std::string>& segments) const;
 
   protected:
-    // Adds `method base+path` (path as in the area's spec: "/v0/lsu").
-    void add_route(std::string method, std::string_view path, Handler handler);
+    // Adds `method base+path` (path as in the area's spec: "/v0/lsu"); `writes`: its handler
+    // writes the ledger (writes()).
+    void add_route(std::string method, std::string_view path, Handler handler, bool writes = false);
 
     // The area's body for a handler's ApiError (of `request`), and for a DecodeError.
     [[nodiscard]] virtual Response render_error(const ApiError& error,
@@ -86,6 +91,7 @@ class Area {
     std::vector<std::string> prefix_segments_;
     std::string base_;
     RouteTable routes_;
+    bool has_writers_ = false;
     FaultTable* faults_ = nullptr;
 };
 

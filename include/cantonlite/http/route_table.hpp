@@ -42,6 +42,9 @@ class RouteTable {
         std::string pattern;
         std::vector<std::string> segments;  // "{name}" for parameters
         Handler handler;
+        // The handler writes the ledger, taking the writers' lock itself: the router must not
+        // hold the readers' lock around it.
+        bool writes = false;
     };
 
     // The outcome of a lookup. handler is set when a route matched; otherwise `allowed` lists the
@@ -51,11 +54,12 @@ class RouteTable {
         const std::string* pattern = nullptr;  // the matched route's pattern, with handler
         PathParams params;
         std::vector<std::string> allowed;
+        bool writes = false;  // the matched route's
     };
 
     // Adds a route. Throws std::invalid_argument for a pattern that does not start with '/', an
     // empty or malformed segment, or a (method, pattern) pair that is already there.
-    void add(std::string method, std::string pattern, Handler handler);
+    void add(std::string method, std::string pattern, Handler handler, bool writes = false);
 
     // Looks up decoded path segments. Where several patterns match, the most specific wins: the one
     // with a literal at the first segment where they differ.

@@ -12,6 +12,7 @@
 #include <shared_mutex>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -52,6 +53,10 @@ inline constexpr std::int64_t scan_default_snapshot_seconds = 3 * 3600;
 
 // The automation's delay after an expiry (Splice AutomationConfig clockSkewAutomationDelay = 5 s).
 inline constexpr std::int64_t automation_delay_micros = 5'000'000;
+
+// The id of a party allocated on the network's participant with `hint`:
+// "<hint>::1220<namespace fingerprint>", in the participant's namespace as Canton allocates it.
+[[nodiscard]] std::string allocated_party(const model::Network& n, std::string_view hint);
 
 // Thread-safe. Readers of the ledger (the API areas) hold gate() shared while they answer; every
 // write holds it exclusively while it applies, so no reader sees half of one. The journal's sync

@@ -109,8 +109,9 @@ class LedgerStore {
     LedgerStore(const LedgerStore&) = delete;
     LedgerStore& operator=(const LedgerStore&) = delete;
 
-    // The network facts: DSO party, SVs, users, LSU announcement. Only add_party() and add_user()
-    // change them, under the writers' lock (readers of the areas hold the readers' side of it).
+    // The network facts: DSO party, SVs, users, LSU announcement. Only add_party(), add_user()
+    // and set_user_rights() change them, under the writers' lock (readers of the areas hold the
+    // readers' side of it).
     [[nodiscard]] const model::Network& network() const { return network_; }
 
     // ---- writing (one writer at a time) ----
@@ -125,6 +126,8 @@ class LedgerStore {
     // alias or user id is taken.
     void add_party(const std::string& alias, const Party& party);
     void add_user(model::User user);
+    // Replaces the rights of user `id`. Throws AppendError for an unknown user.
+    void set_user_rights(const std::string& id, model::LedgerRights rights);
 
     [[nodiscard]] Offset next_offset() const;
     // Room for `updates` more updates and `contracts` more contracts without regrowing the

@@ -35,8 +35,9 @@ constexpr std::array<DeprecatedEndpoint, 11> deprecated_endpoints{{
 
 }  // namespace
 
-LedgerArea::LedgerArea(const store::LedgerStore& store, const ApiProfile& profile)
-    : http::Area("/v2/", ""), store_(store), auth_(store.network()) {
+LedgerArea::LedgerArea(const store::LedgerStore& store, const ApiProfile& profile,
+                       seed::LiveNetwork* network)
+    : http::Area("/v2/", ""), store_(store), network_(network), auth_(store.network()) {
     // A disabled endpoint answers before its body is decoded or its token read
     // (JsonV2DeprecatedApiDisabledTests: "rejected before its request body is decoded").
     for (const DeprecatedEndpoint& e : deprecated_endpoints) {
@@ -97,6 +98,15 @@ LedgerArea::LedgerArea(const store::LedgerStore& store, const ApiProfile& profil
     route("GET", "/v2/users/{user-id}/rights", Claims::own_user_or_admin, with(get_user_rights));
     route("GET", "/v2/parties", Claims::admin, with(list_parties), Check::by_handler);
     route("GET", "/v2/parties/participant-id", Claims::public_, with(get_participant_id));
+    if (network_ != nullptr) {
+        // The writes: each applies under the writers' lock and is journaled.
+        route(
+            "POST", "/v2/parties", Claims::admin_or_self,
+            [this](const RouteAuth& auth, const http::RequestContext& ctx) {
+                return post_parties(*network_, auth, ctx);
+            },
+            Check::by_handler, true);
+    }
     route("GET", "/v2/parties/{party}", Claims::admin_or_operate_as, with(get_parties));
     route("GET", "/v2/state/connected-synchronizers", Claims::read_as,
           with(get_state_connected_synchronizers));
@@ -121,28 +131,30 @@ LedgerArea::LedgerArea(const store::LedgerStore& store, const ApiProfile& profil
 }
 
 void LedgerArea::route(std::string method, std::string_view path, Claims claims,
-                       LedgerHandler handler, Check check) {
+                       LedgerHandler handler, Check check, bool writes) {
     // A GET has no body to decode first: its claims, when they do not depend on it, are checked
     // here, unless its handler decodes a query first. Other routes check theirs in the handler, at
     // the gRPC stage; a success from a route that did not is a bug, and the client gets the
     // internal error rather than the data. (A WebSocket's stream checks them on the request it
     // reads.)
     const bool check_first = method == "GET" && check == Check::before_handler;
-    add_route(std::move(method), path,
-              [this, claims, check_first,
-               handler = std::move(handler)](const http::RequestContext& ctx) -> http::Response {
-                  const RouteAuth auth(auth_, claims);
-                  if (check_first) {
-                      auth.check_before(ctx.request, claims == Claims::own_user_or_admin
-                                                         ? &ctx.params.get("user-id")
-                                                         : nullptr);
-                  }
-                  http::Response response = handler(auth, ctx);
-                  if (!auth.checked() && response.status < 300 && response.stream == nullptr) {
-                      throw std::logic_error("the route answered without checking its claims");
-                  }
-                  return response;
-              });
+    add_route(
+        std::move(method), path,
+        [this, claims, check_first,
+         handler = std::move(handler)](const http::RequestContext& ctx) -> http::Response {
+            const RouteAuth auth(auth_, claims);
+            if (check_first) {
+                auth.check_before(ctx.request, claims == Claims::own_user_or_admin
+                                                   ? &ctx.params.get("user-id")
+                                                   : nullptr);
+            }
+            http::Response response = handler(auth, ctx);
+            if (!auth.checked() && response.status < 300 && response.stream == nullptr) {
+                throw std::logic_error("the route answered without checking its claims");
+            }
+            return response;
+        },
+        writes);
 }
 http::Response LedgerArea::render_error(const http::ApiError& error,
                                         const http::Request& request) const {

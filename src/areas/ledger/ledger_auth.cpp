@@ -143,11 +143,20 @@ void RouteAuth::authorize_operate_as(const Caller& caller,
     }
 }
 
+void RouteAuth::authorize_admin_or_self(const Caller& caller, const std::string& user_id) const {
+    if (claims_ != Claims::admin_or_self)
+        throw std::logic_error("a route authorized other claims than it declares");
+    auth_->authorize_admin(
+        caller, user_id.empty() ? std::nullopt : std::optional<std::string_view>(user_id));
+    checked_ = true;
+}
+
 void RouteAuth::check_before(const http::Request& request, const std::string* user_id) const {
     switch (claims_) {
         case Claims::none:
         case Claims::read_as:
         case Claims::admin_or_operate_as:
+        case Claims::admin_or_self:
             return;
         case Claims::public_:
             auth_->authorize(identify(request), {}, false);

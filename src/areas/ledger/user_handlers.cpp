@@ -4,17 +4,24 @@
 // ApiPartyManagementService / PartyManagementServiceAuthorization. Every user here belongs to the
 // default identity provider, and every party the network names is hosted by its one participant.
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
+#include <exception>
+#include <mutex>
 #include <optional>
 #include <set>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
+#include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
 #include "cantonlite/areas/ledger/event_filter.hpp"
+#include "cantonlite/areas/ledger/js_canton_error.hpp"
 #include "cantonlite/areas/ledger/ledger_handlers.hpp"
 #include "cantonlite/areas/ledger/read_requests.hpp"
+#include "cantonlite/areas/ledger/relaxed_json.hpp"
 #include "cantonlite/http/api_error.hpp"
 #include "cantonlite/model/ids.hpp"
 
@@ -120,7 +127,128 @@ const model::User& existing_user(const store::LedgerStore& store, const std::str
     return *user;
 }
 
+// A write's answer `body`, sent once the write is durable (at once without a journal); a failed
+// sync is the internal error.
+http::Response once_durable(seed::LiveNetwork& network, seed::Written written, std::string body) {
+    if (!written.ticket) return http::Response::json(200, std::move(body));
+    http::Response pending;
+    pending.deferred = [&network, written = std::move(written),
+                        body = std::move(body)](http::Response::Completion done) {
+        network.when_durable(written, [done = std::move(done), body](std::exception_ptr error) {
+            if (!error) return done(http::Response::json(200, body));
+            std::string why = "the journal failed";
+            try {
+                std::rethrow_exception(error);
+            } catch (const std::exception& e) {
+                why = e.what();
+            }
+            spdlog::error("ledger write: {}", why);
+            const ApiError e(ErrorKind::internal, "", why);
+            done(
+                http::Response::json(http_status_of(e), js_canton_error(e, new_trace_id()).dump()));
+        });
+    };
+    return pending;
+}
+
+// A party hint as Canton's UniqueIdentifier takes one here: letters, digits, '-' and '_'.
+bool valid_party_hint(std::string_view hint) {
+    if (hint.empty() || hint.size() > 185) return false;
+    return std::all_of(hint.begin(), hint.end(), [](unsigned char c) {
+        return std::isalnum(c) != 0 || c == '-' || c == '_';
+    });
+}
+
+// A fresh hint for an allocation without one: "party-" and a random UUID (APMS).
+std::string random_party_hint() {
+    std::string hex = new_trace_id();  // 32 random hex digits
+    return "party-" + hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-4" + hex.substr(13, 3) + "-a" +
+           hex.substr(17, 3) + "-" + hex.substr(20, 12);
+}
+
 }  // namespace
+
+http::Response post_parties(seed::LiveNetwork& network, const RouteAuth& auth,
+                            const http::RequestContext& ctx) {
+    // AllocatePartyRequest, relaxed: every field may be left out.
+    using relaxed::decode_string;
+    using relaxed::member;
+    using relaxed::parse_body;
+    using relaxed::require_object;
+    // The network is read under the readers' lock (the token's user, the parties), which the
+    // write below must not hold.
+    std::shared_lock lock(network.gate());
+    const Caller caller = auth.identify(ctx.request);  // 403 for an unknown user
+    const nlohmann::json body = parse_body(ctx.request.body);
+    require_object(body, "partyIdHint");
+    std::string hint = decode_string(member(body, "partyIdHint"), "partyIdHint");
+    const std::string idp = decode_string(member(body, "identityProviderId"), "identityProviderId");
+    const std::string synchronizer =
+        decode_string(member(body, "synchronizerId"), "synchronizerId");
+    const std::string user_id = decode_string(member(body, "userId"), "userId");
+    std::string resource_version;
+    if (const nlohmann::json* meta = member(body, "localMetadata"); meta && !meta->is_null()) {
+        require_object(*meta, "resourceVersion");
+        resource_version = decode_string(member(*meta, "resourceVersion"), "resourceVersion");
+    }
+    // AdminOrIdpAdminOrSelfAdmin(userId): a user may allocate a party for itself.
+    auth.authorize_admin_or_self(caller, user_id);
+    if (!hint.empty() && !valid_party_hint(hint)) {
+        throw_invalid_argument("Invalid party ID: '" + hint +
+                               "' is no identifier (letters, digits, '-' and '_')");
+    }
+    if (!resource_version.empty()) {
+        throw_invalid_argument("field local_metadata.resource_version must be not set");
+    }
+    if (!idp.empty()) {
+        throw_invalid_argument("Provided identity_provider_id " + idp + " has not been found.");
+    }
+    const model::Network& n = network.store().network();
+    if (!synchronizer.empty() && synchronizer != n.synchronizer_id &&
+        std::find(n.other_synchronizers.begin(), n.other_synchronizers.end(), synchronizer) ==
+            n.other_synchronizers.end()) {
+        throw_invalid_argument("Unknown synchronizer " + synchronizer);
+    }
+    if (hint.empty()) hint = random_party_hint();
+    const std::string party = seed::allocated_party(n, hint);
+    const auto already = [&] {
+        // PartyAllocation: the topology's MappingAlreadyExists, remapped to INVALID_ARGUMENT;
+        // `show` cuts the fingerprint to 12 characters.
+        const std::string fingerprint = party.substr(party.find("::") + 2);
+        throw_invalid_argument("Party already exists: party " + hint + "::" +
+                               fingerprint.substr(0, 12) + "... is already allocated on this node");
+    };
+    const std::vector<std::string> parties = known_parties(n);
+    if (std::binary_search(parties.begin(), parties.end(), party)) already();
+    if (!user_id.empty() && n.find_user(user_id) == nullptr) {
+        user_not_found("grant user rights", user_id);
+    }
+    lock.unlock();
+    // Journaled as the steps a seed would say; the user of userId may act as the new party.
+    nlohmann::json steps = nlohmann::json::array({{{"step", "add_party"}, {"party", party}}});
+    if (!user_id.empty()) {
+        steps.push_back({{"step", "grant_rights"},
+                         {"user", user_id},
+                         {"rights", {{"can_act_as", nlohmann::json::array({party})}}}});
+    }
+    seed::Written written;
+    try {
+        written = network.apply_steps(steps);
+    } catch (const seed::WriteError& e) {
+        {
+            const std::shared_lock relock(network.gate());
+            const std::vector<std::string> now = known_parties(network.store().network());
+            if (std::binary_search(now.begin(), now.end(), party)) already();  // a concurrent one
+        }
+        spdlog::error("POST /v2/parties: {}", e.what());
+        throw ApiError(ErrorKind::internal, "", e.what());
+    }
+    ordered_json details = ordered_json::array();
+    append_party_details(details, party);
+    details[0]["localMetadata"]["resourceVersion"] = "0";  // a party record now exists
+    return once_durable(network, std::move(written),
+                        ordered_json{{"partyDetails", details[0]}}.dump());
+}
 
 http::Response get_authenticated_user(const store::LedgerStore& /*store*/, const RouteAuth& auth,
                                       const http::RequestContext& ctx,

@@ -158,7 +158,7 @@ const std::string known_kinds =
     "close_vote, complete_buy_traffic_request, create_buy_traffic_request, "
     "create_transfer_instruction, create_transfer_offer, create_transfer_preapproval, "
     "expire_buy_traffic_request, "
-    "expire_transfer_offer, feature_app, lock, migrate, "
+    "expire_transfer_offer, feature_app, grant_rights, lock, migrate, "
     "mint, open_mining_round, reassign, register_ans_entry, renew_ans_entry, request_vote, "
     "snapshot, transaction, "
     "transfer, transfer_command, unassign, unlock, withdraw_transfer_offer";

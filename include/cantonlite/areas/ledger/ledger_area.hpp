@@ -8,6 +8,7 @@
 #include "cantonlite/areas/ledger/ledger_auth.hpp"
 #include "cantonlite/areas/release.hpp"
 #include "cantonlite/http/area.hpp"
+#include "cantonlite/seed/live_network.hpp"
 #include "cantonlite/store/ledger_store.hpp"
 
 namespace cantonlite::areas::ledger {
@@ -25,7 +26,10 @@ class LedgerArea : public http::Area {
   public:
     // The routes of `profile`'s Canton release. Throws std::invalid_argument for unusable keys in
     // the auth settings.
-    explicit LedgerArea(const store::LedgerStore& store, const ApiProfile& profile = {});
+    // With `network`, the routes that write the ledger too (they write to it; otherwise they
+    // are not served).
+    explicit LedgerArea(const store::LedgerStore& store, const ApiProfile& profile = {},
+                        seed::LiveNetwork* network = nullptr);
 
     // tapir skips empty path segments: the wallet SDK's "//v2/updates" is "/v2/updates".
     [[nodiscard]] bool skips_empty_segments() const override { return true; }
@@ -50,9 +54,10 @@ class LedgerArea : public http::Area {
     enum class Check { before_handler, by_handler };
     // Adds a route with the claims its caller needs; the only way this area adds one.
     void route(std::string method, std::string_view path, Claims claims, LedgerHandler handler,
-               Check check = Check::before_handler);
+               Check check = Check::before_handler, bool writes = false);
 
     const store::LedgerStore& store_;
+    seed::LiveNetwork* network_;  // null: the write routes are not served
     LedgerAuth auth_;
 };
 

@@ -57,6 +57,7 @@ enum class Claims {
     own_user_or_admin,    // the path's {user-id} is the caller's own user, or ParticipantAdmin
     admin,                // ParticipantAdmin
     admin_or_operate_as,  // ParticipantAdmin, or the right to act or read as each party named
+    admin_or_self,        // ParticipantAdmin, or the request's userId is the caller's own
 };
 
 // A user id as Canton's UserId.fromString takes it: 1 to 128 of [a-zA-Z0-9@^$.!`-#+'~_|:()].
@@ -88,6 +89,10 @@ class RouteAuth {
     // The same check, from a handler that decodes its query first (a bad query parameter is
     // tapir's 400 before the claims are looked at).
     void authorize(const http::Request& request) const { check_before(request, nullptr); }
+
+    // The gRPC stage of an admin_or_self route: `user_id` the request names ("": none, so
+    // ParticipantAdmin).
+    void authorize_admin_or_self(const Caller& caller, const std::string& user_id) const;
 
     // The gRPC stage of an admin_or_operate_as route.
     void authorize_operate_as(const Caller& caller, const std::vector<std::string>& parties) const;

@@ -10,6 +10,7 @@
 #include "cantonlite/areas/release.hpp"
 #include "cantonlite/http/response.hpp"
 #include "cantonlite/http/route_table.hpp"
+#include "cantonlite/seed/live_network.hpp"
 #include "cantonlite/store/ledger_store.hpp"
 
 namespace cantonlite::areas::ledger {
@@ -86,6 +87,11 @@ inline constexpr std::int64_t http_list_max_elements = 200;
 [[nodiscard]] http::Response get_parties(const store::LedgerStore& store, const RouteAuth& auth,
                                          const http::RequestContext& ctx,
                                          const ApiProfile& release);
+// POST /v2/parties: allocates a party "<hint>::<the participant's namespace>" (ParticipantAdmin, or
+// for the caller's own userId, which then may act as it), journaled as add_party and grant_rights
+// steps; 400 INVALID_ARGUMENT "Party already exists: …" for one allocated before.
+[[nodiscard]] http::Response post_parties(seed::LiveNetwork& network, const RouteAuth& auth,
+                                          const http::RequestContext& ctx);
 // GET /v2/parties/participant-id: the participant's unique identifier (any user).
 [[nodiscard]] http::Response get_participant_id(const store::LedgerStore& store,
                                                 const RouteAuth& auth,

@@ -1,6 +1,7 @@
 // The admin API with a journal: every write is acknowledged once its record is durable, and a
 // network loaded again from the seed and the journal answers as the first one did.
 #include <filesystem>
+#include <future>
 #include <random>
 
 #include "areas/admin/admin_test_support.hpp"
@@ -64,6 +65,34 @@ TEST_F(JournaledAdmin, AWriteIsAnsweredWhenItsRecordIsDurableAndSurvivesARestart
     EXPECT_EQ(call("GET", base + "/network").body, network);
     EXPECT_EQ(call("GET", base + "/time").body, time);
     EXPECT_EQ(admin("GET", "/snapshots").at("snapshots").size(), 1U);
+}
+
+// The Ledger API's writes are journaled as the admin API's are (POST /v2/parties).
+TEST_F(JournaledAdmin, AnAllocatedPartySurvivesARestart) {
+    const http::Response allocated =
+        router_->handle(http::Request{.method = "POST",
+                                      .target = "/v2/parties",
+                                      .headers = {{"Authorization", bearer("ledger-api-user")}},
+                                      .body = R"({"partyIdHint": "Kept", "userId": "bob"})"});
+    ASSERT_TRUE(static_cast<bool>(allocated.deferred));  // acknowledged once durable
+    std::promise<http::Response> answer;
+    auto future = answer.get_future();
+    allocated.deferred([&answer](http::Response r) { answer.set_value(std::move(r)); });
+    ASSERT_EQ(future.get().status, 200);
+    const std::string rights = as_user("bob", "GET", "/v2/users/bob/rights").body;
+
+    router_.reset();
+    network_.reset();
+    journal_.reset();
+    journal_ = journal::open_file_journal(path_, "fingerprint");
+    network_ = seed::LiveNetwork::load_file(admintest::default_seed);
+    network_->attach_journal(*journal_);
+    router_ = app::make_router(*network_, admintest::open_options());
+
+    const std::string party = seed::allocated_party(network_->store().network(), "Kept");
+    EXPECT_NE(as_user("ledger-api-user", "GET", "/v2/parties").body.find(party), std::string::npos);
+    EXPECT_EQ(as_user("bob", "GET", "/v2/users/bob/rights").body, rights);
+    EXPECT_NE(rights.find(party), std::string::npos) << rights;
 }
 
 TEST_F(JournaledAdmin, ARefusedWriteIsNotJournaled) {
