@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 #include <optional>
+#include <shared_mutex>
 #include <utility>
 
 #include <spdlog/spdlog.h>
@@ -92,11 +93,6 @@ bool Area::serves(const std::vector<std::string>& segments) const {
 
 void Area::add_route(std::string method, std::string_view path, Handler handler, bool writes) {
     routes_.add(std::move(method), base_ + std::string(path), std::move(handler), writes);
-    has_writers_ = has_writers_ || writes;
-}
-
-bool Area::writes(const Request& request, const std::vector<std::string>& segments) const {
-    return has_writers_ && routes_.match(request.method, segments).writes;
 }
 
 Response Area::handle(const Request& request, const std::vector<std::string>& segments) const {
@@ -111,6 +107,10 @@ Response Area::handle(const Request& request, const std::vector<std::string>& se
         response.reset = true;
     } else if (fault && fault->error_status != 0) {
         response = render_fault(fault->error_status, request, fault->rule);
+    } else if (read_gate_ != nullptr && !match.writes) {
+        // Every write whole or not at all (LiveNetwork); a write route takes the writers' side.
+        const std::shared_lock lock(*read_gate_);
+        response = answer(*match.handler, match.params, request);
     } else {
         response = answer(*match.handler, match.params, request);
     }

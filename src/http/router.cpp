@@ -3,15 +3,13 @@
 #include <algorithm>
 #include <cassert>
 #include <iterator>
-#include <mutex>
 
 #include "cantonlite/http/path.hpp"
 
 namespace cantonlite::http {
 namespace {
 
-Response route(const std::vector<std::unique_ptr<Area>>& areas, util::SharedGate* gate,
-               const Request& request) {
+Response route(const std::vector<std::unique_ptr<Area>>& areas, const Request& request) {
     const auto raw = [](char c) {
         const auto b = static_cast<unsigned char>(c);
         return b < 0x21 || b >= 0x7F;
@@ -42,14 +40,7 @@ Response route(const std::vector<std::unique_ptr<Area>>& areas, util::SharedGate
         }
     }
     if (best == nullptr) return not_found_response(request);
-    Response response;
-    const std::vector<std::string>& path = segments_for(*best);
-    if (gate == nullptr || !best->reads_ledger() || best->writes(request, path)) {
-        response = best->handle(request, path);
-    } else {
-        const std::shared_lock lock(*gate);
-        response = best->handle(request, path);
-    }
+    Response response = best->handle(request, segments_for(*best));
     response.area = best->prefix();
     return response;
 }
@@ -65,7 +56,15 @@ void Router::mount(std::unique_ptr<Area> area) {
         faults_->add_routes(routes);
         area->attach_faults(faults_);
     }
+    if (gate_ != nullptr && area->reads_ledger()) area->attach_read_gate(gate_);
     areas_.push_back(std::move(area));
+}
+
+void Router::set_read_gate(util::SharedGate* gate) {
+    gate_ = gate;
+    for (const auto& area : areas_) {
+        if (area->reads_ledger()) area->attach_read_gate(gate);
+    }
 }
 
 void Router::add_host(std::string name, const Router* router) {
@@ -84,7 +83,7 @@ Response Router::handle(const Request& request) const {
         }
         return not_found_response(request);
     }
-    Response response = route(areas_, gate_, request);
+    Response response = route(areas_, request);
     const auto traceparent = request.header("traceparent");
     if (!traceparent) return response;
     if (response.deferred) {

@@ -10,6 +10,7 @@
 #include "cantonlite/http/request.hpp"
 #include "cantonlite/http/response.hpp"
 #include "cantonlite/http/route_table.hpp"
+#include "cantonlite/util/shared_gate.hpp"
 
 namespace cantonlite::http {
 
@@ -38,10 +39,10 @@ class Area {
     // answers, so that a request sees every write whole or not at all; false for an area that
     // takes the lock itself (the admin API).
     [[nodiscard]] virtual bool reads_ledger() const { return true; }
-    // Whether the route that takes `request` writes the ledger: it takes the writers' lock itself,
-    // and the router must not hold the readers' lock around it (a writer of a reading area).
-    [[nodiscard]] bool writes(const Request& request,
-                              const std::vector<std::string>& segments) const;
+    // The ledger's readers' lock, which handle() holds around each route's handler unless the
+    // route writes (it takes the writers' side itself). REQUIRES: start-up, reads_ledger(); `gate`
+    // outlives the area.
+    void attach_read_gate(util::SharedGate* gate) { read_gate_ = gate; }
     // Whether empty path segments ("//v2/updates") are skipped, as tapir's server does (the ledger
     // API's), rather than kept, as Pekko's path directives do (the Splice apps').
     [[nodiscard]] virtual bool skips_empty_segments() const { return false; }
@@ -62,7 +63,7 @@ class Area {
 
   protected:
     // Adds `method base+path` (path as in the area's spec: "/v0/lsu"); `writes`: its handler
-    // writes the ledger (writes()).
+    // writes the ledger, and is not run under the readers' lock.
     void add_route(std::string method, std::string_view path, Handler handler, bool writes = false);
 
     // The area's body for a handler's ApiError (of `request`), and for a DecodeError.
@@ -91,8 +92,8 @@ class Area {
     std::vector<std::string> prefix_segments_;
     std::string base_;
     RouteTable routes_;
-    bool has_writers_ = false;
     FaultTable* faults_ = nullptr;
+    util::SharedGate* read_gate_ = nullptr;
 };
 
 // How circe prints the body {"error": message} of the Splice services: `compact` as guardrail

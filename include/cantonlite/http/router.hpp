@@ -30,9 +30,10 @@ class Router {
 
     [[nodiscard]] const std::vector<std::unique_ptr<Area>>& areas() const { return areas_; }
 
-    // The ledger's readers/writers lock: held shared while an area that reads_ledger() answers.
-    // REQUIRES: start-up; `gate` outlives the router.
-    void set_read_gate(util::SharedGate* gate) { gate_ = gate; }
+    // The ledger's readers/writers lock: held shared while a route of an area that
+    // reads_ledger() answers, unless the route writes (Area::attach_read_gate), for the areas
+    // mounted and to be mounted. REQUIRES: start-up; `gate` outlives the router.
+    void set_read_gate(util::SharedGate* gate);
 
     // The faults a test asked for, on the routes of the areas that take them.
     [[nodiscard]] FaultTable& faults() { return *faults_; }
