@@ -127,30 +127,6 @@ const model::User& existing_user(const store::LedgerStore& store, const std::str
     return *user;
 }
 
-// A write's answer `body`, sent once the write is durable (at once without a journal); a failed
-// sync is the internal error.
-http::Response once_durable(seed::LiveNetwork& network, seed::Written written, std::string body) {
-    if (!written.ticket) return http::Response::json(200, std::move(body));
-    http::Response pending;
-    pending.deferred = [&network, written = std::move(written),
-                        body = std::move(body)](http::Response::Completion done) {
-        network.when_durable(written, [done = std::move(done), body](std::exception_ptr error) {
-            if (!error) return done(http::Response::json(200, body));
-            std::string why = "the journal failed";
-            try {
-                std::rethrow_exception(error);
-            } catch (const std::exception& e) {
-                why = e.what();
-            }
-            spdlog::error("ledger write: {}", why);
-            const ApiError e(ErrorKind::internal, "", why);
-            done(
-                http::Response::json(http_status_of(e), js_canton_error(e, new_trace_id()).dump()));
-        });
-    };
-    return pending;
-}
-
 // A party hint as Canton's UniqueIdentifier takes one here: letters, digits, '-' and '_'.
 bool valid_party_hint(std::string_view hint) {
     if (hint.empty() || hint.size() > 185) return false;
@@ -246,7 +222,7 @@ http::Response post_parties(seed::LiveNetwork& network, const RouteAuth& auth,
     ordered_json details = ordered_json::array();
     append_party_details(details, party);
     details[0]["localMetadata"]["resourceVersion"] = "0";  // a party record now exists
-    return once_durable(network, std::move(written),
+    return answer_once_durable(network, std::move(written),
                         ordered_json{{"partyDetails", details[0]}}.dump());
 }
 

@@ -60,6 +60,11 @@ inline constexpr std::int64_t http_list_max_elements = 200;
                                                     const http::RequestContext& ctx,
                                                     const ApiProfile& release);
 
+// A write's answer `body` (200 application/json), sent once the write is durable (at once without
+// a journal); a failed sync is the internal error.
+[[nodiscard]] http::Response answer_once_durable(seed::LiveNetwork& network, seed::Written written,
+                                                 std::string body);
+
 // GET /v2/version: the Ledger API version and features (no token needed).
 [[nodiscard]] http::Response get_version(const RouteAuth& auth, const http::RequestContext& ctx,
                                          const ApiProfile& release);
