@@ -7,26 +7,14 @@
 #include "steps.hpp"
 
 namespace cantonlite::seed {
-namespace {
 
 namespace p = splice::payloads;
 using store::CreateDraft;
 using store::ExerciseDraft;
 
-const model::Decimal default_rate = *model::Decimal::parse("0.0000190259");
+const model::Decimal default_holding_rate = *model::Decimal::parse("0.0000190259");
 
-struct Lock {
-    std::vector<Party> holders;
-    Timestamp expires_at;
-    std::optional<std::string> context;
-};
-
-struct Output {
-    Party receiver;
-    model::Decimal amount;
-    std::optional<Lock> lock;
-    std::optional<std::string> label;
-};
+namespace {
 
 Lock read_lock(const SeedContext& ctx, const JsonObject& o) {
     o.reject_unknown_keys({"holders", "expires_at", "context"});
@@ -60,6 +48,8 @@ model::Decimal input_total(const SeedContext& ctx, const Party& sender,
     return in;
 }
 
+}  // namespace
+
 // Archives `inputs` (amulets of `sender`) under `parent`, as a transfer consumes them.
 void add_input_archives(const model::Network& n, store::TransactionDraft& d, int parent,
                         const Party& sender,
@@ -75,17 +65,6 @@ void add_input_archives(const model::Network& n, store::TransactionDraft& d, int
     }
 }
 
-// What add_transfer() added.
-struct TransferNodes {
-    int root = 0;                                             // the AmuletRules_Transfer node
-    std::vector<std::pair<std::string, std::string>> labels;  // (label, cid) of the outputs
-    std::optional<std::string> change;                        // the sender's change amulet
-    Value result;                                             // the TransferResult
-};
-
-// Adds under `parent` the AmuletRules_Transfer of `inputs` (amulets of `sender`, worth `in`) to
-// `outputs` plus the sender's change, by `actors`, as the real transfer does (without fees):
-// the inputs archived, an Amulet or LockedAmulet per output, the change.
 TransferNodes add_transfer(const SeedContext& ctx, store::TransactionDraft& d, int parent,
                            const Party& sender, const Party& provider, std::vector<Party> actors,
                            const std::vector<std::pair<std::string, std::string>>& inputs,
@@ -122,7 +101,8 @@ TransferNodes add_transfer(const SeedContext& ctx, store::TransactionDraft& d, i
     add_input_archives(n, d, nodes.root, sender, inputs);
     std::vector<Value> created;
     for (const Output& o : outputs) {
-        Value amulet = p::amulet_value(n.dso_party, o.receiver, o.amount, round, default_rate);
+        Value amulet =
+            p::amulet_value(n.dso_party, o.receiver, o.amount, round, default_holding_rate);
         std::vector<Party> signatories{n.dso_party, o.receiver};
         int node = 0;
         if (o.lock) {
@@ -147,7 +127,7 @@ TransferNodes add_transfer(const SeedContext& ctx, store::TransactionDraft& d, i
         const int node =
             d.add(nodes.root, CreateDraft{.template_id = p::amulet(n),
                                           .argument = p::amulet_value(n.dso_party, sender, in - out,
-                                                                      round, default_rate),
+                                                                      round, default_holding_rate),
                                           .signatories = {n.dso_party, sender}});
         nodes.change = d.contract_id_of(node);
         change = Value::contract_id(*nodes.change);
@@ -171,6 +151,8 @@ TransferNodes add_transfer(const SeedContext& ctx, store::TransactionDraft& d, i
     d.set_result(nodes.root, nodes.result);
     return nodes;
 }
+
+namespace {
 
 // Archives `inputs` (amulets of `sender`) and creates `outputs` plus the sender's change, under
 // AmuletRules_Transfer, as the real transfer does (without fees).
@@ -205,7 +187,7 @@ void mint(SeedContext& ctx, const JsonObject& s) {
     const Timestamp t = ctx.step_time(s);
     const std::int64_t round =
         s.optional_integer("round", 0, std::int64_t{1} << 53).value_or(ctx.round_at(t));
-    const model::Decimal rate = optional_decimal(s, "rate_per_round", default_rate);
+    const model::Decimal rate = optional_decimal(s, "rate_per_round", default_holding_rate);
     auto d = ctx.draft(s, {owner}, t);
     const int tap =
         d.add(-1, ExerciseDraft{.contract_id = ctx.amulet_rules,
@@ -316,6 +298,54 @@ void transfer(SeedContext& ctx, const JsonObject& s) {
     commit_transfer(ctx, s, sender, inputs, outputs, s.pointer_of("outputs"));
 }
 
+OfferNodes add_two_step_offer(const SeedContext& ctx, store::TransactionDraft& d, int root,
+                              const Party& sender, const Party& receiver, model::Decimal amount,
+                              const std::vector<std::pair<std::string, std::string>>& inputs,
+                              model::Decimal in, Timestamp requested_at, Timestamp execute_before) {
+    const model::Network& n = ctx.network();
+    add_input_archives(n, d, root, sender, inputs);
+    const std::int64_t round = ctx.round_at(d.record_time);
+    // standardTransferToTwoStepTransfer: lockContext "transfer to " <> show receiver (quoted).
+    const int locked = d.add(
+        root,
+        CreateDraft{.template_id = p::locked_amulet(n),
+                    .argument = p::locked_amulet_value(
+                        p::amulet_value(n.dso_party, sender, amount, round, default_holding_rate),
+                        {n.dso_party}, execute_before, "transfer to '" + receiver + "'"),
+                    .signatories = {n.dso_party, sender}});
+    const std::string locked_cid = d.contract_id_of(locked);
+    std::optional<std::string> change;
+    if (in > amount) {
+        const int node =
+            d.add(root, CreateDraft{.template_id = p::amulet(n),
+                                    .argument = p::amulet_value(n.dso_party, sender, in - amount,
+                                                                round, default_holding_rate),
+                                    .signatories = {n.dso_party, sender}});
+        change = d.contract_id_of(node);
+    }
+    const int instruction = d.add(
+        root, CreateDraft{.template_id = p::amulet_transfer_instruction(n),
+                          .argument = Value::record(
+                              {{"lockedAmulet", Value::contract_id(locked_cid)},
+                               {"transfer", p::token_transfer_value(
+                                                n.dso_party, sender, receiver, amount, requested_at,
+                                                execute_before, {locked_cid})}}),
+                          .signatories = {n.dso_party, sender},
+                          .observers = {receiver}});
+    const std::string instruction_cid = d.contract_id_of(instruction);
+    std::vector<Value> change_cids;
+    if (change) change_cids.push_back(Value::contract_id(*change));
+    d.set_result(
+        root,
+        Value::record({{"output", Value::variant("TransferInstructionResult_Pending",
+                                                 p::single("transferInstructionCid",
+                                                           Value::contract_id(instruction_cid)))},
+                       {"senderChangeCids", Value::list(std::move(change_cids))},
+                       {"meta", p::holding_tx_meta(p::TxKind::transfer, std::nullopt, sender,
+                                                   model::Decimal())}}));
+    return OfferNodes{.instruction = instruction_cid, .locked = locked_cid, .change = change};
+}
+
 void create_transfer_instruction(SeedContext& ctx, const JsonObject& s) {
     allow_keys(s, Commits::transaction,
                {"sender", "receiver", "amount", "inputs", "requested_at", "execute_before",
@@ -395,49 +425,12 @@ void create_transfer_instruction(SeedContext& ctx, const JsonObject& s) {
                  {"extraArgs", p::extra_args(std::move(context))}}),
             .consuming = false,
             .acting_parties = {sender}});
-    add_input_archives(n, d, root, sender, inputs);
-    const std::int64_t round = ctx.round_at(t);
-    // standardTransferToTwoStepTransfer: lockContext "transfer to " <> show receiver (quoted).
-    const int locked = d.add(
-        root, CreateDraft{.template_id = p::locked_amulet(n),
-                          .argument = p::locked_amulet_value(
-                              p::amulet_value(n.dso_party, sender, amount, round, default_rate),
-                              {n.dso_party}, execute_before, "transfer to '" + receiver + "'"),
-                          .signatories = {n.dso_party, sender}});
-    const std::string locked_cid = d.contract_id_of(locked);
-    std::optional<std::string> change;
-    if (in > amount) {
-        const int node =
-            d.add(root, CreateDraft{.template_id = p::amulet(n),
-                                    .argument = p::amulet_value(n.dso_party, sender, in - amount,
-                                                                round, default_rate),
-                                    .signatories = {n.dso_party, sender}});
-        change = d.contract_id_of(node);
-    }
-    const int instruction = d.add(
-        root, CreateDraft{.template_id = p::amulet_transfer_instruction(n),
-                          .argument = Value::record(
-                              {{"lockedAmulet", Value::contract_id(locked_cid)},
-                               {"transfer", p::token_transfer_value(
-                                                n.dso_party, sender, receiver, amount, requested_at,
-                                                execute_before, {locked_cid})}}),
-                          .signatories = {n.dso_party, sender},
-                          .observers = {receiver}});
-    const std::string instruction_cid = d.contract_id_of(instruction);
-    std::vector<Value> change_cids;
-    if (change) change_cids.push_back(Value::contract_id(*change));
-    d.set_result(
-        root,
-        Value::record({{"output", Value::variant("TransferInstructionResult_Pending",
-                                                 p::single("transferInstructionCid",
-                                                           Value::contract_id(instruction_cid)))},
-                       {"senderChangeCids", Value::list(std::move(change_cids))},
-                       {"meta", p::holding_tx_meta(p::TxKind::transfer, std::nullopt, sender,
-                                                   model::Decimal())}}));
+    const OfferNodes offer = add_two_step_offer(ctx, d, root, sender, receiver, amount, inputs, in,
+                                                requested_at, execute_before);
     ctx.commit(d);
-    ctx.label(s, "as", instruction_cid);
-    ctx.label(s, "locked_as", locked_cid);
-    if (change) ctx.label(s, "change_as", *change);
+    ctx.label(s, "as", offer.instruction);
+    ctx.label(s, "locked_as", offer.locked);
+    if (offer.change) ctx.label(s, "change_as", *offer.change);
 }
 
 bool automation_complete_accepted_transfer_offer(SeedContext& ctx, const std::string& accepted,

@@ -44,6 +44,7 @@ const std::map<std::string_view, StepFunction>& step_kinds() {
         {"snapshot", snapshot},
         {"advance_time", advance_time},
         {"transaction", raw_transaction},
+        {"submit", submit_commands},
     };
     return kinds;
 }

@@ -2,7 +2,11 @@
 // The step kinds of a seed (docs/seed-format.md), each compiling one step into the store.
 
 #include <initializer_list>
+#include <optional>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "cantonlite/model/decimal.hpp"
 #include "seed_context.hpp"
@@ -65,6 +69,65 @@ void allow_keys(const JsonObject& step, Commits commits,
 
 // A step's place in a list of steps, for its errors: "step 3 (mint): ". `step` may be anything.
 [[nodiscard]] std::string step_prefix(std::size_t index, const nlohmann::json& step);
+
+// ---- amulet transfers, shared by the steps and the commands ----
+
+// The holding fee rate of the amulets the network creates (Splice's default, per round).
+extern const model::Decimal default_holding_rate;
+
+struct Lock {
+    std::vector<Party> holders;
+    Timestamp expires_at;
+    std::optional<std::string> context;
+};
+
+struct Output {
+    Party receiver;
+    model::Decimal amount;
+    std::optional<Lock> lock;
+    std::optional<std::string> label;
+};
+
+// Archives `inputs` (amulets of `sender`, (contract id, pointer)) under `parent`, as a transfer
+// consumes them.
+void add_input_archives(const model::Network& n, store::TransactionDraft& d, int parent,
+                        const Party& sender,
+                        const std::vector<std::pair<std::string, std::string>>& inputs);
+
+// What add_transfer() added.
+struct TransferNodes {
+    int root = 0;                                             // the AmuletRules_Transfer node
+    std::vector<std::pair<std::string, std::string>> labels;  // (label, cid) of the outputs
+    std::optional<std::string> change;                        // the sender's change amulet
+    Value result;                                             // the TransferResult
+};
+
+// Adds under `parent` the AmuletRules_Transfer of `inputs` (amulets of `sender`, worth `in`) to
+// `outputs` plus the sender's change, by `actors`, as the real transfer does (without fees):
+// the inputs archived, an Amulet or LockedAmulet per output, the change.
+TransferNodes add_transfer(const SeedContext& ctx, store::TransactionDraft& d, int parent,
+                           const Party& sender, const Party& provider, std::vector<Party> actors,
+                           const std::vector<std::pair<std::string, std::string>>& inputs,
+                           model::Decimal in, const std::vector<Output>& outputs);
+
+// What add_two_step_offer() added.
+struct OfferNodes {
+    std::string instruction;            // the AmuletTransferInstruction
+    std::string locked;                 // its LockedAmulet
+    std::optional<std::string> change;  // the sender's change amulet
+};
+
+// The offer branch of the token standard's TransferFactory_Transfer, under its node `root`
+// (prepareTwoStepTransfer): `inputs` (amulets of `sender`, worth `in`) archived, `amount` locked
+// to the DSO until `execute_before`, the change, and the AmuletTransferInstruction that tracks
+// the lock; sets the root's result (TransferInstructionResult_Pending).
+OfferNodes add_two_step_offer(const SeedContext& ctx, store::TransactionDraft& d, int root,
+                              const Party& sender, const Party& receiver, model::Decimal amount,
+                              const std::vector<std::pair<std::string, std::string>>& inputs,
+                              model::Decimal in, Timestamp requested_at, Timestamp execute_before);
+
+// Runs a "submit" step: the commands of a JSON Ledger API submission (seed/commands.hpp).
+void submit_commands(SeedContext& ctx, const JsonObject& step);
 
 void mint(SeedContext& ctx, const JsonObject& step);
 void lock(SeedContext& ctx, const JsonObject& step);

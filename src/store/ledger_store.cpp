@@ -251,6 +251,48 @@ void LedgerStore::set_user_rights(const std::string& id, model::LedgerRights rig
     it->rights = std::move(rights);
 }
 
+namespace {
+
+std::string completion_key(const std::string& user_id, const std::string& command_id,
+                           std::vector<Party> act_as) {
+    std::sort(act_as.begin(), act_as.end());
+    act_as.erase(std::unique(act_as.begin(), act_as.end()), act_as.end());
+    std::string key = user_id + '\n' + command_id;
+    for (const Party& p : act_as) key += '\n' + p;
+    return key;
+}
+
+}  // namespace
+
+void LedgerStore::add_completion(CommandCompletion c) {
+    const std::unique_lock lock(mutex_);
+    const std::string key = completion_key(c.user_id, c.command_id, c.act_as);
+    undo_.push_back(completions_, std::move(c));
+    undo_.assign(completion_keys_, key, completions_.size() - 1);
+}
+
+std::optional<CommandCompletion> LedgerStore::latest_completion(const std::string& user_id,
+                                                                const std::string& command_id,
+                                                                std::vector<Party> act_as) const {
+    const std::shared_lock lock(mutex_);
+    const auto it = completion_keys_.find(completion_key(user_id, command_id, std::move(act_as)));
+    if (it == completion_keys_.end()) return std::nullopt;
+    return completions_[it->second];
+}
+
+std::vector<CommandCompletion> LedgerStore::completions_after(
+    Offset begin, std::size_t limit,
+    const std::function<bool(const CommandCompletion&)>& keep) const {
+    const std::shared_lock lock(mutex_);
+    auto it = std::upper_bound(completions_.begin(), completions_.end(), begin,
+                               [](Offset o, const CommandCompletion& c) { return o < c.offset; });
+    std::vector<CommandCompletion> out;
+    for (; it != completions_.end() && out.size() < limit; ++it) {
+        if (keep(*it)) out.push_back(*it);
+    }
+    return out;
+}
+
 std::uint32_t LedgerStore::active_sequence(const std::string& contract_id) const {
     const auto sequence = sequence_of(contract_id);
     if (!sequence) throw AppendError("unknown contract " + contract_id);

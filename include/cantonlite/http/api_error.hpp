@@ -62,6 +62,13 @@ class ApiError : public std::runtime_error {
         return *this;
     }
 
+    // The correlation id a Canton error carries (a command's submission id), when not its trace
+    // id's.
+    const std::string& correlation_id() const { return correlation_id_; }
+    ApiError& with_correlation_id(std::string id) {
+        correlation_id_ = std::move(id);
+        return *this;
+    }
     // A Splice handler returns some errors as a response of its operation (guardrail marshals them
     // compactly) and throws the others (HttpErrorHandler prints those indented). True for the
     // returned ones.
@@ -76,6 +83,7 @@ class ApiError : public std::runtime_error {
     std::string code_;
     KeyValues context_;
     KeyValues resources_;
+    std::string correlation_id_;
     bool definite_answer_ = true;
     bool from_json_layer_ = false;
     bool returned_ = false;

@@ -63,6 +63,11 @@ inline constexpr QualifiedRef allocation_factory_v1{"splice-api-token-allocation
     return ref.names(t.package_name, t.module_name, t.entity_name);
 }
 
+// Whether `a` and `b` name the same template or interface.
+[[nodiscard]] inline bool is_same(const QualifiedRef& a, const QualifiedRef& b) {
+    return a.names(b.package_name, b.module_name, b.entity_name);
+}
+
 // The template id of `ref` in network `n` (its package id from the network's packages).
 [[nodiscard]] inline model::TemplateId id_of(const model::Network& n, const QualifiedRef& ref) {
     return n.template_id(ref.package_name, ref.module_name, ref.entity_name);

@@ -46,6 +46,22 @@ struct ContractState {
 };
 static_assert(sizeof(ContractState) <= 24);
 
+// A command the command service accepted: what its completion reports, and its deduplication
+// key (user, command id, act-as parties).
+struct CommandCompletion {
+    Offset offset = 0;  // of its transaction
+    std::string user_id;
+    std::string command_id;
+    std::string submission_id;
+    std::vector<Party> act_as;  // as submitted
+    model::Timestamp record_time;
+    // The deduplication period it was submitted with, as the completion reports it:
+    // "duration" (seconds and nanos), "offset", or "" (Empty: the participant's maximum).
+    std::string deduplication_kind;
+    std::int64_t deduplication_value = 0;  // seconds, or the offset
+    std::int32_t deduplication_nanos = 0;
+};
+
 // Every contract of a Scan ACS snapshot (the active contracts the DSO party is a stakeholder of:
 // Scan ingests no others), in (created_at, contract_id) order, and their indexes by stakeholder
 // and by template ("<package name>:<Module>:<Entity>"). Consecutive snapshots of an unchanged ACS
@@ -129,6 +145,9 @@ class LedgerStore {
     // Replaces the rights of user `id`. Throws AppendError for an unknown user.
     void set_user_rights(const std::string& id, model::LedgerRights rights);
 
+    // Records the completion of an accepted command (its transaction committed at c.offset).
+    void add_completion(CommandCompletion c);
+
     [[nodiscard]] Offset next_offset() const;
     // Room for `updates` more updates and `contracts` more contracts without regrowing the
     // indexes: a hint from a seed load, which knows how many steps follow.
@@ -171,6 +190,15 @@ class LedgerStore {
     // The Splice mining round open at `t`: one per 10 minutes since the genesis time.
     [[nodiscard]] std::int64_t round_at(model::Timestamp t) const;
 
+    // The latest accepted command of `user_id` with `command_id` and the act-as parties
+    // `act_as` (in any order); nullopt when there is none.
+    [[nodiscard]] std::optional<CommandCompletion> latest_completion(
+        const std::string& user_id, const std::string& command_id, std::vector<Party> act_as) const;
+    // The completions after offset `begin`, in offset order, at most `limit`, for which `keep`
+    // holds.
+    [[nodiscard]] std::vector<CommandCompletion> completions_after(
+        Offset begin, std::size_t limit,
+        const std::function<bool(const CommandCompletion&)>& keep) const;
     [[nodiscard]] UpdatePtr update_at(Offset offset) const;  // nullptr outside 1..ledger_end()
     [[nodiscard]] std::optional<ContractState> contract(std::string_view contract_id) const;
     // The offsets of the contract's unassignments and assignments, in order (they alternate,
@@ -248,7 +276,10 @@ class LedgerStore {
     const model::Timestamp genesis_time_;
     const Name id_namespace_;  // network_.id_namespace, which every update carries
     mutable std::shared_mutex mutex_;
-    std::vector<UpdatePtr> history_;  // guarded by mutex_
+    std::vector<UpdatePtr> history_;              // guarded by mutex_
+    std::vector<CommandCompletion> completions_;  // guarded by mutex_, in offset order
+    // The index into completions_ of the latest by "<user>\n<command id>\n<sorted act-as>".
+    std::unordered_map<std::string, std::size_t> completion_keys_;  // guarded by mutex_
     // Every contract ever created, in creation order (a contract's sequence is its index), and
     // the sequence of each interned contract id. The active ones are those not archived. A deque:
     // the undo log keeps references to the states' fields, which must not move.

@@ -89,21 +89,6 @@ PartyFilter merge(const Filters& filters, const model::Network& network) {
 
 }  // namespace
 
-std::optional<std::string> lf_party_error(const std::string& p) {
-    if (p.empty()) return "Daml-LF Party is empty";
-    if (p.size() > 255) return "Daml-LF Party is too long (max: 255)";
-    for (const char c : p) {
-        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                        (c >= '0' && c <= '9') || c == ':' || c == '-' || c == '_' || c == ' ';
-        if (!ok) {
-            char hex[8];
-            std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(c));
-            return std::string("non expected character ") + hex + " in Daml-LF Party \"" + p + "\"";
-        }
-    }
-    return std::nullopt;
-}
-
 void throw_invalid_argument(const std::string& what) {
     throw ApiError(ErrorKind::invalid_argument, "INVALID_ARGUMENT",
                    std::string(invalid_arguments) + what);

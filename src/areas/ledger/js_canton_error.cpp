@@ -124,8 +124,10 @@ nlohmann::ordered_json js_canton_error(const http::ApiError& error, std::string_
     body["code"] = category.redacted ? std::string("NA") : error.code();
     body["cause"] = category.redacted ? std::string("A security-sensitive error has been received")
                                       : std::string(error.what());
-    body["correlationId"] =
-        category.redacted ? nlohmann::ordered_json(tid) : nlohmann::ordered_json(nullptr);
+    body["correlationId"] = category.redacted ? nlohmann::ordered_json(tid)
+                            : error.correlation_id().empty()
+                                ? nlohmann::ordered_json(nullptr)
+                                : nlohmann::ordered_json(error.correlation_id());
     body["traceId"] = tid;
     body["context"] = context;
     body["resources"] = resources;

@@ -107,6 +107,29 @@ LedgerArea::LedgerArea(const store::LedgerStore& store, const ApiProfile& profil
             },
             Check::by_handler, true);
     }
+    if (network_ != nullptr) {
+        // The command service: each command is a write of the live network.
+        const auto submits = [this, release](auto handler) {
+            return
+                [this, release, handler](const RouteAuth& auth, const http::RequestContext& ctx) {
+                    return handler(*network_, auth, ctx, release);
+                };
+        };
+        route("POST", "/v2/commands/submit-and-wait", Claims::user_and_parties,
+              submits(post_submit_and_wait), Check::by_handler, true);
+        route("POST", "/v2/commands/submit-and-wait-for-transaction", Claims::user_and_parties,
+              submits(post_submit_and_wait_for_transaction), Check::by_handler, true);
+        if (is_enabled(profile, Deprecation::endpoints_34)) {
+            route("POST", "/v2/commands/submit-and-wait-for-transaction-tree",
+                  Claims::user_and_parties, submits(post_submit_and_wait_for_transaction_tree),
+                  Check::by_handler, true);
+        }
+        route("POST", "/v2/commands/async/submit", Claims::user_and_parties,
+              submits(post_async_submit), Check::by_handler, true);
+    }
+    route("POST", "/v2/commands/completions", Claims::user_and_parties, with(post_completions));
+    route("POST", "/v2/commands/command-completions", Claims::read_as,
+          with(post_command_completions));
     route("GET", "/v2/parties/{party}", Claims::admin_or_operate_as, with(get_parties));
     route("GET", "/v2/state/connected-synchronizers", Claims::read_as,
           with(get_state_connected_synchronizers));

@@ -151,9 +151,66 @@ void RouteAuth::authorize_admin_or_self(const Caller& caller, const std::string&
     checked_ = true;
 }
 
+namespace {
+
+// Authorizer.defaultToAuthenticatedUser and MatchUserId: the user a request runs as.
+std::string match_user_id(bool enabled, const Caller& caller, const std::string& user_id) {
+    if (!enabled) {
+        if (!user_id.empty()) return user_id;
+        throw http::ApiError(http::ErrorKind::invalid_argument, "INVALID_TOKEN",
+                             "The submitted request is missing a user-id: Cannot default user_id "
+                             "field because claims do not specify an user-id. Is authentication "
+                             "turned on?");
+    }
+    require_caller(caller);
+    if (user_id.empty() || user_id == caller.user->id) return caller.user->id;
+    denied("Claims are only valid for userId '" + caller.user->id + "', actual userId is '" +
+           user_id + "'");
+}
+
+}  // namespace
+
+std::string RouteAuth::authorize_submission(const Caller& caller, const std::string& user_id,
+                                            const std::vector<std::string>& act_as,
+                                            const std::vector<std::string>& read_as) const {
+    if (claims_ != Claims::user_and_parties)
+        throw std::logic_error("a route authorized other claims than it declares");
+    std::string user = match_user_id(auth_->enabled(), caller, user_id);
+    checked_ = true;
+    if (!auth_->enabled()) return user;
+    const model::LedgerRights& r = caller.user->rights;
+    for (const std::string& p : act_as) {
+        if (!contains(r.can_act_as, p))
+            denied("Claims do not authorize to act as party '" + p + "'");
+    }
+    for (const std::string& p : read_as) {
+        if (contains(act_as, p) || r.can_read_as_any_party || contains(r.can_act_as, p) ||
+            contains(r.can_read_as, p))
+            continue;
+        denied("Claims do not authorize to read data for party '" + p + "'");
+    }
+    return user;
+}
+
+std::string RouteAuth::authorize_user_reads(const Caller& caller, const std::string& user_id,
+                                            const std::vector<std::string>& parties,
+                                            bool any_party) const {
+    if (claims_ != Claims::user_and_parties)
+        throw std::logic_error("a route authorized other claims than it declares");
+    // A super-reader may read another user's completions.
+    const bool reader =
+        auth_->enabled() && caller.user != nullptr && caller.user->rights.can_read_as_any_party;
+    std::string user =
+        reader && !user_id.empty() ? user_id : match_user_id(auth_->enabled(), caller, user_id);
+    auth_->authorize(caller, parties, any_party);
+    checked_ = true;
+    return user;
+}
+
 void RouteAuth::check_before(const http::Request& request, const std::string* user_id) const {
     switch (claims_) {
         case Claims::none:
+        case Claims::user_and_parties:
         case Claims::read_as:
         case Claims::admin_or_operate_as:
         case Claims::admin_or_self:

@@ -104,22 +104,6 @@ UpdateFormat select_update_format(const UpdatesRequest& req, const ApiProfile& r
         .without_definite_answer();
 }
 
-void check_non_negative(std::int64_t offset, const std::string& field) {
-    if (offset >= 0) return;
-    throw ApiError(ErrorKind::invalid_argument, "NEGATIVE_OFFSET",
-                   "Offset " + std::to_string(offset) + " in " + field +
-                       " is a negative integer: the offset in " + field +
-                       " field has to be a non-negative integer (>=0)")
-        .without_definite_answer();
-}
-
-void check_before_end(const std::string& type, std::int64_t offset, std::int64_t end) {
-    if (offset <= end) return;
-    throw ApiError(ErrorKind::out_of_range, "OFFSET_AFTER_LEDGER_END",
-                   type + " offset (" + std::to_string(offset) + ") is after ledger end (" +
-                       std::to_string(end) + ")");
-}
-
 // ---- page tokens: base64 of "updates|<asc|desc>|<lowest>|<highest>|<request digest>" ----
 
 struct PageToken {
@@ -451,6 +435,22 @@ http::Response post_updates_get_updates_page(const store::LedgerStore& store, co
                              .digest = request_digest(request, ctx.request.body)});
     }
     return http::Response::json(200, page_json(updates, lowest, to, next));
+}
+
+void check_non_negative(std::int64_t offset, const std::string& field) {
+    if (offset >= 0) return;
+    throw ApiError(ErrorKind::invalid_argument, "NEGATIVE_OFFSET",
+                   "Offset " + std::to_string(offset) + " in " + field +
+                       " is a negative integer: the offset in " + field +
+                       " field has to be a non-negative integer (>=0)")
+        .without_definite_answer();
+}
+
+void check_before_end(const std::string& type, std::int64_t offset, std::int64_t end) {
+    if (offset <= end) return;
+    throw ApiError(ErrorKind::out_of_range, "OFFSET_AFTER_LEDGER_END",
+                   type + " offset (" + std::to_string(offset) + ") is after ledger end (" +
+                       std::to_string(end) + ")");
 }
 
 }  // namespace cantonlite::areas::ledger

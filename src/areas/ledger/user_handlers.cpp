@@ -223,7 +223,7 @@ http::Response post_parties(seed::LiveNetwork& network, const RouteAuth& auth,
     append_party_details(details, party);
     details[0]["localMetadata"]["resourceVersion"] = "0";  // a party record now exists
     return answer_once_durable(network, std::move(written),
-                        ordered_json{{"partyDetails", details[0]}}.dump());
+                               ordered_json{{"partyDetails", details[0]}}.dump());
 }
 
 http::Response get_authenticated_user(const store::LedgerStore& /*store*/, const RouteAuth& auth,

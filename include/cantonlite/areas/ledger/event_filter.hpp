@@ -12,6 +12,7 @@
 #include "cantonlite/areas/ledger/transaction_json.hpp"
 #include "cantonlite/areas/ledger/transaction_request.hpp"
 #include "cantonlite/model/contract.hpp"
+#include "cantonlite/model/lf_type.hpp"
 #include "cantonlite/store/ledger_store.hpp"
 
 namespace cantonlite::areas::ledger {
@@ -24,9 +25,7 @@ namespace cantonlite::areas::ledger {
 // MISSING_FIELD when empty, INVALID_ARGUMENT when not hex.
 void check_update_id(const std::string& id);
 
-// Why `p` is no Daml-LF Party (IdString.scala: non-empty, at most 255 of [A-Za-z0-9:-_ ]), in
-// Daml-LF's words; nullopt when it is one.
-[[nodiscard]] std::optional<std::string> lf_party_error(const std::string& p);
+using model::lf_party_error;
 
 // FormatValidator.validate(EventFormat): both selectors empty, bad party keys, filters without
 // their identifier, package-id references. Throws ApiError (400).

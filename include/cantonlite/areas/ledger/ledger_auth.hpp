@@ -58,6 +58,8 @@ enum class Claims {
     admin,                // ParticipantAdmin
     admin_or_operate_as,  // ParticipantAdmin, or the right to act or read as each party named
     admin_or_self,        // ParticipantAdmin, or the request's userId is the caller's own
+    user_and_parties,     // the request's userId is the caller's (MatchUserId), and the caller
+                          // acts (ActAs) and reads (ReadAs) as the parties the request names
 };
 
 // A user id as Canton's UserId.fromString takes it: 1 to 128 of [a-zA-Z0-9@^$.!`-#+'~_|:()].
@@ -93,6 +95,19 @@ class RouteAuth {
     // The gRPC stage of an admin_or_self route: `user_id` the request names ("": none, so
     // ParticipantAdmin).
     void authorize_admin_or_self(const Caller& caller, const std::string& user_id) const;
+
+    // The gRPC stage of a user_and_parties route that submits commands
+    // (CommandServiceAuthorization): MatchUserId(user_id), then ActAs each of `act_as`, then ReadAs
+    // each of `read_as`. Returns the user id the command runs as: `user_id`, or the caller's when
+    // it is "". Without auth a request must name its user (400 INVALID_TOKEN).
+    [[nodiscard]] std::string authorize_submission(const Caller& caller, const std::string& user_id,
+                                                   const std::vector<std::string>& act_as,
+                                                   const std::vector<std::string>& read_as) const;
+    // The same for a route that reads completions: MatchUserId(user_id), ReadAs each of `parties`
+    // (or ReadAsAnyParty with `any_party`).
+    [[nodiscard]] std::string authorize_user_reads(const Caller& caller, const std::string& user_id,
+                                                   const std::vector<std::string>& parties,
+                                                   bool any_party) const;
 
     // The gRPC stage of an admin_or_operate_as route.
     void authorize_operate_as(const Caller& caller, const std::vector<std::string>& parties) const;

@@ -97,6 +97,32 @@ inline constexpr std::int64_t http_list_max_elements = 200;
 // steps; 400 INVALID_ARGUMENT "Party already exists: …" for one allocated before.
 [[nodiscard]] http::Response post_parties(seed::LiveNetwork& network, const RouteAuth& auth,
                                           const http::RequestContext& ctx);
+// The command service (command_handlers.cpp): POST /v2/commands/submit-and-wait answers
+// {updateId, completionOffset}; …-for-transaction the JsTransaction; …-for-transaction-tree the
+// JsTransactionTree (3.5); async/submit {}. Each submits a "submit" step (seed/commands.hpp).
+[[nodiscard]] http::Response post_submit_and_wait(seed::LiveNetwork& network, const RouteAuth& auth,
+                                                  const http::RequestContext& ctx,
+                                                  const ApiProfile& release);
+[[nodiscard]] http::Response post_submit_and_wait_for_transaction(seed::LiveNetwork& network,
+                                                                  const RouteAuth& auth,
+                                                                  const http::RequestContext& ctx,
+                                                                  const ApiProfile& release);
+[[nodiscard]] http::Response post_submit_and_wait_for_transaction_tree(
+    seed::LiveNetwork& network, const RouteAuth& auth, const http::RequestContext& ctx,
+    const ApiProfile& release);
+[[nodiscard]] http::Response post_async_submit(seed::LiveNetwork& network, const RouteAuth& auth,
+                                               const http::RequestContext& ctx,
+                                               const ApiProfile& release);
+// POST /v2/commands/completions (the caller's user, its parties) and command-completions (every
+// user's): the completions of accepted commands after beginExclusive, as a list.
+[[nodiscard]] http::Response post_completions(const store::LedgerStore& store,
+                                              const RouteAuth& auth,
+                                              const http::RequestContext& ctx,
+                                              const ApiProfile& release);
+[[nodiscard]] http::Response post_command_completions(const store::LedgerStore& store,
+                                                      const RouteAuth& auth,
+                                                      const http::RequestContext& ctx,
+                                                      const ApiProfile& release);
 // GET /v2/parties/participant-id: the participant's unique identifier (any user).
 [[nodiscard]] http::Response get_participant_id(const store::LedgerStore& store,
                                                 const RouteAuth& auth,

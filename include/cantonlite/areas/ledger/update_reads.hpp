@@ -41,6 +41,10 @@ struct UpdatesPlan {
 
 // ParticipantOffsetValidator.validatePositive: 400 NON_POSITIVE_OFFSET unless `offset` > 0.
 void check_positive(std::int64_t offset, const std::string& field);
+// 400 NEGATIVE_OFFSET for an offset below zero in `field`.
+void check_non_negative(std::int64_t offset, const std::string& field);
+// 400 OFFSET_AFTER_LEDGER_END "<type> offset (<offset>) is after ledger end (<end>)".
+void check_before_end(const std::string& type, std::int64_t offset, std::int64_t end);
 
 // The Update objects `reader` sees in (begin, end], ascending or descending, at most `limit`;
 // `offsets` gets the offset of each when given.

@@ -1,0 +1,551 @@
+// The command service of the JSON Ledger API: submit-and-wait (and its forms that answer the
+// transaction), async submit, and the completions. Canton release-line-3.5: JsCommandService,
+// ApiCommandService, CommandsValidator, CommandServiceAuthorization, JsCommandCompletionService
+// (research notes: /work/research-notes/command_service.md; docs/commands.md says what runs).
+// A request is decoded and checked as the JSON layer does (body shape, actAs, templates, choices,
+// arguments), authorized and validated as the gRPC layer does, then submitted to the live
+// network as a "submit" step: run under the writers' lock, journaled, acknowledged once durable.
+#include <algorithm>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+#include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
+
+#include "cantonlite/areas/ledger/event_filter.hpp"
+#include "cantonlite/areas/ledger/js_canton_error.hpp"
+#include "cantonlite/areas/ledger/ledger_handlers.hpp"
+#include "cantonlite/areas/ledger/list_limit.hpp"
+#include "cantonlite/areas/ledger/read_requests.hpp"
+#include "cantonlite/areas/ledger/relaxed_json.hpp"
+#include "cantonlite/areas/ledger/transaction_json.hpp"
+#include "cantonlite/areas/ledger/update_json.hpp"
+#include "cantonlite/areas/ledger/update_reads.hpp"
+#include "cantonlite/http/api_error.hpp"
+#include "cantonlite/http/json_text.hpp"
+#include "cantonlite/seed/commands.hpp"
+
+namespace cantonlite::areas::ledger {
+namespace {
+
+using http::ApiError;
+using http::ErrorKind;
+using nlohmann::json;
+
+// ---- JsCommands, decoded as deriveConfiguredCodec decodes it (commands, commandId and actAs
+// required; every other field defaulted; unknown keys ignored) ----
+
+struct Deduplication {
+    std::string kind;  // "", "duration", "offset"
+    std::int64_t value = 0;
+    std::int32_t nanos = 0;
+};
+
+struct JsCommands {
+    json commands;  // the array, each command checked for its shape
+    std::string command_id;
+    std::vector<std::string> act_as;
+    std::string user_id;
+    std::vector<std::string> read_as;
+    std::string workflow_id;
+    std::string submission_id;
+    Deduplication deduplication;
+    bool min_ledger_time_abs = false;
+    bool min_ledger_time_rel = false;
+    std::vector<std::string> disclosed;  // contract ids
+    std::string synchronizer_id;
+};
+
+const json* find_member(const json& o, std::string_view key) {
+    const auto it = o.find(key);
+    return it == o.end() ? nullptr : &*it;
+}
+
+std::string required_string(const json& o, std::string_view key, const std::string& path) {
+    const json* v = find_member(o, key);
+    if (v == nullptr) relaxed::fail_at("Missing required field", path + std::string(key));
+    if (!v->is_string()) relaxed::wrong_type(*v, "string", path + std::string(key));
+    return v->get<std::string>();
+}
+
+std::string optional_string(const json& o, std::string_view key, const std::string& path) {
+    const json* v = find_member(o, key);
+    if (v == nullptr || v->is_null()) return "";
+    if (!v->is_string()) relaxed::wrong_type(*v, "string", path + std::string(key));
+    return v->get<std::string>();
+}
+
+std::vector<std::string> string_list(const json* v, const std::string& path) {
+    std::vector<std::string> out;
+    if (v == nullptr || v->is_null()) return out;
+    if (!v->is_array()) relaxed::wrong_type(*v, "array", path);
+    for (std::size_t i = 0; i < v->size(); ++i) {
+        if (!(*v)[i].is_string())
+            relaxed::wrong_type((*v)[i], "string", path + "[" + std::to_string(i) + "]");
+        out.push_back((*v)[i].get<std::string>());
+    }
+    return out;
+}
+
+// IdentifierConverter.fromJsonEither: exactly three parts.
+void check_identifier(const std::string& id, const std::string& path) {
+    if (std::count(id.begin(), id.end(), ':') == 2) return;
+    relaxed::fail_at("Invalid identifier format (" + id +
+                         ") not matching the expected format "
+                         "(<package>:<moduleName>:<entityName>)",
+                     path);
+}
+
+void check_command(const json& c, const std::string& path) {
+    if (!c.is_object() || c.size() != 1) relaxed::fail_at("Missing required field", path);
+    const auto& [kind, body] = *c.items().begin();
+    const std::string at = path + "." + kind + ".";
+    static const std::vector<std::pair<std::string, std::vector<std::string>>> shapes{
+        {"CreateCommand", {"templateId", "createArguments"}},
+        {"ExerciseCommand", {"templateId", "contractId", "choice", "choiceArgument"}},
+        {"CreateAndExerciseCommand", {"templateId", "createArguments", "choice", "choiceArgument"}},
+        {"ExerciseByKeyCommand", {"templateId", "contractKey", "choice", "choiceArgument"}},
+    };
+    const auto shape =
+        std::find_if(shapes.begin(), shapes.end(), [&](const auto& s) { return s.first == kind; });
+    if (shape == shapes.end()) {
+        relaxed::fail_at("type Command has no class/object/case named '" + kind + "'", path);
+    }
+    if (!body.is_object()) relaxed::wrong_type(body, "object", path + "." + kind);
+    for (const std::string& f : shape->second) {
+        if (f == "createArguments" || f == "choiceArgument" || f == "contractKey") {
+            if (!body.contains(f)) relaxed::fail_at("Missing required field", at + f);
+            continue;
+        }
+        (void)required_string(body, f, at);
+    }
+    check_identifier(body.at("templateId").get<std::string>(), at + "templateId");
+}
+
+Deduplication decode_deduplication(const json* v, const std::string& path) {
+    Deduplication d;
+    if (v == nullptr || v->is_null()) return d;
+    if (!v->is_object() || v->size() != 1) relaxed::wrong_type(*v, "object", path);
+    const auto& [kind, body] = *v->items().begin();
+    if (kind == "Empty") return d;
+    const json* value = body.is_object() ? find_member(body, "value") : nullptr;
+    if (value == nullptr) relaxed::fail_at("Missing required field", path + "." + kind + ".value");
+    if (kind == "DeduplicationOffset") {
+        d.kind = "offset";
+        d.value = relaxed::decode_long(*value, path + "." + kind + ".value");
+        return d;
+    }
+    if (kind == "DeduplicationDuration") {
+        d.kind = "duration";
+        if (!value->is_object())
+            relaxed::wrong_type(*value, "object", path + "." + kind + ".value");
+        d.value =
+            relaxed::decode_optional_long(find_member(*value, "seconds"), "seconds").value_or(0);
+        d.nanos = relaxed::decode_optional_int(find_member(*value, "nanos"), "nanos").value_or(0);
+        return d;
+    }
+    relaxed::fail_at("type DeduplicationPeriod has no class/object/case named '" + kind + "'",
+                     path);
+}
+
+JsCommands decode_js_commands(const json& body, const std::string& prefix) {
+    if (!body.is_object()) relaxed::fail_at("Missing required field", prefix + "commands");
+    JsCommands c;
+    const json* commands = find_member(body, "commands");
+    if (commands == nullptr) relaxed::fail_at("Missing required field", prefix + "commands");
+    if (!commands->is_array()) relaxed::wrong_type(*commands, "array", prefix + "commands");
+    for (std::size_t i = 0; i < commands->size(); ++i)
+        check_command((*commands)[i], prefix + "commands[" + std::to_string(i) + "]");
+    c.commands = *commands;
+    c.command_id = required_string(body, "commandId", prefix);
+    const json* act_as = find_member(body, "actAs");
+    if (act_as == nullptr) relaxed::fail_at("Missing required field", prefix + "actAs");
+    c.act_as = string_list(act_as, prefix + "actAs");
+    c.user_id = optional_string(body, "userId", prefix);
+    c.read_as = string_list(find_member(body, "readAs"), prefix + "readAs");
+    c.workflow_id = optional_string(body, "workflowId", prefix);
+    c.submission_id = optional_string(body, "submissionId", prefix);
+    c.synchronizer_id = optional_string(body, "synchronizerId", prefix);
+    c.deduplication = decode_deduplication(find_member(body, "deduplicationPeriod"),
+                                           prefix + "deduplicationPeriod");
+    const json* abs = find_member(body, "minLedgerTimeAbs");
+    c.min_ledger_time_abs = abs != nullptr && !abs->is_null();
+    if (c.min_ledger_time_abs && !abs->is_string())
+        relaxed::wrong_type(*abs, "string", prefix + "minLedgerTimeAbs");
+    const json* rel = find_member(body, "minLedgerTimeRel");
+    c.min_ledger_time_rel = rel != nullptr && !rel->is_null();
+    if (const json* disclosed = find_member(body, "disclosedContracts");
+        disclosed != nullptr && !disclosed->is_null()) {
+        if (!disclosed->is_array())
+            relaxed::wrong_type(*disclosed, "array", prefix + "disclosedContracts");
+        for (std::size_t i = 0; i < disclosed->size(); ++i) {
+            const json& d = (*disclosed)[i];
+            const std::string at = prefix + "disclosedContracts[" + std::to_string(i) + "].";
+            if (!d.is_object()) relaxed::wrong_type(d, "object", at);
+            c.disclosed.push_back(optional_string(d, "contractId", at));
+        }
+    }
+    return c;
+}
+
+// The participant's error for a refused command, with its submission id as correlation id.
+ApiError api_error_of(const seed::CommandError& e, const std::string& submission_id) {
+    ErrorKind kind = ErrorKind::internal;
+    switch (e.category()) {
+        case 8:
+            kind = ErrorKind::invalid_argument;
+            break;
+        case 9:
+            kind = ErrorKind::failed_precondition;
+            break;
+        case 10:
+            kind = ErrorKind::already_exists;
+            break;
+        case 11:
+            kind = ErrorKind::not_found;
+            break;
+        case 2:
+            kind = ErrorKind::too_many_requests;
+            break;
+        default:
+            break;
+    }
+    ApiError error(kind, e.code(), e.what(), e.context(), e.resources());
+    if (e.json_layer()) return std::move(error.built_by_json_layer());
+    // A definite answer the error states itself (DUPLICATE_COMMAND: "true").
+    const bool states_its_answer =
+        std::any_of(e.context().begin(), e.context().end(),
+                    [](const auto& kv) { return kv.first == "definite_answer"; });
+    if (states_its_answer) error.without_definite_answer();
+    if (!submission_id.empty()) error.with_correlation_id(submission_id);
+    return error;
+}
+
+// A fresh submission id: a random UUID, as ApiCommandService generates one.
+std::string new_submission_id() {
+    const std::string hex = new_trace_id();
+    return hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-4" + hex.substr(13, 3) + "-a" +
+           hex.substr(17, 3) + "-" + hex.substr(20, 12);
+}
+
+enum class Answer { update_id, transaction, transaction_tree, none };
+
+// The JsTransaction (or JsTransactionTree) the command committed at `offset`, as `format` shows
+// it; its events empty when the format sees none of them (CommandServiceImpl's fallback).
+std::string committed_transaction(const store::LedgerStore& store, std::int64_t offset,
+                                  TransactionFormat format, bool tree, const ApiProfile& release) {
+    const store::UpdatePtr update = store.update_at(offset);
+    if (update == nullptr) throw ApiError(ErrorKind::internal, "", "the transaction is gone");
+    UpdateFormat f;
+    f.include_transactions = format;
+    UpdateReader reader = UpdateReader::make(f, store.network());
+    reader.trees = tree;
+    std::optional<std::string> text = update_json(*update, reader, release);
+    bool cleared = false;
+    if (!text) {
+        TransactionFormat any;
+        any.event_format =
+            EventFormat{.filters_for_any_party =
+                            Filters{{CumulativeFilter{.kind = CumulativeFilter::Kind::wildcard}}},
+                        .verbose = true};
+        any.transaction_shape = TransactionShape::ledger_effects;
+        f.include_transactions = any;
+        reader = UpdateReader::make(f, store.network());
+        reader.trees = tree;
+        text = update_json(*update, reader, release);
+        cleared = true;
+    }
+    nlohmann::ordered_json parsed = nlohmann::ordered_json::parse(*text);
+    nlohmann::ordered_json value = parsed.begin().value()["value"];
+    if (cleared) {
+        if (tree) {
+            value["eventsById"] = nlohmann::ordered_json::object();
+        } else {
+            value["events"] = nlohmann::ordered_json::array();
+        }
+    }
+    return value.dump();
+}
+
+// The default TransactionFormat of submit-and-wait-for-transaction: every act-as and read-as
+// party, a wildcard, verbose, ACS_DELTA (ApiCommandService).
+TransactionFormat default_transaction_format(const JsCommands& c) {
+    EventFormat e;
+    e.verbose = true;
+    for (const auto* list : {&c.act_as, &c.read_as}) {
+        for (const std::string& p : *list) {
+            e.filters_by_party[p] =
+                Filters{{CumulativeFilter{.kind = CumulativeFilter::Kind::wildcard}}};
+        }
+    }
+    return TransactionFormat{.event_format = e, .transaction_shape = TransactionShape::acs_delta};
+}
+
+http::Response submit(seed::LiveNetwork& network, const RouteAuth& auth,
+                      const http::RequestContext& ctx, const ApiProfile& release, Answer answer) {
+    std::shared_lock lock(network.gate());
+    const model::Network& n = network.store().network();
+    const Caller caller = auth.identify(ctx.request);  // 403 for an unknown user
+    const json body = relaxed::parse_body(ctx.request.body);
+    const bool wrapped = answer == Answer::transaction;
+    std::optional<TransactionFormat> format;
+    JsCommands c;
+    if (wrapped) {
+        // JsSubmitAndWaitForTransactionRequest {commands, transactionFormat}.
+        if (!body.is_object() || !body.contains("commands"))
+            relaxed::fail_at("Missing required field", "commands");
+        c = decode_js_commands(body["commands"], "commands.");
+        if (const json* f = find_member(body, "transactionFormat"); f != nullptr && !f->is_null())
+            format = relaxed::decode_transaction_format(*f);
+    } else {
+        c = decode_js_commands(body, "");
+    }
+    // The JSON layer (TranscodePackageIdResolver, SchemaProcessors): before any claim is looked at.
+    if (c.act_as.empty()) throw_missing_field("act_as/actAs");
+    if (const auto e = lf_party_error(c.act_as.front()))
+        throw_invalid_argument("Invalid party in actAs/act_as: " + *e);
+    try {
+        (void)seed::resolve_commands(n, c.commands, c.act_as.front());
+    } catch (const seed::CommandError& e) {
+        throw api_error_of(e, "");
+    }
+    // The gRPC layer: the claims, then CommandsValidator.
+    const std::string user_id = auth.authorize_submission(caller, c.user_id, c.act_as, c.read_as);
+    if (format) {
+        if (format->event_format) {
+            validate_update_format(UpdateFormat{.include_transactions = format});
+            auth.authorize(caller, parties_of(UpdateFormat{.include_transactions = format}),
+                           reads_any_party(UpdateFormat{.include_transactions = format}));
+        }
+    }
+    if (c.command_id.empty()) throw_missing_field("command_id");
+    for (const auto* list : {&c.act_as, &c.read_as}) {
+        for (const std::string& p : *list) {
+            if (const auto e = lf_party_error(p)) throw_invalid_argument(*e);
+        }
+    }
+    if (!c.synchronizer_id.empty() && c.synchronizer_id != n.synchronizer_id &&
+        std::find(n.other_synchronizers.begin(), n.other_synchronizers.end(), c.synchronizer_id) ==
+            n.other_synchronizers.end()) {
+        throw ApiError(ErrorKind::invalid_argument, "INVALID_FIELD",
+                       "The submitted command has a field with invalid value: Invalid field "
+                       "synchronizer_id: unknown synchronizer " +
+                           c.synchronizer_id,
+                       {{"field_name", "synchronizer_id"}});
+    }
+    if (c.commands.empty()) throw_missing_field("commands");
+    if (c.min_ledger_time_abs && c.min_ledger_time_rel) {
+        throw_invalid_argument(
+            "min_ledger_time_abs cannot be specified at the same time as min_ledger_time_rel");
+    }
+    if (c.deduplication.kind == "duration" &&
+        (c.deduplication.value < 0 || (c.deduplication.value == 0 && c.deduplication.nanos < 0))) {
+        throw ApiError(ErrorKind::invalid_argument, "INVALID_FIELD",
+                       "The submitted command has a field with invalid value: Invalid field "
+                       "deduplication_period: Duration must be positive",
+                       {{"field_name", "deduplication_period"}});
+    }
+    if (c.deduplication.kind == "offset" && c.deduplication.value < 0) {
+        throw ApiError(ErrorKind::invalid_argument, "NEGATIVE_OFFSET",
+                       "Offset " + std::to_string(c.deduplication.value) +
+                           " in deduplication_period is a negative integer: the deduplication "
+                           "offset has to be a non-negative integer and not " +
+                           std::to_string(c.deduplication.value))
+            .without_definite_answer();
+    }
+    lock.unlock();
+    const std::string submission_id =
+        c.submission_id.empty() ? new_submission_id() : c.submission_id;
+    json step{{"step", "submit"},           {"user_id", user_id},
+              {"command_id", c.command_id}, {"submission_id", submission_id},
+              {"act_as", c.act_as},         {"commands", c.commands}};
+    if (!c.read_as.empty()) step["read_as"] = c.read_as;
+    if (!c.workflow_id.empty()) step["workflow_id"] = c.workflow_id;
+    if (!c.disclosed.empty()) step["disclosed"] = c.disclosed;
+    if (!c.deduplication.kind.empty()) {
+        step["deduplication"] = {{"kind", c.deduplication.kind},
+                                 {"value", c.deduplication.value},
+                                 {"nanos", c.deduplication.nanos}};
+    }
+    seed::Written written;
+    try {
+        written = network.apply_steps(step);
+    } catch (const seed::CommandError& e) {
+        throw api_error_of(e, submission_id);
+    } catch (const seed::WriteError& e) {
+        spdlog::error("{} {}: {}", ctx.request.method, ctx.request.target, e.what());
+        throw ApiError(ErrorKind::internal, "", e.what());
+    }
+    const std::int64_t offset = written.answer.at("ledger_end").get<std::int64_t>();
+    std::string out;
+    switch (answer) {
+        case Answer::none:
+            out = "{}";
+            break;
+        case Answer::update_id:
+            out = "{";
+            http::append_string_field(out, "updateId", network.store().id_for(offset).str(), true);
+            out += ",\"completionOffset\":" + std::to_string(offset) + "}";
+            break;
+        case Answer::transaction:
+        case Answer::transaction_tree: {
+            const std::shared_lock relock(network.gate());
+            const bool tree = answer == Answer::transaction_tree;
+            TransactionFormat f = format.value_or(default_transaction_format(c));
+            if (tree) {
+                // JsCommandService builds it: actAs only, cumulative wildcards, LEDGER_EFFECTS.
+                EventFormat e;
+                e.verbose = true;
+                for (const std::string& p : c.act_as)
+                    e.filters_by_party[p] =
+                        Filters{{CumulativeFilter{.kind = CumulativeFilter::Kind::wildcard}}};
+                f = TransactionFormat{.event_format = e,
+                                      .transaction_shape = TransactionShape::ledger_effects};
+            }
+            out = std::string(tree ? R"({"transactionTree":)" : R"({"transaction":)") +
+                  committed_transaction(network.store(), offset, f, tree, release) + "}";
+            break;
+        }
+    }
+    return answer_once_durable(network, std::move(written), std::move(out));
+}
+
+// ---- completions ----
+
+std::string completion_json(const store::CommandCompletion& c,
+                            const std::vector<std::string>& act_as, const std::string& update_id,
+                            const model::Network& n) {
+    nlohmann::ordered_json dedup;
+    if (c.deduplication_kind == "offset") {
+        dedup["DeduplicationOffset"] = {{"value", c.deduplication_value}};
+    } else {
+        const std::int64_t seconds = c.deduplication_kind == "duration"
+                                         ? c.deduplication_value
+                                         : seed::max_deduplication_seconds;
+        dedup["DeduplicationDuration"] = {
+            {"value",
+             {{"seconds", seconds},
+              {"nanos", c.deduplication_kind == "duration" ? c.deduplication_nanos : 0},
+              {"unknownFields", {{"fields", nlohmann::ordered_json::object()}}}}}};
+    }
+    nlohmann::ordered_json value{
+        {"commandId", c.command_id},
+        {"status", {{"code", 0}, {"message", ""}, {"details", nlohmann::ordered_json::array()}}},
+        {"updateId", update_id},
+        {"userId", c.user_id},
+        {"actAs", act_as},
+        {"submissionId", c.submission_id},
+        {"deduplicationPeriod", dedup},
+        {"traceContext", {{"traceparent", traceparent_of(update_id)}, {"tracestate", nullptr}}},
+        {"offset", c.offset},
+        {"synchronizerTime",
+         {{"synchronizerId", n.synchronizer_id},
+          {"recordTime", model::format_instant(c.record_time)}}},
+        {"paidTrafficCost", 0}};
+    return nlohmann::ordered_json{{"completionResponse", {{"Completion", {{"value", value}}}}}}
+        .dump();
+}
+
+// The user's completions (all users' when `user` is null) whose act-as parties meet `parties`
+// (any, when empty), after `begin`, as a JSON list.
+http::Response completions_list(const store::LedgerStore& store, const std::string* user,
+                                const std::vector<std::string>& parties, std::int64_t begin,
+                                const StreamListParams& params) {
+    const std::int64_t take = list_take(params.limit);
+    const auto visible = [&](const std::string& p) {
+        return parties.empty() || std::find(parties.begin(), parties.end(), p) != parties.end();
+    };
+    const std::vector<store::CommandCompletion> found = store.completions_after(
+        begin, static_cast<std::size_t>(take), [&](const store::CommandCompletion& c) {
+            return (user == nullptr || c.user_id == *user) &&
+                   std::any_of(c.act_as.begin(), c.act_as.end(), visible);
+        });
+    check_list_limit(found.size());  // 413
+    std::string out = "[";
+    for (const store::CommandCompletion& c : found) {
+        std::vector<std::string> act_as;
+        for (const std::string& p : c.act_as) {
+            if (visible(p)) act_as.push_back(p);
+        }
+        if (out.size() > 1) out += ',';
+        out += completion_json(c, act_as, store.id_for(c.offset).str(), store.network());
+    }
+    return http::Response::json(200, out + "]");
+}
+
+}  // namespace
+
+http::Response post_submit_and_wait(seed::LiveNetwork& network, const RouteAuth& auth,
+                                    const http::RequestContext& ctx, const ApiProfile& release) {
+    return submit(network, auth, ctx, release, Answer::update_id);
+}
+
+http::Response post_submit_and_wait_for_transaction(seed::LiveNetwork& network,
+                                                    const RouteAuth& auth,
+                                                    const http::RequestContext& ctx,
+                                                    const ApiProfile& release) {
+    return submit(network, auth, ctx, release, Answer::transaction);
+}
+
+http::Response post_submit_and_wait_for_transaction_tree(seed::LiveNetwork& network,
+                                                         const RouteAuth& auth,
+                                                         const http::RequestContext& ctx,
+                                                         const ApiProfile& release) {
+    return submit(network, auth, ctx, release, Answer::transaction_tree);
+}
+
+http::Response post_async_submit(seed::LiveNetwork& network, const RouteAuth& auth,
+                                 const http::RequestContext& ctx, const ApiProfile& release) {
+    return submit(network, auth, ctx, release, Answer::none);
+}
+
+http::Response post_completions(const store::LedgerStore& store, const RouteAuth& auth,
+                                const http::RequestContext& ctx, const ApiProfile& /*release*/) {
+    // CompletionStreamRequest, relaxed: {userId, parties, beginExclusive}.
+    const StreamListParams params = decode_stream_list_params(ctx.request);  // 400 text
+    const Caller caller = auth.identify(ctx.request);
+    const json body = relaxed::parse_body(ctx.request.body);
+    relaxed::require_object(body, "userId");
+    const std::string user_id = relaxed::decode_string(relaxed::member(body, "userId"), "userId");
+    const std::vector<std::string> parties =
+        relaxed::decode_strings(relaxed::member(body, "parties"), "parties");
+    const std::int64_t begin =
+        relaxed::decode_optional_long(relaxed::member(body, "beginExclusive"), "beginExclusive")
+            .value_or(0);
+    const std::string user = auth.authorize_user_reads(caller, user_id, parties, false);
+    // CompletionServiceRequestValidator.
+    for (const std::string& p : parties) {
+        if (const auto e = lf_party_error(p)) throw_invalid_argument(*e);
+    }
+    check_non_negative(begin, "begin_exclusive");
+    check_before_end("Begin", begin, store.ledger_end());
+    if (parties.empty()) throw_missing_field("parties");
+    return completions_list(store, &user, parties, begin, params);
+}
+
+http::Response post_command_completions(const store::LedgerStore& store, const RouteAuth& auth,
+                                        const http::RequestContext& ctx,
+                                        const ApiProfile& /*release*/) {
+    // GetCompletionsRequest, relaxed: {parties, beginExclusive}; every user's completions.
+    const StreamListParams params = decode_stream_list_params(ctx.request);
+    const Caller caller = auth.identify(ctx.request);
+    const json body = relaxed::parse_body(ctx.request.body);
+    relaxed::require_object(body, "parties");
+    const std::vector<std::string> parties =
+        relaxed::decode_strings(relaxed::member(body, "parties"), "parties");
+    const std::int64_t begin =
+        relaxed::decode_optional_long(relaxed::member(body, "beginExclusive"), "beginExclusive")
+            .value_or(0);
+    auth.authorize(caller, parties, parties.empty());
+    for (const std::string& p : parties) {
+        if (const auto e = lf_party_error(p)) throw_invalid_argument(*e);
+    }
+    check_non_negative(begin, "begin_exclusive");
+    check_before_end("Begin", begin, store.ledger_end());
+    return completions_list(store, nullptr, parties, begin, params);
+}
+
+}  // namespace cantonlite::areas::ledger

@@ -1,0 +1,1004 @@
+// The commands of the JSON Ledger API's command service (seed/commands.hpp): their resolution
+// against the templates and choices cantonlite models, and the "submit" step that runs them.
+// Each choice follows its Daml in Splice 0.6 (daml/splice-amulet) and the token standard
+// (token-standard/splice-api-token-*-v1): its controllers, its checks in their order with their
+// failure texts, its nodes and its result. What a choice leaves out is in docs/FIDELITY.md.
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cantonlite/model/lf_type.hpp"
+#include "cantonlite/seed/commands.hpp"
+#include "cantonlite/splice/payloads.hpp"
+#include "cantonlite/splice/splice_views.hpp"
+#include "cantonlite/splice/templates.hpp"
+#include "steps.hpp"
+
+namespace cantonlite::seed {
+namespace commands_impl {
+
+namespace tpl = splice::templates;
+using model::LfType;
+using model::QualifiedRef;
+
+// ---- errors, as the participant reports them (research: CommandExecutionErrors) ----
+
+[[noreturn]] void contract_not_found(const std::string& cid) {
+    throw CommandError("CONTRACT_NOT_FOUND", 11, "Contract could not be found with id " + cid, {},
+                       {{"CONTRACT_ID", cid}});
+}
+
+// DAML_FAILURE of a Daml exception nobody caught: `require` (AssertionFailed) and `fail`/`abort`
+// (GeneralError), category 9 (Speedy converts legacy exceptions to a FailureStatus).
+[[noreturn]] void daml_exception(std::string_view type, const std::string& message) {
+    const std::string id = "UNHANDLED_EXCEPTION/" + std::string(type);
+    throw CommandError(
+        "DAML_FAILURE", 9,
+        "Interpretation error: Error: User failure: " + id + " (error category 9): " + message,
+        {{"error_id", id}});
+}
+
+[[noreturn]] void general_error(const std::string& message) {
+    daml_exception("DA.Exception.GeneralError:GeneralError", message);
+}
+
+// Splice.Util.require.
+void require(const std::string& what, bool holds) {
+    if (!holds) {
+        daml_exception("DA.Exception.AssertionFailed:AssertionFailed",
+                       "The requirement '" + what + "' was not met.");
+    }
+}
+
+// failWithStatus (FailureStatus errorId category message meta): DAML_FAILURE in its category.
+[[noreturn]] void failure_status(const std::string& error_id, int category,
+                                 const std::string& message, CommandError::KeyValues meta = {}) {
+    meta.emplace_back("error_id", error_id);
+    throw CommandError("DAML_FAILURE", category,
+                       "Interpretation error: Error: User failure: " + error_id +
+                           " (error category " + std::to_string(category) + "): " + message,
+                       std::move(meta));
+}
+
+std::string show_party(const std::string& p) {
+    return "'" + p + "'";
+}
+
+// DA.Assert.assertWithinDeadline: passes while the ledger time is before `deadline`.
+void within_deadline(Timestamp now, const std::string& name, Timestamp deadline) {
+    if (now < deadline) return;
+    failure_status(
+        "stdlib.daml.com/deadline-exceeded", 9,
+        "Ledger time is at or past deadline '" + name + "' at " + model::format_instant(deadline),
+        {{"deadline", model::format_instant(deadline)}});
+}
+
+// DA.Assert.assertDeadlineExceeded: passes once the ledger time is at or past `deadline`.
+void deadline_exceeded(Timestamp now, const std::string& name, Timestamp deadline) {
+    if (!(now < deadline)) return;
+    failure_status("stdlib.daml.com/deadline-not-exceeded", 9,
+                   "Ledger time is strictly before deadline '" + name + "' at " +
+                       model::format_instant(deadline),
+                   {{"deadline", model::format_instant(deadline)}});
+}
+
+// ---- the Daml types of the modelled arguments ----
+
+struct Types {
+    const LfType* metadata;
+    const LfType* any_value;
+    const LfType* extra_args;
+    const LfType* instrument_id;
+    const LfType* token_transfer;
+    const LfType* transfer_factory_transfer;
+    const LfType* transfer_instruction_choice;
+    const LfType* tap;
+    const LfType* archive;
+};
+
+const Types& types() {
+    static const Types t = [] {
+        const LfType* party = LfType::party();
+        const LfType* text = LfType::text();
+        const LfType* numeric = LfType::numeric();
+        const LfType* time = LfType::timestamp();
+        const LfType* cid = LfType::contract_id();
+        Types out{};
+        out.metadata = LfType::record("Splice.Api.Token.MetadataV1:Metadata",
+                                      {{"values", LfType::text_map(text)}});
+        // Splice.Api.Token.MetadataV1:AnyValue refers to itself.
+        LfType* any = LfType::declare_variant("Splice.Api.Token.MetadataV1:AnyValue");
+        any->fields = {
+            {"AV_Text", text},
+            {"AV_Int", LfType::int64()},
+            {"AV_Decimal", numeric},
+            {"AV_Bool", LfType::boolean()},
+            {"AV_Date", LfType::date()},
+            {"AV_Time", time},
+            {"AV_RelTime",
+             LfType::record("DA.Time.Types:RelTime", {{"microseconds", LfType::int64()}})},
+            {"AV_Party", party},
+            {"AV_ContractId", cid},
+            {"AV_List", LfType::list(any)},
+            {"AV_Map", LfType::text_map(any)},
+        };
+        out.any_value = any;
+        const LfType* context = LfType::record("Splice.Api.Token.MetadataV1:ChoiceContext",
+                                               {{"values", LfType::text_map(any)}});
+        out.extra_args = LfType::record("Splice.Api.Token.MetadataV1:ExtraArgs",
+                                        {{"context", context}, {"meta", out.metadata}});
+        out.instrument_id = LfType::record("Splice.Api.Token.HoldingV1:InstrumentId",
+                                           {{"admin", party}, {"id", text}});
+        out.token_transfer = LfType::record("Splice.Api.Token.TransferInstructionV1:Transfer",
+                                            {{"sender", party},
+                                             {"receiver", party},
+                                             {"amount", numeric},
+                                             {"instrumentId", out.instrument_id},
+                                             {"requestedAt", time},
+                                             {"executeBefore", time},
+                                             {"inputHoldingCids", LfType::list(cid)},
+                                             {"meta", out.metadata}});
+        out.transfer_factory_transfer =
+            LfType::record("Splice.Api.Token.TransferInstructionV1:TransferFactory_Transfer",
+                           {{"expectedAdmin", party},
+                            {"transfer", out.token_transfer},
+                            {"extraArgs", out.extra_args}});
+        out.transfer_instruction_choice =
+            LfType::record("Splice.Api.Token.TransferInstructionV1:TransferInstruction_Accept",
+                           {{"extraArgs", out.extra_args}});
+        out.tap = LfType::record("Splice.AmuletRules:AmuletRules_DevNet_Tap",
+                                 {{"receiver", party}, {"amount", numeric}, {"openRound", cid}});
+        out.archive = LfType::record("DA.Internal.Template:Archive", {});
+        return out;
+    }();
+    return t;
+}
+
+// ---- reading decoded values ----
+
+const Value& field(const Value& record, std::string_view name) {
+    for (std::size_t i = 0; i < record.labels.size(); ++i) {
+        if (record.labels[i] == name) return record.items[i];
+    }
+    throw std::logic_error("no field " + std::string(name));
+}
+
+std::vector<std::string> texts(const Value& list) {
+    std::vector<std::string> out;
+    out.reserve(list.items.size());
+    for (const Value& v : list.items) out.push_back(v.text);
+    return out;
+}
+
+// A value of an ExtraArgs' choice context: nullptr when absent.
+const Value* context_value(const Value& extra_args, std::string_view key) {
+    const Value& values = field(field(extra_args, "context"), "values");
+    for (std::size_t i = 0; i < values.labels.size(); ++i) {
+        if (values.labels[i] == key) return &values.items[i];
+    }
+    return nullptr;
+}
+
+// TokenApiUtils.lookupFromContext for a contract id.
+std::optional<std::string> context_contract(const Value& extra_args, std::string_view key) {
+    const Value* v = context_value(extra_args, key);
+    if (v == nullptr) return std::nullopt;
+    if (v->text != "AV_ContractId") {
+        general_error("Failed to decode context value for '" + std::string(key) +
+                      "': expected contract id, got: " + v->text);
+    }
+    return v->items[0].text;
+}
+
+// TokenApiUtils.lookupFromContext for a Bool.
+std::optional<bool> context_bool(const Value& extra_args, std::string_view key) {
+    const Value* v = context_value(extra_args, key);
+    if (v == nullptr) return std::nullopt;
+    if (v->text != "AV_Bool") {
+        general_error("Failed to decode context value for '" + std::string(key) +
+                      "': expected bool, got: " + v->text);
+    }
+    return v->items[0].number != 0;
+}
+
+Value meta_values(std::vector<std::pair<std::string, Value>> values) {
+    std::sort(values.begin(), values.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    return splice::payloads::single("values", Value::text_map(std::move(values)));
+}
+
+// ---- running one submission ----
+
+struct Target;
+
+// The interpretation of one submission: its draft and what it has consumed so far.
+struct Run {
+    SeedContext& ctx;
+    const model::Network& n;
+    store::TransactionDraft& d;
+    Timestamp now;
+    std::vector<Party> act_as;
+    std::vector<Party> readers;  // act_as and read_as
+    std::set<std::string> disclosed;
+    std::set<std::string> consumed;
+
+    // An active contract of one of `templates`, as a fetch inside a choice reads it.
+    std::pair<store::ContractState, Value> fetch(const std::string& cid,
+                                                 std::initializer_list<QualifiedRef> templates) {
+        const auto state = ctx.store().contract(cid);
+        if (!state || state->archived_offset() || consumed.contains(cid)) contract_not_found(cid);
+        const model::TemplateId t = state->contract->template_id();
+        if (std::none_of(templates.begin(), templates.end(),
+                         [&](const QualifiedRef& r) { return tpl::is(t, r); })) {
+            const QualifiedRef& expected = *templates.begin();
+            throw CommandError("WRONGLY_TYPED_CONTRACT", 9,
+                               "Interpretation error: Error: Update failed due to wrongly typed "
+                               "contract id " +
+                                   cid + " Expected contract of type " +
+                                   tpl::id_of(n, expected).to_string() + " but got " +
+                                   t.to_string(),
+                               {}, {{"CONTRACT_ID", cid}});
+        }
+        return {*state, model::unpack(state->contract->argument)};
+    }
+
+    // The submitters' authority covers `required` (Daml authorization of a root node).
+    void authorize(const std::vector<Party>& required, const model::TemplateId& t) const {
+        std::vector<Party> missing;
+        for (const Party& p : required) {
+            if (std::find(act_as.begin(), act_as.end(), p) == act_as.end()) missing.push_back(p);
+        }
+        if (missing.empty()) return;
+        std::set<Party> need(required.begin(), required.end());
+        std::set<Party> given(act_as.begin(), act_as.end());
+        const auto join = [](const std::set<Party>& s) {
+            std::string out;
+            for (const Party& p : s) out += (out.empty() ? "" : ",") + p;
+            return out;
+        };
+        throw CommandError("DAML_AUTHORIZATION_ERROR", 8,
+                           "Interpretation error: Error: node NodeId(" +
+                               std::to_string(d.nodes.size()) + ") (" + t.to_string() +
+                               ") requires authorizers " + join(need) + ", but only " +
+                               join(given) + " were given");
+    }
+
+    void archive(const std::string& cid, const model::TemplateId& t, std::vector<Party> signatories,
+                 int parent) {
+        if (consumed.contains(cid)) contract_not_found(cid);
+        consumed.insert(cid);
+        d.add(parent, store::ExerciseDraft{.contract_id = cid,
+                                           .template_id = t,
+                                           .choice = "Archive",
+                                           .argument = splice::payloads::empty_record(),
+                                           .consuming = true,
+                                           .acting_parties = std::move(signatories),
+                                           .result = Value::unit()});
+    }
+};
+
+// The contract a command exercises a choice on, visible to the submitters or disclosed.
+struct Target {
+    std::string contract_id;
+    store::ContractState state;
+    Value argument;
+    model::TemplateId template_id;  // the contract's
+};
+
+using ChoiceRun = void (*)(Run&, const Target&, const ResolvedCommand&, int parent);
+
+struct ModelledChoice {
+    QualifiedRef on;  // the template or interface the command names
+    std::string_view choice;
+    const LfType* (*argument)();
+    ChoiceRun run;
+};
+
+// ---- AmuletRules_DevNet_Tap (AmuletRules.daml: the faucet, through AmuletRules_Mint) ----
+
+void run_tap(Run& r, const Target& target, const ResolvedCommand& c, int parent) {
+    namespace p = splice::payloads;
+    const Value& arg = c.choice_argument;
+    const Party receiver = field(arg, "receiver").text;
+    const model::Decimal amount = field(arg, "amount").decimal;
+    const std::string round_cid = field(arg, "openRound").text;
+    r.authorize({receiver}, target.template_id);
+    const int tap = r.d.add(parent, store::ExerciseDraft{.contract_id = target.contract_id,
+                                                         .template_id = target.template_id,
+                                                         .choice = "AmuletRules_DevNet_Tap",
+                                                         .argument = arg,
+                                                         .consuming = false,
+                                                         .acting_parties = {receiver}});
+    // isDevNet holds on every network cantonlite serves (LocalNet's SPLICE_SV_IS_DEVNET).
+    require("Tapped amount <= 100,000,000", amount <= *model::Decimal::parse("100000000"));
+    const std::string reason = "tapped DevNet faucet";
+    const int mint = r.d.add(
+        tap, store::ExerciseDraft{
+                 .contract_id = target.contract_id,
+                 .template_id = target.template_id,
+                 .choice = "AmuletRules_Mint",
+                 .argument = Value::record({{"receiver", Value::party(receiver)},
+                                            {"amount", Value::numeric(amount)},
+                                            {"openRound", Value::contract_id(round_cid)},
+                                            {"reason", Value::some(Value::text_value(reason))}}),
+                 .consuming = false,
+                 .acting_parties = {r.n.dso_party, receiver}});
+    const auto [round_state, round] = r.fetch(round_cid, {tpl::open_mining_round});
+    // The Amulet's ensure (validExpiringAmount): a template precondition.
+    if (!(amount > model::Decimal())) {
+        throw CommandError("TEMPLATE_PRECONDITION_VIOLATED", 8,
+                           "Interpretation error: Error: Update failed due to precondition "
+                           "violation when creating " +
+                               p::amulet(r.n).to_string());
+    }
+    const Value& round_number = field(round, "round");
+    const int created = r.d.add(
+        mint, store::CreateDraft{.template_id = p::amulet(r.n),
+                                 .argument = p::amulet_value(r.n.dso_party, receiver, amount,
+                                                             field(round_number, "number").number,
+                                                             default_holding_rate),
+                                 .signatories = {r.n.dso_party, receiver}});
+    const Value sum = Value::record({{"amulet", Value::contract_id(r.d.contract_id_of(created))},
+                                     {"amuletPrice", field(round, "amuletPrice")},
+                                     {"round", round_number}});
+    r.d.set_result(mint, p::single("amuletSum", sum));
+    r.d.set_result(
+        tap, Value::record({{"amuletSum", sum},
+                            {"meta", Value::some(p::holding_tx_meta(
+                                         p::TxKind::mint, reason, std::nullopt, std::nullopt))}}));
+}
+
+// ---- TransferFactory_Transfer (ExternalPartyAmuletRules.daml, TwoStepTransfer.daml) ----
+
+// holdingToTransferInputs: each input a holding of `sender`; an expired LockedAmulet is unlocked
+// first (LockedAmulet_OwnerExpireLockV2). Returns the amulets, with their total.
+std::vector<std::pair<std::string, std::string>> holdings_to_inputs(Run& r, const Value& cids,
+                                                                    const Party& sender, int parent,
+                                                                    model::Decimal& total) {
+    namespace p = splice::payloads;
+    std::vector<std::pair<std::string, std::string>> inputs;
+    for (const Value& v : cids.items) {
+        auto [state, holding] = r.fetch(v.text, {tpl::amulet, tpl::locked_amulet});
+        const bool locked = tpl::is(state.contract->template_id(), tpl::locked_amulet);
+        const Value& amulet = locked ? field(holding, "amulet") : holding;
+        const Party owner = field(amulet, "owner").text;
+        if (owner != sender) {
+            general_error("Contract group identifier mismatch: expected ForOwner {dso = " +
+                          show_party(r.n.dso_party) + ", owner = " + show_party(sender) +
+                          "}, got ForOwner {dso = " + show_party(r.n.dso_party) +
+                          ", owner = " + show_party(owner) + "} for " + v.text);
+        }
+        total = total + field(field(amulet, "amount"), "initialAmount").decimal;
+        if (!locked) {
+            inputs.emplace_back(v.text, "");
+            continue;
+        }
+        const Value& lock = field(holding, "lock");
+        if (r.consumed.contains(v.text)) contract_not_found(v.text);
+        r.consumed.insert(v.text);
+        const int expire =
+            r.d.add(parent, store::ExerciseDraft{.contract_id = v.text,
+                                                 .template_id = p::locked_amulet(r.n),
+                                                 .choice = "LockedAmulet_OwnerExpireLockV2",
+                                                 .argument = p::empty_record(),
+                                                 .consuming = true,
+                                                 .acting_parties = {owner}});
+        deadline_exceeded(r.now, "Lock.expiresAt", Timestamp{field(lock, "expiresAt").number});
+        const int unlocked =
+            r.d.add(expire, store::CreateDraft{.template_id = p::amulet(r.n),
+                                               .argument = amulet,
+                                               .signatories = {r.n.dso_party, owner}});
+        const std::string cid = r.d.contract_id_of(unlocked);
+        r.d.set_result(
+            expire, Value::record({{"amuletCid", Value::contract_id(cid)},
+                                   {"meta", meta_values({{"splice.lfdecentralizedtrust.org/reason",
+                                                          Value::text_value("lock expired")},
+                                                         {"splice.lfdecentralizedtrust.org/tx-kind",
+                                                          Value::text_value("unlock")}})}}));
+        inputs.emplace_back(cid, "");
+    }
+    return inputs;
+}
+
+// checkTransferConstraints' insufficient funds (AmuletRules.daml).
+void check_funds(model::Decimal in, model::Decimal amount) {
+    if (!(in < amount)) return;
+    const std::string missing = (amount - in).to_compact_string();
+    failure_status("splice.lfdecentralizedtrust.org/insufficient-funds", 9,
+                   "Insufficient funds: you are missing " + missing + " to complete this transfer.",
+                   {{"requiredAmount", missing}});
+}
+
+Value instruction_result(Value output, const std::optional<std::string>& change, Value meta) {
+    std::vector<Value> change_cids;
+    if (change) change_cids.push_back(Value::contract_id(*change));
+    return Value::record({{"output", std::move(output)},
+                          {"senderChangeCids", Value::list(std::move(change_cids))},
+                          {"meta", std::move(meta)}});
+}
+
+Value completed(const std::vector<std::string>& receiver_cids) {
+    std::vector<Value> cids;
+    for (const std::string& c : receiver_cids) cids.push_back(Value::contract_id(c));
+    return Value::variant("TransferInstructionResult_Completed",
+                          splice::payloads::single("receiverHoldingCids", Value::list(cids)));
+}
+
+// executeExternalPartyTransfer of `inputs` to one output of `amount` for `receiver`, under
+// `parent`: the inputs archived, the output, the sender's change. Returns (output, change).
+std::pair<std::string, std::optional<std::string>> external_party_transfer(
+    Run& r, int parent, const Party& sender, const Party& receiver,
+    const std::vector<std::pair<std::string, std::string>>& inputs, model::Decimal in,
+    model::Decimal amount) {
+    namespace p = splice::payloads;
+    for (const auto& [cid, _] : inputs)
+        r.archive(cid, p::amulet(r.n), {r.n.dso_party, sender}, parent);
+    check_funds(in, amount);
+    const std::int64_t round = r.ctx.round_at(r.now);
+    const int out = r.d.add(
+        parent, store::CreateDraft{.template_id = p::amulet(r.n),
+                                   .argument = p::amulet_value(r.n.dso_party, receiver, amount,
+                                                               round, default_holding_rate),
+                                   .signatories = {r.n.dso_party, receiver}});
+    std::optional<std::string> change;
+    if (in > amount) {
+        const int node = r.d.add(
+            parent,
+            store::CreateDraft{.template_id = p::amulet(r.n),
+                               .argument = p::amulet_value(r.n.dso_party, sender, in - amount,
+                                                           round, default_holding_rate),
+                               .signatories = {r.n.dso_party, sender}});
+        change = r.d.contract_id_of(node);
+    }
+    return {r.d.contract_id_of(out), change};
+}
+
+void run_transfer_factory(Run& r, const Target& target, const ResolvedCommand& c, int parent) {
+    namespace p = splice::payloads;
+    const Value& arg = c.choice_argument;
+    const Value& transfer = field(arg, "transfer");
+    const Value& extra = field(arg, "extraArgs");
+    const Party sender = field(transfer, "sender").text;
+    const Party receiver = field(transfer, "receiver").text;
+    const model::Decimal amount = field(transfer, "amount").decimal;
+    const Timestamp requested_at = Timestamp{field(transfer, "requestedAt").number};
+    const Timestamp execute_before = Timestamp{field(transfer, "executeBefore").number};
+    r.authorize({sender}, target.template_id);
+    const int root = r.d.add(parent, store::ExerciseDraft{.contract_id = target.contract_id,
+                                                          .template_id = target.template_id,
+                                                          .interface_id = c.template_id,
+                                                          .choice = "TransferFactory_Transfer",
+                                                          .argument = arg,
+                                                          .consuming = false,
+                                                          .acting_parties = {sender}});
+    const Party admin = field(arg, "expectedAdmin").text;
+    require("Expected admin " + show_party(admin) + " matches actual admin " +
+                show_party(r.n.dso_party),
+            admin == r.n.dso_party);
+    std::optional<Value> preapproval;
+    const std::optional<std::string> preapproval_cid =
+        context_contract(extra, "transfer-preapproval");
+    if (preapproval_cid) {
+        auto [state, value] = r.fetch(*preapproval_cid, {tpl::transfer_preapproval});
+        const Party owner = field(value, "receiver").text;
+        if (owner != receiver) {
+            general_error("Contract group identifier mismatch: expected ForOwner {dso = " +
+                          show_party(r.n.dso_party) + ", owner = " + show_party(receiver) +
+                          "}, got ForOwner {dso = " + show_party(r.n.dso_party) +
+                          ", owner = " + show_party(owner) + "} for " + *preapproval_cid);
+        }
+        preapproval = std::move(value);
+    }
+    const Value& instrument = field(transfer, "instrumentId");
+    const auto show_instrument = [](const std::string& a, const std::string& id) {
+        return "InstrumentId {admin = " + show_party(a) + ", id = \"" + id + "\"}";
+    };
+    require("Expected instrumentId " + show_instrument(r.n.dso_party, "Amulet") +
+                " matches actual instrumentId " +
+                show_instrument(field(instrument, "admin").text, field(instrument, "id").text),
+            field(instrument, "admin").text == r.n.dso_party &&
+                field(instrument, "id").text == "Amulet");
+    require("Amount must be positive", model::Decimal() < amount);
+    deadline_exceeded(r.now, "transfer.requestedAt", requested_at);
+    within_deadline(r.now, "transfer.executeBefore", execute_before);
+    // tokenStandardMaxTTL: 90 days unless the rules set one.
+    constexpr std::int64_t max_ttl = 90LL * 24 * 3600 * 1'000'000;
+    if (execute_before.micros - requested_at.micros > max_ttl) {
+        general_error(
+            "'transferLifetime' is greater than 'tokenStandardMaxTTL'.\ntransferLifetime: " +
+            std::to_string(execute_before.micros - requested_at.micros) +
+            "us\ntokenStandardMaxTTL: " + std::to_string(max_ttl) + "us\n");
+    }
+    const Value& input_cids = field(transfer, "inputHoldingCids");
+    require("At least one holding must be provided", !input_cids.items.empty());
+    model::Decimal in;
+    if (receiver == sender) {
+        // The self branch: a merge or a split.
+        const auto inputs = holdings_to_inputs(r, input_cids, sender, root, in);
+        const auto [out, change] =
+            external_party_transfer(r, root, sender, sender, inputs, in, amount);
+        r.d.set_result(root,
+                       instruction_result(completed({out}), change,
+                                          p::holding_tx_meta(p::TxKind::merge_split, std::nullopt,
+                                                             std::nullopt, std::nullopt)));
+        return;
+    }
+    if (!preapproval) {
+        // The offer branch: prepareTwoStepTransfer.
+        require("requestedAt < transferBefore", requested_at < execute_before);
+        const auto inputs = holdings_to_inputs(r, input_cids, sender, root, in);
+        check_funds(in, amount);
+        for (const auto& [cid, _] : inputs) r.consumed.insert(cid);
+        add_two_step_offer(r.ctx, r.d, root, sender, receiver, amount, inputs, in, requested_at,
+                           execute_before);
+        return;
+    }
+    // The direct branch: the receiver's TransferPreapproval sends the amount.
+    const auto inputs = holdings_to_inputs(r, input_cids, sender, root, in);
+    const Party provider = field(*preapproval, "provider").text;
+    std::vector<Value> input_values;
+    for (const auto& [cid, _] : inputs)
+        input_values.push_back(Value::variant("InputAmulet", Value::contract_id(cid)));
+    const Value* reason = nullptr;
+    const Value& meta_map = field(field(transfer, "meta"), "values");
+    for (std::size_t i = 0; i < meta_map.labels.size(); ++i) {
+        if (meta_map.labels[i] == "splice.lfdecentralizedtrust.org/reason")
+            reason = &meta_map.items[i];
+    }
+    const int send = r.d.add(
+        root,
+        store::ExerciseDraft{
+            .contract_id = *preapproval_cid,
+            .template_id = p::transfer_preapproval(r.n),
+            .choice = "TransferPreapproval_Send",
+            .argument = Value::record(
+                {{"context",
+                  Value::record(
+                      {{"amuletRules", Value::contract_id(r.ctx.amulet_rules)},
+                       {"context",
+                        Value::record({{"openMiningRound",
+                                        Value::contract_id(
+                                            context_contract(extra, "open-round").value_or(""))},
+                                       {"issuingMiningRounds", Value::gen_map({})},
+                                       {"validatorRights", Value::gen_map({})},
+                                       {"featuredAppRight", Value::none()}})}})},
+                 {"inputs", Value::list(input_values)},
+                 {"amount", Value::numeric(amount)},
+                 {"sender", Value::party(sender)},
+                 {"description", reason ? Value::some(*reason) : Value::none()}}),
+            .consuming = false,
+            .acting_parties = {sender}});
+    within_deadline(r.now, "TransferPreapproval.expiresAt",
+                    Timestamp{field(*preapproval, "expiresAt").number});
+    for (const auto& [cid, _] : inputs) {
+        if (r.consumed.contains(cid)) contract_not_found(cid);
+    }
+    check_funds(in, amount);
+    for (const auto& [cid, _] : inputs) r.consumed.insert(cid);
+    const TransferNodes nodes =
+        add_transfer(r.ctx, r.d, send, sender, provider, {sender, provider, receiver}, inputs, in,
+                     {Output{.receiver = receiver, .amount = amount}});
+    std::vector<std::pair<std::string, Value>> meta{
+        {"splice.lfdecentralizedtrust.org/sender", Value::text_value(sender)},
+        {"splice.lfdecentralizedtrust.org/tx-kind", Value::text_value("transfer")}};
+    if (reason != nullptr && !reason->text.empty())
+        meta.emplace_back("splice.lfdecentralizedtrust.org/reason", *reason);
+    const Value result_meta = meta_values(meta);
+    r.d.set_result(send,
+                   Value::record({{"result", nodes.result}, {"meta", Value::some(result_meta)}}));
+    const Value& created = field(nodes.result, "createdAmulets");
+    r.d.set_result(root, instruction_result(completed({created.items.at(0).items.at(0).text}),
+                                            nodes.change, result_meta));
+}
+
+// ---- TransferInstruction_Accept / _Reject / _Withdraw (AmuletTransferInstruction.daml) ----
+
+// LockedAmulet_UnlockV2 of the instruction's locked amulet under `parent`: the amulet back to its
+// owner. Returns its contract id and its argument.
+std::pair<std::string, Value> unlock_v2(Run& r, const std::string& locked_cid, int parent) {
+    namespace p = splice::payloads;
+    const auto [state, locked] = r.fetch(locked_cid, {tpl::locked_amulet});
+    const Value& amulet = field(locked, "amulet");
+    const Party owner = field(amulet, "owner").text;
+    std::vector<Party> actors{owner};
+    for (const std::string& h : texts(field(field(locked, "lock"), "holders"))) actors.push_back(h);
+    r.consumed.insert(locked_cid);
+    const int unlock = r.d.add(parent, store::ExerciseDraft{.contract_id = locked_cid,
+                                                            .template_id = p::locked_amulet(r.n),
+                                                            .choice = "LockedAmulet_UnlockV2",
+                                                            .argument = p::empty_record(),
+                                                            .consuming = true,
+                                                            .acting_parties = actors});
+    const int created = r.d.add(unlock, store::CreateDraft{.template_id = p::amulet(r.n),
+                                                           .argument = amulet,
+                                                           .signatories = {r.n.dso_party, owner}});
+    const std::string cid = r.d.contract_id_of(created);
+    r.d.set_result(
+        unlock, Value::record({{"amuletCid", Value::contract_id(cid)},
+                               {"meta", meta_values({{"splice.lfdecentralizedtrust.org/reason",
+                                                      Value::text_value("holders released lock")},
+                                                     {"splice.lfdecentralizedtrust.org/tx-kind",
+                                                      Value::text_value("unlock")}})}}));
+    return {cid, amulet};
+}
+
+void run_instruction_choice(Run& r, const Target& target, const ResolvedCommand& c, int parent) {
+    namespace p = splice::payloads;
+    const Value& transfer = field(target.argument, "transfer");
+    const Party sender = field(transfer, "sender").text;
+    const Party receiver = field(transfer, "receiver").text;
+    const bool withdraw = c.choice == "TransferInstruction_Withdraw";
+    const Party controller = withdraw ? sender : receiver;
+    r.authorize({controller}, target.template_id);
+    r.consumed.insert(target.contract_id);
+    const int root = r.d.add(parent, store::ExerciseDraft{.contract_id = target.contract_id,
+                                                          .template_id = target.template_id,
+                                                          .interface_id = c.template_id,
+                                                          .choice = c.choice,
+                                                          .argument = c.choice_argument,
+                                                          .consuming = true,
+                                                          .acting_parties = {controller}});
+    const std::string locked_cid = field(target.argument, "lockedAmulet").text;
+    const Timestamp execute_before = Timestamp{field(transfer, "executeBefore").number};
+    const Value& extra = field(c.choice_argument, "extraArgs");
+    if (c.choice == "TransferInstruction_Accept") {
+        within_deadline(r.now, "Transfer.executeBefore", execute_before);
+        // unfeaturedPaymentContextFromChoiceContext reads the ExternalPartyConfigState here;
+        // cantonlite's network has none (docs/FIDELITY.md).
+        const model::Decimal amount = field(transfer, "amount").decimal;
+        const auto [unlocked, amulet] = unlock_v2(r, locked_cid, root);
+        const model::Decimal in = field(field(amulet, "amount"), "initialAmount").decimal;
+        const auto [out, change] =
+            external_party_transfer(r, root, sender, receiver, {{unlocked, ""}}, in, amount);
+        r.d.set_result(
+            root, instruction_result(
+                      completed({out}), change,
+                      p::holding_tx_meta(p::TxKind::transfer, std::nullopt, sender, std::nullopt)));
+        return;
+    }
+    // abortTwoStepTransfer: the lock is released unless the context says it has expired.
+    if (context_bool(extra, "expire-lock").value_or(true)) {
+        const std::string unlocked = unlock_v2(r, locked_cid, root).first;
+        r.d.set_result(root, instruction_result(
+                                 Value::variant("TransferInstructionResult_Failed", Value::unit()),
+                                 unlocked, p::empty_metadata()));
+        return;
+    }
+    deadline_exceeded(r.now, "lockedAmulet.lockExpiresAt", execute_before);
+    r.d.set_result(
+        root, instruction_result(Value::variant("TransferInstructionResult_Failed", Value::unit()),
+                                 std::nullopt, p::empty_metadata()));
+}
+
+// ---- Archive: the choice every template has (controllers: its signatories) ----
+
+void run_archive(Run& r, const Target& target, const ResolvedCommand& /*c*/, int parent) {
+    std::vector<Party> signatories;
+    for (const auto& s : target.state.contract->signatories) signatories.emplace_back(s.str());
+    r.authorize(signatories, target.template_id);
+    r.archive(target.contract_id, target.template_id, signatories, parent);
+}
+
+const std::vector<ModelledChoice>& modelled() {
+    static const std::vector<ModelledChoice> choices{
+        {tpl::amulet_rules, "AmuletRules_DevNet_Tap", [] { return types().tap; }, run_tap},
+        {tpl::transfer_factory_v1, "TransferFactory_Transfer",
+         [] { return types().transfer_factory_transfer; }, run_transfer_factory},
+        {tpl::transfer_instruction_v1, "TransferInstruction_Accept",
+         [] { return types().transfer_instruction_choice; }, run_instruction_choice},
+        {tpl::transfer_instruction_v1, "TransferInstruction_Reject",
+         [] { return types().transfer_instruction_choice; }, run_instruction_choice},
+        {tpl::transfer_instruction_v1, "TransferInstruction_Withdraw",
+         [] { return types().transfer_instruction_choice; }, run_instruction_choice},
+    };
+    return choices;
+}
+
+// The templates and interfaces of the participant's packages that cantonlite knows, and which
+// templates implement which interface.
+struct Known {
+    QualifiedRef ref;
+    bool is_interface;
+};
+
+const std::vector<Known>& known_templates() {
+    static const std::vector<Known> all{
+        {tpl::amulet, false},
+        {tpl::locked_amulet, false},
+        {tpl::amulet_rules, false},
+        {tpl::featured_app_right, false},
+        {tpl::transfer_preapproval, false},
+        {tpl::amulet_transfer_instruction, false},
+        {tpl::open_mining_round, false},
+        {tpl::external_party_amulet_rules, false},
+        {tpl::transfer_command_counter, false},
+        {tpl::dso_rules, false},
+        {tpl::vote_request, false},
+        {tpl::ans_entry, false},
+        {tpl::wallet_app_install, false},
+        {tpl::transfer_offer, false},
+        {tpl::accepted_transfer_offer, false},
+        {tpl::buy_traffic_request, false},
+        {tpl::holding_v1, true},
+        {tpl::transfer_factory_v1, true},
+        {tpl::transfer_instruction_v1, true},
+        {tpl::allocation_instruction_v1, true},
+        {tpl::allocation_v1, true},
+        {tpl::allocation_request_v1, true},
+        {tpl::allocation_factory_v1, true},
+    };
+    return all;
+}
+
+bool implements(const model::TemplateId& t, const QualifiedRef& interface) {
+    if (tpl::is_same(interface, tpl::holding_v1))
+        return tpl::is(t, tpl::amulet) || tpl::is(t, tpl::locked_amulet);
+    if (tpl::is_same(interface, tpl::transfer_factory_v1))
+        return tpl::is(t, tpl::external_party_amulet_rules);
+    if (tpl::is_same(interface, tpl::transfer_instruction_v1))
+        return tpl::is(t, tpl::amulet_transfer_instruction);
+    return false;
+}
+
+std::string text_of(const nlohmann::json& o, std::string_view key) {
+    const auto it = o.find(key);
+    return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+const nlohmann::json& member_of(const nlohmann::json& o, std::string_view key) {
+    static const nlohmann::json null;
+    const auto it = o.find(key);
+    return it == o.end() ? null : *it;
+}
+
+// A package id as Daml-LF takes one: 1 to 64 of [A-Za-z0-9-_ ].
+bool lf_package_id(std::string_view s) {
+    return !s.empty() && s.size() <= 64 && std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_' || c == ' ';
+    });
+}
+
+// A package name: [A-Za-z0-9] then [A-Za-z0-9._-].
+bool lf_package_name(std::string_view s) {
+    return !s.empty() && std::isalnum(static_cast<unsigned char>(s.front())) != 0 &&
+           std::all_of(s.begin(), s.end(), [](char c) {
+               return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_' ||
+                      c == '.';
+           });
+}
+
+[[noreturn]] void invalid_argument(const std::string& what) {
+    throw CommandError("INVALID_ARGUMENT", 8,
+                       "The submitted request has invalid arguments: " + what);
+}
+
+// The template or interface a templateId names ("#name:M:E" or "<package id>:M:E").
+Known resolve_template(const model::Network& n, const std::string& id, const std::string& act_as) {
+    const std::size_t a = id.find(':');
+    const std::size_t b = id.find(':', a + 1);
+    const std::string package = id.substr(0, a);
+    const std::string module = id.substr(a + 1, b - a - 1);
+    const std::string entity = id.substr(b + 1);
+    std::string package_name;
+    std::string package_id;
+    if (!package.empty() && package.front() == '#') {
+        package_name = package.substr(1);
+        if (!lf_package_name(package_name)) {
+            invalid_argument("Value does not match the package-id or package-name formats: " +
+                             package);
+        }
+        const auto it = n.package_ids.find(package_name);
+        if (it == n.package_ids.end()) {
+            throw CommandError(
+                "JSON_API_PACKAGE_SELECTION_FAILED", 9,
+                "No package with package-name '" + package_name +
+                    "' is consistently vetted by all hosting participants of party " + act_as +
+                    ".");
+        }
+        package_id = it->second;
+    } else {
+        if (!lf_package_id(package)) {
+            invalid_argument("Value does not match the package-id or package-name formats: " +
+                             package);
+        }
+        package_id = package;
+        for (const auto& [name, pid] : n.package_ids) {
+            if (pid == package) package_name = name;
+        }
+    }
+    for (const Known& k : known_templates()) {
+        if (!package_name.empty() && k.ref.names(package_name, module, entity)) return k;
+    }
+    const std::string full = package_id + ":" + module + ":" + entity;
+    throw CommandError("TEMPLATES_OR_INTERFACES_NOT_FOUND", 11,
+                       "Templates do not exist: [" + full + "].", {}, {{"TEMPLATE_ID", full}});
+}
+
+model::Value decode_argument(const nlohmann::json& json, const LfType& type) {
+    try {
+        return model::decode_lf_json(json.is_null() ? nlohmann::json::object() : json, type);
+    } catch (const model::LfDecodeError& e) {
+        if (e.kind() == model::LfDecodeError::Kind::missing_fields)
+            throw CommandError("COMMAND_PREPROCESSING_FAILED", 8, e.what()).from_json_layer();
+        throw CommandError("INVALID_ARGUMENT", 8,
+                           std::string("The submitted request has invalid arguments: ") + e.what())
+            .from_json_layer();
+    }
+}
+
+std::string modelled_list() {
+    std::string out;
+    for (const std::string& c : modelled_choices()) out += (out.empty() ? "" : ", ") + c;
+    return out;
+}
+
+}  // namespace commands_impl
+
+using namespace commands_impl;
+
+std::vector<std::string> modelled_choices() {
+    std::vector<std::string> out;
+    for (const ModelledChoice& c : modelled()) {
+        out.push_back(std::string(c.on.module_name) + ":" + std::string(c.on.entity_name) + "." +
+                      std::string(c.choice));
+    }
+    out.emplace_back("<any template>.Archive");
+    return out;
+}
+
+std::vector<ResolvedCommand> resolve_commands(const model::Network& n,
+                                              const nlohmann::json& commands,
+                                              const std::string& first_act_as) {
+    std::vector<ResolvedCommand> out;
+    for (const nlohmann::json& wrapper : commands) {
+        const auto& [kind, body] = *wrapper.items().begin();
+        ResolvedCommand c;
+        c.kind = kind == "CreateCommand"              ? ResolvedCommand::Kind::create
+                 : kind == "CreateAndExerciseCommand" ? ResolvedCommand::Kind::create_and_exercise
+                                                      : ResolvedCommand::Kind::exercise;
+        const Known known = resolve_template(n, text_of(body, "templateId"), first_act_as);
+        c.template_id = tpl::id_of(n, known.ref);
+        c.is_interface = known.is_interface;
+        if (c.kind != ResolvedCommand::Kind::exercise) {
+            // No template is created by a command here: each is the product of a choice it
+            // models (docs/commands.md).
+            throw CommandError("COMMAND_PREPROCESSING_FAILED", 8,
+                               "cantonlite does not model creating " + c.template_id.to_string() +
+                                   " by command; it runs these choices: " + modelled_list())
+                .from_json_layer();
+        }
+        c.contract_id = text_of(body, "contractId");
+        c.choice = text_of(body, "choice");
+        const LfType* type = nullptr;
+        for (const ModelledChoice& m : modelled()) {
+            if (tpl::is_same(m.on, known.ref) && m.choice == c.choice) type = m.argument();
+        }
+        if (type == nullptr && c.choice == "Archive" && !known.is_interface) type = types().archive;
+        if (type == nullptr) {
+            invalid_argument(
+                "Invalid template:" + c.template_id.to_string() + " or choice:" + c.choice +
+                " (cantonlite does not model this choice; it runs " + modelled_list() + ")");
+        }
+        c.choice_argument = decode_argument(member_of(body, "choiceArgument"), *type);
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+void submit_commands(SeedContext& ctx, const JsonObject& s) {
+    allow_keys(s, Commits::transaction,
+               {"user_id", "act_as", "read_as", "submission_id", "deduplication", "disclosed",
+                "commands"});
+    const model::Network& n = ctx.network();
+    const std::string user_id = s.string("user_id");
+    const std::string command_id = s.optional_string("command_id").value_or("");
+    const std::string submission_id = s.optional_string("submission_id").value_or("");
+    const std::vector<Party> act_as = s.value().at("act_as").get<std::vector<Party>>();
+    std::vector<Party> read_as;
+    if (s.has("read_as")) read_as = s.value().at("read_as").get<std::vector<Party>>();
+    const Timestamp now{ctx.store().now().micros + 1};
+    // Command deduplication (CommandDeduplicator): an accepted command of the same change id
+    // within the period.
+    std::string dedup_kind;
+    std::int64_t dedup_value = 0;
+    std::int32_t dedup_nanos = 0;
+    if (s.has("deduplication")) {
+        const nlohmann::json& p = s.value().at("deduplication");
+        dedup_kind = p.at("kind").get<std::string>();
+        dedup_value = p.at("value").get<std::int64_t>();
+        dedup_nanos = p.value("nanos", 0);
+    }
+    if (const auto previous = ctx.store().latest_completion(user_id, command_id, act_as)) {
+        bool duplicate = false;
+        if (dedup_kind == "offset") {
+            duplicate = previous->offset > dedup_value;
+        } else {
+            const std::int64_t micros = dedup_kind == "duration"
+                                            ? dedup_value * 1'000'000 + dedup_nanos / 1000
+                                            : max_deduplication_seconds * 1'000'000;
+            duplicate = previous->record_time.micros > now.micros - micros;
+        }
+        if (duplicate) {
+            std::vector<Party> parties = act_as;
+            std::sort(parties.begin(), parties.end());
+            std::string set;
+            for (const Party& p : parties) set += (set.empty() ? "" : ", ") + p;
+            throw CommandError(
+                "DUPLICATE_COMMAND", 10, "Command submission already exists.",
+                {{"changeId", "ChangeId(" + user_id + "," + command_id + ",Set(" + set + "))"},
+                 {"completion_offset", std::to_string(previous->offset)},
+                 {"accepted", "true"},
+                 {"existingSubmissionId", previous->submission_id.empty()
+                                              ? "None"
+                                              : "Some(" + previous->submission_id + ")"},
+                 {"definite_answer", "true"}});
+        }
+    }
+    const std::vector<ResolvedCommand> commands =
+        resolve_commands(n, s.value().at("commands"), act_as.empty() ? "" : act_as.front());
+    auto d = ctx.draft(s, act_as, now);
+    Run r{.ctx = ctx, .n = n, .d = d, .now = now, .act_as = act_as, .readers = act_as};
+    r.readers.insert(r.readers.end(), read_as.begin(), read_as.end());
+    if (s.has("disclosed")) {
+        for (const auto& cid : s.value().at("disclosed"))
+            r.disclosed.insert(cid.get<std::string>());
+    }
+    for (const ResolvedCommand& c : commands) {
+        // The exercised contract: active, and known to the submitters (a stakeholder among them)
+        // or disclosed with the command.
+        const auto state = ctx.store().contract(c.contract_id);
+        if (!state || state->archived_offset() || r.consumed.contains(c.contract_id))
+            contract_not_found(c.contract_id);
+        const bool visible = r.disclosed.contains(c.contract_id) ||
+                             std::any_of(r.readers.begin(), r.readers.end(), [&](const Party& p) {
+                                 const auto name = model::Name::find(p);
+                                 return name && state->contract->stakeholders.contains(*name);
+                             });
+        if (!visible) contract_not_found(c.contract_id);
+        Target target{.contract_id = c.contract_id,
+                      .state = *state,
+                      .argument = model::unpack(state->contract->argument),
+                      .template_id = state->contract->template_id()};
+        const QualifiedRef named{c.template_id.package_name.view(),
+                                 c.template_id.module_name.view(),
+                                 c.template_id.entity_name.view()};
+        if (c.is_interface ? !implements(target.template_id, named)
+                           : !tpl::is(target.template_id, named)) {
+            throw CommandError(
+                c.is_interface ? "CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE" : "WRONGLY_TYPED_CONTRACT",
+                c.is_interface ? 8 : 9,
+                c.is_interface
+                    ? "Interpretation error: Error: Update failed due to contract " +
+                          c.contract_id + " (" + target.template_id.to_string() +
+                          ") not implementing an interface " + c.template_id.to_string()
+                    : "Interpretation error: Error: Update failed due to wrongly typed contract "
+                      "id " +
+                          c.contract_id + " Expected contract of type " +
+                          c.template_id.to_string() + " but got " + target.template_id.to_string(),
+                {}, {{"CONTRACT_ID", c.contract_id}});
+        }
+        if (c.choice == "Archive" && !c.is_interface) {
+            run_archive(r, target, c, -1);
+            continue;
+        }
+        for (const ModelledChoice& m : modelled()) {
+            if (tpl::is_same(m.on, named) && m.choice == c.choice) m.run(r, target, c, -1);
+        }
+    }
+    ctx.commit(d);
+    ctx.store().add_completion(store::CommandCompletion{.offset = d.offset,
+                                                        .user_id = user_id,
+                                                        .command_id = command_id,
+                                                        .submission_id = submission_id,
+                                                        .act_as = act_as,
+                                                        .record_time = now,
+                                                        .deduplication_kind = dedup_kind,
+                                                        .deduplication_value = dedup_value,
+                                                        .deduplication_nanos = dedup_nanos});
+}
+
+}  // namespace cantonlite::seed
