@@ -1,0 +1,613 @@
+// The command service of the JSON Ledger API on the live default network, from Canton
+// release-line-3.5 and Splice 0.6 (research notes: command_service.md, splice_choices.md):
+// - JsCommandService (JsCommands by deriveConfiguredCodec: commands, commandId, actAs required;
+//   L335-351), TranscodePackageIdResolver (L52-54: an empty actAs is MISSING_FIELD before any
+//   claim), SchemaProcessorsImpl (L187-194: unknown templates 404
+//   TEMPLATES_OR_INTERFACES_NOT_FOUND; L161-166 an unknown choice INVALID_ARGUMENT), JsonCodec
+//   (L44-53: missing and unexpected fields), IdentifierConverter (JsonV2Tests L748-761: a
+//   templateId of three parts);
+// - CommandServiceAuthorization (L48-59: MatchUserId, ActAs, ReadAs), CommandsValidator
+//   (L117-176: command_id), CommandServiceImpl (L80-84: {updateId, completionOffset});
+// - CommandDeduplicationError (L15-27: DUPLICATE_COMMAND "Command submission already exists.",
+//   409, context completion_offset, existingSubmissionId, definite_answer "true");
+// - LfEngine errors (CONTRACT_NOT_FOUND 404 "Contract could not be found with id <cid>";
+//   DAML_FAILURE category 9 "Interpretation error: Error: User failure: <id> (error category 9):
+//   <message>"; DAML_AUTHORIZATION_ERROR category 8);
+// - AmuletRules.daml AmuletRules_DevNet_Tap (l.376-391) and AmuletRules_Mint (l.348-374);
+//   ExternalPartyAmuletRules.daml TransferFactory_Transfer (l.341-444: self, offer, direct);
+//   AmuletTransferInstruction.daml accept, reject, withdraw (l.77-108); AmuletRules.daml
+//   checkTransferConstraints' insufficient funds (l.1070-1111).
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "areas/admin/admin_test_support.hpp"
+#include "cantonlite/splice/splice_views.hpp"
+#include "cantonlite/store/update.hpp"
+
+namespace cantonlite::areas::ledger::command_service_test {
+namespace {
+
+using admin::admintest::alice;
+using admin::admintest::bob;
+using admin::admintest::LiveFixture;
+using nlohmann::json;
+
+const std::string carol =
+    "carol::12204c26d9074c27d89ede59270c0ac14b71e071b15239519f75474b2f3ba63481f5";
+const std::string rules_template = "#splice-amulet:Splice.AmuletRules:AmuletRules";
+const std::string factory_interface =
+    "#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:"
+    "TransferFactory";
+const std::string instruction_interface =
+    "#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:"
+    "TransferInstruction";
+
+class CommandServiceTest : public LiveFixture {
+  protected:
+    const splice::SpliceViews& views() const { return splice::views(network_->store()); }
+    std::string rules() const { return views().amulet_rules()->contract->contract_id.str(); }
+    std::string factory() const {
+        return views().external_party_amulet_rules()->contract->contract_id.str();
+    }
+    std::string round() const {
+        return views()
+            .latest_usable_open_round(network_->store().now())
+            ->contract->contract_id.str();
+    }
+    std::string dso() const { return network_->store().network().dso_party; }
+    std::string now_text(std::int64_t plus_seconds = 0) const {
+        return model::format_instant(
+            model::Timestamp{network_->store().now().micros + plus_seconds * 1'000'000});
+    }
+    std::vector<std::string> amulets_of(const std::string& party) const {
+        std::vector<std::string> out;
+        for (const auto& c : views().unlocked_amulets_of(party))
+            out.push_back(c->contract_id.str());
+        return out;
+    }
+
+    static json exercise(const std::string& template_id, const std::string& cid,
+                         const std::string& choice, const json& argument) {
+        return {{"ExerciseCommand",
+                 {{"templateId", template_id},
+                  {"contractId", cid},
+                  {"choice", choice},
+                  {"choiceArgument", argument}}}};
+    }
+    static json commands(const json& command, const std::string& act_as, const std::string& id,
+                         const std::vector<std::string>& disclosed = {}) {
+        json body{{"commands", json::array({command})}, {"commandId", id}, {"actAs", {act_as}}};
+        if (!disclosed.empty()) {
+            body["disclosedContracts"] = json::array();
+            for (const std::string& cid : disclosed)
+                body["disclosedContracts"].push_back(
+                    {{"contractId", cid}, {"createdEventBlob", ""}});
+        }
+        return body;
+    }
+    json tap_command(const std::string& receiver, const std::string& amount) const {
+        return exercise(rules_template, rules(), "AmuletRules_DevNet_Tap",
+                        {{"receiver", receiver}, {"amount", amount}, {"openRound", round()}});
+    }
+    http::Response submit(const std::string& user, const json& body,
+                          const std::string& path = "/v2/commands/submit-and-wait") const {
+        return as_user(user, "POST", path, body.dump());
+    }
+    http::Response tap(const std::string& user, const std::string& party, const std::string& amount,
+                       const std::string& id) const {
+        return submit(user, commands(tap_command(party, amount), party, id, {rules()}));
+    }
+    // A transfer through the registry's factory (TransferFactory_Transfer), `context` its choice
+    // context's values.
+    json factory_transfer(const std::string& sender, const std::string& receiver,
+                          const std::string& amount, const std::vector<std::string>& inputs,
+                          json context = json::object()) const {
+        return exercise(factory_interface, factory(), "TransferFactory_Transfer",
+                        {{"expectedAdmin", dso()},
+                         {"transfer",
+                          {{"sender", sender},
+                           {"receiver", receiver},
+                           {"amount", amount},
+                           {"instrumentId", {{"admin", dso()}, {"id", "Amulet"}}},
+                           {"requestedAt", now_text(-60)},
+                           {"executeBefore", now_text(24 * 3600)},
+                           {"inputHoldingCids", inputs},
+                           {"meta", {{"values", json::object()}}}}},
+                         {"extraArgs",
+                          {{"context", {{"values", std::move(context)}}},
+                           {"meta", {{"values", json::object()}}}}}});
+    }
+    const store::Transaction& transaction_at(std::int64_t offset) const {
+        kept_ = network_->store().update_at(offset);
+        return std::get<store::Transaction>(*kept_);
+    }
+    std::string tapped_amulet(const http::Response& r) const {
+        const auto& tx =
+            transaction_at(json::parse(r.body)["completionOffset"].get<std::int64_t>());
+        return store::created(tx.nodes[2])->contract->contract_id.str();
+    }
+    static json error_of(const http::Response& r) { return json::parse(r.body); }
+
+  private:
+    mutable store::UpdatePtr kept_;
+};
+
+// ---- submit-and-wait and the tap ----
+
+TEST_F(CommandServiceTest, ATapAnswersTheUpdateIdAndCompletionOffset) {
+    const std::int64_t before = ledger_end();
+
+    const http::Response r = tap("alice", alice, "25.5", "tap-1");
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    const json j = json::parse(r.body);
+    EXPECT_EQ(j["completionOffset"], before + 1);
+    EXPECT_EQ(j["updateId"], network_->store().update_id_for(before + 1));
+    EXPECT_EQ(r.body, R"({"updateId":")" + network_->store().update_id_for(before + 1) +
+                          R"(","completionOffset":)" + std::to_string(before + 1) + "}");
+}
+
+TEST_F(CommandServiceTest, ATapRunsTheMintInsideItAndCreatesTheReceiversAmulet) {
+    const http::Response r = tap("alice", alice, "25.5", "tap-tree");
+    ASSERT_EQ(r.status, 200) << r.body;
+
+    const auto& tx = transaction_at(json::parse(r.body)["completionOffset"].get<std::int64_t>());
+    ASSERT_EQ(tx.nodes.size(), 3U);
+    const auto* tap_node = store::exercised(tx.nodes[0]);
+    ASSERT_NE(tap_node, nullptr);
+    EXPECT_EQ(tap_node->choice.str(), "AmuletRules_DevNet_Tap");
+    EXPECT_FALSE(tap_node->consuming);
+    EXPECT_EQ(model::texts(tap_node->acting_parties), std::vector<std::string>{alice});
+    const auto* mint = store::exercised(tx.nodes[1]);
+    ASSERT_NE(mint, nullptr);
+    EXPECT_EQ(mint->choice.str(), "AmuletRules_Mint");
+    EXPECT_EQ(mint->acting_parties.size(), 2U);  // dso and the receiver
+    const auto* created = store::created(tx.nodes[2]);
+    ASSERT_NE(created, nullptr);
+    EXPECT_EQ(created->contract->template_id().entity_name.str(), "Amulet");
+    const std::string cid = created->contract->contract_id.str();
+    const auto mine = amulets_of(alice);
+    EXPECT_NE(std::find(mine.begin(), mine.end(), cid), mine.end());
+    EXPECT_EQ(tx.command_id.str(), "tap-tree");
+}
+
+TEST_F(CommandServiceTest, ForTransactionAnswersTheTransactionOfTheSubmitters) {
+    const http::Response r =
+        submit("alice", {{"commands", commands(tap_command(alice, "3"), alice, "t-tx", {rules()})}},
+               "/v2/commands/submit-and-wait-for-transaction");
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    const json tx = json::parse(r.body)["transaction"];
+    EXPECT_EQ(tx["commandId"], "t-tx");
+    ASSERT_EQ(tx["events"].size(), 1U);  // ACS_DELTA: the amulet alone
+    EXPECT_EQ(tx["events"][0]["CreatedEvent"]["createArgument"]["owner"], alice);
+    EXPECT_EQ(tx["events"][0]["CreatedEvent"]["createArgument"]["amount"]["initialAmount"],
+              "3.0000000000");
+}
+
+TEST_F(CommandServiceTest, AsyncSubmitAnswersAnEmptyObjectAndTheCommandCompletes) {
+    const http::Response r =
+        submit("alice", commands(tap_command(alice, "1"), alice, "async-1", {rules()}),
+               "/v2/commands/async/submit");
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(r.body, "{}");
+    const http::Response c =
+        as_user("alice", "POST", "/v2/commands/completions",
+                json{{"userId", "alice"}, {"parties", {alice}}, {"beginExclusive", 0}}.dump());
+    ASSERT_EQ(c.status, 200) << c.body;
+    const json list = json::parse(c.body);
+    ASSERT_EQ(list.size(), 1U);
+    const json done = list[0]["completionResponse"]["Completion"]["value"];
+    EXPECT_EQ(done["commandId"], "async-1");
+    EXPECT_EQ(done["status"], json::parse(R"({"code":0,"message":"","details":[]})"));
+    EXPECT_EQ(done["userId"], "alice");
+    EXPECT_EQ(done["actAs"], json::array({alice}));
+    EXPECT_EQ(done["offset"], ledger_end());
+    EXPECT_EQ(done["updateId"], network_->store().update_id_for(ledger_end()));
+}
+
+// ---- deduplication ----
+
+TEST_F(CommandServiceTest, TheSameCommandIdAgainIsADuplicateWithTheEarlierCompletion) {
+    json body = commands(tap_command(alice, "2"), alice, "dup-1", {rules()});
+    body["submissionId"] = "first";
+    ASSERT_EQ(submit("alice", body).status, 200);
+    const std::int64_t first = ledger_end();
+    body["submissionId"] = "second";
+
+    const http::Response again = submit("alice", body);
+
+    EXPECT_EQ(again.status, 409) << again.body;
+    const json e = error_of(again);
+    EXPECT_EQ(e["code"], "DUPLICATE_COMMAND");
+    EXPECT_EQ(e["cause"], "Command submission already exists.");
+    EXPECT_EQ(e["errorCategory"], 10);
+    EXPECT_EQ(e["correlationId"], "second");
+    EXPECT_EQ(e["context"]["completion_offset"], std::to_string(first));
+    EXPECT_EQ(e["context"]["existingSubmissionId"], "Some(first)");
+    EXPECT_EQ(e["context"]["definite_answer"], "true");
+    EXPECT_EQ(ledger_end(), first);  // nothing committed
+}
+
+TEST_F(CommandServiceTest, ADeduplicationOffsetAfterTheEarlierCommandLetsItRunAgain) {
+    ASSERT_EQ(tap("alice", alice, "2", "dup-2").status, 200);
+    json body = commands(tap_command(alice, "2"), alice, "dup-2", {rules()});
+    body["deduplicationPeriod"] = {{"DeduplicationOffset", {{"value", ledger_end()}}}};
+
+    EXPECT_EQ(submit("alice", body).status, 200);
+}
+
+TEST_F(CommandServiceTest, AnotherUserMayUseTheSameCommandId) {
+    ASSERT_EQ(tap("alice", alice, "2", "shared-id").status, 200);
+    EXPECT_EQ(tap("ledger-api-user", alice, "2", "shared-id").status, 403);  // may not act as alice
+    EXPECT_EQ(tap("bob", bob, "2", "shared-id").status, 200);
+}
+
+// ---- the JSON layer, before any claim ----
+
+TEST_F(CommandServiceTest, AnEmptyActAsIsAMissingFieldEvenWithoutAToken) {
+    json body = commands(tap_command(alice, "1"), alice, "no-actas");
+    body["actAs"] = json::array();
+
+    const http::Response r = call("POST", "/v2/commands/submit-and-wait", body.dump());
+
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(error_of(r)["code"], "MISSING_FIELD");
+    EXPECT_EQ(error_of(r)["cause"],
+              "The submitted command is missing a mandatory field: act_as/actAs");
+}
+
+TEST_F(CommandServiceTest, AMissingCommandIdKeyIsTapirsTextError) {
+    json body = commands(tap_command(alice, "1"), alice, "x");
+    body.erase("commandId");
+
+    const http::Response r = submit("alice", body);
+
+    EXPECT_EQ(r.status, 400);
+    EXPECT_EQ(r.content_type, "text/plain; charset=UTF-8");
+    EXPECT_EQ(r.body, "Invalid value for: body (Missing required field at 'commandId')");
+}
+
+TEST_F(CommandServiceTest, ATemplateIdOfTwoPartsIsTapirsTextError) {
+    json command = tap_command(alice, "1");
+    command["ExerciseCommand"]["templateId"] = "Splice.AmuletRules:AmuletRules";
+
+    const http::Response r = submit("alice", commands(command, alice, "x"));
+
+    EXPECT_EQ(r.status, 400);
+    EXPECT_EQ(r.body,
+              "Invalid value for: body (Invalid identifier format (Splice.AmuletRules:AmuletRules) "
+              "not matching the expected format (<package>:<moduleName>:<entityName>) at "
+              "'commands[0].ExerciseCommand.templateId')");
+}
+
+TEST_F(CommandServiceTest, AnUnknownTemplateIs404) {
+    json command = tap_command(alice, "1");
+    command["ExerciseCommand"]["templateId"] = "Bad:Template:Id";
+
+    const http::Response r = submit("alice", commands(command, alice, "x"));
+
+    EXPECT_EQ(r.status, 404) << r.body;
+    EXPECT_EQ(error_of(r)["code"], "TEMPLATES_OR_INTERFACES_NOT_FOUND");
+    EXPECT_EQ(error_of(r)["cause"], "Templates do not exist: [Bad:Template:Id].");
+    EXPECT_EQ(error_of(r)["errorCategory"], 11);
+}
+
+TEST_F(CommandServiceTest, AnUnknownPackageNameFailsThePackageSelection) {
+    json command = tap_command(alice, "1");
+    command["ExerciseCommand"]["templateId"] = "#no-such-package:M:E";
+
+    const http::Response r = submit("alice", commands(command, alice, "x"));
+
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(error_of(r)["code"], "JSON_API_PACKAGE_SELECTION_FAILED");
+}
+
+TEST_F(CommandServiceTest, AChoiceCantonliteDoesNotModelIsRefusedSayingSo) {
+    const http::Response r = submit(
+        "alice",
+        commands(exercise(rules_template, rules(), "AmuletRules_BuyMemberTraffic", json::object()),
+                 alice, "x"));
+
+    EXPECT_EQ(r.status, 400) << r.body;
+    const json e = error_of(r);
+    EXPECT_EQ(e["code"], "INVALID_ARGUMENT");
+    const std::string cause = e["cause"];
+    EXPECT_TRUE(cause.starts_with("The submitted request has invalid arguments: Invalid template:" +
+                                  network_->store().network().package_ids.at("splice-amulet") +
+                                  ":Splice.AmuletRules:AmuletRules or choice:"
+                                  "AmuletRules_BuyMemberTraffic"))
+        << cause;
+    EXPECT_NE(cause.find("cantonlite does not model this choice"), std::string::npos);
+    EXPECT_NE(cause.find("AmuletRules_DevNet_Tap"), std::string::npos);
+}
+
+TEST_F(CommandServiceTest, AMissingArgumentFieldIsAPreprocessingFailure) {
+    json command = tap_command(alice, "1");
+    command["ExerciseCommand"]["choiceArgument"].erase("openRound");
+
+    const http::Response r = submit("alice", commands(command, alice, "x"));
+
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(error_of(r)["code"], "COMMAND_PREPROCESSING_FAILED");
+    EXPECT_EQ(error_of(r)["cause"], "Missing non-optional fields: Set(openRound)");
+    EXPECT_EQ(error_of(r)["definiteAnswer"], false);  // built by the JSON layer
+}
+
+TEST_F(CommandServiceTest, AnUnexpectedArgumentFieldIsAnInvalidArgument) {
+    json command = tap_command(alice, "1");
+    command["ExerciseCommand"]["choiceArgument"]["extra"] = 1;
+
+    const http::Response r = submit("alice", commands(command, alice, "x"));
+
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(error_of(r)["cause"],
+              "The submitted request has invalid arguments: Unexpected fields: Set(extra)");
+}
+
+TEST_F(CommandServiceTest, CreatingAContractByCommandIsRefusedSayingWhy) {
+    const json create{{"CreateCommand",
+                       {{"templateId", "#splice-amulet:Splice.Amulet:Amulet"},
+                        {"createArguments", json::object()}}}};
+
+    const http::Response r = submit("alice", commands(create, alice, "x"));
+
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_NE(error_of(r)["cause"].get<std::string>().find("cantonlite does not model creating"),
+              std::string::npos);
+}
+
+// ---- the claims ----
+
+TEST_F(CommandServiceTest, WithoutATokenIsUnauthenticated) {
+    const http::Response r = call("POST", "/v2/commands/submit-and-wait",
+                                  commands(tap_command(alice, "1"), alice, "x").dump());
+    EXPECT_EQ(r.status, 401) << r.body;
+}
+
+TEST_F(CommandServiceTest, ActingAsAPartyTheUserHasNoRightToIsDenied) {
+    const http::Response r = tap("alice", bob, "1", "as-bob");
+
+    EXPECT_EQ(r.status, 403) << r.body;
+    EXPECT_EQ(error_of(r)["code"], "NA");  // redacted
+}
+
+TEST_F(CommandServiceTest, AnotherUsersUserIdIsDenied) {
+    json body = commands(tap_command(alice, "1"), alice, "x", {rules()});
+    body["userId"] = "bob";
+
+    EXPECT_EQ(submit("alice", body).status, 403);
+}
+
+// ---- the ledger's checks ----
+
+TEST_F(CommandServiceTest, AnUnknownContractIsNotFoundWithTheSubmissionIdAsCorrelationId) {
+    json body = commands(exercise(rules_template, "00ab", "AmuletRules_DevNet_Tap",
+                                  {{"receiver", alice}, {"amount", "1"}, {"openRound", round()}}),
+                         alice, "x");
+    body["submissionId"] = "sub-404";
+
+    const http::Response r = submit("alice", body);
+
+    EXPECT_EQ(r.status, 404) << r.body;
+    const json e = error_of(r);
+    EXPECT_EQ(e["code"], "CONTRACT_NOT_FOUND");
+    EXPECT_EQ(e["cause"], "Contract could not be found with id 00ab");
+    EXPECT_EQ(e["correlationId"], "sub-404");
+    EXPECT_EQ(e["resources"], json::parse(R"j([["ErrorResource(CONTRACT_ID)","00ab"]])j"));
+}
+
+TEST_F(CommandServiceTest, AContractTheSubmittersCannotSeeMustBeDisclosed) {
+    // The AmuletRules are the DSO's: a client discloses them, as the registry hands them out.
+    const http::Response r = submit("alice", commands(tap_command(alice, "1"), alice, "hidden"));
+
+    EXPECT_EQ(r.status, 404) << r.body;
+    EXPECT_EQ(error_of(r)["code"], "CONTRACT_NOT_FOUND");
+}
+
+TEST_F(CommandServiceTest, TappingForAnotherPartyLacksItsAuthority) {
+    const http::Response r =
+        submit("alice", commands(tap_command(bob, "1"), alice, "for-bob", {rules()}));
+
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(error_of(r)["code"], "DAML_AUTHORIZATION_ERROR");
+    EXPECT_EQ(error_of(r)["errorCategory"], 8);
+}
+
+TEST_F(CommandServiceTest, ATapAboveTheLimitFailsTheRequirement) {
+    const http::Response r = tap("alice", alice, "100000001", "too-much");
+
+    EXPECT_EQ(r.status, 400) << r.body;
+    const json e = error_of(r);
+    EXPECT_EQ(e["code"], "DAML_FAILURE");
+    EXPECT_EQ(e["errorCategory"], 9);
+    EXPECT_EQ(e["cause"],
+              "Interpretation error: Error: User failure: "
+              "UNHANDLED_EXCEPTION/DA.Exception.AssertionFailed:AssertionFailed (error category "
+              "9): The requirement 'Tapped amount <= 100,000,000' was not met.");
+    EXPECT_EQ(e["context"]["error_id"],
+              "UNHANDLED_EXCEPTION/DA.Exception.AssertionFailed:AssertionFailed");
+}
+
+// ---- the token standard's transfer factory ----
+
+TEST_F(CommandServiceTest, ASelfTransferMergesTheInputsIntoOneAmulet) {
+    const std::string a = tapped_amulet(tap("alice", alice, "10", "m1"));
+    const std::string b = tapped_amulet(tap("alice", alice, "5", "m2"));
+
+    const http::Response r = submit("alice", commands(factory_transfer(alice, alice, "15", {a, b}),
+                                                      alice, "merge", {factory()}));
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    const auto mine = amulets_of(alice);
+    EXPECT_EQ(std::find(mine.begin(), mine.end(), a), mine.end());
+    EXPECT_EQ(std::find(mine.begin(), mine.end(), b), mine.end());
+    const auto& tx = transaction_at(ledger_end());
+    const auto* root = store::exercised(tx.nodes[0]);
+    ASSERT_NE(root, nullptr);
+    EXPECT_EQ(root->choice.str(), "TransferFactory_Transfer");
+    ASSERT_TRUE(root->interface_id().has_value());
+    EXPECT_EQ(root->interface_id()->entity_name.str(), "TransferFactory");
+    int created = 0;
+    for (const auto& node : tx.nodes) created += store::created(node) != nullptr ? 1 : 0;
+    EXPECT_EQ(created, 1);  // one amulet of 15, no change
+}
+
+TEST_F(CommandServiceTest, ASplitLeavesTheChangeWithTheSender) {
+    const std::string a = tapped_amulet(tap("alice", alice, "10", "s1"));
+
+    const http::Response r = submit(
+        "alice", commands(factory_transfer(alice, alice, "4", {a}), alice, "split", {factory()}));
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    const auto& tx = transaction_at(ledger_end());
+    std::vector<std::string> amounts;
+    for (const auto& node : tx.nodes) {
+        if (const auto* c = store::created(node)) {
+            amounts.push_back(model::unpack(c->contract->argument)
+                                  .items.at(2)
+                                  .items.at(0)
+                                  .decimal.to_compact_string());
+        }
+    }
+    EXPECT_EQ(amounts, (std::vector<std::string>{"4.0", "6.0"}));
+}
+
+TEST_F(CommandServiceTest, SpendingMoreThanTheInputsIsInsufficientFunds) {
+    const std::string a = tapped_amulet(tap("alice", alice, "10", "f1"));
+    const std::int64_t before = ledger_end();
+
+    const http::Response r = submit(
+        "alice", commands(factory_transfer(alice, alice, "12.5", {a}), alice, "poor", {factory()}));
+
+    EXPECT_EQ(r.status, 400) << r.body;
+    const json e = error_of(r);
+    EXPECT_EQ(e["code"], "DAML_FAILURE");
+    EXPECT_EQ(e["cause"],
+              "Interpretation error: Error: User failure: "
+              "splice.lfdecentralizedtrust.org/insufficient-funds (error category 9): "
+              "Insufficient funds: you are missing 2.5 to complete this transfer.");
+    EXPECT_EQ(e["context"]["requiredAmount"], "2.5");
+    EXPECT_EQ(ledger_end(), before);
+    const auto mine = amulets_of(alice);
+    EXPECT_NE(std::find(mine.begin(), mine.end(), a), mine.end());  // not spent
+}
+
+TEST_F(CommandServiceTest, AnAmuletIsSpentOnceTheSecondSpendIsNotFound) {
+    const std::string a = tapped_amulet(tap("alice", alice, "10", "d1"));
+    ASSERT_EQ(submit("alice", commands(factory_transfer(alice, alice, "10", {a}), alice, "spend-1",
+                                       {factory()}))
+                  .status,
+              200);
+
+    const http::Response again = submit("alice", commands(factory_transfer(alice, alice, "10", {a}),
+                                                          alice, "spend-2", {factory()}));
+
+    EXPECT_EQ(again.status, 404) << again.body;
+    EXPECT_EQ(error_of(again)["code"], "CONTRACT_NOT_FOUND");
+}
+
+TEST_F(CommandServiceTest, ATransferToAPreapprovedReceiverCompletesAtOnce) {
+    const std::string a = tapped_amulet(tap("alice", alice, "10", "p1"));
+    const std::string preapproval =
+        views().transfer_preapproval_of(bob)->contract->contract_id.str();
+    const auto bobs_before = amulets_of(bob).size();
+
+    const http::Response r = submit(
+        "alice",
+        commands(factory_transfer(
+                     alice, bob, "7", {a},
+                     {{"transfer-preapproval", {{"tag", "AV_ContractId"}, {"value", preapproval}}},
+                      {"open-round", {{"tag", "AV_ContractId"}, {"value", round()}}}}),
+                 alice, "direct", {factory(), preapproval}));
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(amulets_of(bob).size(), bobs_before + 1);
+}
+
+TEST_F(CommandServiceTest, AnOfferLocksTheAmountAndTheReceiverAcceptsIt) {
+    const std::string a = tapped_amulet(tap("alice", alice, "10", "o1"));
+    const auto carols_before = amulets_of(carol).size();
+
+    const http::Response offer = submit(
+        "alice", commands(factory_transfer(alice, carol, "6", {a}), alice, "offer", {factory()}));
+    ASSERT_EQ(offer.status, 200) << offer.body;
+    std::string instruction;
+    for (const auto& node : transaction_at(ledger_end()).nodes) {
+        if (const auto* c = store::created(node);
+            c != nullptr &&
+            c->contract->template_id().entity_name.str() == "AmuletTransferInstruction")
+            instruction = c->contract->contract_id.str();
+    }
+    ASSERT_FALSE(instruction.empty());
+    const json accept = exercise(
+        instruction_interface, instruction, "TransferInstruction_Accept",
+        {{"extraArgs",
+          {{"context", {{"values", json::object()}}}, {"meta", {{"values", json::object()}}}}}});
+
+    // The sender cannot accept it: the receiver controls the choice.
+    const http::Response by_sender = submit("alice", commands(accept, alice, "accept-a"));
+    EXPECT_EQ(by_sender.status, 400) << by_sender.body;
+    EXPECT_EQ(error_of(by_sender)["code"], "DAML_AUTHORIZATION_ERROR");
+
+    const http::Response r = submit("carol", commands(accept, carol, "accept"));
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(amulets_of(carol).size(), carols_before + 1);
+    EXPECT_FALSE(network_->store().contract(instruction)->archived_offset() == std::nullopt);
+}
+
+TEST_F(CommandServiceTest, AWithdrawnOfferGivesTheAmountBack) {
+    const std::string a = tapped_amulet(tap("alice", alice, "10", "w1"));
+    ASSERT_EQ(submit("alice", commands(factory_transfer(alice, carol, "10", {a}), alice, "offer-w",
+                                       {factory()}))
+                  .status,
+              200);
+    std::string instruction;
+    for (const auto& node : transaction_at(ledger_end()).nodes) {
+        if (const auto* c = store::created(node);
+            c != nullptr &&
+            c->contract->template_id().entity_name.str() == "AmuletTransferInstruction")
+            instruction = c->contract->contract_id.str();
+    }
+    const auto alices_before = amulets_of(alice).size();
+
+    const http::Response r =
+        submit("alice",
+               commands(exercise(instruction_interface, instruction, "TransferInstruction_Withdraw",
+                                 {{"extraArgs",
+                                   {{"context", {{"values", json::object()}}},
+                                    {"meta", {{"values", json::object()}}}}}}),
+                        alice, "withdraw"));
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(amulets_of(alice).size(), alices_before + 1);
+}
+
+// ---- completions, reverts ----
+
+TEST_F(CommandServiceTest, CompletionsNeedTheirParties) {
+    const http::Response r =
+        as_user("alice", "POST", "/v2/commands/completions", json{{"userId", "alice"}}.dump());
+
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(error_of(r)["cause"], "The submitted command is missing a mandatory field: parties");
+}
+
+TEST_F(CommandServiceTest, ARevertForgetsTheCommandAndItsDeduplication) {
+    const json snapshot = admin("POST", "/snapshots");
+    ASSERT_EQ(tap("alice", alice, "2", "revert-me").status, 200);
+    const std::int64_t end = ledger_end();
+
+    admin("POST", "/snapshots/" + snapshot["id"].get<std::string>() + "/revert");
+
+    EXPECT_EQ(ledger_end(), end - 1);
+    EXPECT_EQ(tap("alice", alice, "2", "revert-me").status, 200);  // no longer a duplicate
+}
+
+}  // namespace
+}  // namespace cantonlite::areas::ledger::command_service_test
