@@ -103,7 +103,8 @@ Caller RouteAuth::identify(const http::Request& request) const {
 
 void RouteAuth::authorize(const Caller& caller, const std::vector<std::string>& parties,
                           bool any_party) const {
-    if (claims_ != Claims::read_as && (claims_ != Claims::public_ || !parties.empty() || any_party))
+    if (claims_ != Claims::read_as && claims_ != Claims::user_and_parties &&
+        (claims_ != Claims::public_ || !parties.empty() || any_party))
         throw std::logic_error("a route authorized other claims than it declares");
     auth_->authorize(caller, parties, any_party);
     checked_ = true;

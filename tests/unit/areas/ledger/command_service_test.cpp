@@ -188,6 +188,43 @@ TEST_F(CommandServiceTest, ForTransactionAnswersTheTransactionOfTheSubmitters) {
               "3.0000000000");
 }
 
+TEST_F(CommandServiceTest, ForTransactionWithAFormatShowsWhatItAsksFor) {
+    const json format{
+        {"eventFormat",
+         {{"filtersByParty",
+           {{alice,
+             {{"cumulative",
+               json::array({{{"identifierFilter",
+                              {{"WildcardFilter", {{"value", json::object()}}}}}}})}}}}},
+          {"verbose", true}}},
+        {"transactionShape", "TRANSACTION_SHAPE_LEDGER_EFFECTS"}};
+
+    const http::Response r =
+        submit("alice",
+               {{"commands", commands(tap_command(alice, "3"), alice, "t-fmt", {rules()})},
+                {"transactionFormat", format}},
+               "/v2/commands/submit-and-wait-for-transaction");
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    const json events = json::parse(r.body)["transaction"]["events"];
+    ASSERT_EQ(events.size(), 3U);  // LEDGER_EFFECTS: the tap, the mint, the amulet
+    EXPECT_EQ(events[0]["ExercisedEvent"]["choice"], "AmuletRules_DevNet_Tap");
+    EXPECT_EQ(events[1]["ExercisedEvent"]["choice"], "AmuletRules_Mint");
+}
+
+TEST_F(CommandServiceTest, ForTransactionWithAFormatForAnotherPartyNeedsItsClaims) {
+    const json format{{"eventFormat", {{"filtersByParty", {{bob, json::object()}}}}},
+                      {"transactionShape", "TRANSACTION_SHAPE_ACS_DELTA"}};
+
+    const http::Response r =
+        submit("alice",
+               {{"commands", commands(tap_command(alice, "3"), alice, "t-bob", {rules()})},
+                {"transactionFormat", format}},
+               "/v2/commands/submit-and-wait-for-transaction");
+
+    EXPECT_EQ(r.status, 403) << r.body;
+}
+
 TEST_F(CommandServiceTest, AsyncSubmitAnswersAnEmptyObjectAndTheCommandCompletes) {
     const http::Response r =
         submit("alice", commands(tap_command(alice, "1"), alice, "async-1", {rules()}),
