@@ -68,7 +68,8 @@ void add_input_archives(const model::Network& n, store::TransactionDraft& d, int
 TransferNodes add_transfer(const SeedContext& ctx, store::TransactionDraft& d, int parent,
                            const Party& sender, const Party& provider, std::vector<Party> actors,
                            const std::vector<std::pair<std::string, std::string>>& inputs,
-                           model::Decimal in, const std::vector<Output>& outputs) {
+                           model::Decimal in, const std::vector<Output>& outputs,
+                           const Value* argument) {
     const model::Network& n = ctx.network();
     model::Decimal out;
     for (const Output& o : outputs) out = out + o.amount;
@@ -88,16 +89,19 @@ TransferNodes add_transfer(const SeedContext& ctx, store::TransactionDraft& d, i
     TransferNodes nodes;
     nodes.root = d.add(
         parent,
-        ExerciseDraft{.contract_id = ctx.amulet_rules,
-                      .template_id = p::amulet_rules(n),
-                      .choice = "AmuletRules_Transfer",
-                      .argument = p::single(
-                          "transfer", Value::record({{"sender", Value::party(sender)},
-                                                     {"provider", Value::party(provider)},
-                                                     {"inputs", Value::list(input_values)},
-                                                     {"outputs", Value::list(output_values)}})),
-                      .consuming = false,
-                      .acting_parties = std::move(actors)});
+        ExerciseDraft{
+            .contract_id = ctx.amulet_rules,
+            .template_id = p::amulet_rules(n),
+            .choice = "AmuletRules_Transfer",
+            .argument = argument != nullptr
+                            ? *argument
+                            : p::single("transfer",
+                                        Value::record({{"sender", Value::party(sender)},
+                                                       {"provider", Value::party(provider)},
+                                                       {"inputs", Value::list(input_values)},
+                                                       {"outputs", Value::list(output_values)}})),
+            .consuming = false,
+            .acting_parties = std::move(actors)});
     add_input_archives(n, d, nodes.root, sender, inputs);
     std::vector<Value> created;
     for (const Output& o : outputs) {

@@ -98,6 +98,12 @@ struct Types {
     const LfType* transfer_instruction_choice;
     const LfType* tap;
     const LfType* archive;
+    const LfType* transfer_context;
+    const LfType* payment_context;
+    const LfType* transfer_input;
+    const LfType* amulet_rules_transfer;
+    const LfType* create_preapproval;
+    const LfType* preapproval_send;
 };
 
 const Types& types() {
@@ -153,6 +159,68 @@ const Types& types() {
         out.tap = LfType::record("Splice.AmuletRules:AmuletRules_DevNet_Tap",
                                  {{"receiver", party}, {"amount", numeric}, {"openRound", cid}});
         out.archive = LfType::record("DA.Internal.Template:Archive", {});
+        // Splice.AmuletRules (AmuletRules.daml l.1777-1873).
+        const LfType* round = LfType::record("Splice.Types:Round", {{"number", LfType::int64()}});
+        out.transfer_context = LfType::record("Splice.AmuletRules:TransferContext",
+                                              {{"openMiningRound", cid},
+                                               {"issuingMiningRounds", LfType::gen_map(round, cid)},
+                                               {"validatorRights", LfType::gen_map(party, cid)},
+                                               {"featuredAppRight", LfType::optional(cid)}});
+        out.payment_context =
+            LfType::record("Splice.AmuletRules:PaymentTransferContext",
+                           {{"amuletRules", cid}, {"context", out.transfer_context}});
+        out.transfer_input = LfType::variant(
+            "Splice.AmuletRules:TransferInput",
+            {{"InputAppRewardCoupon", cid},
+             {"InputValidatorRewardCoupon", cid},
+             {"InputSvRewardCoupon", cid},
+             {"InputAmulet", cid},
+             {"ExtTransferInput",
+              LfType::record("Splice.AmuletRules:TransferInput.ExtTransferInput",
+                             {{"dummyUnitField", LfType::unit()},
+                              {"optInputValidatorFaucetCoupon", LfType::optional(cid)}})},
+             {"InputValidatorLivenessActivityRecord", cid},
+             {"InputUnclaimedActivityRecord", cid},
+             {"InputDevelopmentFundCoupon", cid},
+             {"InputRewardCouponV2", cid}});
+        const LfType* time_lock =
+            LfType::record("Splice.Expiry:TimeLock", {{"holders", LfType::list(party)},
+                                                      {"expiresAt", time},
+                                                      {"optContext", LfType::optional(text)}});
+        const LfType* output = LfType::record("Splice.AmuletRules:TransferOutput",
+                                              {{"receiver", party},
+                                               {"receiverFeeRatio", numeric},
+                                               {"amount", numeric},
+                                               {"lock", LfType::optional(time_lock)},
+                                               {"meta", LfType::optional(out.metadata)}});
+        const LfType* beneficiary = LfType::record("Splice.Amulet:AppRewardBeneficiary",
+                                                   {{"beneficiary", party}, {"weight", numeric}});
+        const LfType* transfer =
+            LfType::record("Splice.AmuletRules:Transfer",
+                           {{"sender", party},
+                            {"provider", party},
+                            {"inputs", LfType::list(out.transfer_input)},
+                            {"outputs", LfType::list(output)},
+                            {"beneficiaries", LfType::optional(LfType::list(beneficiary))}});
+        out.amulet_rules_transfer = LfType::record("Splice.AmuletRules:AmuletRules_Transfer",
+                                                   {{"transfer", transfer},
+                                                    {"context", out.transfer_context},
+                                                    {"expectedDso", LfType::optional(party)}});
+        out.create_preapproval =
+            LfType::record("Splice.AmuletRules:AmuletRules_CreateTransferPreapproval",
+                           {{"context", out.payment_context},
+                            {"inputs", LfType::list(out.transfer_input)},
+                            {"receiver", party},
+                            {"provider", party},
+                            {"expiresAt", time},
+                            {"expectedDso", LfType::optional(party)},
+                            {"optCreatedAt", LfType::optional(time)}});
+        out.preapproval_send = LfType::record("Splice.AmuletRules:TransferPreapproval_Send",
+                                              {{"context", out.payment_context},
+                                               {"inputs", LfType::list(out.transfer_input)},
+                                               {"amount", numeric},
+                                               {"sender", party},
+                                               {"description", LfType::optional(text)}});
         return out;
     }();
     return t;
@@ -674,6 +742,221 @@ void run_instruction_choice(Run& r, const Target& target, const ResolvedCommand&
                                  std::nullopt, p::empty_metadata()));
 }
 
+// ---- AmuletRules_Transfer (AmuletRules.daml l.181-195, executeTransfer l.1120-1209) ----
+
+// checkExpectedDso (l.1755-1761).
+void check_expected_dso(const Run& r, const Value& expected) {
+    if (expected.items.empty()) {
+        general_error(
+            "Expected DSO party not set by caller. Please change your code to set it as a "
+            "prudent security measure.");
+    }
+    const std::string& party = expected.items[0].text;
+    if (party != r.n.dso_party) {
+        general_error("DSO party expected by caller Some " + show_party(party) +
+                      " does not match actual DSO party " + show_party(r.n.dso_party));
+    }
+}
+
+// transferControllers (l.1028-1033): sender, provider, every receiver and lock holder, sorted.
+std::vector<Party> transfer_controllers(const Value& transfer) {
+    std::set<Party> out{field(transfer, "sender").text, field(transfer, "provider").text};
+    for (const Value& o : field(transfer, "outputs").items) {
+        out.insert(field(o, "receiver").text);
+        const Value& lock = field(o, "lock");
+        if (!lock.items.empty()) {
+            for (const std::string& h : texts(field(lock.items[0], "holders"))) out.insert(h);
+        }
+    }
+    return {out.begin(), out.end()};
+}
+
+// The transfer of `transfer` (a Splice Transfer) under `parent`, as executeTransfer runs it
+// after its context: the open round open, the amulet inputs the sender's (consumed), each
+// output checked, the funds sufficient. `argument`: the AmuletRules_Transfer node's.
+TransferNodes amulet_transfer(Run& r, const Value& transfer, const Value& context,
+                              const Value& argument, int parent) {
+    const Party sender = field(transfer, "sender").text;
+    const Party provider = field(transfer, "provider").text;
+    const auto [round_state, round] =
+        r.fetch(field(context, "openMiningRound").text, {tpl::open_mining_round});
+    deadline_exceeded(r.now, "openRound.opensAt", Timestamp{field(round, "opensAt").number});
+    std::vector<std::pair<std::string, std::string>> inputs;
+    model::Decimal in;
+    for (const Value& input : field(transfer, "inputs").items) {
+        if (input.text != "InputAmulet") {
+            throw CommandError("COMMAND_PREPROCESSING_FAILED", 8,
+                               "cantonlite does not model transfer inputs of kind " + input.text +
+                                   " (only InputAmulet)");
+        }
+        const std::string& cid = input.items[0].text;
+        const auto [state, amulet] = r.fetch(cid, {tpl::amulet});
+        const Party owner = field(amulet, "owner").text;
+        if (owner != sender) {
+            general_error("Contract group identifier mismatch: expected ForOwner {dso = " +
+                          show_party(r.n.dso_party) + ", owner = " + show_party(sender) +
+                          "}, got ForOwner {dso = " + show_party(r.n.dso_party) +
+                          ", owner = " + show_party(owner) + "} for " + cid);
+        }
+        if (r.consumed.contains(cid)) contract_not_found(cid);
+        r.consumed.insert(cid);
+        in = in + field(field(amulet, "amount"), "initialAmount").decimal;
+        inputs.emplace_back(cid, "");
+    }
+    std::vector<Output> outputs;
+    model::Decimal out;
+    for (const Value& o : field(transfer, "outputs").items) {
+        Output output{.receiver = field(o, "receiver").text, .amount = field(o, "amount").decimal};
+        const model::Decimal ratio = field(o, "receiverFeeRatio").decimal;
+        if (ratio < model::Decimal() || *model::Decimal::parse("1") < ratio) {
+            general_error("Receiver fee ratio " + ratio.to_compact_string() +
+                          " is not between 0.0 and 1.0");
+        }
+        const Value& lock = field(o, "lock");
+        if (!lock.items.empty()) {
+            const Value& l = lock.items[0];
+            // dedupSort (filter (receiver /=) holders)
+            std::set<Party> holders;
+            for (const std::string& h : texts(field(l, "holders"))) {
+                if (h != output.receiver) holders.insert(h);
+            }
+            const Value& context_text = field(l, "optContext");
+            output.lock = Lock{.holders = {holders.begin(), holders.end()},
+                               .expires_at = Timestamp{field(l, "expiresAt").number},
+                               .context = context_text.items.empty()
+                                              ? std::nullopt
+                                              : std::optional(context_text.items[0].text)};
+            within_deadline(r.now, "lock.expiresAt", output.lock->expires_at);
+        }
+        require("Amount is positive", model::Decimal() < output.amount);
+        out = out + output.amount;
+        outputs.push_back(std::move(output));
+    }
+    check_funds(in, out);
+    return add_transfer(r.ctx, r.d, parent, sender, provider, transfer_controllers(transfer),
+                        inputs, in, outputs, &argument);
+}
+
+void run_amulet_rules_transfer(Run& r, const Target& target, const ResolvedCommand& c, int parent) {
+    const Value& arg = c.choice_argument;
+    const Value& transfer = field(arg, "transfer");
+    r.authorize(transfer_controllers(transfer), target.template_id);
+    check_expected_dso(r, field(arg, "expectedDso"));
+    (void)amulet_transfer(r, transfer, field(arg, "context"), arg, parent);
+}
+
+// ---- AmuletRules_CreateTransferPreapproval (l.231-260) ----
+
+void run_create_preapproval(Run& r, const Target& target, const ResolvedCommand& c, int parent) {
+    namespace p = splice::payloads;
+    const Value& arg = c.choice_argument;
+    const Party receiver = field(arg, "receiver").text;
+    const Party provider = field(arg, "provider").text;
+    const Timestamp expires_at{field(arg, "expiresAt").number};
+    r.authorize({provider, receiver}, target.template_id);
+    const int root = r.d.add(parent, store::ExerciseDraft{.contract_id = target.contract_id,
+                                                          .template_id = target.template_id,
+                                                          .choice = c.choice,
+                                                          .argument = arg,
+                                                          .consuming = false,
+                                                          .acting_parties = {provider, receiver}});
+    check_expected_dso(r, field(arg, "expectedDso"));
+    Timestamp created_at = r.now;
+    if (const Value& opt = field(arg, "optCreatedAt"); !opt.items.empty()) {
+        created_at = Timestamp{opt.items[0].number};
+        deadline_exceeded(r.now, "createdAt", created_at);
+    }
+    within_deadline(r.now, "expiresAt", expires_at);
+    // payForTransferPreapproval: nothing to pay within the base duration (90 days).
+    constexpr std::int64_t base = 90LL * 24 * 3600 * 1'000'000;
+    if (expires_at.micros - created_at.micros > base) {
+        throw CommandError("COMMAND_PREPROCESSING_FAILED", 8,
+                           "cantonlite does not model the fee of a TransferPreapproval that "
+                           "expires more than 90 days after its creation");
+    }
+    const auto [round_state, round] =
+        r.fetch(field(field(field(arg, "context"), "context"), "openMiningRound").text,
+                {tpl::open_mining_round});
+    const int created = r.d.add(
+        root, store::CreateDraft{.template_id = p::transfer_preapproval(r.n),
+                                 .argument = p::transfer_preapproval_value(
+                                     r.n.dso_party, receiver, provider, created_at, expires_at),
+                                 .signatories = {receiver, provider, r.n.dso_party}});
+    const Value summary = Value::record({{"inputAppRewardAmount", Value::numeric({})},
+                                         {"inputValidatorRewardAmount", Value::numeric({})},
+                                         {"inputSvRewardAmount", Value::numeric({})},
+                                         {"inputAmuletAmount", Value::numeric({})},
+                                         {"balanceChanges", Value::gen_map({})},
+                                         {"holdingFees", Value::numeric({})},
+                                         {"outputFees", Value::list({})},
+                                         {"senderChangeFee", Value::numeric({})},
+                                         {"senderChangeAmount", Value::numeric({})},
+                                         {"amuletPrice", field(round, "amuletPrice")},
+                                         {"inputValidatorFaucetAmount", Value::none()},
+                                         {"inputUnclaimedActivityRecordAmount", Value::none()},
+                                         {"inputDevelopmentFundAmount", Value::none()}});
+    r.d.set_result(
+        root,
+        Value::record({{"transferPreapprovalCid", Value::contract_id(r.d.contract_id_of(created))},
+                       {"transferResult", Value::record({{"round", field(round, "round")},
+                                                         {"summary", summary},
+                                                         {"createdAmulets", Value::list({})},
+                                                         {"senderChangeAmulet", Value::none()},
+                                                         {"meta", Value::none()}})},
+                       {"amuletPaid", Value::numeric({})},
+                       {"meta", Value::some(p::empty_metadata())}}));
+}
+
+// ---- TransferPreapproval_Send (l.2064-2098) ----
+
+void run_preapproval_send(Run& r, const Target& target, const ResolvedCommand& c, int parent) {
+    const Value& arg = c.choice_argument;
+    const Party sender = field(arg, "sender").text;
+    const Party receiver = field(target.argument, "receiver").text;
+    const Party provider = field(target.argument, "provider").text;
+    r.authorize({sender}, target.template_id);
+    const int root = r.d.add(parent, store::ExerciseDraft{.contract_id = target.contract_id,
+                                                          .template_id = target.template_id,
+                                                          .choice = c.choice,
+                                                          .argument = arg,
+                                                          .consuming = false,
+                                                          .acting_parties = {sender}});
+    const Value& description = field(arg, "description");
+    std::vector<std::pair<std::string, Value>> reason;
+    if (!description.items.empty() && !description.items[0].text.empty())
+        reason.emplace_back("splice.lfdecentralizedtrust.org/reason", description.items[0]);
+    within_deadline(r.now, "TransferPreapproval.expiresAt",
+                    Timestamp{field(target.argument, "expiresAt").number});
+    const Value& payment = field(arg, "context");
+    const std::string rules_cid = field(payment, "amuletRules").text;
+    (void)r.fetch(rules_cid, {tpl::amulet_rules});
+    // exercisePaymentTransfer: AmuletRules_Transfer with the preapproval's provider.
+    const Value transfer = Value::record(
+        {{"sender", Value::party(sender)},
+         {"provider", Value::party(provider)},
+         {"inputs", field(arg, "inputs")},
+         {"outputs", Value::list({Value::record({{"receiver", Value::party(receiver)},
+                                                 {"receiverFeeRatio", Value::numeric({})},
+                                                 {"amount", field(arg, "amount")},
+                                                 {"lock", Value::none()},
+                                                 {"meta", Value::some(meta_values(reason))}})})},
+         {"beneficiaries", Value::none()}});
+    const Value transfer_arg =
+        Value::record({{"transfer", transfer},
+                       {"context", field(payment, "context")},
+                       {"expectedDso", Value::some(Value::party(r.n.dso_party))}});
+    TransferNodes nodes =
+        amulet_transfer(r, transfer, field(payment, "context"), transfer_arg, root);
+    std::vector<std::pair<std::string, Value>> meta{
+        {"splice.lfdecentralizedtrust.org/sender", Value::text_value(sender)},
+        {"splice.lfdecentralizedtrust.org/tx-kind", Value::text_value("transfer")}};
+    meta.insert(meta.end(), reason.begin(), reason.end());
+    Value result = nodes.result;
+    result.items.back() = Value::none();  // the TransferResult's meta, moved to the V1 history's
+    r.d.set_result(root,
+                   Value::record({{"result", result}, {"meta", Value::some(meta_values(meta))}}));
+}
+
 // ---- Archive: the choice every template has (controllers: its signatories) ----
 
 void run_archive(Run& r, const Target& target, const ResolvedCommand& /*c*/, int parent) {
@@ -686,6 +969,12 @@ void run_archive(Run& r, const Target& target, const ResolvedCommand& /*c*/, int
 const std::vector<ModelledChoice>& modelled() {
     static const std::vector<ModelledChoice> choices{
         {tpl::amulet_rules, "AmuletRules_DevNet_Tap", [] { return types().tap; }, run_tap},
+        {tpl::amulet_rules, "AmuletRules_Transfer", [] { return types().amulet_rules_transfer; },
+         run_amulet_rules_transfer},
+        {tpl::amulet_rules, "AmuletRules_CreateTransferPreapproval",
+         [] { return types().create_preapproval; }, run_create_preapproval},
+        {tpl::transfer_preapproval, "TransferPreapproval_Send",
+         [] { return types().preapproval_send; }, run_preapproval_send},
         {tpl::transfer_factory_v1, "TransferFactory_Transfer",
          [] { return types().transfer_factory_transfer; }, run_transfer_factory},
         {tpl::transfer_instruction_v1, "TransferInstruction_Accept",

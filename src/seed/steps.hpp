@@ -105,10 +105,13 @@ struct TransferNodes {
 // Adds under `parent` the AmuletRules_Transfer of `inputs` (amulets of `sender`, worth `in`) to
 // `outputs` plus the sender's change, by `actors`, as the real transfer does (without fees):
 // the inputs archived, an Amulet or LockedAmulet per output, the change.
+// `argument`: the choice argument of the AmuletRules_Transfer node, when the caller gave one
+// (a command); by default the transfer alone.
 TransferNodes add_transfer(const SeedContext& ctx, store::TransactionDraft& d, int parent,
                            const Party& sender, const Party& provider, std::vector<Party> actors,
                            const std::vector<std::pair<std::string, std::string>>& inputs,
-                           model::Decimal in, const std::vector<Output>& outputs);
+                           model::Decimal in, const std::vector<Output>& outputs,
+                           const Value* argument = nullptr);
 
 // What add_two_step_offer() added.
 struct OfferNodes {

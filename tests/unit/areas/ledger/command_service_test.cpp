@@ -625,6 +625,132 @@ TEST_F(CommandServiceTest, AWithdrawnOfferGivesTheAmountBack) {
     EXPECT_EQ(amulets_of(alice).size(), alices_before + 1);
 }
 
+// ---- AmuletRules_Transfer, the preapprovals ----
+
+json amulet_transfer_argument(const std::string& sender, const std::string& receiver,
+                              const std::string& amount, const std::string& input,
+                              const std::string& round, const json& expected_dso) {
+    return {{"transfer",
+             {{"sender", sender},
+              {"provider", sender},
+              {"inputs", json::array({{{"tag", "InputAmulet"}, {"value", input}}})},
+              {"outputs", json::array({{{"receiver", receiver},
+                                        {"receiverFeeRatio", "0.0"},
+                                        {"amount", amount},
+                                        {"lock", nullptr},
+                                        {"meta", nullptr}}})},
+              {"beneficiaries", nullptr}}},
+            {"context",
+             {{"openMiningRound", round},
+              {"issuingMiningRounds", json::array()},
+              {"validatorRights", json::array()},
+              {"featuredAppRight", nullptr}}},
+            {"expectedDso", expected_dso}};
+}
+
+TEST_F(CommandServiceTest, AnAmuletRulesTransferToTheSenderSplitsItsAmulet) {
+    const std::string a = tapped_amulet(tap("alice", alice, "10", "art-1"));
+
+    const http::Response r = submit(
+        "alice", commands(exercise(rules_template, rules(), "AmuletRules_Transfer",
+                                   amulet_transfer_argument(alice, alice, "4", a, round(), dso())),
+                          alice, "art-split", {rules()}));
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    const auto& tx = transaction_at(ledger_end());
+    EXPECT_EQ(store::exercised(tx.nodes[0])->choice.str(), "AmuletRules_Transfer");
+    const auto mine = amulets_of(alice);
+    EXPECT_EQ(std::find(mine.begin(), mine.end(), a), mine.end());
+}
+
+TEST_F(CommandServiceTest, AnAmuletRulesTransferToAnotherNeedsTheReceiversAuthority) {
+    const std::string a = tapped_amulet(tap("alice", alice, "10", "art-2"));
+
+    const http::Response r = submit(
+        "alice", commands(exercise(rules_template, rules(), "AmuletRules_Transfer",
+                                   amulet_transfer_argument(alice, bob, "4", a, round(), dso())),
+                          alice, "art-bob", {rules()}));
+
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(error_of(r)["code"], "DAML_AUTHORIZATION_ERROR");
+}
+
+TEST_F(CommandServiceTest, AnAmuletRulesTransferWithoutItsExpectedDsoAborts) {
+    const std::string a = tapped_amulet(tap("alice", alice, "10", "art-3"));
+
+    const http::Response r =
+        submit("alice",
+               commands(exercise(rules_template, rules(), "AmuletRules_Transfer",
+                                 amulet_transfer_argument(alice, alice, "4", a, round(), nullptr)),
+                        alice, "art-nodso", {rules()}));
+
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(error_of(r)["cause"],
+              "Interpretation error: Error: User failure: "
+              "UNHANDLED_EXCEPTION/DA.Exception.GeneralError:GeneralError (error category 9): "
+              "Expected DSO party not set by caller. Please change your code to set it as a "
+              "prudent security measure.");
+}
+
+TEST_F(CommandServiceTest, AReceiverAndItsProviderCreateAPreapproval) {
+    const std::string validator = network_->store().network().validator_party;
+    steps({{"step", "grant_rights"},
+           {"user", "ledger-api-user"},
+           {"rights", {{"can_act_as", {"carol"}}}}});
+    ASSERT_FALSE(views().transfer_preapproval_of(carol).has_value());
+    json body = commands(exercise(rules_template, rules(), "AmuletRules_CreateTransferPreapproval",
+                                  {{"context",
+                                    {{"amuletRules", rules()},
+                                     {"context",
+                                      {{"openMiningRound", round()},
+                                       {"issuingMiningRounds", json::array()},
+                                       {"validatorRights", json::array()},
+                                       {"featuredAppRight", nullptr}}}}},
+                                   {"inputs", json::array()},
+                                   {"receiver", carol},
+                                   {"provider", validator},
+                                   {"expiresAt", now_text(30 * 24 * 3600)},
+                                   {"expectedDso", dso()},
+                                   {"optCreatedAt", nullptr}}),
+                         carol, "preapprove", {rules()});
+    body["actAs"] = {validator, carol};
+
+    const http::Response r = submit("ledger-api-user", body);
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_TRUE(views().transfer_preapproval_of(carol).has_value());
+}
+
+TEST_F(CommandServiceTest, ASenderSendsThroughTheReceiversPreapproval) {
+    const std::string a = tapped_amulet(tap("alice", alice, "10", "pre-1"));
+    const std::string preapproval =
+        views().transfer_preapproval_of(bob)->contract->contract_id.str();
+    const auto bobs_before = amulets_of(bob).size();
+
+    const http::Response r =
+        submit("alice",
+               commands(exercise("#splice-amulet:Splice.AmuletRules:TransferPreapproval",
+                                 preapproval, "TransferPreapproval_Send",
+                                 {{"context",
+                                   {{"amuletRules", rules()},
+                                    {"context",
+                                     {{"openMiningRound", round()},
+                                      {"issuingMiningRounds", json::array()},
+                                      {"validatorRights", json::array()},
+                                      {"featuredAppRight", nullptr}}}}},
+                                  {"inputs", json::array({{{"tag", "InputAmulet"}, {"value", a}}})},
+                                  {"amount", "2.5"},
+                                  {"sender", alice},
+                                  {"description", "rent"}}),
+                        alice, "pre-send", {preapproval}));
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(amulets_of(bob).size(), bobs_before + 1);
+    const auto& tx = transaction_at(ledger_end());
+    EXPECT_EQ(store::exercised(tx.nodes[0])->choice.str(), "TransferPreapproval_Send");
+    EXPECT_EQ(store::exercised(tx.nodes[1])->choice.str(), "AmuletRules_Transfer");
+}
+
 // ---- completions, reverts ----
 
 TEST_F(CommandServiceTest, CompletionsNeedTheirParties) {
