@@ -1109,7 +1109,8 @@ Known resolve_template(const model::Network& n, const std::string& id, const std
 
 model::Value decode_argument(const nlohmann::json& json, const LfType& type) {
     try {
-        return model::decode_lf_json(json.is_null() ? nlohmann::json::object() : json, type);
+        static const nlohmann::json empty = nlohmann::json::object();
+        return model::decode_lf_json(json.is_null() ? empty : json, type);
     } catch (const model::LfDecodeError& e) {
         if (e.kind() == model::LfDecodeError::Kind::missing_fields)
             throw CommandError("COMMAND_PREPROCESSING_FAILED", 8, e.what()).from_json_layer();

@@ -124,15 +124,22 @@ LiveNetwork::Activity LiveNetwork::activity() const {
 }
 
 Written LiveNetwork::write(const nlohmann::json& op) {
-    return write([&op]() { return op; });
+    return write(&op, nullptr);
 }
 
 Written LiveNetwork::write(const std::function<nlohmann::json()>& make_op) {
+    return write(nullptr, &make_op);
+}
+
+Written LiveNetwork::write(const nlohmann::json* given,
+                           const std::function<nlohmann::json()>* make_op) {
     std::uint64_t ticket = 0;
     nlohmann::json answer;
     {
         const std::unique_lock lock(gate_);
-        const nlohmann::json op = make_op();
+        nlohmann::json made;
+        if (given == nullptr) made = (*make_op)();
+        const nlohmann::json& op = given != nullptr ? *given : made;
         const std::string& kind = op_kind(op);
         if (kind == "steps" || kind == "time") {
             // These can fail half-way: apply first, journal what was applied, undo if the journal
@@ -365,6 +372,13 @@ nlohmann::json LiveNetwork::clock_json() const {
 
 Written LiveNetwork::apply_steps(const nlohmann::json& steps) {
     return write({{"op", "steps"}, {"steps", steps}});
+}
+
+Written LiveNetwork::apply_steps(nlohmann::json&& steps) {
+    nlohmann::json op = nlohmann::json::object();
+    op["op"] = "steps";
+    op["steps"] = std::move(steps);
+    return write(op);
 }
 
 nlohmann::json LiveNetwork::time() const {

@@ -28,6 +28,7 @@
 //                         [--journal-dir DIR] [--release R]... [--sweep M,M,...|none]
 //                         [--sweep-loads N] [--quick]
 //                         [--floor PATH] [--floor-rounds N] [--floor-connections C] [--floor-only]
+//                         [--commands-only]
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -40,6 +41,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -84,7 +86,8 @@ struct Options {
     std::string floor;          // cantonlite_floor_server; default: beside this executable
     int floor_rounds = 5;       // interleaved rounds of the small-GET comparison
     int floor_connections = 32;
-    bool floor_only = false;  // --floor-only: the small-GET comparison alone
+    bool floor_only = false;     // --floor-only: the small-GET comparison alone
+    bool commands_only = false;  // --commands-only: the mint writes and the commands alone
 };
 
 // The flags of `serve` and `describe` that choose the release being run; none for the default.
@@ -542,9 +545,10 @@ double fsync_seconds(const fs::path& dir, double seconds) {
 // Mints without a journal over o.connections connections, as a ratio to livez; the network is
 // reset afterwards (that reset's time and the mints it undid go to `reset_after`).
 long bench_writes(const Options& o, std::uint16_t port, const Load& base, const Example& mint,
-                  std::pair<double, long>& reset_after) {
+                  std::pair<double, long>& reset_after, double& mint_rate) {
     long unexpected = 0;
     const Load w = run_load(port, mint, o.seconds, o.connections);
+    mint_rate = w.per_second;
     unexpected += w.unexpected;
     reset_after = {reset(port, unexpected), w.done};
     constexpr double target = 10000;
@@ -559,6 +563,165 @@ long bench_writes(const Options& o, std::uint16_t port, const Load& base, const 
               << " single-mint writes/s without a journal: "
               << (w.per_second >= target ? "met" : "NOT met") << " (" << fixed(w.per_second, 0)
               << "/s).\n";
+    return unexpected;
+}
+
+// --- the command service ---
+
+// The TransferFactory_Transfer command of `sender` to `receiver` of 1 from `input`, as the
+// registry's factory context makes it: the body of submit-and-wait, or nullopt when the registry
+// does not answer a direct transfer (no preapproval of the receiver).
+std::optional<json> factory_command(cantonlite::testing::HttpConnection& c, const std::string& dso,
+                                    const std::string& now, const std::string& later,
+                                    const std::string& sender, const std::string& receiver) {
+    json arguments{
+        {"expectedAdmin", dso},
+        {"transfer",
+         {{"sender", sender},
+          {"receiver", receiver},
+          {"amount", "1"},
+          {"instrumentId", {{"admin", dso}, {"id", "Amulet"}}},
+          {"requestedAt", now},
+          {"executeBefore", later},
+          {"inputHoldingCids", json::array()},
+          {"meta", {{"values", json::object()}}}}},
+        {"extraArgs",
+         {{"context", {{"values", json::object()}}}, {"meta", {{"values", json::object()}}}}}};
+    const auto r =
+        c.send(cantonlite::testing::make_request(
+            "POST", "/registry/transfer-instruction/v1/transfer-factory",
+            json{{"choiceArguments", arguments}, {"excludeDebugFields", true}}.dump(), json_header))
+            ? c.read_response()
+            : std::nullopt;
+    if (!r || r->status != 200) return std::nullopt;
+    const json factory = json::parse(r->body);
+    if (factory.at("transferKind") != "direct") return std::nullopt;
+    arguments["extraArgs"]["context"] = factory.at("choiceContext").at("choiceContextData");
+    return json{
+        {"commands", json::array({{{"ExerciseCommand",
+                                    {{"templateId",
+                                      "#splice-api-token-transfer-instruction-v1:Splice.Api.Token."
+                                      "TransferInstructionV1:TransferFactory"},
+                                     {"contractId", factory.at("factoryId")},
+                                     {"choice", "TransferFactory_Transfer"},
+                                     {"choiceArgument", arguments}}}}})},
+        {"commandId", ""},
+        {"actAs", json::array({sender})},
+        {"disclosedContracts", factory.at("choiceContext").at("disclosedContracts")}};
+}
+
+// Submit-and-wait of one-input TransferFactory_Transfer commands from the network's first user
+// to its second, whose TransferPreapproval makes each direct, each command on an amulet of its own
+// minted first: over o.connections connections, as a ratio to this run's one-mint admin writes,
+// then one connection's p50 and p99. The network is reset afterwards. Skipped on a network
+// without two such users.
+long bench_commands(const Options& o, const std::string& seed, std::uint16_t port,
+                    double mint_rate) {
+    long unexpected = 0;
+    cantonlite::testing::HttpConnection c(port);
+    const auto network = admin(c, "GET", "/network", unexpected);
+    const auto time = admin(c, "GET", "/time", unexpected);
+    if (!network || !time || network->first.at("users").size() < 2) return unexpected;
+    const json& users = network->first.at("users");
+    const std::string sender_user = users.at(0).at("id");
+    const std::string sender = users.at(0).at("party");
+    const std::string receiver = users.at(1).at("party");
+    const std::string dso = network->first.value("dso_party", "");
+    const std::string now = time->first.at("now");
+    // executeBefore: a day after the ledger time (the factory's TTL is 90 days).
+    std::tm tm{};
+    strptime(now.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
+    const std::time_t tomorrow = timegm(&tm) + 24 * 3600;
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&tomorrow));
+    const std::optional<json> command = factory_command(c, dso, now, text, sender, receiver);
+    if (!command) {
+        std::cout << "\nCommands: skipped (the registry answers no direct transfer from "
+                  << sender_user << " to the second user).\n";
+        return unexpected;
+    }
+    // The inputs: one amulet per command, minted by the admin API.
+    const long throughput_count =
+        std::max(40L, static_cast<long>(o.seconds * 8000));  // above the target for o.seconds
+    const long latency_count = std::max(20L, static_cast<long>(o.seconds * 500));
+    std::vector<std::string> inputs;
+    for (long first = 0; first < throughput_count + latency_count; first += 1000) {
+        json steps = json::array();
+        for (long i = first; i < std::min(first + 1000, throughput_count + latency_count); ++i)
+            steps.push_back({{"step", "mint"},
+                             {"owner", sender_user},
+                             {"amount", "1"},
+                             {"as", "bench-" + std::to_string(i)}});
+        const auto r = admin(c, "POST", "/steps", unexpected, steps.dump());
+        if (!r) return unexpected + 1;
+        for (const json& result : r->first.at("results"))
+            for (const auto& [label, cid] : result.at("contracts").items()) inputs.push_back(cid);
+    }
+    const std::string token = bearer_header(o, seed, sender_user);
+    std::vector<std::string> requests;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        json body = *command;
+        body["commandId"] = "bench-" + std::to_string(i);
+        body["commands"][0]["ExerciseCommand"]["choiceArgument"]["transfer"]["inputHoldingCids"] =
+            json::array({inputs[i]});
+        requests.push_back(cantonlite::testing::make_request("POST", "/v2/commands/submit-and-wait",
+                                                             body.dump(), json_header + token));
+    }
+    // Each connection takes the next command until all are sent.
+    const auto run = [&](std::size_t from, std::size_t to, int connections) {
+        std::atomic<std::size_t> next{from};
+        std::atomic<long> failed{0};
+        std::vector<std::vector<double>> latencies(static_cast<std::size_t>(connections));
+        const auto start = Clock::now();
+        std::vector<std::thread> threads;
+        for (int t = 0; t < connections; ++t) {
+            threads.emplace_back([&, t] {
+                cantonlite::testing::HttpConnection conn(port);
+                for (std::size_t i = next++; i < to; i = next++) {
+                    const auto sent = Clock::now();
+                    const auto r = conn.send(requests[i]) ? conn.read_response() : std::nullopt;
+                    if (!r || r->status != 200) {
+                        if (failed++ == 0 && r) std::cerr << "command: " << r->body << "\n";
+                        if (!r) return;
+                    }
+                    latencies[static_cast<std::size_t>(t)].push_back(
+                        std::chrono::duration<double, std::milli>(Clock::now() - sent).count());
+                }
+            });
+        }
+        for (auto& t : threads) t.join();
+        const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+        std::vector<double> all;
+        for (const auto& l : latencies) all.insert(all.end(), l.begin(), l.end());
+        std::sort(all.begin(), all.end());
+        const auto at = [&](double q) {
+            return all.empty() ? 0.0 : all[static_cast<std::size_t>(q * (all.size() - 1))];
+        };
+        unexpected += failed;
+        return Load{.done = static_cast<long>(all.size()),
+                    .per_second = static_cast<double>(all.size()) / elapsed,
+                    .p50_ms = at(0.5),
+                    .p99_ms = at(0.99),
+                    .unexpected = failed};
+    };
+    const Load many = run(0, static_cast<std::size_t>(throughput_count), o.connections);
+    const Load one = run(static_cast<std::size_t>(throughput_count), requests.size(), 1);
+    reset(port, unexpected);
+    const bool rate_met = many.per_second >= 5000;
+    const bool ratio_met = many.per_second >= 0.5 * mint_rate;
+    const bool p50_met = one.p50_ms <= 1.0;
+    std::cout << "\n| command: POST /v2/commands/submit-and-wait (TransferFactory_Transfer, one "
+                 "input, direct to a preapproval) | commands/s | p50 ms | p99 ms | baseline | "
+                 "ratio |\n|---|---|---|---|---|---|\n"
+              << "| " << o.connections << " connections, " << many.done << " commands | "
+              << fixed(many.per_second, 0) << " | " << fixed(many.p50_ms, 3) << " | "
+              << fixed(many.p99_ms, 3) << " | one-mint admin writes " << fixed(mint_rate, 0)
+              << "/s | " << fixed(ratio(many.per_second, mint_rate), 2) << " |\n"
+              << "| 1 connection, " << one.done << " commands | " << fixed(one.per_second, 0)
+              << " | " << fixed(one.p50_ms, 3) << " | " << fixed(one.p99_ms, 3) << " | | |\n\n"
+              << "Targets: at least 5000 commands/s: " << (rate_met ? "met" : "NOT met")
+              << "; at least 0.5x the one-mint write rate: " << (ratio_met ? "met" : "NOT met")
+              << "; p50 of one at most 1 ms: " << (p50_met ? "met" : "NOT met") << ".\n";
     return unexpected;
 }
 
@@ -1115,7 +1278,7 @@ long bench_seed(const Options& o, const std::string& seed) {
                   << "ratio to livez |\n|---|---|---|---|---|\n"
                   << "| " << livez.label << " | " << fixed(base.per_second, 0) << " | "
                   << fixed(base.p50_ms, 3) << " | " << fixed(base.p99_ms, 3) << " | 1.00 |\n";
-        for (const Example& e : examples_of(o, seed)) {
+        for (const Example& e : o.commands_only ? std::vector<Example>{} : examples_of(o, seed)) {
             const Load l = run_load(daemon.port(), e, o.seconds, o.connections);
             unexpected += l.unexpected;
             std::cout << "| " << e.label << " | " << fixed(l.per_second, 0) << " | "
@@ -1128,7 +1291,10 @@ long bench_seed(const Options& o, const std::string& seed) {
         reset(daemon.port(), unexpected);  // the network as seeded, whatever the examples did
         const Example mint = mint_example(daemon.port(), unexpected);
         std::pair<double, long> reset_after;
-        unexpected += bench_writes(o, daemon.port(), base, mint, reset_after);
+        double mint_rate = 0;
+        unexpected += bench_writes(o, daemon.port(), base, mint, reset_after, mint_rate);
+        unexpected += bench_commands(o, seed, daemon.port(), mint_rate);
+        if (o.commands_only) return unexpected;
         unexpected += bench_read_while_writing(o, daemon.port(), mint);
         unexpected += bench_revert(o, daemon.port(), mint, daemon.startup_seconds(), reset_after);
     }
@@ -1189,6 +1355,8 @@ Options parse_options(int argc, char** argv) {
             o.floor_connections = int_list(value(), a).front();
         } else if (a == "--floor-only") {
             o.floor_only = true;
+        } else if (a == "--commands-only") {
+            o.commands_only = true;
         } else if (a == "--quick") {
             o.seconds = 0.1;
             o.connections = 2;

@@ -86,6 +86,8 @@ class LiveNetwork {
 
     // One step object or an array of steps, applied all or nothing.
     Written apply_steps(const nlohmann::json& steps);
+    // The same, taking the steps (a command's, which may be large) without copying them.
+    Written apply_steps(nlohmann::json&& steps);
     // Moves the clock to `t`, running the automation due on the way. 409 when t is before now.
     Written set_time(model::Timestamp t);
     // Moves the clock forward by an ISO-8601 duration ("PT1H"). 400 for a bad duration.
@@ -130,6 +132,8 @@ class LiveNetwork {
     Written write(const nlohmann::json& op);
     // The same, with the record made under the writers' lock (from the clock as it is then).
     Written write(const std::function<nlohmann::json()>& make_op);
+    // Either: `given`, or the record `make_op` makes under the writers' lock.
+    Written write(const nlohmann::json* given, const std::function<nlohmann::json()>* make_op);
     // Applies a write. REQUIRES: gate_ held exclusively.
     nlohmann::json execute(const nlohmann::json& op);
     nlohmann::json execute_steps(const nlohmann::json& steps);

@@ -6,6 +6,7 @@
 // arguments), authorized and validated as the gRPC layer does, then submitted to the live
 // network as a "submit" step: run under the writers' lock, journaled, acknowledged once durable.
 #include <algorithm>
+#include <exception>
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
@@ -151,7 +152,8 @@ Deduplication decode_deduplication(const json* v, const std::string& path) {
                      path);
 }
 
-JsCommands decode_js_commands(const json& body, const std::string& prefix) {
+// Takes `commands` out of `body`.
+JsCommands decode_js_commands(json& body, const std::string& prefix) {
     if (!body.is_object()) relaxed::fail_at("Missing required field", prefix + "commands");
     JsCommands c;
     const json* commands = find_member(body, "commands");
@@ -159,7 +161,7 @@ JsCommands decode_js_commands(const json& body, const std::string& prefix) {
     if (!commands->is_array()) relaxed::wrong_type(*commands, "array", prefix + "commands");
     for (std::size_t i = 0; i < commands->size(); ++i)
         check_command((*commands)[i], prefix + "commands[" + std::to_string(i) + "]");
-    c.commands = *commands;
+    c.commands = std::move(body["commands"]);
     c.command_id = required_string(body, "commandId", prefix);
     const json* act_as = find_member(body, "actAs");
     if (act_as == nullptr) relaxed::fail_at("Missing required field", prefix + "actAs");
@@ -286,32 +288,42 @@ TransactionFormat default_transaction_format(const JsCommands& c) {
 
 http::Response submit(seed::LiveNetwork& network, const RouteAuth& auth,
                       const http::RequestContext& ctx, const ApiProfile& release, Answer answer) {
-    std::shared_lock lock(network.gate());
+    // The body and the JSON layer read nothing the writes change (the packages are the seed's), so
+    // they run outside the readers' lock; their errors come after the token's user is looked up,
+    // as the JSON security stage runs first.
     const model::Network& n = network.store().network();
-    const Caller caller = auth.identify(ctx.request);  // 403 for an unknown user
-    const json body = relaxed::parse_body(ctx.request.body);
     const bool wrapped = answer == Answer::transaction;
     std::optional<TransactionFormat> format;
     JsCommands c;
-    if (wrapped) {
-        // JsSubmitAndWaitForTransactionRequest {commands, transactionFormat}.
-        if (!body.is_object() || !body.contains("commands"))
-            relaxed::fail_at("Missing required field", "commands");
-        c = decode_js_commands(body["commands"], "commands.");
-        if (const json* f = find_member(body, "transactionFormat"); f != nullptr && !f->is_null())
-            format = relaxed::decode_transaction_format(*f);
-    } else {
-        c = decode_js_commands(body, "");
-    }
-    // The JSON layer (TranscodePackageIdResolver, SchemaProcessors): before any claim is looked at.
-    if (c.act_as.empty()) throw_missing_field("act_as/actAs");
-    if (const auto e = lf_party_error(c.act_as.front()))
-        throw_invalid_argument("Invalid party in actAs/act_as: " + *e);
+    std::exception_ptr json_error;
     try {
-        (void)seed::resolve_commands(n, c.commands, c.act_as.front());
-    } catch (const seed::CommandError& e) {
-        throw api_error_of(e, "");
+        json body = relaxed::parse_body(ctx.request.body);
+        if (wrapped) {
+            // JsSubmitAndWaitForTransactionRequest {commands, transactionFormat}.
+            if (!body.is_object() || !body.contains("commands"))
+                relaxed::fail_at("Missing required field", "commands");
+            c = decode_js_commands(body["commands"], "commands.");
+            if (const json* f = find_member(body, "transactionFormat");
+                f != nullptr && !f->is_null())
+                format = relaxed::decode_transaction_format(*f);
+        } else {
+            c = decode_js_commands(body, "");
+        }
+        // The JSON layer (TranscodePackageIdResolver, SchemaProcessors): before any claim.
+        if (c.act_as.empty()) throw_missing_field("act_as/actAs");
+        if (const auto e = lf_party_error(c.act_as.front()))
+            throw_invalid_argument("Invalid party in actAs/act_as: " + *e);
+        try {
+            (void)seed::resolve_commands(n, c.commands, c.act_as.front());
+        } catch (const seed::CommandError& e) {
+            throw api_error_of(e, "");
+        }
+    } catch (...) {
+        json_error = std::current_exception();
     }
+    std::shared_lock lock(network.gate());
+    const Caller caller = auth.identify(ctx.request);  // 403 for an unknown user
+    if (json_error) std::rethrow_exception(json_error);
     // The gRPC layer: the claims, then CommandsValidator.
     const std::string user_id = auth.authorize_submission(caller, c.user_id, c.act_as, c.read_as);
     if (format) {
@@ -359,9 +371,13 @@ http::Response submit(seed::LiveNetwork& network, const RouteAuth& auth,
     lock.unlock();
     const std::string submission_id =
         c.submission_id.empty() ? new_submission_id() : c.submission_id;
-    json step{{"step", "submit"},           {"user_id", user_id},
-              {"command_id", c.command_id}, {"submission_id", submission_id},
-              {"act_as", c.act_as},         {"commands", c.commands}};
+    json step = json::object();
+    step["step"] = "submit";
+    step["user_id"] = user_id;
+    step["command_id"] = c.command_id;
+    step["submission_id"] = submission_id;
+    step["act_as"] = c.act_as;
+    step["commands"] = std::move(c.commands);
     if (!c.read_as.empty()) step["read_as"] = c.read_as;
     if (!c.workflow_id.empty()) step["workflow_id"] = c.workflow_id;
     if (!c.disclosed.empty()) step["disclosed"] = c.disclosed;
@@ -372,7 +388,7 @@ http::Response submit(seed::LiveNetwork& network, const RouteAuth& auth,
     }
     seed::Written written;
     try {
-        written = network.apply_steps(step);
+        written = network.apply_steps(std::move(step));
     } catch (const seed::CommandError& e) {
         throw api_error_of(e, submission_id);
     } catch (const seed::WriteError& e) {
