@@ -160,7 +160,7 @@ const std::string known_kinds =
     "expire_buy_traffic_request, "
     "expire_transfer_offer, feature_app, grant_rights, lock, migrate, "
     "mint, open_mining_round, reassign, register_ans_entry, renew_ans_entry, request_vote, "
-    "snapshot, transaction, "
+    "snapshot, submit, transaction, "
     "transfer, transfer_command, unassign, unlock, withdraw_transfer_offer";
 
 const std::string rfc3339 = "must be an RFC 3339 date-time such as \"2024-05-01T10:00:00Z\", got ";
