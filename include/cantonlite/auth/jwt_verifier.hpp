@@ -3,9 +3,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -39,10 +41,11 @@ struct Verification {
 // Verifies compact JWS tokens as the Splice apps do (../shared/docs/reference/splice-behavior.md
 // §5.2, canton-ledger-behavior.md §7.2): the header's alg must be one the settings allow (HS256
 // with the secret; RS256 with a configured key or a JWKS key chosen by kid), never "none" and
-// never HS/RS confusion; the signature must verify (OpenSSL; no hand-written crypto); exp and nbf,
+// never HS/RS confusion; the signature must verify (OpenSSL; no hand-written crypto; a token
+// verified before is not verified again); exp and nbf,
 // when present, hold at `now_seconds` (no leeway); aud (string or array) must contain the
 // configured audience unless `check_audience` is false; the user id is the daml_user claim or sub
-// and must not be empty. Built once at start-up, then only read: thread-safe.
+// and must not be empty. Built once at start-up; thread-safe.
 class JwtVerifier {
   public:
     // Throws std::invalid_argument for an unusable key (PEM or JWKS that does not parse).
@@ -58,6 +61,18 @@ class JwtVerifier {
     struct Keys;
     std::unique_ptr<Keys> keys_;
     std::string audience_;
+    // The payloads of the tokens whose signature verified, by token: a client sends one token
+    // many times. Forgotten all at once when full.
+    static constexpr std::size_t max_verified_tokens = 4096;
+    mutable std::mutex verified_mutex_;
+    struct TokenHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const {
+            return std::hash<std::string_view>{}(s);
+        }
+    };
+    mutable std::unordered_map<std::string, nlohmann::json, TokenHash, std::equal_to<>>
+        verified_;  // guarded by verified_mutex_
 };
 
 // Seconds since the epoch, by the wall clock (tokens expire in real time).

@@ -117,6 +117,29 @@ TEST(JwtVerifierHs256, AcceptsAValidToken) {
     EXPECT_EQ(v.claims->payload, claims_for("alice"));
 }
 
+TEST(JwtVerifierHs256, AVerifiedTokenIsCheckedAgainstTheClockEachTime) {
+    const JwtVerifier verifier(hs256_settings());
+    const std::string token = hs256_token(claims_for("alice"));
+    ASSERT_TRUE(verifier.verify(token, now).claims);
+
+    // Its signature is not verified again, but it still expires, and its audience still counts.
+    EXPECT_TRUE(verifier.verify(token, now + 3599).claims);
+    EXPECT_FALSE(verifier.verify(token, now + 3600).claims);
+    json other = claims_for("alice");
+    other["aud"] = "https://elsewhere.example.com";
+    const std::string elsewhere = hs256_token(other);
+    EXPECT_TRUE(verifier.verify(elsewhere, now, false).claims);
+    EXPECT_FALSE(verifier.verify(elsewhere, now, true).claims);
+}
+
+TEST(JwtVerifierHs256, ARefusedTokenIsRefusedAgain) {
+    const JwtVerifier verifier(hs256_settings());
+    const std::string forged = hs256_token(claims_for("alice"), "other-secret");
+
+    EXPECT_FALSE(verifier.verify(forged, now).claims);
+    EXPECT_FALSE(verifier.verify(forged, now).claims);
+}
+
 TEST(JwtVerifierHs256, RejectsAWrongSecret) {
     EXPECT_EQ(refusal(hs256_settings(), hs256_token(claims_for("alice"), "other-secret")),
               "bad signature");
