@@ -104,6 +104,8 @@ struct Types {
     const LfType* amulet_rules_transfer;
     const LfType* create_preapproval;
     const LfType* preapproval_send;
+    const LfType* no_fields;
+    const LfType* offer_withdraw;
 };
 
 const Types& types() {
@@ -221,6 +223,9 @@ const Types& types() {
                                                {"amount", numeric},
                                                {"sender", party},
                                                {"description", LfType::optional(text)}});
+        out.no_fields = LfType::record("Splice.Wallet.TransferOffer:TransferOffer_Accept", {});
+        out.offer_withdraw = LfType::record("Splice.Wallet.TransferOffer:TransferOffer_Withdraw",
+                                            {{"reason", text}});
         return out;
     }();
     return t;
@@ -957,6 +962,39 @@ void run_preapproval_send(Run& r, const Target& target, const ResolvedCommand& c
                    Value::record({{"result", result}, {"meta", Value::some(meta_values(meta))}}));
 }
 
+// ---- the wallet's TransferOffer (Splice.Wallet.TransferOffer: accept, reject, withdraw) ----
+
+void run_transfer_offer_choice(Run& r, const Target& target, const ResolvedCommand& c, int parent) {
+    namespace p = splice::payloads;
+    const Party sender = field(target.argument, "sender").text;
+    const Party receiver = field(target.argument, "receiver").text;
+    const Party controller = c.choice == "TransferOffer_Withdraw" ? sender : receiver;
+    r.authorize({controller}, target.template_id);
+    r.consumed.insert(target.contract_id);
+    const int root = r.d.add(parent, store::ExerciseDraft{.contract_id = target.contract_id,
+                                                          .template_id = target.template_id,
+                                                          .choice = c.choice,
+                                                          .argument = c.choice_argument,
+                                                          .consuming = true,
+                                                          .acting_parties = {controller}});
+    if (c.choice == "TransferOffer_Accept") {
+        require("Offer has not expired",
+                r.now < Timestamp{field(target.argument, "expiresAt").number});
+        const int accepted = r.d.add(
+            root, store::CreateDraft{.template_id = p::accepted_transfer_offer(r.n),
+                                     .argument = p::accepted_transfer_offer_value(target.argument),
+                                     .signatories = {sender, receiver}});
+        r.d.set_result(root, p::single("acceptedTransferOffer",
+                                       Value::contract_id(r.d.contract_id_of(accepted))));
+        return;
+    }
+    r.d.set_result(root,
+                   p::single("trackingInfo",
+                             Value::record({{"trackingId", field(target.argument, "trackingId")},
+                                            {"sender", Value::party(sender)},
+                                            {"receiver", Value::party(receiver)}})));
+}
+
 // ---- Archive: the choice every template has (controllers: its signatories) ----
 
 void run_archive(Run& r, const Target& target, const ResolvedCommand& /*c*/, int parent) {
@@ -975,6 +1013,12 @@ const std::vector<ModelledChoice>& modelled() {
          [] { return types().create_preapproval; }, run_create_preapproval},
         {tpl::transfer_preapproval, "TransferPreapproval_Send",
          [] { return types().preapproval_send; }, run_preapproval_send},
+        {tpl::transfer_offer, "TransferOffer_Accept", [] { return types().no_fields; },
+         run_transfer_offer_choice},
+        {tpl::transfer_offer, "TransferOffer_Reject", [] { return types().no_fields; },
+         run_transfer_offer_choice},
+        {tpl::transfer_offer, "TransferOffer_Withdraw", [] { return types().offer_withdraw; },
+         run_transfer_offer_choice},
         {tpl::transfer_factory_v1, "TransferFactory_Transfer",
          [] { return types().transfer_factory_transfer; }, run_transfer_factory},
         {tpl::transfer_instruction_v1, "TransferInstruction_Accept",

@@ -252,12 +252,14 @@ nlohmann::json LiveNetwork::execute_steps(const nlohmann::json& body) {
         // The sender's wallet completes an accepted offer at once (AcceptedTransferOfferTrigger).
         const std::string& kind = step.at("step").get_ref<const std::string&>();
         nlohmann::json automation = nlohmann::json::array();
-        if (kind == "accept_transfer_offer") {
+        if (kind == "accept_transfer_offer" || kind == "submit") {
             const auto u = store_->update_at(store_->ledger_end());
             const auto& tx = std::get<store::Transaction>(*u);
             for (const store::Node& node : tx.nodes) {
                 const auto* c = std::get_if<store::CreatedNode>(&node.event);
-                if (c == nullptr) continue;
+                if (c == nullptr ||
+                    c->contract->template_id().entity_name.view() != "AcceptedTransferOffer")
+                    continue;
                 try {
                     if (automation_complete_accepted_transfer_offer(
                             *context_, c->contract->contract_id.str(), store_->now())) {

@@ -395,7 +395,9 @@ http::Response submit(seed::LiveNetwork& network, const RouteAuth& auth,
         spdlog::error("{} {}: {}", ctx.request.method, ctx.request.target, e.what());
         throw ApiError(ErrorKind::internal, "", e.what());
     }
-    const std::int64_t offset = written.answer.at("ledger_end").get<std::int64_t>();
+    // The command's transaction (automation it set off may follow it: an accepted offer's payment).
+    const std::int64_t offset =
+        written.answer.at("results").at(0).at("updates").at(0).at("offset").get<std::int64_t>();
     std::string out;
     switch (answer) {
         case Answer::none:

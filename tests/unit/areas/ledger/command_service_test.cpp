@@ -751,6 +751,52 @@ TEST_F(CommandServiceTest, ASenderSendsThroughTheReceiversPreapproval) {
     EXPECT_EQ(store::exercised(tx.nodes[1])->choice.str(), "AmuletRules_Transfer");
 }
 
+// ---- the wallet's transfer offers ----
+
+TEST_F(CommandServiceTest, AReceiverAcceptsAnOfferAndTheSendersWalletPaysIt) {
+    const json made = steps({{"step", "create_transfer_offer"},
+                             {"sender", "alice"},
+                             {"receiver", "bob"},
+                             {"amount", "5"},
+                             {"expires_at", "2030-01-01T00:00:00Z"},
+                             {"tracking_id", "t-cmd"},
+                             {"as", "offer-cmd"}});
+    const std::string offer = made["results"][0]["contracts"]["offer-cmd"];
+    const auto bobs_before = amulets_of(bob).size();
+
+    const http::Response r =
+        submit("bob", commands(exercise("#splice-wallet:Splice.Wallet.TransferOffer:TransferOffer",
+                                        offer, "TransferOffer_Accept", json::object()),
+                               bob, "accept-offer"));
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    const std::int64_t accepted_at = json::parse(r.body)["completionOffset"];
+    EXPECT_EQ(store::exercised(transaction_at(accepted_at).nodes[0])->choice.str(),
+              "TransferOffer_Accept");
+    EXPECT_EQ(ledger_end(), accepted_at + 1);  // the sender's wallet completed it
+    EXPECT_EQ(amulets_of(bob).size(), bobs_before + 1);
+}
+
+TEST_F(CommandServiceTest, TheSenderWithdrawsAnOfferWithAReason) {
+    const json made = steps({{"step", "create_transfer_offer"},
+                             {"sender", "alice"},
+                             {"receiver", "bob"},
+                             {"amount", "5"},
+                             {"expires_at", "2030-01-01T00:00:00Z"},
+                             {"tracking_id", "t-w"},
+                             {"as", "offer-w"}});
+    const std::string offer = made["results"][0]["contracts"]["offer-w"];
+    const json withdraw =
+        exercise("#splice-wallet:Splice.Wallet.TransferOffer:TransferOffer", offer,
+                 "TransferOffer_Withdraw", {{"reason", "changed my mind"}});
+
+    EXPECT_EQ(submit("bob", commands(withdraw, bob, "w-bob")).status, 400);  // the sender's
+    const http::Response r = submit("alice", commands(withdraw, alice, "w-alice"));
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_TRUE(network_->store().contract(offer)->archived_offset().has_value());
+}
+
 // ---- completions, reverts ----
 
 TEST_F(CommandServiceTest, CompletionsNeedTheirParties) {
