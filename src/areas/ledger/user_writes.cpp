@@ -94,7 +94,7 @@ bool names_party(RightKind kind) {
            kind == RightKind::can_execute_as;
 }
 
-bool modelled(RightKind kind) {
+bool modelled_kind(RightKind kind) {
     return kind <= RightKind::participant_admin;
 }
 
@@ -266,7 +266,7 @@ void check_rights(const std::vector<RequestedRight>& rights) {
 }
 
 // The rights as a set (fromProtoRights' toSet), first occurrences in request order.
-std::vector<RequestedRight> distinct(const std::vector<RequestedRight>& rights) {
+std::vector<RequestedRight> distinct_rights(const std::vector<RequestedRight>& rights) {
     std::vector<RequestedRight> out;
     for (const RequestedRight& r : rights) {
         if (std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
@@ -281,7 +281,7 @@ std::vector<RequestedRight> distinct(const std::vector<RequestedRight>& rights) 
 
 void refuse_unmodelled(const std::vector<RequestedRight>& rights) {
     for (const RequestedRight& r : rights) {
-        if (!modelled(r.kind)) {
+        if (!modelled_kind(r.kind)) {
             not_modelled("the right " + std::string(kind_name(r.kind)) +
                          ": a user here holds CanActAs, CanReadAs, CanReadAsAnyParty and "
                          "ParticipantAdmin only");
@@ -289,7 +289,7 @@ void refuse_unmodelled(const std::vector<RequestedRight>& rights) {
     }
 }
 
-bool holds(const model::LedgerRights& rights, const RequestedRight& r) {
+bool holds_right(const model::LedgerRights& rights, const RequestedRight& r) {
     const auto in = [&](const std::vector<std::string>& list) {
         return std::find(list.begin(), list.end(), r.party) != list.end();
     };
@@ -307,7 +307,7 @@ bool holds(const model::LedgerRights& rights, const RequestedRight& r) {
     }
 }
 
-std::size_t count(const model::LedgerRights& r) {
+std::size_t rights_count(const model::LedgerRights& r) {
     return r.can_act_as.size() + r.can_read_as.size() + (r.can_read_as_any_party ? 1 : 0) +
            (r.participant_admin ? 1 : 0);
 }
@@ -548,7 +548,7 @@ http::Response post_users(seed::LiveNetwork& network, const RouteAuth& auth,
     check_rights(rights);
     check_identity_provider_id(user->identity_provider_id);
     require_known_identity_provider(user->identity_provider_id);
-    const std::vector<RequestedRight> wanted = distinct(rights);
+    const std::vector<RequestedRight> wanted = distinct_rights(rights);
     return plan_and_write(network, lock, "POST /v2/users", [&](const model::Network& n) {
         // PersistentUserManagementStore.createUser: withoutUser, then the rights' count.
         if (n.find_user(user->id) != nullptr) {
@@ -607,16 +607,16 @@ http::Response post_user_rights(seed::LiveNetwork& network, const RouteAuth& aut
     require_user_id(request.user_id, "user_id");
     check_rights(request.rights);
     check_identity_provider_id(request.identity_provider_id);
-    const std::vector<RequestedRight> wanted = distinct(request.rights);
+    const std::vector<RequestedRight> wanted = distinct_rights(request.rights);
     return plan_and_write(
         network, lock, "POST /v2/users/{user-id}/rights", [&](const model::Network& n) {
             const model::User& user =
                 stored_user(n, request.user_id, request.identity_provider_id, "grant user rights");
             std::vector<RequestedRight> added;
             for (const RequestedRight& r : wanted) {
-                if (!holds(user.rights, r)) added.push_back(r);
+                if (!holds_right(user.rights, r)) added.push_back(r);
             }
-            if (count(user.rights) + added.size() > max_rights_per_user) {
+            if (rights_count(user.rights) + added.size() > max_rights_per_user) {
                 too_many_rights("grant user rights", user.id);
             }
             refuse_unmodelled(added);
@@ -650,7 +650,7 @@ http::Response patch_user_rights(seed::LiveNetwork& network, const RouteAuth& au
         })) {
         throw_invalid_argument("Requesting user cannot remove own admin rights");
     }
-    const std::vector<RequestedRight> unwanted = distinct(request.rights);
+    const std::vector<RequestedRight> unwanted = distinct_rights(request.rights);
     return plan_and_write(
         network, lock, "PATCH /v2/users/{user-id}/rights", [&](const model::Network& n) {
             const model::User& user =
@@ -658,7 +658,7 @@ http::Response patch_user_rights(seed::LiveNetwork& network, const RouteAuth& au
             // Rights cantonlite does not model are never held.
             std::vector<RequestedRight> removed;
             for (const RequestedRight& r : unwanted) {
-                if (holds(user.rights, r)) removed.push_back(r);
+                if (holds_right(user.rights, r)) removed.push_back(r);
             }
             Plan p{.answer =
                        ordered_json{{"newlyRevokedRights", requested_rights_json(removed)}}.dump()};
