@@ -160,6 +160,12 @@ void open_mining_round(SeedContext& ctx, const JsonObject& step);
 void add_party(SeedContext& ctx, const JsonObject& step);
 void add_user(SeedContext& ctx, const JsonObject& step);
 void grant_rights(SeedContext& ctx, const JsonObject& step);
+// The Ledger API's user management, journaled: party ids as written, not references.
+void create_user(SeedContext& ctx, const JsonObject& step);
+void delete_user(SeedContext& ctx, const JsonObject& step);
+void grant_user_rights(SeedContext& ctx, const JsonObject& step);
+void revoke_user_rights(SeedContext& ctx, const JsonObject& step);
+void update_user(SeedContext& ctx, const JsonObject& step);
 
 void reassign(SeedContext& ctx, const JsonObject& step);
 void unassign(SeedContext& ctx, const JsonObject& step);

@@ -251,6 +251,31 @@ void LedgerStore::set_user_rights(const std::string& id, model::LedgerRights rig
     it->rights = std::move(rights);
 }
 
+void LedgerStore::replace_user(model::User user) {
+    const std::unique_lock lock(mutex_);
+    const auto it = std::find_if(network_.users.begin(), network_.users.end(),
+                                 [&](const model::User& u) { return u.id == user.id; });
+    if (it == network_.users.end()) throw AppendError("no user '" + user.id + "'");
+    const auto index = static_cast<std::size_t>(it - network_.users.begin());
+    undo_.record(
+        [this, index, old = std::move(*it)]() mutable { network_.users[index] = std::move(old); });
+    *it = std::move(user);
+}
+
+void LedgerStore::remove_user(const std::string& id) {
+    const std::unique_lock lock(mutex_);
+    const auto it = std::find_if(network_.users.begin(), network_.users.end(),
+                                 [&](const model::User& u) { return u.id == id; });
+    if (it == network_.users.end()) throw AppendError("no user '" + id + "'");
+    // Back at its index: the users after it keep theirs, which earlier undo entries name.
+    const auto index = static_cast<std::size_t>(it - network_.users.begin());
+    undo_.record([this, index, old = std::move(*it)]() mutable {
+        network_.users.insert(network_.users.begin() + static_cast<std::ptrdiff_t>(index),
+                              std::move(old));
+    });
+    network_.users.erase(it);
+}
+
 namespace {
 
 std::string completion_key(const std::string& user_id, const std::string& command_id,

@@ -58,7 +58,8 @@ requests "$WORK/0.9.json" "op1-,op3-,deprecated34-,updates-legacy-filter,acs-leg
 run_check "$SRC/config/default-network.json" "$WORK/0.6.json" "$SHARED/specs" alice
 run_check "$SRC/config/default-network.json" "$WORK/0.9.json" "$SHARED/specs/splice-0.9" alice \
   --release splice-0.9
-# The user and party management reads of the participant's admin user (ParticipantAdmin).
+# The user and party management of the participant's admin user (ParticipantAdmin): the reads,
+# a party's allocation and a user's creation, rights, update and deletion.
 run_check "$SRC/config/default-network.json" "$R/ledger-admin.json" "$SHARED/specs" ledger-api-user
 run_check "$SRC/config/default-network.json" "$R/ledger-admin.json" "$SHARED/specs/splice-0.9" \
   ledger-api-user --release splice-0.9

@@ -2,6 +2,7 @@
 // Network: the fixed facts of the emulated Canton network and its participant's users.
 
 #include <array>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -62,6 +63,14 @@ struct User {
     // The LocalNet validator (one of localnet_validators) whose wallet holds the user's; empty:
     // every validator's.
     std::string validator;
+    // Whether the participant hosts `party` for this user's sake: true for the seed's users (and
+    // add_user's); false for one the Ledger API created, whose primary party is a name only
+    // (empty: none).
+    bool party_hosted = true;
+    // The user management service's fields: a deactivated user's tokens are refused, and each
+    // update of the user (not of its rights) increases its resource version.
+    bool deactivated = false;
+    std::int64_t resource_version = 0;
 
     // Whether the validator of LocalNet role `role` serves this user's wallet; "" is the one
     // validator of the main port, which serves every wallet user.

@@ -125,9 +125,9 @@ class LedgerStore {
     LedgerStore(const LedgerStore&) = delete;
     LedgerStore& operator=(const LedgerStore&) = delete;
 
-    // The network facts: DSO party, SVs, users, LSU announcement. Only add_party(), add_user()
-    // and set_user_rights() change them, under the writers' lock (readers of the areas hold the
-    // readers' side of it).
+    // The network facts: DSO party, SVs, users, LSU announcement. Only add_party(), add_user(),
+    // set_user_rights(), replace_user() and remove_user() change them, under the writers' lock
+    // (readers of the areas hold the readers' side of it).
     [[nodiscard]] const model::Network& network() const { return network_; }
 
     // ---- writing (one writer at a time) ----
@@ -144,6 +144,10 @@ class LedgerStore {
     void add_user(model::User user);
     // Replaces the rights of user `id`. Throws AppendError for an unknown user.
     void set_user_rights(const std::string& id, model::LedgerRights rights);
+    // Replaces user `user.id` (every field), or removes user `id`. Throw AppendError for an
+    // unknown user.
+    void replace_user(model::User user);
+    void remove_user(const std::string& id);
 
     // Records the completion of an accepted command (its transaction committed at c.offset).
     void add_completion(CommandCompletion c);

@@ -106,6 +106,36 @@ LedgerArea::LedgerArea(const store::LedgerStore& store, const ApiProfile& profil
                 return post_parties(*network_, auth, ctx);
             },
             Check::by_handler, true);
+        route(
+            "POST", "/v2/users", Claims::admin,
+            [this, release](const RouteAuth& auth, const http::RequestContext& ctx) {
+                return post_users(*network_, auth, ctx, release);
+            },
+            Check::by_handler, true);
+        route(
+            "DELETE", "/v2/users/{user-id}", Claims::admin,
+            [this](const RouteAuth& auth, const http::RequestContext& ctx) {
+                return delete_user(*network_, auth, ctx);
+            },
+            Check::by_handler, true);
+        route(
+            "PATCH", "/v2/users/{user-id}", Claims::admin,
+            [this, release](const RouteAuth& auth, const http::RequestContext& ctx) {
+                return patch_user(*network_, auth, ctx, release);
+            },
+            Check::by_handler, true);
+        route(
+            "POST", "/v2/users/{user-id}/rights", Claims::admin,
+            [this, release](const RouteAuth& auth, const http::RequestContext& ctx) {
+                return post_user_rights(*network_, auth, ctx, release);
+            },
+            Check::by_handler, true);
+        route(
+            "PATCH", "/v2/users/{user-id}/rights", Claims::admin,
+            [this, release](const RouteAuth& auth, const http::RequestContext& ctx) {
+                return patch_user_rights(*network_, auth, ctx, release);
+            },
+            Check::by_handler, true);
     }
     if (network_ != nullptr) {
         // The command service: each command is a write of the live network.

@@ -63,12 +63,13 @@ Caller LedgerAuth::identify(const http::Request& request) const {
                      v.claims ? "no sub" : v.reason);
         return {};
     }
+    // UserBasedClaimResolver: the user must exist and be active.
     const model::User* user = network_.find_user(v.claims->subject);
-    if (user == nullptr) {
+    if (user == nullptr || user->deactivated) {
         throw http::ApiError(http::ErrorKind::permission_denied, "PERMISSION_DENIED",
                              "invalid token", {{"ledger_api_error", "invalid token"}});
     }
-    return Caller{.user = user};
+    return Caller{.user = std::make_shared<const model::User>(*user)};
 }
 
 void LedgerAuth::authorize(const Caller& caller, const std::vector<std::string>& parties,
@@ -110,19 +111,27 @@ void RouteAuth::authorize(const Caller& caller, const std::vector<std::string>& 
     checked_ = true;
 }
 
-void check_user_id(const std::string& id) {
+std::optional<std::string> user_id_error(const std::string& id) {
     const auto allowed = [](unsigned char c) {
         return std::isalnum(c) != 0 ||
                std::string_view("@^$.!`-#+'~_|:()").find(static_cast<char>(c)) !=
                    std::string_view::npos;
     };
-    if (!id.empty() && id.size() <= 128 && std::all_of(id.begin(), id.end(), allowed)) return;
+    if (!id.empty() && id.size() <= 128 && std::all_of(id.begin(), id.end(), allowed)) {
+        return std::nullopt;
+    }
     // IdString.scala: UserId's regex, in the message as written there.
+    return "User ID \"" + id +
+           "\" does not match regex \"[a-zA-Z0-9@^$.!`\\-#+'~_|:\\(\\)]{1,128}\"";
+}
+
+void check_user_id(const std::string& id) {
+    const auto error = user_id_error(id);
+    if (!error) return;
     throw http::ApiError(
         http::ErrorKind::invalid_argument, "INVALID_ARGUMENT",
-        "The submitted request has invalid arguments: Malformed user-id: User ID "
-        "\"" +
-            id + "\" does not match regex \"[a-zA-Z0-9@^$.!`\\-#+'~_|:\\(\\)]{1,128}\"");
+        "The submitted request has invalid arguments: Malformed user-id: " + *error)
+        .built_by_json_layer();
 }
 
 void RouteAuth::authorize_operate_as(const Caller& caller,

@@ -35,7 +35,7 @@ bool hosted(const model::Network& n, const std::string& party) {
     const auto is = [&](const auto& p) { return p == party; };
     return std::any_of(n.svs.begin(), n.svs.end(), [&](const auto& sv) { return is(sv.party); }) ||
            std::any_of(n.users.begin(), n.users.end(),
-                       [&](const auto& u) { return is(u.party); }) ||
+                       [&](const auto& u) { return u.party_hosted && is(u.party); }) ||
            std::any_of(n.parties.begin(), n.parties.end(),
                        [&](const auto& entry) { return is(entry.second); });
 }

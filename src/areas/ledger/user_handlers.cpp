@@ -22,6 +22,7 @@
 #include "cantonlite/areas/ledger/ledger_handlers.hpp"
 #include "cantonlite/areas/ledger/read_requests.hpp"
 #include "cantonlite/areas/ledger/relaxed_json.hpp"
+#include "cantonlite/areas/ledger/user_json.hpp"
 #include "cantonlite/http/api_error.hpp"
 #include "cantonlite/model/ids.hpp"
 
@@ -42,23 +43,6 @@ void check_default_identity_provider(const http::Request& request) {
         throw ApiError(ErrorKind::permission_denied, "PERMISSION_DENIED",
                        "The user belongs to another identity provider");
     }
-}
-
-// AUMS toProtoUser, fields in the proto's order: no metadata is ever set here (resource version
-// "0", as a stored user's first).
-ordered_json user_json(const model::User& u) {
-    return {{"id", u.id},
-            {"primaryParty", u.party},
-            {"isDeactivated", false},
-            {"metadata", {{"resourceVersion", "0"}, {"annotations", ordered_json::object()}}},
-            {"identityProviderId", ""},
-            {"primaryPartyAuthentication", false}};
-}
-
-// UserNotFound (Utils.handleResult): 404 USER_NOT_FOUND, resource USER.
-[[noreturn]] void user_not_found(const std::string& operation, const std::string& id) {
-    throw ApiError(ErrorKind::not_found, "USER_NOT_FOUND",
-                   operation + " failed for unknown user \"" + id + "\"", {}, {{"USER", id}});
 }
 
 // A page token: base64 (URL alphabet, padded) of the proto {string lower_bound_excl = 1}
@@ -101,16 +85,6 @@ std::string page_bound(const std::optional<std::string>& token) {
     throw_invalid_argument("Invalid page token");
 }
 
-// Every party the participant knows, by id (ORDER BY party): all are its own here.
-std::vector<std::string> known_parties(const model::Network& n) {
-    std::set<std::string> all{n.dso_party};
-    if (!n.validator_party.empty()) all.insert(n.validator_party);
-    for (const auto& sv : n.svs) all.insert(sv.party);
-    for (const auto& u : n.users) all.insert(u.party);
-    for (const auto& [alias, party] : n.parties) all.insert(party);
-    return {all.begin(), all.end()};
-}
-
 // ApiPartyManagementService.toProtoPartyDetails of a party without a local record.
 void append_party_details(ordered_json& list, const std::string& party) {
     list.push_back(
@@ -123,7 +97,7 @@ void append_party_details(ordered_json& list, const std::string& party) {
 const model::User& existing_user(const store::LedgerStore& store, const std::string& id,
                                  const std::string& operation) {
     const model::User* user = store.network().find_user(id);
-    if (user == nullptr) user_not_found(operation, id);
+    if (user == nullptr) throw_user_not_found(operation, id);
     return *user;
 }
 
@@ -143,6 +117,47 @@ std::string random_party_hint() {
 }
 
 }  // namespace
+
+// AUMS toProtoUser: no annotations are kept here; the resource version counts the user's updates.
+ordered_json user_json(const model::User& u) {
+    return {{"id", u.id},
+            {"primaryParty", u.party},
+            {"isDeactivated", u.deactivated},
+            {"metadata",
+             {{"resourceVersion", std::to_string(u.resource_version)},
+              {"annotations", ordered_json::object()}}},
+            {"identityProviderId", ""},
+            {"primaryPartyAuthentication", false}};
+}
+
+ordered_json user_rights_json(const model::LedgerRights& r) {
+    ordered_json rights = ordered_json::array();
+    const auto add = [&](const char* kind, ordered_json value) {
+        rights.push_back({{"kind", {{kind, {{"value", std::move(value)}}}}}});
+    };
+    for (const std::string& p : r.can_act_as) add("CanActAs", {{"party", p}});
+    for (const std::string& p : r.can_read_as) add("CanReadAs", {{"party", p}});
+    if (r.can_read_as_any_party) add("CanReadAsAnyParty", ordered_json::object());
+    if (r.participant_admin) add("ParticipantAdmin", ordered_json::object());
+    return rights;
+}
+
+void throw_user_not_found(const std::string& operation, const std::string& id) {
+    throw ApiError(ErrorKind::not_found, "USER_NOT_FOUND",
+                   operation + " failed for unknown user \"" + id + "\"", {}, {{"USER", id}});
+}
+
+// By id (ORDER BY party): all are its own here.
+std::vector<std::string> known_parties(const model::Network& n) {
+    std::set<std::string> all{n.dso_party};
+    if (!n.validator_party.empty()) all.insert(n.validator_party);
+    for (const auto& sv : n.svs) all.insert(sv.party);
+    for (const auto& u : n.users) {
+        if (u.party_hosted && !u.party.empty()) all.insert(u.party);
+    }
+    for (const auto& [alias, party] : n.parties) all.insert(party);
+    return {all.begin(), all.end()};
+}
 
 http::Response post_parties(seed::LiveNetwork& network, const RouteAuth& auth,
                             const http::RequestContext& ctx) {
@@ -197,7 +212,7 @@ http::Response post_parties(seed::LiveNetwork& network, const RouteAuth& auth,
     const std::vector<std::string> parties = known_parties(n);
     if (std::binary_search(parties.begin(), parties.end(), party)) already();
     if (!user_id.empty() && n.find_user(user_id) == nullptr) {
-        user_not_found("grant user rights", user_id);
+        throw_user_not_found("grant user rights", user_id);
     }
     lock.unlock();
     // Journaled as the steps a seed would say; the user of userId may act as the new party.
@@ -252,17 +267,8 @@ http::Response get_user(const store::LedgerStore& store, const RouteAuth& /*auth
 http::Response get_user_rights(const store::LedgerStore& store, const RouteAuth& /*auth*/,
                                const http::RequestContext& ctx, const ApiProfile& /*release*/) {
     const model::User& user = existing_user(store, ctx.params.get("user-id"), "list user rights");
-    // AUMS toProtoRight; the order of the store's Set is unspecified: acting, then reading rights.
-    const model::LedgerRights& r = user.rights;
-    ordered_json rights = ordered_json::array();
-    const auto add = [&](const char* kind, ordered_json value) {
-        rights.push_back({{"kind", {{kind, {{"value", std::move(value)}}}}}});
-    };
-    for (const std::string& p : r.can_act_as) add("CanActAs", {{"party", p}});
-    for (const std::string& p : r.can_read_as) add("CanReadAs", {{"party", p}});
-    if (r.can_read_as_any_party) add("CanReadAsAnyParty", ordered_json::object());
-    if (r.participant_admin) add("ParticipantAdmin", ordered_json::object());
-    return http::Response::json(200, ordered_json{{"rights", rights}}.dump());
+    return http::Response::json(200,
+                                ordered_json{{"rights", user_rights_json(user.rights)}}.dump());
 }
 
 http::Response list_users(const store::LedgerStore& store, const RouteAuth& auth,

@@ -157,11 +157,11 @@ const std::string known_kinds =
     "cast_vote, "
     "close_vote, complete_buy_traffic_request, create_buy_traffic_request, "
     "create_transfer_instruction, create_transfer_offer, create_transfer_preapproval, "
-    "expire_buy_traffic_request, "
-    "expire_transfer_offer, feature_app, grant_rights, lock, migrate, "
+    "create_user, delete_user, expire_buy_traffic_request, "
+    "expire_transfer_offer, feature_app, grant_rights, grant_user_rights, lock, migrate, "
     "mint, open_mining_round, reassign, register_ans_entry, renew_ans_entry, request_vote, "
-    "snapshot, submit, transaction, "
-    "transfer, transfer_command, unassign, unlock, withdraw_transfer_offer";
+    "revoke_user_rights, snapshot, submit, transaction, "
+    "transfer, transfer_command, unassign, unlock, update_user, withdraw_transfer_offer";
 
 const std::string rfc3339 = "must be an RFC 3339 date-time such as \"2024-05-01T10:00:00Z\", got ";
 

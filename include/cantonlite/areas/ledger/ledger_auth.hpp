@@ -2,6 +2,7 @@
 // LedgerAuth: the JSON Ledger API's token handling
 // (../shared/docs/reference/canton-ledger-behavior.md §7).
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,9 +15,10 @@
 namespace cantonlite::areas::ledger {
 
 // Who calls: the user of a valid token, or nobody (no token, or one that does not verify: the
-// ledger treats it as absent and fails later, with 401).
+// ledger treats it as absent and fails later, with 401). The user as the token stage found it, a
+// copy: a write may remove or move the network's users while a request or a stream holds it.
 struct Caller {
-    const model::User* user = nullptr;
+    std::shared_ptr<const model::User> user;
 };
 
 // Built once from the network; thread-safe.
@@ -27,7 +29,7 @@ class LedgerAuth {
 
     // The JSON security stage: the token from "Authorization: Bearer" or
     // "Sec-WebSocket-Protocol: jwt.token.<JWT>". A verified token whose user the participant does
-    // not know: 403 (redacted, context ledger_api_error "invalid token").
+    // not know, or has deactivated: 403 (redacted, context ledger_api_error "invalid token").
     [[nodiscard]] Caller identify(const http::Request& request) const;
 
     // The gRPC layer: 401 (redacted) when auth is on and nobody calls; then 403 (redacted) unless
@@ -63,8 +65,12 @@ enum class Claims {
 };
 
 // A user id as Canton's UserId.fromString takes it: 1 to 128 of [a-zA-Z0-9@^$.!`-#+'~_|:()].
-// Throws http::ApiError INVALID_ARGUMENT "Malformed user-id: …" (the JSON layer's check).
+// Throws http::ApiError INVALID_ARGUMENT "Malformed user-id: …", built by the JSON layer
+// (JsUserManagementService.malformedUserId).
 void check_user_id(const std::string& id);
+// Why `id` is no UserId, in IdString.scala's words ("User ID \"<id>\" does not match regex …"), or
+// none.
+[[nodiscard]] std::optional<std::string> user_id_error(const std::string& id);
 
 // The auth of one request to a ledger route: LedgerAuth bound to the claims its route declares.
 // A GET route's claims are checked by the area before its handler runs (check_before()); a route

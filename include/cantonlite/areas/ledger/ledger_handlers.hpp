@@ -123,6 +123,25 @@ inline constexpr std::int64_t http_list_max_elements = 200;
                                                       const RouteAuth& auth,
                                                       const http::RequestContext& ctx,
                                                       const ApiProfile& release);
+// The user management writes (src/areas/ledger/user_writes.cpp), each ParticipantAdmin's, each
+// journaled as the steps that make it (docs/seed-format.md "Parties and users"):
+// POST /v2/users: creates a user {"user": User}; 409 USER_ALREADY_EXISTS for a known id.
+[[nodiscard]] http::Response post_users(seed::LiveNetwork& network, const RouteAuth& auth,
+                                        const http::RequestContext& ctx, const ApiProfile& release);
+// DELETE /v2/users/{user-id}: {}; 404 USER_NOT_FOUND; a caller cannot delete itself.
+[[nodiscard]] http::Response delete_user(seed::LiveNetwork& network, const RouteAuth& auth,
+                                         const http::RequestContext& ctx);
+// POST /v2/users/{user-id}/rights: grants {"newlyGrantedRights": the rights not held before}.
+[[nodiscard]] http::Response post_user_rights(seed::LiveNetwork& network, const RouteAuth& auth,
+                                              const http::RequestContext& ctx,
+                                              const ApiProfile& release);
+// PATCH /v2/users/{user-id}/rights: revokes {"newlyRevokedRights": the rights held before}.
+[[nodiscard]] http::Response patch_user_rights(seed::LiveNetwork& network, const RouteAuth& auth,
+                                               const http::RequestContext& ctx,
+                                               const ApiProfile& release);
+// PATCH /v2/users/{user-id}: updates the fields of the update mask {"user": User}.
+[[nodiscard]] http::Response patch_user(seed::LiveNetwork& network, const RouteAuth& auth,
+                                        const http::RequestContext& ctx, const ApiProfile& release);
 // GET /v2/parties/participant-id: the participant's unique identifier (any user).
 [[nodiscard]] http::Response get_participant_id(const store::LedgerStore& store,
                                                 const RouteAuth& auth,
