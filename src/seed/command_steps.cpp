@@ -1164,9 +1164,176 @@ model::Value decode_argument(const nlohmann::json& json, const LfType& type) {
     }
 }
 
+std::string creatable_list();
+
 std::string modelled_list() {
     std::string out;
     for (const std::string& c : modelled_choices()) out += (out.empty() ? "" : ", ") + c;
+    return out;
+}
+
+// ---- CreateCommand: the templates a command may create, with their signatories, observers and
+// `ensure` (Amulet.daml, AmuletRules.daml, ExternalPartyAmuletRules.daml, TransferOffer.daml) ----
+
+struct Creatable {
+    QualifiedRef ref;
+    const LfType* (*argument)();
+    std::vector<Party> (*signatories)(const Value&);
+    std::vector<Party> (*observers)(const Value&);
+    bool (*ensure)(const Value&);
+};
+
+const LfType* payment_amount_type() {
+    static const LfType* t =
+        LfType::record("Splice.Wallet.Payment:PaymentAmount",
+                       {{"amount", LfType::numeric()},
+                        {"unit", LfType::enumeration("Splice.Wallet.Payment:Unit",
+                                                     {"USDUnit", "AmuletUnit", "ExtUnit"})}});
+    return t;
+}
+
+std::vector<Party> no_parties(const Value& /*argument*/) {
+    return {};
+}
+std::vector<Party> parties_of(const Value& argument,
+                              std::initializer_list<std::string_view> names) {
+    std::vector<Party> out;
+    for (const std::string_view n : names) out.push_back(field(argument, n).text);
+    return out;
+}
+bool always(const Value& /*argument*/) {
+    return true;
+}
+
+const std::vector<Creatable>& creatable() {
+    static const std::vector<Creatable> all{
+        {tpl::amulet,
+         [] {
+             static const LfType* round =
+                 LfType::record("Splice.Types:Round", {{"number", LfType::int64()}});
+             static const LfType* t = LfType::record(
+                 "Splice.Amulet:Amulet",
+                 {{"dso", LfType::party()},
+                  {"owner", LfType::party()},
+                  {"amount", LfType::record("Splice.Fees:ExpiringAmount",
+                                            {{"initialAmount", LfType::numeric()},
+                                             {"createdAt", round},
+                                             {"ratePerRound",
+                                              LfType::record("Splice.Fees:RatePerRound",
+                                                             {{"rate", LfType::numeric()}})}})}});
+             return t;
+         },
+         [](const Value& a) {
+             return parties_of(a, {"dso", "owner"});
+         },
+         no_parties,
+         [](const Value& a) {
+             // validExpiringAmount
+             const Value& amount = field(a, "amount");
+             return model::Decimal() < field(amount, "initialAmount").decimal &&
+                    !(field(field(amount, "ratePerRound"), "rate").decimal < model::Decimal()) &&
+                    field(field(amount, "createdAt"), "number").number >= 0;
+         }},
+        {tpl::transfer_preapproval,
+         [] {
+             static const LfType* t = LfType::record("Splice.AmuletRules:TransferPreapproval",
+                                                     {{"dso", LfType::party()},
+                                                      {"receiver", LfType::party()},
+                                                      {"provider", LfType::party()},
+                                                      {"validFrom", LfType::timestamp()},
+                                                      {"lastRenewedAt", LfType::timestamp()},
+                                                      {"expiresAt", LfType::timestamp()}});
+             return t;
+         },
+         [](const Value& a) {
+             return parties_of(a, {"receiver", "provider", "dso"});
+         },
+         no_parties,
+         [](const Value& a) {
+             const std::int64_t from = field(a, "validFrom").number;
+             return field(a, "expiresAt").number > from && field(a, "lastRenewedAt").number >= from;
+         }},
+        {tpl::external_party_amulet_rules,
+         [] {
+             static const LfType* t =
+                 LfType::record("Splice.ExternalPartyAmuletRules:ExternalPartyAmuletRules",
+                                {{"dso", LfType::party()}});
+             return t;
+         },
+         [](const Value& a) { return parties_of(a, {"dso"}); }, no_parties, always},
+        {tpl::transfer_offer,
+         [] {
+             static const LfType* t = LfType::record("Splice.Wallet.TransferOffer:TransferOffer",
+                                                     {{"sender", LfType::party()},
+                                                      {"receiver", LfType::party()},
+                                                      {"dso", LfType::party()},
+                                                      {"amount", payment_amount_type()},
+                                                      {"description", LfType::text()},
+                                                      {"expiresAt", LfType::timestamp()},
+                                                      {"trackingId", LfType::text()}});
+             return t;
+         },
+         [](const Value& a) { return parties_of(a, {"sender"}); },
+         [](const Value& a) { return parties_of(a, {"receiver"}); },
+         [](const Value& a) {
+             // DA.Text.length counts code points.
+             const auto length = [](const std::string& t) {
+                 return std::count_if(t.begin(), t.end(), [](char c) {
+                     return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+                 });
+             };
+             return length(field(a, "description").text) < 280 &&
+                    length(field(a, "trackingId").text) < 280;
+         }},
+        {tpl::accepted_transfer_offer,
+         [] {
+             static const LfType* t =
+                 LfType::record("Splice.Wallet.TransferOffer:AcceptedTransferOffer",
+                                {{"sender", LfType::party()},
+                                 {"receiver", LfType::party()},
+                                 {"dso", LfType::party()},
+                                 {"amount", payment_amount_type()},
+                                 {"expiresAt", LfType::timestamp()},
+                                 {"trackingId", LfType::text()}});
+             return t;
+         },
+         [](const Value& a) {
+             return parties_of(a, {"sender", "receiver"});
+         },
+         no_parties, always},
+    };
+    return all;
+}
+
+const Creatable* creatable_of(const QualifiedRef& ref) {
+    for (const Creatable& c : creatable()) {
+        if (tpl::is_same(c.ref, ref)) return &c;
+    }
+    return nullptr;
+}
+
+// A CreateCommand: the signatories' authority, the template's `ensure`, the contract.
+void run_create(Run& r, const ResolvedCommand& c, const Creatable& spec) {
+    const std::vector<Party> signatories = spec.signatories(c.create_argument);
+    r.authorize(signatories, c.template_id);
+    if (!spec.ensure(c.create_argument)) {
+        throw CommandError("TEMPLATE_PRECONDITION_VIOLATED", 8,
+                           "Interpretation error: Error: Update failed due to precondition "
+                           "violation when creating " +
+                               c.template_id.to_string());
+    }
+    r.d.add(-1, store::CreateDraft{.template_id = c.template_id,
+                                   .argument = c.create_argument,
+                                   .signatories = signatories,
+                                   .observers = spec.observers(c.create_argument)});
+}
+
+std::string creatable_list() {
+    std::string out;
+    for (const Creatable& c : creatable()) {
+        out += (out.empty() ? "" : ", ") + std::string(c.ref.module_name) + ":" +
+               std::string(c.ref.entity_name);
+    }
     return out;
 }
 
@@ -1197,12 +1364,20 @@ std::vector<ResolvedCommand> resolve_commands(const model::Network& n,
         const Known known = resolve_template(n, text_of(body, "templateId"), first_act_as);
         c.template_id = tpl::id_of(n, known.ref);
         c.is_interface = known.is_interface;
+        if (c.kind == ResolvedCommand::Kind::create && !known.is_interface) {
+            if (const Creatable* spec = creatable_of(known.ref)) {
+                c.create_argument =
+                    decode_argument(member_of(body, "createArguments"), *spec->argument());
+                out.push_back(std::move(c));
+                continue;
+            }
+        }
         if (c.kind != ResolvedCommand::Kind::exercise) {
-            // No template is created by a command here: each is the product of a choice it
-            // models (docs/commands.md).
+            // The other templates are the products of the choices it models (docs/commands.md).
             throw CommandError("COMMAND_PREPROCESSING_FAILED", 8,
                                "cantonlite does not model creating " + c.template_id.to_string() +
-                                   " by command; it runs these choices: " + modelled_list())
+                                   " by command; it creates " + creatable_list() +
+                                   ", and runs these choices: " + modelled_list())
                 .from_json_layer();
         }
         c.contract_id = text_of(body, "contractId");
@@ -1282,6 +1457,13 @@ void submit_commands(SeedContext& ctx, const JsonObject& s) {
             r.disclosed.insert(cid.get<std::string>());
     }
     for (const ResolvedCommand& c : commands) {
+        if (c.kind == ResolvedCommand::Kind::create) {
+            const QualifiedRef ref{c.template_id.package_name.view(),
+                                   c.template_id.module_name.view(),
+                                   c.template_id.entity_name.view()};
+            run_create(r, c, *creatable_of(ref));
+            continue;
+        }
         // The exercised contract: active, and known to the submitters (a stakeholder among them)
         // or disclosed with the command.
         const auto state = ctx.store().contract(c.contract_id);

@@ -347,6 +347,23 @@ struct Load {
     long unexpected = 0;
 };
 
+// The Load of `done` answers since `start` whose round trips (ms) are `latencies`.
+Load summarize(const std::vector<std::vector<double>>& latencies, long done,
+               Clock::time_point start, long unexpected) {
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    std::vector<double> all;
+    for (const auto& l : latencies) all.insert(all.end(), l.begin(), l.end());
+    std::sort(all.begin(), all.end());
+    const auto at = [&](double q) {
+        return all.empty() ? 0.0 : all[static_cast<std::size_t>(q * (all.size() - 1))];
+    };
+    return {.done = done,
+            .per_second = static_cast<double>(done) / elapsed,
+            .p50_ms = at(0.5),
+            .p99_ms = at(0.99),
+            .unexpected = unexpected};
+}
+
 // Over `connections` keep-alive connections for `seconds`, or until each has sent `per_connection`
 // requests when that is above 0; on `cpus` only when given.
 Load run_load(std::uint16_t port, const Example& e, double seconds, int connections,
@@ -378,18 +395,7 @@ Load run_load(std::uint16_t port, const Example& e, double seconds, int connecti
         });
     }
     for (auto& t : threads) t.join();
-    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-    std::vector<double> all;
-    for (const auto& l : latencies) all.insert(all.end(), l.begin(), l.end());
-    std::sort(all.begin(), all.end());
-    const auto at = [&](double q) {
-        return all.empty() ? 0.0 : all[static_cast<std::size_t>(q * (all.size() - 1))];
-    };
-    return {.done = done,
-            .per_second = static_cast<double>(done) / elapsed,
-            .p50_ms = at(0.5),
-            .p99_ms = at(0.99),
-            .unexpected = unexpected};
+    return summarize(latencies, done, start, unexpected);
 }
 
 // `cantonlite describe --json` of the seed, for the release being run.
@@ -690,19 +696,10 @@ long bench_commands(const Options& o, const std::string& seed, std::uint16_t por
             });
         }
         for (auto& t : threads) t.join();
-        const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-        std::vector<double> all;
-        for (const auto& l : latencies) all.insert(all.end(), l.begin(), l.end());
-        std::sort(all.begin(), all.end());
-        const auto at = [&](double q) {
-            return all.empty() ? 0.0 : all[static_cast<std::size_t>(q * (all.size() - 1))];
-        };
         unexpected += failed;
-        return Load{.done = static_cast<long>(all.size()),
-                    .per_second = static_cast<double>(all.size()) / elapsed,
-                    .p50_ms = at(0.5),
-                    .p99_ms = at(0.99),
-                    .unexpected = failed};
+        long done = 0;
+        for (const auto& l : latencies) done += static_cast<long>(l.size());
+        return summarize(latencies, done, start, failed);
     };
     const Load many = run(0, static_cast<std::size_t>(throughput_count), o.connections);
     const Load one = run(static_cast<std::size_t>(throughput_count), requests.size(), 1);

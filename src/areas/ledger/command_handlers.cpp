@@ -102,7 +102,8 @@ void check_identifier(const std::string& id, const std::string& path) {
 
 void check_command(const json& c, const std::string& path) {
     if (!c.is_object() || c.size() != 1) relaxed::fail_at("Missing required field", path);
-    const auto& [kind, body] = *c.items().begin();
+    const std::string kind = c.begin().key();
+    const json& body = c.begin().value();
     const std::string at = path + "." + kind + ".";
     static const std::vector<std::pair<std::string, std::vector<std::string>>> shapes{
         {"CreateCommand", {"templateId", "createArguments"}},

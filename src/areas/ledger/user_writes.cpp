@@ -595,18 +595,30 @@ http::Response delete_user(seed::LiveNetwork& network, const RouteAuth& auth,
     });
 }
 
+namespace {
+
+// The start grant and revoke share: the body, its userId against the path's (the JSON layer),
+// the claims, then the request's validation.
+RightsRequest read_rights_request(const RouteAuth& auth, const http::RequestContext& ctx,
+                                  const ApiProfile& release) {
+    RightsRequest request = decode_rights_request(ctx.request.body, release);
+    const std::string& path_id = ctx.params.get("user-id");
+    if (request.user_id != path_id) unmatched_user_id(path_id, "Some(" + request.user_id + ")");
+    auth.authorize(ctx.request);
+    require_user_id(request.user_id, "user_id");
+    check_rights(request.rights);
+    check_identity_provider_id(request.identity_provider_id);
+    return request;
+}
+
+}  // namespace
+
 http::Response post_user_rights(seed::LiveNetwork& network, const RouteAuth& auth,
                                 const http::RequestContext& ctx, const ApiProfile& release) {
     std::shared_lock lock(network.gate());
     const Caller caller = auth.identify(ctx.request);
-    const RightsRequest request = decode_rights_request(ctx.request.body, release);
-    const std::string& path_id = ctx.params.get("user-id");
-    if (request.user_id != path_id) unmatched_user_id(path_id, "Some(" + request.user_id + ")");
-    auth.authorize(ctx.request);
     // ApiUserManagementService grantUserRights L312-347.
-    require_user_id(request.user_id, "user_id");
-    check_rights(request.rights);
-    check_identity_provider_id(request.identity_provider_id);
+    const RightsRequest request = read_rights_request(auth, ctx, release);
     const std::vector<RequestedRight> wanted = distinct_rights(request.rights);
     return plan_and_write(
         network, lock, "POST /v2/users/{user-id}/rights", [&](const model::Network& n) {
@@ -635,14 +647,8 @@ http::Response patch_user_rights(seed::LiveNetwork& network, const RouteAuth& au
                                  const http::RequestContext& ctx, const ApiProfile& release) {
     std::shared_lock lock(network.gate());
     const Caller caller = auth.identify(ctx.request);
-    const RightsRequest request = decode_rights_request(ctx.request.body, release);
-    const std::string& path_id = ctx.params.get("user-id");
-    if (request.user_id != path_id) unmatched_user_id(path_id, "Some(" + request.user_id + ")");
-    auth.authorize(ctx.request);
     // ApiUserManagementService revokeUserRights L349-388.
-    require_user_id(request.user_id, "user_id");
-    check_rights(request.rights);
-    check_identity_provider_id(request.identity_provider_id);
+    const RightsRequest request = read_rights_request(auth, ctx, release);
     // verifyNotRemovingOwnAdminRights: whether or not the caller holds it.
     if (caller.user != nullptr && caller.user->id == request.user_id &&
         std::any_of(request.rights.begin(), request.rights.end(), [](const RequestedRight& r) {

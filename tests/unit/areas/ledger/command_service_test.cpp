@@ -129,6 +129,22 @@ class CommandServiceTest : public LiveFixture {
             transaction_at(json::parse(r.body)["completionOffset"].get<std::int64_t>());
         return store::created(tx.nodes[2])->contract->contract_id.str();
     }
+    http::Response tap_for_transaction(const std::string& id, const json& format) const {
+        return submit("alice",
+                      {{"commands", commands(tap_command(alice, "3"), alice, id, {rules()})},
+                       {"transactionFormat", format}},
+                      "/v2/commands/submit-and-wait-for-transaction");
+    }
+    // The AmuletTransferInstruction the last transaction created ("" when none).
+    std::string created_instruction() const {
+        for (const auto& node : transaction_at(ledger_end()).nodes) {
+            if (const auto* c = store::created(node);
+                c != nullptr &&
+                c->contract->template_id().entity_name.str() == "AmuletTransferInstruction")
+                return c->contract->contract_id.str();
+        }
+        return "";
+    }
     static json error_of(const http::Response& r) { return json::parse(r.body); }
 
   private:
@@ -199,11 +215,7 @@ TEST_F(CommandServiceTest, ForTransactionWithAFormatShowsWhatItAsksFor) {
           {"verbose", true}}},
         {"transactionShape", "TRANSACTION_SHAPE_LEDGER_EFFECTS"}};
 
-    const http::Response r =
-        submit("alice",
-               {{"commands", commands(tap_command(alice, "3"), alice, "t-fmt", {rules()})},
-                {"transactionFormat", format}},
-               "/v2/commands/submit-and-wait-for-transaction");
+    const http::Response r = tap_for_transaction("t-fmt", format);
 
     ASSERT_EQ(r.status, 200) << r.body;
     const json events = json::parse(r.body)["transaction"]["events"];
@@ -216,11 +228,7 @@ TEST_F(CommandServiceTest, ForTransactionWithAFormatForAnotherPartyNeedsItsClaim
     const json format{{"eventFormat", {{"filtersByParty", {{bob, json::object()}}}}},
                       {"transactionShape", "TRANSACTION_SHAPE_ACS_DELTA"}};
 
-    const http::Response r =
-        submit("alice",
-               {{"commands", commands(tap_command(alice, "3"), alice, "t-bob", {rules()})},
-                {"transactionFormat", format}},
-               "/v2/commands/submit-and-wait-for-transaction");
+    const http::Response r = tap_for_transaction("t-bob", format);
 
     EXPECT_EQ(r.status, 403) << r.body;
 }
@@ -386,16 +394,79 @@ TEST_F(CommandServiceTest, AnUnexpectedArgumentFieldIsAnInvalidArgument) {
               "The submitted request has invalid arguments: Unexpected fields: Set(extra)");
 }
 
-TEST_F(CommandServiceTest, CreatingAContractByCommandIsRefusedSayingWhy) {
-    const json create{{"CreateCommand",
-                       {{"templateId", "#splice-amulet:Splice.Amulet:Amulet"},
-                        {"createArguments", json::object()}}}};
+TEST_F(CommandServiceTest, CreatingATemplateCantonliteDoesNotModelIsRefusedSayingWhy) {
+    const json create{
+        {"CreateCommand", {{"templateId", rules_template}, {"createArguments", json::object()}}}};
 
     const http::Response r = submit("alice", commands(create, alice, "x"));
 
     EXPECT_EQ(r.status, 400) << r.body;
     EXPECT_NE(error_of(r)["cause"].get<std::string>().find("cantonlite does not model creating"),
               std::string::npos);
+}
+
+TEST_F(CommandServiceTest, ASenderCreatesATransferOfferTheReceiverAccepts) {
+    // TransferOffer: signatory sender, observer receiver (TransferOffer.daml l.40-57).
+    const json create{{"CreateCommand",
+                       {{"templateId", "#splice-wallet:Splice.Wallet.TransferOffer:TransferOffer"},
+                        {"createArguments",
+                         {{"sender", alice},
+                          {"receiver", bob},
+                          {"dso", dso()},
+                          {"amount", {{"amount", "3"}, {"unit", "AmuletUnit"}}},
+                          {"description", "by command"},
+                          {"expiresAt", now_text(3600)},
+                          {"trackingId", "created-offer"}}}}}};
+
+    const http::Response r = submit("alice", commands(create, alice, "create-offer"));
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    const auto* created = store::created(transaction_at(ledger_end()).nodes[0]);
+    ASSERT_NE(created, nullptr);
+    EXPECT_EQ(model::texts(created->contract->signatories), std::vector<std::string>{alice});
+    const std::string offer = created->contract->contract_id.str();
+    const auto bobs_before = amulets_of(bob).size();
+    const http::Response accepted =
+        submit("bob", commands(exercise("#splice-wallet:Splice.Wallet.TransferOffer:TransferOffer",
+                                        offer, "TransferOffer_Accept", json::object()),
+                               bob, "accept-created"));
+    ASSERT_EQ(accepted.status, 200) << accepted.body;
+    EXPECT_EQ(amulets_of(bob).size(), bobs_before + 1);
+}
+
+TEST_F(CommandServiceTest, CreatingAnAmuletNeedsTheDsosAuthority) {
+    const json create{{"CreateCommand",
+                       {{"templateId", "#splice-amulet:Splice.Amulet:Amulet"},
+                        {"createArguments",
+                         {{"dso", dso()},
+                          {"owner", alice},
+                          {"amount",
+                           {{"initialAmount", "1000000"},
+                            {"createdAt", {{"number", "1"}}},
+                            {"ratePerRound", {{"rate", "0.0"}}}}}}}}}};
+
+    const http::Response r = submit("alice", commands(create, alice, "free-money"));
+
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(error_of(r)["code"], "DAML_AUTHORIZATION_ERROR");
+}
+
+TEST_F(CommandServiceTest, ACreateFailingItsEnsureIsAPreconditionViolation) {
+    const json create{{"CreateCommand",
+                       {{"templateId", "#splice-wallet:Splice.Wallet.TransferOffer:TransferOffer"},
+                        {"createArguments",
+                         {{"sender", alice},
+                          {"receiver", bob},
+                          {"dso", dso()},
+                          {"amount", {{"amount", "3"}, {"unit", "AmuletUnit"}}},
+                          {"description", std::string(280, 'x')},
+                          {"expiresAt", now_text(3600)},
+                          {"trackingId", "long"}}}}}};
+
+    const http::Response r = submit("alice", commands(create, alice, "too-long"));
+
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(error_of(r)["code"], "TEMPLATE_PRECONDITION_VIOLATED");
 }
 
 // ---- the claims ----
@@ -573,13 +644,7 @@ TEST_F(CommandServiceTest, AnOfferLocksTheAmountAndTheReceiverAcceptsIt) {
     const http::Response offer = submit(
         "alice", commands(factory_transfer(alice, carol, "6", {a}), alice, "offer", {factory()}));
     ASSERT_EQ(offer.status, 200) << offer.body;
-    std::string instruction;
-    for (const auto& node : transaction_at(ledger_end()).nodes) {
-        if (const auto* c = store::created(node);
-            c != nullptr &&
-            c->contract->template_id().entity_name.str() == "AmuletTransferInstruction")
-            instruction = c->contract->contract_id.str();
-    }
+    const std::string instruction = created_instruction();
     ASSERT_FALSE(instruction.empty());
     const json accept = exercise(
         instruction_interface, instruction, "TransferInstruction_Accept",
@@ -604,13 +669,7 @@ TEST_F(CommandServiceTest, AWithdrawnOfferGivesTheAmountBack) {
                                        {factory()}))
                   .status,
               200);
-    std::string instruction;
-    for (const auto& node : transaction_at(ledger_end()).nodes) {
-        if (const auto* c = store::created(node);
-            c != nullptr &&
-            c->contract->template_id().entity_name.str() == "AmuletTransferInstruction")
-            instruction = c->contract->contract_id.str();
-    }
+    const std::string instruction = created_instruction();
     const auto alices_before = amulets_of(alice).size();
 
     const http::Response r =
