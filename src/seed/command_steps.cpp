@@ -1356,7 +1356,9 @@ std::vector<ResolvedCommand> resolve_commands(const model::Network& n,
                                               const std::string& first_act_as) {
     std::vector<ResolvedCommand> out;
     for (const nlohmann::json& wrapper : commands) {
-        const auto& [kind, body] = *wrapper.items().begin();
+        // (items()'s iterator dereferences to itself: bind nothing to it.)
+        const std::string kind = wrapper.begin().key();
+        const nlohmann::json& body = wrapper.begin().value();
         ResolvedCommand c;
         c.kind = kind == "CreateCommand"              ? ResolvedCommand::Kind::create
                  : kind == "CreateAndExerciseCommand" ? ResolvedCommand::Kind::create_and_exercise

@@ -131,7 +131,8 @@ Deduplication decode_deduplication(const json* v, const std::string& path) {
     Deduplication d;
     if (v == nullptr || v->is_null()) return d;
     if (!v->is_object() || v->size() != 1) relaxed::wrong_type(*v, "object", path);
-    const auto& [kind, body] = *v->items().begin();
+    const std::string kind = v->begin().key();
+    const json& body = v->begin().value();
     if (kind == "Empty") return d;
     const json* value = body.is_object() ? find_member(body, "value") : nullptr;
     if (value == nullptr) relaxed::fail_at("Missing required field", path + "." + kind + ".value");
