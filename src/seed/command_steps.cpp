@@ -1428,10 +1428,14 @@ void submit_commands(SeedContext& ctx, const JsonObject& s) {
         if (dedup_kind == "offset") {
             duplicate = previous->offset > dedup_value;
         } else {
-            const std::int64_t micros = dedup_kind == "duration"
-                                            ? dedup_value * 1'000'000 + dedup_nanos / 1000
-                                            : max_deduplication_seconds * 1'000'000;
-            duplicate = previous->record_time.micros > now.micros - micros;
+            // The period's length in seconds (a duration of any size: no overflow), and whether
+            // the earlier command falls within it.
+            const std::int64_t seconds =
+                dedup_kind == "duration" ? dedup_value : max_deduplication_seconds;
+            const std::int64_t nanos = dedup_kind == "duration" ? dedup_nanos : 0;
+            const std::int64_t ago = now.micros - previous->record_time.micros;  // >= 0
+            duplicate = ago / 1'000'000 < seconds ||
+                        (ago / 1'000'000 == seconds && (ago % 1'000'000) * 1000 < nanos);
         }
         if (duplicate) {
             std::vector<Party> parties = act_as;

@@ -17,6 +17,8 @@
 //   ExternalPartyAmuletRules.daml TransferFactory_Transfer (l.341-444: self, offer, direct);
 //   AmuletTransferInstruction.daml accept, reject, withdraw (l.77-108); AmuletRules.daml
 //   checkTransferConstraints' insufficient funds (l.1070-1111).
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -283,6 +285,20 @@ TEST_F(CommandServiceTest, ADeduplicationOffsetAfterTheEarlierCommandLetsItRunAg
     json body = commands(tap_command(alice, "2"), alice, "dup-2", {rules()});
     body["deduplicationPeriod"] = {{"DeduplicationOffset", {{"value", ledger_end()}}}};
 
+    EXPECT_EQ(submit("alice", body).status, 200);
+}
+
+TEST_F(CommandServiceTest, ADeduplicationDurationOfAnySizeIsAPeriodBackFromNow) {
+    ASSERT_EQ(tap("alice", alice, "2", "dup-3").status, 200);
+    json body = commands(tap_command(alice, "2"), alice, "dup-3", {rules()});
+    body["deduplicationPeriod"] = {
+        {"DeduplicationDuration",
+         {{"value",
+           {{"seconds", std::numeric_limits<std::int64_t>::max()}, {"nanos", 999999999}}}}}};
+    EXPECT_EQ(submit("alice", body).status, 409);
+
+    // A zero period reaches back to nothing: the earlier command is outside it.
+    body["deduplicationPeriod"] = {{"DeduplicationDuration", {{"value", {{"seconds", 0}}}}}};
     EXPECT_EQ(submit("alice", body).status, 200);
 }
 
