@@ -7,10 +7,12 @@
 // network as a "submit" step: run under the writers' lock, journaled, acknowledged once durable.
 #include <algorithm>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <spdlog/spdlog.h>
@@ -18,6 +20,7 @@
 
 #include "cantonlite/areas/ledger/event_filter.hpp"
 #include "cantonlite/areas/ledger/js_canton_error.hpp"
+#include "cantonlite/areas/ledger/ledger_area.hpp"
 #include "cantonlite/areas/ledger/ledger_handlers.hpp"
 #include "cantonlite/areas/ledger/list_limit.hpp"
 #include "cantonlite/areas/ledger/read_requests.hpp"
@@ -470,28 +473,44 @@ std::string completion_json(const store::CommandCompletion& c,
 }
 
 // The user's completions (all users' when `user` is null) whose act-as parties meet `parties`
-// (any, when empty), after `begin`, as a JSON list.
-http::Response completions_list(const store::LedgerStore& store, const std::string* user,
-                                const std::vector<std::string>& parties, std::int64_t begin,
-                                const StreamListParams& params) {
-    const std::int64_t take = list_take(params.limit);
+// (any, when empty), after `begin`, at most `limit`, as CompletionStreamResponse messages; `last`
+// (if given) gets the offset of the last one.
+std::vector<std::string> completion_messages(const store::LedgerStore& store,
+                                             const std::string* user,
+                                             const std::vector<std::string>& parties,
+                                             std::int64_t begin, std::size_t limit,
+                                             std::int64_t* last) {
     const auto visible = [&](const std::string& p) {
         return parties.empty() || std::find(parties.begin(), parties.end(), p) != parties.end();
     };
-    const std::vector<store::CommandCompletion> found = store.completions_after(
-        begin, static_cast<std::size_t>(take), [&](const store::CommandCompletion& c) {
+    const std::vector<store::CommandCompletion> found =
+        store.completions_after(begin, limit, [&](const store::CommandCompletion& c) {
             return (user == nullptr || c.user_id == *user) &&
                    std::any_of(c.act_as.begin(), c.act_as.end(), visible);
         });
-    check_list_limit(found.size());  // 413
-    std::string out = "[";
+    std::vector<std::string> out;
     for (const store::CommandCompletion& c : found) {
         std::vector<std::string> act_as;
         for (const std::string& p : c.act_as) {
             if (visible(p)) act_as.push_back(p);
         }
+        out.push_back(completion_json(c, act_as, store.id_for(c.offset).str(), store.network()));
+        if (last != nullptr) *last = c.offset;
+    }
+    return out;
+}
+
+// The same as a JSON list (413 beyond the node limit).
+http::Response completions_list(const store::LedgerStore& store, const std::string* user,
+                                const std::vector<std::string>& parties, std::int64_t begin,
+                                const StreamListParams& params) {
+    const std::vector<std::string> found = completion_messages(
+        store, user, parties, begin, static_cast<std::size_t>(list_take(params.limit)), nullptr);
+    check_list_limit(found.size());  // 413
+    std::string out = "[";
+    for (const std::string& c : found) {
         if (out.size() > 1) out += ',';
-        out += completion_json(c, act_as, store.id_for(c.offset).str(), store.network());
+        out += c;
     }
     return http::Response::json(200, out + "]");
 }
@@ -522,50 +541,125 @@ http::Response post_async_submit(seed::LiveNetwork& network, const RouteAuth& au
     return submit(network, auth, ctx, release, Answer::none);
 }
 
-http::Response post_completions(const store::LedgerStore& store, const RouteAuth& auth,
-                                const http::RequestContext& ctx, const ApiProfile& /*release*/) {
-    // CompletionStreamRequest, relaxed: {userId, parties, beginExclusive}.
-    const StreamListParams params = decode_stream_list_params(ctx.request);  // 400 text
-    const Caller caller = auth.identify(ctx.request);
-    const json body = relaxed::parse_body(ctx.request.body);
-    relaxed::require_object(body, "userId");
-    const std::string user_id = relaxed::decode_string(relaxed::member(body, "userId"), "userId");
-    const std::vector<std::string> parties =
-        relaxed::decode_strings(relaxed::member(body, "parties"), "parties");
-    const std::int64_t begin =
+namespace {
+
+// A completions request, read and checked: CompletionStreamRequest {userId, parties,
+// beginExclusive} or, for every user's, GetCompletionsRequest {parties, beginExclusive}, relaxed;
+// the claims (MatchUserId and ReadAs; ReadAs, or ReadAsAnyParty for no party), then
+// CompletionServiceRequestValidator.
+struct CompletionsRequest {
+    std::optional<std::string> user;  // none: every user's
+    std::vector<std::string> parties;
+    std::int64_t begin = 0;
+};
+
+CompletionsRequest read_completions_request(const store::LedgerStore& store, const RouteAuth& auth,
+                                            const Caller& caller, std::string_view text,
+                                            bool all_users) {
+    const json body = relaxed::parse_body(text);
+    relaxed::require_object(body, all_users ? "parties" : "userId");
+    CompletionsRequest r;
+    const std::string user_id =
+        all_users ? "" : relaxed::decode_string(relaxed::member(body, "userId"), "userId");
+    r.parties = relaxed::decode_strings(relaxed::member(body, "parties"), "parties");
+    r.begin =
         relaxed::decode_optional_long(relaxed::member(body, "beginExclusive"), "beginExclusive")
             .value_or(0);
-    const std::string user = auth.authorize_user_reads(caller, user_id, parties, false);
-    // CompletionServiceRequestValidator.
-    for (const std::string& p : parties) {
+    if (all_users) {
+        auth.authorize(caller, r.parties, r.parties.empty());
+    } else {
+        r.user = auth.authorize_user_reads(caller, user_id, r.parties, false);
+    }
+    for (const std::string& p : r.parties) {
         if (const auto e = lf_party_error(p)) throw_invalid_argument(*e);
     }
-    check_non_negative(begin, "begin_exclusive");
-    check_before_end("Begin", begin, store.ledger_end());
-    if (parties.empty()) throw_missing_field("parties");
-    return completions_list(store, &user, parties, begin, params);
+    check_non_negative(r.begin, "begin_exclusive");
+    check_before_end("Begin", r.begin, store.ledger_end());
+    if (!all_users && r.parties.empty()) throw_missing_field("parties");
+    return r;
+}
+
+// asyncapi.yaml /v2/commands/completions and /v2/commands/command-completions: the client sends
+// one request; each completion after it follows as one message, tailing the ledger.
+class CompletionStream final : public http::MessageStream {
+  public:
+    CompletionStream(const store::LedgerStore& store, const RouteAuth& auth, Caller caller,
+                     bool all_users)
+        : store_(store), auth_(auth), caller_(std::move(caller)), all_users_(all_users) {}
+
+    Output on_message(std::string_view text) override {
+        if (std::exchange(started_, true)) return {};  // the first request only (Flow.take(1))
+        if (auto refused = stream_request_error(text, [&] {
+                request_ = read_completions_request(store_, auth_, caller_, text, all_users_);
+            })) {
+            return std::move(*refused);
+        }
+        next_ = request_->begin;
+        return poll();
+    }
+
+    Output poll() override {
+        Output out;
+        if (!request_) return out;
+        out.messages = completion_messages(store_, request_->user ? &*request_->user : nullptr,
+                                           request_->parties, next_, completions_per_poll, &next_);
+        return out;
+    }
+
+  private:
+    static constexpr std::size_t completions_per_poll = 500;
+    const store::LedgerStore& store_;
+    const RouteAuth auth_;  // a copy: the stream outlives the request
+    const Caller caller_;
+    const bool all_users_;
+    bool started_ = false;
+    std::optional<CompletionsRequest> request_;
+    std::int64_t next_ = 0;  // the offset of the last completion sent
+};
+
+http::Response upgrade_to_completions(const store::LedgerStore& store, const RouteAuth& auth,
+                                      const http::RequestContext& ctx, bool all_users) {
+    const Caller caller = auth.identify(ctx.request);  // 403 before the upgrade
+    // A plain GET: Pekko's upgrade directive rejects it, the fallback route answers 404.
+    if (!ctx.request.websocket_upgrade) return unknown_path_response(ctx.request);
+    http::Response r;
+    r.status = 101;
+    r.stream = std::make_unique<CompletionStream>(store, auth, caller, all_users);
+    r.subprotocol = "daml.ws.auth";
+    return r;
+}
+
+}  // namespace
+
+http::Response post_completions(const store::LedgerStore& store, const RouteAuth& auth,
+                                const http::RequestContext& ctx, const ApiProfile& /*release*/) {
+    const StreamListParams params = decode_stream_list_params(ctx.request);  // 400 text
+    const Caller caller = auth.identify(ctx.request);
+    const CompletionsRequest r =
+        read_completions_request(store, auth, caller, ctx.request.body, false);
+    return completions_list(store, &*r.user, r.parties, r.begin, params);
 }
 
 http::Response post_command_completions(const store::LedgerStore& store, const RouteAuth& auth,
                                         const http::RequestContext& ctx,
                                         const ApiProfile& /*release*/) {
-    // GetCompletionsRequest, relaxed: {parties, beginExclusive}; every user's completions.
     const StreamListParams params = decode_stream_list_params(ctx.request);
     const Caller caller = auth.identify(ctx.request);
-    const json body = relaxed::parse_body(ctx.request.body);
-    relaxed::require_object(body, "parties");
-    const std::vector<std::string> parties =
-        relaxed::decode_strings(relaxed::member(body, "parties"), "parties");
-    const std::int64_t begin =
-        relaxed::decode_optional_long(relaxed::member(body, "beginExclusive"), "beginExclusive")
-            .value_or(0);
-    auth.authorize(caller, parties, parties.empty());
-    for (const std::string& p : parties) {
-        if (const auto e = lf_party_error(p)) throw_invalid_argument(*e);
-    }
-    check_non_negative(begin, "begin_exclusive");
-    check_before_end("Begin", begin, store.ledger_end());
-    return completions_list(store, nullptr, parties, begin, params);
+    const CompletionsRequest r =
+        read_completions_request(store, auth, caller, ctx.request.body, true);
+    return completions_list(store, nullptr, r.parties, r.begin, params);
+}
+
+http::Response completions_websocket(const store::LedgerStore& store, const RouteAuth& auth,
+                                     const http::RequestContext& ctx,
+                                     const ApiProfile& /*release*/) {
+    return upgrade_to_completions(store, auth, ctx, false);
+}
+
+http::Response command_completions_websocket(const store::LedgerStore& store, const RouteAuth& auth,
+                                             const http::RequestContext& ctx,
+                                             const ApiProfile& /*release*/) {
+    return upgrade_to_completions(store, auth, ctx, true);
 }
 
 }  // namespace cantonlite::areas::ledger

@@ -160,6 +160,10 @@ LedgerArea::LedgerArea(const store::LedgerStore& store, const ApiProfile& profil
     route("POST", "/v2/commands/completions", Claims::user_and_parties, with(post_completions));
     route("POST", "/v2/commands/command-completions", Claims::read_as,
           with(post_command_completions));
+    // asyncapi.yaml: the same over a WebSocket.
+    route("GET", "/v2/commands/completions", Claims::user_and_parties, with(completions_websocket));
+    route("GET", "/v2/commands/command-completions", Claims::read_as,
+          with(command_completions_websocket));
     route("GET", "/v2/parties/{party}", Claims::admin_or_operate_as, with(get_parties));
     route("GET", "/v2/state/connected-synchronizers", Claims::read_as,
           with(get_state_connected_synchronizers));

@@ -119,6 +119,16 @@ inline constexpr std::int64_t http_list_max_elements = 200;
                                               const RouteAuth& auth,
                                               const http::RequestContext& ctx,
                                               const ApiProfile& release);
+// GET /v2/commands/completions and command-completions (asyncapi.yaml): the same completions
+// over a WebSocket, tailing the ledger.
+[[nodiscard]] http::Response completions_websocket(const store::LedgerStore& store,
+                                                   const RouteAuth& auth,
+                                                   const http::RequestContext& ctx,
+                                                   const ApiProfile& release);
+[[nodiscard]] http::Response command_completions_websocket(const store::LedgerStore& store,
+                                                           const RouteAuth& auth,
+                                                           const http::RequestContext& ctx,
+                                                           const ApiProfile& release);
 [[nodiscard]] http::Response post_command_completions(const store::LedgerStore& store,
                                                       const RouteAuth& auth,
                                                       const http::RequestContext& ctx,

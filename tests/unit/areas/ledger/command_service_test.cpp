@@ -882,6 +882,50 @@ TEST_F(CommandServiceTest, CompletionsNeedTheirParties) {
     EXPECT_EQ(error_of(r)["cause"], "The submitted command is missing a mandatory field: parties");
 }
 
+TEST_F(CommandServiceTest, TheCompletionsWebSocketTailsTheUsersCompletions) {
+    // asyncapi.yaml /v2/commands/completions: one request, then a message per completion.
+    ASSERT_EQ(tap("alice", alice, "1", "ws-1").status, 200);
+    http::Response up = router_->handle(
+        http::Request{.method = "GET",
+                      .target = "/v2/commands/completions",
+                      .headers = {{"Host", "localhost:7575"}, {"Authorization", bearer("alice")}},
+                      .websocket_upgrade = true});
+    ASSERT_EQ(up.status, 101) << up.body;
+    ASSERT_NE(up.stream, nullptr);
+
+    const auto first = up.stream->on_message(
+        json{{"userId", "alice"}, {"parties", {alice}}, {"beginExclusive", 0}}.dump());
+    ASSERT_EQ(first.messages.size(), 1U);
+    EXPECT_EQ(
+        json::parse(first.messages[0])["completionResponse"]["Completion"]["value"]["commandId"],
+        "ws-1");
+    EXPECT_FALSE(first.done);
+    EXPECT_TRUE(up.stream->poll().messages.empty());
+
+    ASSERT_EQ(tap("alice", alice, "1", "ws-2").status, 200);
+    ASSERT_EQ(tap("bob", bob, "1", "ws-bob").status, 200);  // another user's: not in it
+    const auto later = up.stream->poll();
+    ASSERT_EQ(later.messages.size(), 1U);
+    EXPECT_EQ(
+        json::parse(later.messages[0])["completionResponse"]["Completion"]["value"]["commandId"],
+        "ws-2");
+}
+
+TEST_F(CommandServiceTest, ACompletionsStreamRequestForAnotherUserIsOneErrorThenTheEnd) {
+    http::Response up = router_->handle(
+        http::Request{.method = "GET",
+                      .target = "/v2/commands/completions",
+                      .headers = {{"Host", "localhost:7575"}, {"Authorization", bearer("alice")}},
+                      .websocket_upgrade = true});
+    ASSERT_NE(up.stream, nullptr);
+
+    const auto out = up.stream->on_message(json{{"userId", "bob"}, {"parties", {alice}}}.dump());
+
+    ASSERT_EQ(out.messages.size(), 1U);
+    EXPECT_TRUE(out.done);
+    EXPECT_EQ(json::parse(out.messages[0])["code"], "NA");  // the redacted PERMISSION_DENIED
+}
+
 TEST_F(CommandServiceTest, ARevertForgetsTheCommandAndItsDeduplication) {
     const json snapshot = admin("POST", "/snapshots");
     ASSERT_EQ(tap("alice", alice, "2", "revert-me").status, 200);
