@@ -573,8 +573,8 @@ CompletionsRequest read_completions_request(const store::LedgerStore& store, con
     for (const std::string& p : r.parties) {
         if (const auto e = lf_party_error(p)) throw_invalid_argument(*e);
     }
-    check_non_negative(r.begin, "begin_exclusive");
-    check_before_end("Begin", r.begin, store.ledger_end());
+    ledger::check_non_negative(r.begin, "begin_exclusive");  // (the state reads have their own)
+    ledger::check_before_end("Begin", r.begin, store.ledger_end());
     if (!all_users && r.parties.empty()) throw_missing_field("parties");
     return r;
 }
