@@ -1,5 +1,6 @@
 #include "cantonlite/http/java_json.hpp"
 
+#include <cmath>
 #include <string>
 #include <variant>
 
@@ -22,6 +23,70 @@ TEST(JavaJson, ReadsJson) {
     const auto result = read_java_json(R"({"a": [1, "b", null]})");
     ASSERT_TRUE(std::holds_alternative<nlohmann::json>(result));
     EXPECT_EQ(std::get<nlohmann::json>(result), nlohmann::json::parse(R"({"a":[1,"b",null]})"));
+}
+
+// Equal values of equal types all the way down: nlohmann's == takes 1, 1u and 1.0 for one value.
+void expect_same(const nlohmann::json& read, const nlohmann::json& expected,
+                 const std::string& at) {
+    ASSERT_EQ(read.type(), expected.type())
+        << at << ": " << read.dump() << " vs " << expected.dump();
+    if (read.is_object()) {
+        ASSERT_EQ(read.size(), expected.size()) << at;
+        for (auto it = expected.begin(); it != expected.end(); ++it) {
+            ASSERT_TRUE(read.contains(it.key())) << at << "." << it.key();
+            expect_same(read.at(it.key()), it.value(), at + "." + it.key());
+        }
+    } else if (read.is_array()) {
+        ASSERT_EQ(read.size(), expected.size()) << at;
+        for (std::size_t i = 0; i < read.size(); ++i)
+            expect_same(read[i], expected[i], at + "[" + std::to_string(i) + "]");
+    } else if (read.is_number_float()) {
+        // bit for bit: -0.0 stays -0.0
+        EXPECT_EQ(std::signbit(read.get<double>()), std::signbit(expected.get<double>())) << at;
+        EXPECT_EQ(read.get<double>(), expected.get<double>()) << at;
+    } else {
+        EXPECT_EQ(read, expected) << at;
+    }
+}
+
+// Whatever reads the text (simdjson first, when it can), the value is the one nlohmann's own parse
+// gives: the same types (a non-negative integer unsigned, a negative one signed, -0 an integer and
+// -0.0 a double), the same strings, and the last of two equal keys.
+TEST(JavaJson, ReadsAsNlohmannReads) {
+    for (const std::string_view text : {
+             R"({"a": [1, -1, 0, -0, 0.0, -0.0, 1.5, 1e2, 1E-2, -1e2, 2.5e+3]})",
+             R"([9223372036854775807, 9223372036854775808, 18446744073709551615,
+                 -9223372036854775808, 18446744073709551616, -9223372036854775809,
+                 123456789012345678901234567890, 0.1, 1.7976931348623157e308, 5e-324, 4.9e-325])",
+             R"({"k": 1, "k": 2, "b": {"k": [true, false, null]}})",
+             R"(["\u0000", "\"\\\/\b\f\n\r\t", "\u00e9\u20ac\ud83d\ude00", "é€😀", ""])",
+             R"("top")",
+             "42",
+             "-42",
+             "true",
+             "null",
+             "  {}  ",
+             "[]",
+             "[[[[]]]]",
+             R"({"":"", "a b":{"c":[{}]}})",
+         }) {
+        SCOPED_TRACE(text);
+        const auto result = read_java_json(text);
+        ASSERT_TRUE(std::holds_alternative<nlohmann::json>(result));
+        expect_same(std::get<nlohmann::json>(result), nlohmann::json::parse(text), "$");
+    }
+}
+
+// What nlohmann refuses is refused whichever parser looks first: a control character unescaped, a
+// leading zero, a trailing comma, text after the value.
+TEST(JavaJson, RefusesWhatNlohmannRefuses) {
+    for (const std::string& text :
+         {std::string("[\"a\x01\"]"), std::string("[01]"), std::string("[1,]"),
+          std::string("{} {}"), std::string("[1.]"), std::string("[.5]"), std::string("[+1]"),
+          std::string("{'a':1}"), std::string("[1e]"), std::string("[\"\\x\"]"), std::string("")}) {
+        SCOPED_TRACE(text);
+        EXPECT_EQ(refusal_of(text).reason, Reason::malformed);
+    }
 }
 
 TEST(JavaJson, RefusesMalformedTextInJawnsWords) {
