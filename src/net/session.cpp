@@ -237,11 +237,14 @@ void Session::read_header() {
 
 void Session::start_request() {
     request_deadline_ = std::chrono::steady_clock::now() + hub_->options().read_timeout;
-    // Most headers come whole in the first read: parse them here rather than through another
-    // asynchronous read, whose completion would be posted.
+    // Most headers come whole in the first read, and most bodies with them: parse them here
+    // (eagerly: the body too) rather than through further asynchronous reads, whose completions
+    // would be posted and whose timeouts would each set a timer.
     beast::error_code ec;
+    parser_->eager(true);
     buffer_.consume(parser_->put(buffer_.data(), ec));
-    if (ec != bhttp::error::need_more) return on_header(ec);
+    if (ec != bhttp::error::need_more || parser_->is_header_done())
+        return on_header(ec == bhttp::error::need_more ? beast::error_code{} : ec);
     stream_.expires_at(request_deadline_);
     bhttp::async_read_header(
         stream_, buffer_, *parser_,

@@ -1382,7 +1382,7 @@ int main(int argc, char** argv) {
         Options o = parse_options(argc, argv);
         ::signal(SIGPIPE, SIG_IGN);
         std::optional<fs::path> generated;  // by --generate
-        if (o.floor_only) {
+        if (o.floor_only || o.commands_only) {
             o.generate.clear();
             o.sweep.clear();
         }
@@ -1402,7 +1402,7 @@ int main(int argc, char** argv) {
         if (o.releases.empty()) o.releases.emplace_back();  // the daemon's default release
         o.release = o.releases.front();
         if (o.seeds.empty()) throw std::runtime_error("--seed FILE or --generate P,M,K needed");
-        unexpected += bench_floor(o, o.seeds.front());
+        if (!o.commands_only) unexpected += bench_floor(o, o.seeds.front());
         for (const std::string& release : o.floor_only ? std::vector<std::string>{} : o.releases) {
             o.release = release;
             for (const std::string& seed : o.seeds) unexpected += bench_seed(o, seed);
