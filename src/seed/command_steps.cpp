@@ -1312,8 +1312,9 @@ const Creatable* creatable_of(const QualifiedRef& ref) {
     return nullptr;
 }
 
-// A CreateCommand: the signatories' authority, the template's `ensure`, the contract.
-void run_create(Run& r, const ResolvedCommand& c, const Creatable& spec) {
+// A CreateCommand: the signatories' authority, the template's `ensure`, the contract. Returns
+// its node.
+int run_create(Run& r, const ResolvedCommand& c, const Creatable& spec) {
     const std::vector<Party> signatories = spec.signatories(c.create_argument);
     r.authorize(signatories, c.template_id);
     if (!spec.ensure(c.create_argument)) {
@@ -1322,10 +1323,18 @@ void run_create(Run& r, const ResolvedCommand& c, const Creatable& spec) {
                            "violation when creating " +
                                c.template_id.to_string());
     }
-    r.d.add(-1, store::CreateDraft{.template_id = c.template_id,
-                                   .argument = c.create_argument,
-                                   .signatories = signatories,
-                                   .observers = spec.observers(c.create_argument)});
+    return r.d.add(-1, store::CreateDraft{.template_id = c.template_id,
+                                          .argument = c.create_argument,
+                                          .signatories = signatories,
+                                          .observers = spec.observers(c.create_argument)});
+}
+
+// The choice of an exercise or a create-and-exercise command on its contract, as a new root.
+void run_choice(Run& r, const Target& target, const ResolvedCommand& c, const QualifiedRef& named) {
+    if (c.choice == "Archive" && !c.is_interface) return run_archive(r, target, c, -1);
+    for (const ModelledChoice& m : modelled()) {
+        if (tpl::is_same(m.on, named) && m.choice == c.choice) m.run(r, target, c, -1);
+    }
 }
 
 std::string creatable_list() {
@@ -1366,23 +1375,33 @@ std::vector<ResolvedCommand> resolve_commands(const model::Network& n,
         const Known known = resolve_template(n, text_of(body, "templateId"), first_act_as);
         c.template_id = tpl::id_of(n, known.ref);
         c.is_interface = known.is_interface;
-        if (c.kind == ResolvedCommand::Kind::create && !known.is_interface) {
-            if (const Creatable* spec = creatable_of(known.ref)) {
-                c.create_argument =
-                    decode_argument(member_of(body, "createArguments"), *spec->argument());
+        if (kind == "ExerciseByKeyCommand") {
+            // No Splice or token-standard template has a contract key: the engine's preprocessor
+            // finds none (daml-lf LookupError.TemplateKey).
+            throw CommandError("COMMAND_PREPROCESSING_FAILED", 8,
+                               "unknown template key " + c.template_id.to_string());
+        }
+        if (c.kind != ResolvedCommand::Kind::exercise) {
+            const Creatable* spec = known.is_interface ? nullptr : creatable_of(known.ref);
+            if (spec == nullptr) {
+                // The other templates are the products of the choices it models
+                // (docs/commands.md).
+                throw CommandError("COMMAND_PREPROCESSING_FAILED", 8,
+                                   "cantonlite does not model creating " +
+                                       c.template_id.to_string() + " by command; it creates " +
+                                       creatable_list() +
+                                       ", and runs these choices: " + modelled_list())
+                    .from_json_layer();
+            }
+            c.create_argument =
+                decode_argument(member_of(body, "createArguments"), *spec->argument());
+            if (c.kind == ResolvedCommand::Kind::create) {
                 out.push_back(std::move(c));
                 continue;
             }
+        } else {
+            c.contract_id = text_of(body, "contractId");
         }
-        if (c.kind != ResolvedCommand::Kind::exercise) {
-            // The other templates are the products of the choices it models (docs/commands.md).
-            throw CommandError("COMMAND_PREPROCESSING_FAILED", 8,
-                               "cantonlite does not model creating " + c.template_id.to_string() +
-                                   " by command; it creates " + creatable_list() +
-                                   ", and runs these choices: " + modelled_list())
-                .from_json_layer();
-        }
-        c.contract_id = text_of(body, "contractId");
         c.choice = text_of(body, "choice");
         const LfType* type = nullptr;
         for (const ModelledChoice& m : modelled()) {
@@ -1463,11 +1482,24 @@ void submit_commands(SeedContext& ctx, const JsonObject& s) {
             r.disclosed.insert(cid.get<std::string>());
     }
     for (const ResolvedCommand& c : commands) {
-        if (c.kind == ResolvedCommand::Kind::create) {
-            const QualifiedRef ref{c.template_id.package_name.view(),
-                                   c.template_id.module_name.view(),
-                                   c.template_id.entity_name.view()};
-            run_create(r, c, *creatable_of(ref));
+        const QualifiedRef named{c.template_id.package_name.view(),
+                                 c.template_id.module_name.view(),
+                                 c.template_id.entity_name.view()};
+        if (c.kind != ResolvedCommand::Kind::exercise) {
+            const Creatable& spec = *creatable_of(named);
+            const int node = run_create(r, c, spec);
+            if (c.kind == ResolvedCommand::Kind::create) continue;
+            // The choice on the contract just created: known to its submitters, of its template.
+            const std::string cid = d.contract_id_of(node);
+            const auto& created = std::get<store::CreateDraft>(d.nodes[node].event);
+            const Target target{
+                .contract_id = cid,
+                .state = store::ContractState{.contract = model::make_contract(
+                                                  cid, c.template_id, c.create_argument,
+                                                  created.signatories, created.observers, now)},
+                .argument = c.create_argument,
+                .template_id = c.template_id};
+            run_choice(r, target, c, named);
             continue;
         }
         // The exercised contract: active, and known to the submitters (a stakeholder among them)
@@ -1485,9 +1517,6 @@ void submit_commands(SeedContext& ctx, const JsonObject& s) {
                       .state = *state,
                       .argument = model::unpack(state->contract->argument),
                       .template_id = state->contract->template_id()};
-        const QualifiedRef named{c.template_id.package_name.view(),
-                                 c.template_id.module_name.view(),
-                                 c.template_id.entity_name.view()};
         if (c.is_interface ? !implements(target.template_id, named)
                            : !tpl::is(target.template_id, named)) {
             throw CommandError(
@@ -1503,13 +1532,7 @@ void submit_commands(SeedContext& ctx, const JsonObject& s) {
                           c.template_id.to_string() + " but got " + target.template_id.to_string(),
                 {}, {{"CONTRACT_ID", c.contract_id}});
         }
-        if (c.choice == "Archive" && !c.is_interface) {
-            run_archive(r, target, c, -1);
-            continue;
-        }
-        for (const ModelledChoice& m : modelled()) {
-            if (tpl::is_same(m.on, named) && m.choice == c.choice) m.run(r, target, c, -1);
-        }
+        run_choice(r, target, c, named);
     }
     ctx.commit(d);
     ctx.store().add_completion(store::CommandCompletion{.offset = d.offset,

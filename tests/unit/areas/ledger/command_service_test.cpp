@@ -450,6 +450,133 @@ TEST_F(CommandServiceTest, ASenderCreatesATransferOfferTheReceiverAccepts) {
     EXPECT_EQ(amulets_of(bob).size(), bobs_before + 1);
 }
 
+// CreateAndExerciseCommand: the create, then the choice on the contract just created, two roots
+// of one transaction (Canton's CommandPreprocessor: Command.CreateAndExercise).
+json offer_arguments(const std::string& sender, const std::string& receiver,
+                     const std::string& expires_at, const std::string& tracking_id) {
+    return {{"sender", sender},
+            {"receiver", receiver},
+            {"amount", {{"amount", "3"}, {"unit", "AmuletUnit"}}},
+            {"description", "by command"},
+            {"expiresAt", expires_at},
+            {"trackingId", tracking_id}};
+}
+
+TEST_F(CommandServiceTest, CreateAndExerciseCreatesThenExercisesTheNewContract) {
+    json arguments = offer_arguments(alice, bob, now_text(3600), "created-and-withdrawn");
+    arguments["dso"] = dso();
+    const json command{{"CreateAndExerciseCommand",
+                        {{"templateId", "#splice-wallet:Splice.Wallet.TransferOffer:TransferOffer"},
+                         {"createArguments", arguments},
+                         {"choice", "TransferOffer_Withdraw"},
+                         {"choiceArgument", {{"reason", "changed my mind"}}}}}};
+
+    const http::Response r = submit("alice", commands(command, alice, "create-and-withdraw"));
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    const auto& tx = transaction_at(ledger_end());
+    ASSERT_GE(tx.nodes.size(), 2U);
+    const auto* created = store::created(tx.nodes[0]);
+    ASSERT_NE(created, nullptr);
+    const auto* withdrawn = store::exercised(tx.nodes[1]);
+    ASSERT_NE(withdrawn, nullptr);
+    EXPECT_EQ(withdrawn->contract_id, created->contract->contract_id);
+    EXPECT_EQ(withdrawn->choice.str(), "TransferOffer_Withdraw");
+    EXPECT_TRUE(withdrawn->consuming);
+    EXPECT_EQ(model::texts(withdrawn->acting_parties), std::vector<std::string>{alice});
+    // Two roots: the exercise is not under the create.
+    EXPECT_EQ(tx.nodes[1].node_id, 1);
+    // Transient: created and archived at once, so never active.
+    EXPECT_FALSE(
+        network_->store().contract(created->contract->contract_id.str())->archived_offset() ==
+        std::nullopt);
+}
+
+TEST_F(CommandServiceTest, CreateAndExerciseArchiveIsTheArchiveChoice) {
+    json arguments = offer_arguments(alice, bob, now_text(3600), "created-and-archived");
+    arguments["dso"] = dso();
+    const json command{{"CreateAndExerciseCommand",
+                        {{"templateId", "#splice-wallet:Splice.Wallet.TransferOffer:TransferOffer"},
+                         {"createArguments", arguments},
+                         {"choice", "Archive"},
+                         {"choiceArgument", json::object()}}}};
+
+    const http::Response r = submit("alice", commands(command, alice, "create-and-archive"));
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    const auto& tx = transaction_at(ledger_end());
+    ASSERT_EQ(tx.nodes.size(), 2U);
+    const auto* archived = store::exercised(tx.nodes[1]);
+    ASSERT_NE(archived, nullptr);
+    EXPECT_EQ(archived->choice.str(), "Archive");
+    EXPECT_EQ(archived->contract_id, store::created(tx.nodes[0])->contract->contract_id);
+}
+
+TEST_F(CommandServiceTest, CreateAndExerciseChecksTheChoicesControllers) {
+    // TransferOffer_Accept's controller is the receiver: alice alone cannot accept her own offer.
+    json arguments = offer_arguments(alice, bob, now_text(3600), "self-accept");
+    arguments["dso"] = dso();
+    const json command{{"CreateAndExerciseCommand",
+                        {{"templateId", "#splice-wallet:Splice.Wallet.TransferOffer:TransferOffer"},
+                         {"createArguments", arguments},
+                         {"choice", "TransferOffer_Accept"},
+                         {"choiceArgument", json::object()}}}};
+    const std::int64_t before = ledger_end();
+
+    const http::Response r = submit("alice", commands(command, alice, "self-accept"));
+
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(error_of(r)["code"], "DAML_AUTHORIZATION_ERROR");
+    EXPECT_EQ(ledger_end(), before);
+}
+
+TEST_F(CommandServiceTest, CreateAndExerciseOfAChoiceNotModelledIsAnInvalidArgument) {
+    json arguments = offer_arguments(alice, bob, now_text(3600), "unmodelled");
+    arguments["dso"] = dso();
+    const json command{{"CreateAndExerciseCommand",
+                        {{"templateId", "#splice-wallet:Splice.Wallet.TransferOffer:TransferOffer"},
+                         {"createArguments", arguments},
+                         {"choice", "TransferOffer_Renew"},
+                         {"choiceArgument", json::object()}}}};
+
+    const http::Response r = submit("alice", commands(command, alice, "unmodelled"));
+
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(error_of(r)["code"], "INVALID_ARGUMENT");
+    EXPECT_NE(error_of(r)["cause"].get<std::string>().find("cantonlite does not model this choice"),
+              std::string::npos);
+}
+
+TEST_F(CommandServiceTest, CreateAndExerciseOfATemplateNotModelledIsRefusedSayingWhy) {
+    const json command{{"CreateAndExerciseCommand",
+                        {{"templateId", rules_template},
+                         {"createArguments", json::object()},
+                         {"choice", "Archive"},
+                         {"choiceArgument", json::object()}}}};
+
+    const http::Response r = submit("alice", commands(command, alice, "x"));
+
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_NE(error_of(r)["cause"].get<std::string>().find("cantonlite does not model creating"),
+              std::string::npos);
+}
+
+TEST_F(CommandServiceTest, ExerciseByKeyFindsNoKeyOnTheSpliceTemplates) {
+    const json command{{"ExerciseByKeyCommand",
+                        {{"templateId", rules_template},
+                         {"contractKey", dso()},
+                         {"choice", "AmuletRules_DevNet_Tap"},
+                         {"choiceArgument", json::object()}}}};
+
+    const http::Response r = submit("alice", commands(command, alice, "by-key"));
+
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(error_of(r)["code"], "COMMAND_PREPROCESSING_FAILED");
+    EXPECT_EQ(error_of(r)["cause"],
+              "unknown template key " +
+                  network_->store().contract(rules())->contract->template_id().to_string());
+}
+
 TEST_F(CommandServiceTest, CreatingAnAmuletNeedsTheDsosAuthority) {
     const json create{{"CreateCommand",
                        {{"templateId", "#splice-amulet:Splice.Amulet:Amulet"},
