@@ -124,55 +124,50 @@ LiveNetwork::Activity LiveNetwork::activity() const {
 }
 
 Written LiveNetwork::write(const nlohmann::json& op) {
-    return write(&op, nullptr);
+    const std::unique_lock lock(gate_);
+    return write_locked(op);
 }
 
 Written LiveNetwork::write(const std::function<nlohmann::json()>& make_op) {
-    return write(nullptr, &make_op);
+    const std::unique_lock lock(gate_);
+    return write_locked(make_op());
 }
 
-Written LiveNetwork::write(const nlohmann::json* given,
-                           const std::function<nlohmann::json()>* make_op) {
+Written LiveNetwork::write_locked(const nlohmann::json& op) {
     std::uint64_t ticket = 0;
     nlohmann::json answer;
-    {
-        const std::unique_lock lock(gate_);
-        nlohmann::json made;
-        if (given == nullptr) made = (*make_op)();
-        const nlohmann::json& op = given != nullptr ? *given : made;
-        const std::string& kind = op_kind(op);
-        if (kind == "steps" || kind == "time") {
-            // These can fail half-way: apply first, journal what was applied, undo if the journal
-            // cannot take it.
-            const store::UndoLog::Mark mark = store_->undo().mark();
-            answer = execute(op);
-            if (journal_ != nullptr) {
-                try {
-                    ticket = journal_->append(op.dump());
-                } catch (const journal::JournalError& e) {
-                    store_->rollback(mark);
-                    throw WriteError(500, e.what());
-                }
+    const std::string& kind = op_kind(op);
+    if (kind == "steps" || kind == "time") {
+        // These can fail half-way: apply first, journal what was applied, undo if the journal
+        // cannot take it.
+        const store::UndoLog::Mark mark = store_->undo().mark();
+        answer = execute(op);
+        if (journal_ != nullptr) {
+            try {
+                ticket = journal_->append(op.dump());
+            } catch (const journal::JournalError& e) {
+                store_->rollback(mark);
+                throw WriteError(500, e.what());
             }
-        } else {
-            // Snapshots, reverts and resets cannot fail once checked, and a revert cannot be
-            // undone: check, journal, then apply.
-            if (kind == "revert" &&
-                std::none_of(snapshots_.begin(), snapshots_.end(),
-                             [&](const SavedSnapshot& s) { return s.id == op.at("id"); })) {
-                execute_revert(op.at("id").get<std::string>());  // throws the 404
-            }
-            if (journal_ != nullptr) {
-                try {
-                    ticket = journal_->append(op.dump());
-                } catch (const journal::JournalError& e) {
-                    throw WriteError(500, e.what());
-                }
-            }
-            answer = execute(op);
         }
-        count_write(activity_, kind);
+    } else {
+        // Snapshots, reverts and resets cannot fail once checked, and a revert cannot be
+        // undone: check, journal, then apply.
+        if (kind == "revert" &&
+            std::none_of(snapshots_.begin(), snapshots_.end(),
+                         [&](const SavedSnapshot& s) { return s.id == op.at("id"); })) {
+            execute_revert(op.at("id").get<std::string>());  // throws the 404
+        }
+        if (journal_ != nullptr) {
+            try {
+                ticket = journal_->append(op.dump());
+            } catch (const journal::JournalError& e) {
+                throw WriteError(500, e.what());
+            }
+        }
+        answer = execute(op);
     }
+    count_write(activity_, kind);
     if (journal_ == nullptr) return Written{.answer = std::move(answer)};
     return Written{.answer = std::move(answer), .ticket = ticket};
 }

@@ -132,8 +132,8 @@ class LiveNetwork {
     Written write(const nlohmann::json& op);
     // The same, with the record made under the writers' lock (from the clock as it is then).
     Written write(const std::function<nlohmann::json()>& make_op);
-    // Either: `given`, or the record `make_op` makes under the writers' lock.
-    Written write(const nlohmann::json* given, const std::function<nlohmann::json()>* make_op);
+    // write's work. REQUIRES: gate_ held exclusively.
+    Written write_locked(const nlohmann::json& op);
     // Applies a write. REQUIRES: gate_ held exclusively.
     nlohmann::json execute(const nlohmann::json& op);
     nlohmann::json execute_steps(const nlohmann::json& steps);

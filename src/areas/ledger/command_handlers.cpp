@@ -619,14 +619,9 @@ class CompletionStream final : public http::MessageStream {
 
 http::Response upgrade_to_completions(const store::LedgerStore& store, const RouteAuth& auth,
                                       const http::RequestContext& ctx, bool all_users) {
-    const Caller caller = auth.identify(ctx.request);  // 403 before the upgrade
-    // A plain GET: Pekko's upgrade directive rejects it, the fallback route answers 404.
-    if (!ctx.request.websocket_upgrade) return unknown_path_response(ctx.request);
-    http::Response r;
-    r.status = 101;
-    r.stream = std::make_unique<CompletionStream>(store, auth, caller, all_users);
-    r.subprotocol = "daml.ws.auth";
-    return r;
+    return upgrade_to_stream(auth, ctx, [&](const Caller& caller) {
+        return std::make_unique<CompletionStream>(store, auth, caller, all_users);
+    });
 }
 
 }  // namespace

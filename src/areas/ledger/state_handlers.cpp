@@ -314,15 +314,9 @@ http::Response post_state_active_contracts(const store::LedgerStore& store, cons
 http::Response active_contracts_websocket(const store::LedgerStore& store, const RouteAuth& auth,
                                           const http::RequestContext& ctx,
                                           const ApiProfile& release) {
-    const Caller caller = auth.identify(ctx.request);  // 403 before the upgrade
-    // tapir's endpoint takes a plain GET too; Pekko's upgrade directive rejects it, and the JSON
-    // API's fallback route answers it as an unknown path.
-    if (!ctx.request.websocket_upgrade) return unknown_path_response(ctx.request);
-    http::Response r;
-    r.status = 101;
-    r.stream = std::make_unique<ActiveContractsStream>(store, auth, caller, release);
-    r.subprotocol = "daml.ws.auth";  // Endpoints.websocket, whatever the client offered
-    return r;
+    return upgrade_to_stream(auth, ctx, [&](const Caller& caller) {
+        return std::make_unique<ActiveContractsStream>(store, auth, caller, release);
+    });
 }
 
 http::Response post_state_active_contracts_page(const store::LedgerStore& store,

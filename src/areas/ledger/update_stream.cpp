@@ -118,33 +118,30 @@ std::optional<http::MessageStream::Output> stream_request_error(std::string_view
     }
 }
 
-namespace {
-
-http::Response upgrade_to_update_stream(const store::LedgerStore& store, const RouteAuth& auth,
-                                        const http::RequestContext& ctx, const ApiProfile& release,
-                                        bool trees) {
-    const Caller caller = auth.identify(ctx.request);  // 403 before the upgrade
-    // tapir's endpoint takes a plain GET too; Pekko's upgrade directive rejects it, and the JSON
-    // API's fallback route answers it as an unknown path.
+http::Response upgrade_to_stream(
+    const RouteAuth& auth, const http::RequestContext& ctx,
+    const std::function<std::unique_ptr<http::MessageStream>(const Caller&)>& open) {
+    const Caller caller = auth.identify(ctx.request);
     if (!ctx.request.websocket_upgrade) return unknown_path_response(ctx.request);
     http::Response r;
     r.status = 101;
-    r.stream = make_update_stream(store, auth, caller, release, trees);
-    // Endpoints.websocket always answers with this protocol, whatever the client offered.
+    r.stream = open(caller);
     r.subprotocol = "daml.ws.auth";
     return r;
 }
 
-}  // namespace
-
 http::Response updates_websocket(const store::LedgerStore& store, const RouteAuth& auth,
                                  const http::RequestContext& ctx, const ApiProfile& release) {
-    return upgrade_to_update_stream(store, auth, ctx, release, false);
+    return upgrade_to_stream(auth, ctx, [&](const Caller& caller) {
+        return make_update_stream(store, auth, caller, release, false);
+    });
 }
 
 http::Response update_trees_websocket(const store::LedgerStore& store, const RouteAuth& auth,
                                       const http::RequestContext& ctx, const ApiProfile& release) {
-    return upgrade_to_update_stream(store, auth, ctx, release, true);
+    return upgrade_to_stream(auth, ctx, [&](const Caller& caller) {
+        return make_update_stream(store, auth, caller, release, true);
+    });
 }
 
 }  // namespace cantonlite::areas::ledger

@@ -47,6 +47,13 @@ inline constexpr std::int64_t http_list_max_elements = 200;
 // internal error "Cannot decode frame: …").
 [[nodiscard]] std::optional<http::MessageStream::Output> stream_request_error(
     std::string_view text, const std::function<void()>& plan);
+// A ledger WebSocket endpoint's answer (Endpoints.websocket): the caller identified first (403
+// before any upgrade), then 101 with the stream `open` makes for them, in the protocol
+// "daml.ws.auth" whatever the client offered. tapir's endpoint takes a plain GET too, but Pekko's
+// upgrade directive rejects it and the JSON API's fallback route answers an unknown path.
+[[nodiscard]] http::Response upgrade_to_stream(
+    const RouteAuth& auth, const http::RequestContext& ctx,
+    const std::function<std::unique_ptr<http::MessageStream>(const Caller&)>& open);
 // GET /v2/updates (and /v2/updates/flats on the 3.5 line) upgraded to a WebSocket, its token from
 // "Sec-WebSocket-Protocol: jwt.token.<JWT>" or "Authorization: Bearer"; a GET that does not ask
 // to upgrade is an unknown path.
