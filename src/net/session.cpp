@@ -185,7 +185,12 @@ Session::Session(tcp::socket&& socket, std::shared_ptr<SessionHub> hub)
     : stream_(std::move(socket)),
       delay_timer_(stream_.get_executor()),
       hub_(std::move(hub)),
-      remote_(endpoint_text(stream_.socket())) {}
+      remote_(endpoint_text(stream_.socket())) {
+    // beast reads as much as the buffer has room for, and a flat_buffer that starts empty never
+    // grows past 512 bytes when each request is consumed whole: a command's 6 KB body would take
+    // a dozen reads. Room for most requests in one read.
+    buffer_.reserve(read_buffer_bytes);
+}
 
 Session::~Session() {
     hub_->remove(this);

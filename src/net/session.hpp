@@ -122,6 +122,7 @@ class Session : public std::enable_shared_from_this<Session> {
 
     boost::beast::tcp_stream stream_;
     boost::asio::steady_timer delay_timer_;  // an injected fault's delay
+    static constexpr std::size_t read_buffer_bytes = 16 * 1024;
     boost::beast::flat_buffer buffer_;
     std::optional<Parser> parser_;
     // The header of a request that asks to upgrade to a WebSocket, kept for the handshake.
