@@ -19,6 +19,9 @@ namespace {
 
 using nlohmann::json;
 using namespace seed::seedtest;  // NOLINT: the shared test network's parties and steps
+// A declaration, not only the directive: in a unity batch, ledger_test_support.hpp's own alice
+// (cantonlite::areas::ledger) would hide the directive's.
+using seed::seedtest::alice;
 using Output = http::MessageStream::Output;
 
 json mint(const std::string& owner, const std::string& amount) {
