@@ -2,9 +2,11 @@
 // "Parties and users"). A test often wants a fresh party; these give it one at run time.
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "cantonlite/interactive/external_party.hpp"
 #include "cantonlite/model/ids.hpp"
 #include "cantonlite/seed/live_network.hpp"
 #include "steps.hpp"
@@ -104,16 +106,45 @@ std::string allocated_party(const model::Network& n, std::string_view hint) {
     return std::string(hint) + "::1220" + model::sha256_hex(n.id_namespace);
 }
 
+// An external party's key (`external_key`: base64 of its Ed25519 key, raw or as its DER
+// SubjectPublicKeyInfo), raw; nullopt without one.
+std::optional<std::string> external_key_of(const JsonObject& s) {
+    if (!s.has("external_key")) return std::nullopt;
+    const auto bytes = model::base64_decode(s.string("external_key"));
+    std::optional<std::string> raw;
+    if (bytes) {
+        raw = interactive::ed25519_raw_key(interactive::KeyFormat::raw, *bytes);
+        if (!raw) raw = interactive::ed25519_raw_key(interactive::KeyFormat::der_x509_spki, *bytes);
+    }
+    if (!raw) {
+        throw model::JsonFieldError(s.pointer_of("external_key"),
+                                    "must be the base64 of an Ed25519 public key (32 bytes, or "
+                                    "its 44-byte DER SubjectPublicKeyInfo)");
+    }
+    return raw;
+}
+
 void add_party(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, Commits::nothing, {"alias", "party"});
+    allow_keys(s, Commits::nothing, {"alias", "party", "external_key"});
+    const std::optional<std::string> key = external_key_of(s);
+    // An external party's namespace is its key's fingerprint.
+    const auto check_namespace = [&](const Party& party) {
+        if (key && party.substr(party.find("::") + 2) != interactive::key_fingerprint(*key)) {
+            throw model::JsonFieldError(s.pointer_of("party"),
+                                        "must be <hint>::" + interactive::key_fingerprint(*key) +
+                                            ", the external key's fingerprint");
+        }
+    };
     if (!s.has("alias")) {
         // A party allocated through the Ledger API: known by its id alone.
         if (!s.has("party")) throw model::JsonFieldError(s.pointer_of("alias"), "is required");
         const Party party = party_id(s, "party");
+        check_namespace(party);
         if (ctx.directory().has_alias(party) || ctx.network().parties.contains(party)) {
             throw model::JsonFieldError(s.pointer_of("party"), party + " exists");
         }
         ctx.store().add_party(party, party);
+        if (key) ctx.store().set_external_key(party, *key);
         ctx.directory().add(party, party, ctx.store().undo());  // a reference by its id
         return;
     }
@@ -123,9 +154,12 @@ void add_party(SeedContext& ctx, const JsonObject& s) {
                                     "must be letters, digits, '-' or '_' (at most 185)");
     }
     check_alias_free(ctx, s, "alias", alias);
-    const Party party =
-        s.has("party") ? party_id(s, "party") : allocated_party(ctx.network(), alias);
+    const Party party = s.has("party") ? party_id(s, "party")
+                        : key          ? alias + "::" + interactive::key_fingerprint(*key)
+                                       : allocated_party(ctx.network(), alias);
+    check_namespace(party);
     ctx.store().add_party(alias, party);
+    if (key) ctx.store().set_external_key(party, *key);
     ctx.directory().add(alias, party, ctx.store().undo());
 }
 

@@ -232,6 +232,11 @@ void LedgerStore::add_party(const std::string& alias, const Party& party) {
     undo_.assign(network_.parties, alias, party);
 }
 
+void LedgerStore::set_external_key(const Party& party, std::string key) {
+    const std::unique_lock lock(mutex_);
+    undo_.assign(network_.external_keys, party, std::move(key));
+}
+
 void LedgerStore::add_user(model::User user) {
     const std::unique_lock lock(mutex_);
     if (network_.find_user(user.id) != nullptr) throw AppendError("user '" + user.id + "' exists");

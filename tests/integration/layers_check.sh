@@ -11,14 +11,15 @@ declare -A allowed=(
   [util]=""
   [model]="util nlohmann openssl"
   [auth]="model util nlohmann openssl"
+  [interactive]="model util openssl"
   [store]="model util boost_containers"
   [splice]="store model util nlohmann boost_containers"
   [journal]="util nlohmann boost spdlog"
-  [seed]="splice store model journal util nlohmann boost_containers"
+  [seed]="splice store model interactive journal util nlohmann boost_containers"
   [http]="util nlohmann spdlog zlib"
-  [areas]="http splice store seed auth model util nlohmann openssl spdlog"
+  [areas]="http splice store seed auth interactive model util nlohmann openssl spdlog"
   [net]="http util boost spdlog"
-  [app]="areas net seed splice store journal auth http model util nlohmann spdlog openssl boost"
+  [app]="areas net seed splice store journal auth interactive http model util nlohmann spdlog openssl boost"
 )
 
 status=0

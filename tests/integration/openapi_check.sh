@@ -46,13 +46,14 @@ run_check() {  # run_check SEED REQUESTS SPECS USER [SERVE ARGS...]: USER's toke
 R="$SRC/tests/openapi"
 # The original line (Canton 3.5, Splice 0.6.12): the 13 operations and the routes of both lines.
 requests "$WORK/0.6.json" "" "$R/default-network.json" "$R/ledger-read.json" "$R/scan-both.json" \
-  "$R/validator.json" "$R/ledger-commands.json"
+  "$R/validator.json" "$R/ledger-commands.json" "$R/ledger-external-parties.json"
 # Canton 3.6 and Splice 0.9: op 1, the other 3.4 deprecations (flats, transaction-by-id) and the
 # filter/verbose request fields are disabled and op 3's v0/v1 holdings/state are gone (their answers
 # there, a 400 JsCantonError the 3.6 yaml does not declare and an unknown path, are unit tested);
 # the rest, and the routes only this line has.
 requests "$WORK/0.9.json" "op1-,op3-,deprecated34-,updates-legacy-filter,acs-legacy-filter" "$R/default-network.json" "$R/ledger-read.json" \
-  "$R/scan-both.json" "$R/scan-0.9.json" "$R/validator.json" "$R/ledger-commands.json"
+  "$R/scan-both.json" "$R/scan-0.9.json" "$R/validator.json" "$R/ledger-commands.json" \
+  "$R/ledger-external-parties.json"
 # alice is a wallet user of the default network: the validator and ledger requests run with her
 # token unless they set their own Authorization header (or remove it with null).
 run_check "$SRC/config/default-network.json" "$WORK/0.6.json" "$SHARED/specs" alice

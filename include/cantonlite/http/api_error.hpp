@@ -62,6 +62,14 @@ class ApiError : public std::runtime_error {
         return *this;
     }
 
+    // An error that reaches the JSON API as a plain gRPC status, without Canton's ErrorInfo (the
+    // participant's party allocation rejects so): the body carries its description as its code.
+    bool plain_status() const { return plain_status_; }
+    ApiError& as_plain_status() {
+        plain_status_ = true;
+        return *this;
+    }
+
     // The correlation id a Canton error carries (a command's submission id), when not its trace
     // id's.
     const std::string& correlation_id() const { return correlation_id_; }
@@ -86,6 +94,7 @@ class ApiError : public std::runtime_error {
     std::string correlation_id_;
     bool definite_answer_ = true;
     bool from_json_layer_ = false;
+    bool plain_status_ = false;
     bool returned_ = false;
 };
 

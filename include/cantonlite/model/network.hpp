@@ -91,7 +91,10 @@ struct Network {
     // The validator app's own ledger API user (GET /api/validator/v0/validator-user), as Splice
     // LocalNet names it (AUTH_*_VALIDATOR_USER_NAME).
     std::string validator_user = "ledger-api-user";
-    std::map<std::string, std::string> parties;      // more parties, by alias
+    std::map<std::string, std::string> parties;  // more parties, by alias
+    // External parties' Ed25519 keys (the raw 32 bytes), by party id: what their signatures are
+    // checked against. A party not here is the participant's to sign for.
+    std::map<std::string, std::string> external_keys;
     std::map<std::string, std::string> package_ids;  // package name -> package id
     std::optional<Lsu> lsu;                          // none: no upgrade announced
     std::vector<User> users;

@@ -141,6 +141,8 @@ class LedgerStore {
     // Adds a party alias (network.parties) or a participant user. Throws AppendError when the
     // alias or user id is taken.
     void add_party(const std::string& alias, const Party& party);
+    // Records an external party's Ed25519 key (raw bytes). REQUIRES: the party was added.
+    void set_external_key(const Party& party, std::string key);
     void add_user(model::User user);
     // Replaces the rights of user `id`. Throws AppendError for an unknown user.
     void set_user_rights(const std::string& id, model::LedgerRights rights);

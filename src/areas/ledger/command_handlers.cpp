@@ -373,6 +373,19 @@ http::Response submit(seed::LiveNetwork& network, const RouteAuth& auth,
                            std::to_string(c.deduplication.value))
             .without_definite_answer();
     }
+    // Routing (AdmissibleSynchronizersComputation): every submitter hosted here with submission
+    // permission. An external party is hosted with confirmation only: its transactions go through
+    // interactive submission, signed by its own key.
+    if (std::any_of(c.act_as.begin(), c.act_as.end(),
+                    [&](const std::string& p) { return n.external_keys.contains(p); })) {
+        throw ApiError(ErrorKind::not_found, "NO_SYNCHRONIZER_ON_WHICH_ALL_SUBMITTERS_CAN_SUBMIT",
+                       c.act_as.size() == 1
+                           ? "This participant cannot submit as the given submitter on any "
+                             "connected synchronizer"
+                           : "Not connected to a synchronizer on which this participant can "
+                             "submit for all submitters")
+            .without_definite_answer();
+    }
     lock.unlock();
     const std::string submission_id =
         c.submission_id.empty() ? new_submission_id() : c.submission_id;

@@ -100,8 +100,47 @@ int http_status_of(const http::ApiError& error) {
     return http_status_of_grpc(category_of(error.kind()).grpc_code);
 }
 
+namespace {
+
+// Endpoints' answer to a status without ErrorInfo: its description for a code, no ids.
+nlohmann::ordered_json plain_status_error(const http::ApiError& error) {
+    static constexpr std::array<const char*, 17> names{"OK",
+                                                       "CANCELLED",
+                                                       "UNKNOWN",
+                                                       "INVALID_ARGUMENT",
+                                                       "DEADLINE_EXCEEDED",
+                                                       "NOT_FOUND",
+                                                       "ALREADY_EXISTS",
+                                                       "PERMISSION_DENIED",
+                                                       "RESOURCE_EXHAUSTED",
+                                                       "FAILED_PRECONDITION",
+                                                       "ABORTED",
+                                                       "OUT_OF_RANGE",
+                                                       "UNIMPLEMENTED",
+                                                       "INTERNAL",
+                                                       "UNAVAILABLE",
+                                                       "DATA_LOSS",
+                                                       "UNAUTHENTICATED"};
+    const int grpc = category_of(error.kind()).grpc_code;
+    nlohmann::ordered_json body;
+    body["code"] = error.what();
+    body["cause"] = std::string(names.at(static_cast<std::size_t>(grpc))) + ": " + error.what();
+    body["correlationId"] = nullptr;
+    body["traceId"] = nullptr;
+    body["context"] = nlohmann::ordered_json::object();
+    body["resources"] = nlohmann::ordered_json::array();
+    body["errorCategory"] = -1;
+    body["grpcCodeValue"] = grpc;
+    body["retryInfo"] = nullptr;
+    body["definiteAnswer"] = nullptr;
+    return body;
+}
+
+}  // namespace
+
 nlohmann::ordered_json js_canton_error(const http::ApiError& error, std::string_view trace_id) {
     if (error.from_json_layer()) return json_layer_error(error, std::string(trace_id));
+    if (error.plain_status()) return plain_status_error(error);
     const ErrorCategory category = category_of(error.kind());
     const std::string tid(trace_id);
     nlohmann::ordered_json context = nlohmann::ordered_json::object();

@@ -98,12 +98,20 @@ LedgerArea::LedgerArea(const store::LedgerStore& store, const ApiProfile& profil
     route("GET", "/v2/users/{user-id}/rights", Claims::own_user_or_admin, with(get_user_rights));
     route("GET", "/v2/parties", Claims::admin, with(list_parties), Check::by_handler);
     route("GET", "/v2/parties/participant-id", Claims::public_, with(get_participant_id));
+    route("POST", "/v2/parties/external/generate-topology", Claims::public_,
+          with(post_generate_external_topology));
     if (network_ != nullptr) {
         // The writes: each applies under the writers' lock and is journaled.
         route(
             "POST", "/v2/parties", Claims::admin_or_self,
             [this](const RouteAuth& auth, const http::RequestContext& ctx) {
                 return post_parties(*network_, auth, ctx);
+            },
+            Check::by_handler, true);
+        route(
+            "POST", "/v2/parties/external/allocate", Claims::admin_or_self,
+            [this](const RouteAuth& auth, const http::RequestContext& ctx) {
+                return post_allocate_external_party(*network_, auth, ctx);
             },
             Check::by_handler, true);
         route(

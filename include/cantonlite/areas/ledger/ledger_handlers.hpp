@@ -104,6 +104,18 @@ inline constexpr std::int64_t http_list_max_elements = 200;
 // steps; 400 INVALID_ARGUMENT "Party already exists: …" for one allocated before.
 [[nodiscard]] http::Response post_parties(seed::LiveNetwork& network, const RouteAuth& auth,
                                           const http::RequestContext& ctx);
+// External parties (external_party_handlers.cpp): POST /v2/parties/external/generate-topology
+// answers the onboarding topology of an Ed25519 key (one PartyToParticipant transaction hosted by
+// this participant with confirmation) and its multi-hash; POST /v2/parties/external/allocate
+// checks the transactions and the party's signatures of them, then adds the party with its key
+// (an add_party step), hosted here from then on.
+[[nodiscard]] http::Response post_generate_external_topology(const store::LedgerStore& store,
+                                                             const RouteAuth& auth,
+                                                             const http::RequestContext& ctx,
+                                                             const ApiProfile& release);
+[[nodiscard]] http::Response post_allocate_external_party(seed::LiveNetwork& network,
+                                                          const RouteAuth& auth,
+                                                          const http::RequestContext& ctx);
 // The command service (command_handlers.cpp): POST /v2/commands/submit-and-wait answers
 // {updateId, completionOffset}; …-for-transaction the JsTransaction; …-for-transaction-tree the
 // JsTransactionTree (3.5); async/submit {}. Each submits a "submit" step (seed/commands.hpp).

@@ -190,6 +190,40 @@ TEST_F(AdminSteps, ANewPartyCanBeNamedByItsAlias) {
         "step 0 (add_party): /alias: must be letters, digits, '-' or '_' (at most 185)");
 }
 
+// An external party: its id is the hint and its key's fingerprint (a real Canton onboarding's key
+// and fingerprint, tests/unit/interactive/external_party_test.cpp).
+TEST_F(AdminSteps, AnExternalPartyIsNamedByItsKeysFingerprint) {
+    const std::string key = "MCowBQYDK2VwAyEAX6tUMQgoR9gYiS07A0WiK+HUtN59ned0VmMzgDRSV+8=";
+    const json answer = steps(
+        json::array({json{{"step", "add_party"}, {"alias", "alice-ext"}, {"external_key", key}},
+                     mint("alice-ext", "7", "external-coin")}));
+    EXPECT_EQ(answer.at("results")[0].at("parties").at("alice-ext"),
+              "alice-ext::1220e69a6459cb90397e012f93c19c57cb94c95f26d18474d3c43392f3fd01e33dd9");
+    // The raw key is the same key.
+    EXPECT_EQ(
+        steps(json::array({json{{"step", "add_party"},
+                                {"party",
+                                 "other::1220e69a6459cb90397e012f93c19c57cb94c95f26d18"
+                                 "474d3c43392f3fd01e33dd9"},
+                                {"external_key", "X6tUMQgoR9gYiS07A0WiK+HUtN59ned0VmMzgDRSV+8="}}}))
+            .at("results")
+            .size(),
+        1U);
+    EXPECT_EQ(
+        admin_error("POST", "/steps", 400,
+                    json{{"step", "add_party"},
+                         {"party", "bob::1220aa"},
+                         {"external_key", "X6tUMQgoR9gYiS07A0WiK+HUtN59ned0VmMzgDRSV+8="}}
+                        .dump()),
+        "step 0 (add_party): /party: must be <hint>::1220e69a6459cb90397e012f93c19c57cb94c95f26d"
+        "18474d3c43392f3fd01e33dd9, the external key's fingerprint");
+    EXPECT_EQ(
+        admin_error("POST", "/steps", 400,
+                    json{{"step", "add_party"}, {"alias", "x"}, {"external_key", "AAAA"}}.dump()),
+        "step 0 (add_party): /external_key: must be the base64 of an Ed25519 public key (32 "
+        "bytes, or its 44-byte DER SubjectPublicKeyInfo)");
+}
+
 // ---- the ledger clock -----------------------------------------------------------------------
 
 class AdminTime : public LiveFixture {};
