@@ -19,6 +19,7 @@
 #include "cantonlite/model/network.hpp"
 #include "cantonlite/model/template_id.hpp"
 #include "cantonlite/model/value.hpp"
+#include "cantonlite/store/transaction_draft.hpp"
 
 namespace cantonlite::seed {
 
@@ -78,6 +79,17 @@ struct ResolvedCommand {
 [[nodiscard]] std::vector<ResolvedCommand> resolve_commands(const model::Network& n,
                                                             const nlohmann::json& commands,
                                                             const std::string& first_act_as);
+
+class SeedContext;
+
+// The transaction a "submit" step's commands make at `now` (its effective and record time), as
+// the step would commit it, but not committed, nor deduplicated: for interactive submission's
+// prepare, and its execute, which interprets the commands again. `contract_id_salt` names what
+// its contract ids derive from ("": its update id). Throws CommandError.
+[[nodiscard]] store::TransactionDraft interpret_commands(SeedContext& ctx,
+                                                         const nlohmann::json& step,
+                                                         model::Timestamp now,
+                                                         const std::string& contract_id_salt);
 
 // The choices cantonlite runs, "<Module>:<Entity>.<Choice>" (the interface's for an interface
 // choice), for docs and errors.

@@ -88,6 +88,11 @@ class LiveNetwork {
     Written apply_steps(const nlohmann::json& steps);
     // The same, taking the steps (a command's, which may be large) without copying them.
     Written apply_steps(nlohmann::json&& steps);
+    // The transaction a "submit" step would commit now (the clock and a microsecond), not
+    // committed: what interactive submission prepares. Under the writers' lock; the ledger is
+    // left as it was. Throws CommandError.
+    [[nodiscard]] store::TransactionDraft interpret(const nlohmann::json& submit_step,
+                                                    const std::string& contract_id_salt);
     // Moves the clock to `t`, running the automation due on the way. 409 when t is before now.
     Written set_time(model::Timestamp t);
     // Moves the clock forward by an ISO-8601 duration ("PT1H"). 400 for a bad duration.

@@ -51,6 +51,9 @@ struct TransactionDraft {
     std::string synchronizer_id;
     std::optional<std::int64_t> paid_traffic_cost;
     std::vector<NodeDraft> nodes;
+    // What the contract ids derive from, when not the update id: a prepared transaction's uuid,
+    // so that the transaction interpreted again at execute creates the same contracts.
+    std::string contract_id_salt;
 
     // Appends a node under `parent` (-1: a new root) and returns its node id.
     // REQUIRES: nodes are added depth-first (pre-order); `parent` is an exercise node.

@@ -347,11 +347,7 @@ http::Response submit(seed::LiveNetwork& network, const RouteAuth& auth,
     if (!c.synchronizer_id.empty() && c.synchronizer_id != n.synchronizer_id &&
         std::find(n.other_synchronizers.begin(), n.other_synchronizers.end(), c.synchronizer_id) ==
             n.other_synchronizers.end()) {
-        throw ApiError(ErrorKind::invalid_argument, "INVALID_FIELD",
-                       "The submitted command has a field with invalid value: Invalid field "
-                       "synchronizer_id: unknown synchronizer " +
-                           c.synchronizer_id,
-                       {{"field_name", "synchronizer_id"}});
+        throw_invalid_field("synchronizer_id", "unknown synchronizer " + c.synchronizer_id);
     }
     if (c.commands.empty()) throw_missing_field("commands");
     if (c.min_ledger_time_abs && c.min_ledger_time_rel) {
@@ -360,10 +356,7 @@ http::Response submit(seed::LiveNetwork& network, const RouteAuth& auth,
     }
     if (c.deduplication.kind == "duration" &&
         (c.deduplication.value < 0 || (c.deduplication.value == 0 && c.deduplication.nanos < 0))) {
-        throw ApiError(ErrorKind::invalid_argument, "INVALID_FIELD",
-                       "The submitted command has a field with invalid value: Invalid field "
-                       "deduplication_period: Duration must be positive",
-                       {{"field_name", "deduplication_period"}});
+        throw_invalid_field("deduplication_period", "Duration must be positive");
     }
     if (c.deduplication.kind == "offset" && c.deduplication.value < 0) {
         throw ApiError(ErrorKind::invalid_argument, "NEGATIVE_OFFSET",

@@ -94,6 +94,13 @@ void throw_invalid_argument(const std::string& what) {
                    std::string(invalid_arguments) + what);
 }
 
+void throw_invalid_field(const std::string& field, const std::string& message) {
+    throw ApiError(ErrorKind::invalid_argument, "INVALID_FIELD",
+                   "The submitted command has a field with invalid value: Invalid field " + field +
+                       ": " + message,
+                   {{"field_name", field}});
+}
+
 void throw_missing_field(const std::string& field) {
     throw ApiError(ErrorKind::invalid_argument, "MISSING_FIELD",
                    "The submitted command is missing a mandatory field: " + field,

@@ -36,16 +36,8 @@ std::string participant_uid(const model::Network& n) {
     return id;
 }
 
-// 400 INVALID_FIELD (FieldValidator.invalidField).
-[[noreturn]] void throw_invalid_field(const std::string& field, const std::string& message) {
-    throw ApiError(ErrorKind::invalid_argument, "INVALID_FIELD",
-                   "The submitted command has a field with invalid value: Invalid field " + field +
-                       ": " + message,
-                   {{"field_name", field}});
-}
-
 // `show` of a party or fingerprint in Canton's messages: the fingerprint cut to 12 characters.
-std::string shown(const std::string& party) {
+std::string shown_id(const std::string& party) {
     const std::size_t colons = party.find("::");
     if (colons == std::string::npos || party.size() - colons - 2 <= 12) return party;
     return party.substr(0, colons + 2 + 12) + "...";
@@ -259,9 +251,9 @@ http::Response post_allocate_external_party(seed::LiveNetwork& network, const Ro
         const std::string host = p2p.hosts.empty() ? "" : p2p.hosts.front().participant_uid;
         if (p2p.hosts.size() == 1) {
             throw_invalid_argument("The party is to be hosted on a single participant (" +
-                                   shown(host) + ") that is not this participant (" + shown(uid) +
-                                   "). Submit the allocation request on " + shown(host) +
-                                   " instead.");
+                                   shown_id(host) + ") that is not this participant (" +
+                                   shown_id(uid) + "). Submit the allocation request on " +
+                                   shown_id(host) + " instead.");
         }
         throw_invalid_argument("cantonlite runs one participant (" + uid +
                                "): an external party is hosted by it alone, with confirmation");
@@ -277,8 +269,8 @@ http::Response post_allocate_external_party(seed::LiveNetwork& network, const Ro
         throw_invalid_argument("Missing Namespace and Protocol usage on the party namespace key");
     const std::vector<std::string> parties = known_parties(n);
     if (std::binary_search(parties.begin(), parties.end(), p2p.party)) {
-        throw_invalid_argument("Party " + shown(p2p.party) + " already exists on synchronizer " +
-                               shown(n.synchronizer_id));
+        throw_invalid_argument("Party " + shown_id(p2p.party) + " already exists on synchronizer " +
+                               shown_id(n.synchronizer_id));
     }
     // The signatures: over the multi-hash of all the transactions, or over the transaction's own
     // hash; each by a key of the party (signedBy its fingerprint), each verified.
@@ -326,9 +318,9 @@ http::Response post_allocate_external_party(seed::LiveNetwork& network, const Ro
             const std::shared_lock relock(network.gate());
             const std::vector<std::string> now = known_parties(network.store().network());
             if (std::binary_search(now.begin(), now.end(), p2p.party)) {
-                throw_invalid_argument("Party " + shown(p2p.party) +
+                throw_invalid_argument("Party " + shown_id(p2p.party) +
                                        " already exists on synchronizer " +
-                                       shown(network.store().network().synchronizer_id));
+                                       shown_id(network.store().network().synchronizer_id));
             }
         }
         spdlog::error("POST /v2/parties/external/allocate: {}", e.what());

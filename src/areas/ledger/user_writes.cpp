@@ -206,13 +206,6 @@ RightsRequest decode_rights_request(std::string_view body, const ApiProfile& rel
 
 // ---- the gRPC layer's validation (ApiUserManagementService, FieldValidator) ----
 
-[[noreturn]] void throw_invalid_field(const std::string& field, const std::string& message) {
-    throw ApiError(ErrorKind::invalid_argument, "INVALID_FIELD",
-                   "The submitted command has a field with invalid value: Invalid field " + field +
-                       ": " + message,
-                   {{"field_name", field}});
-}
-
 // FieldValidator.requireUserId: MISSING_FIELD when empty, else INVALID_FIELD.
 void require_user_id(const std::string& id, const std::string& field) {
     if (id.empty()) throw_missing_field(field);

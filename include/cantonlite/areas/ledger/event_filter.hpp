@@ -19,6 +19,9 @@ namespace cantonlite::areas::ledger {
 
 // 400 INVALID_ARGUMENT "The submitted request has invalid arguments: <what>".
 [[noreturn]] void throw_invalid_argument(const std::string& what);
+// 400 INVALID_FIELD "The submitted command has a field with invalid value: Invalid field
+// <field>: <message>" (FieldValidator.invalidField), context field_name.
+[[noreturn]] void throw_invalid_field(const std::string& field, const std::string& message);
 // 400 MISSING_FIELD "The submitted command is missing a mandatory field: <field>".
 [[noreturn]] void throw_missing_field(const std::string& field);
 // An update id's validation (requireNonEmptyString, requireLedgerString, UpdateId): 400
