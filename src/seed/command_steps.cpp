@@ -1419,62 +1419,16 @@ std::vector<ResolvedCommand> resolve_commands(const model::Network& n,
     return out;
 }
 
-void submit_commands(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, Commits::transaction,
-               {"user_id", "act_as", "read_as", "submission_id", "deduplication", "disclosed",
-                "commands"});
+// The transaction the step's commands make at `now`, not committed.
+store::TransactionDraft interpret_submission(SeedContext& ctx, const JsonObject& s,
+                                             const std::vector<Party>& act_as,
+                                             const std::vector<Party>& read_as, Timestamp now,
+                                             const std::string& contract_id_salt) {
     const model::Network& n = ctx.network();
-    const std::string user_id = s.string("user_id");
-    const std::string command_id = s.optional_string("command_id").value_or("");
-    const std::string submission_id = s.optional_string("submission_id").value_or("");
-    const std::vector<Party> act_as = s.value().at("act_as").get<std::vector<Party>>();
-    std::vector<Party> read_as;
-    if (s.has("read_as")) read_as = s.value().at("read_as").get<std::vector<Party>>();
-    const Timestamp now{ctx.store().now().micros + 1};
-    // Command deduplication (CommandDeduplicator): an accepted command of the same change id
-    // within the period.
-    std::string dedup_kind;
-    std::int64_t dedup_value = 0;
-    std::int32_t dedup_nanos = 0;
-    if (s.has("deduplication")) {
-        const nlohmann::json& p = s.value().at("deduplication");
-        dedup_kind = p.at("kind").get<std::string>();
-        dedup_value = p.at("value").get<std::int64_t>();
-        dedup_nanos = p.value("nanos", 0);
-    }
-    if (const auto previous = ctx.store().latest_completion(user_id, command_id, act_as)) {
-        bool duplicate = false;
-        if (dedup_kind == "offset") {
-            duplicate = previous->offset > dedup_value;
-        } else {
-            // The period's length in seconds (a duration of any size: no overflow), and whether
-            // the earlier command falls within it.
-            const std::int64_t seconds =
-                dedup_kind == "duration" ? dedup_value : max_deduplication_seconds;
-            const std::int64_t nanos = dedup_kind == "duration" ? dedup_nanos : 0;
-            const std::int64_t ago = now.micros - previous->record_time.micros;  // >= 0
-            duplicate = ago / 1'000'000 < seconds ||
-                        (ago / 1'000'000 == seconds && (ago % 1'000'000) * 1000 < nanos);
-        }
-        if (duplicate) {
-            std::vector<Party> parties = act_as;
-            std::sort(parties.begin(), parties.end());
-            std::string set;
-            for (const Party& p : parties) set += (set.empty() ? "" : ", ") + p;
-            throw CommandError(
-                "DUPLICATE_COMMAND", 10, "Command submission already exists.",
-                {{"changeId", "ChangeId(" + user_id + "," + command_id + ",Set(" + set + "))"},
-                 {"completion_offset", std::to_string(previous->offset)},
-                 {"accepted", "true"},
-                 {"existingSubmissionId", previous->submission_id.empty()
-                                              ? "None"
-                                              : "Some(" + previous->submission_id + ")"},
-                 {"definite_answer", "true"}});
-        }
-    }
     const std::vector<ResolvedCommand> commands =
         resolve_commands(n, s.value().at("commands"), act_as.empty() ? "" : act_as.front());
     auto d = ctx.draft(s, act_as, now);
+    d.contract_id_salt = contract_id_salt;
     Run r{.ctx = ctx, .n = n, .d = d, .now = now, .act_as = act_as, .readers = act_as};
     r.readers.insert(r.readers.end(), read_as.begin(), read_as.end());
     if (s.has("disclosed")) {
@@ -1534,6 +1488,62 @@ void submit_commands(SeedContext& ctx, const JsonObject& s) {
         }
         run_choice(r, target, c, named);
     }
+    return d;
+}
+
+void submit_commands(SeedContext& ctx, const JsonObject& s) {
+    allow_keys(s, Commits::transaction,
+               {"user_id", "act_as", "read_as", "submission_id", "deduplication", "disclosed",
+                "commands"});
+    const std::string user_id = s.string("user_id");
+    const std::string command_id = s.optional_string("command_id").value_or("");
+    const std::string submission_id = s.optional_string("submission_id").value_or("");
+    const std::vector<Party> act_as = s.value().at("act_as").get<std::vector<Party>>();
+    std::vector<Party> read_as;
+    if (s.has("read_as")) read_as = s.value().at("read_as").get<std::vector<Party>>();
+    const Timestamp now{ctx.store().now().micros + 1};
+    // Command deduplication (CommandDeduplicator): an accepted command of the same change id
+    // within the period.
+    std::string dedup_kind;
+    std::int64_t dedup_value = 0;
+    std::int32_t dedup_nanos = 0;
+    if (s.has("deduplication")) {
+        const nlohmann::json& p = s.value().at("deduplication");
+        dedup_kind = p.at("kind").get<std::string>();
+        dedup_value = p.at("value").get<std::int64_t>();
+        dedup_nanos = p.value("nanos", 0);
+    }
+    if (const auto previous = ctx.store().latest_completion(user_id, command_id, act_as)) {
+        bool duplicate = false;
+        if (dedup_kind == "offset") {
+            duplicate = previous->offset > dedup_value;
+        } else {
+            // The period's length in seconds (a duration of any size: no overflow), and whether
+            // the earlier command falls within it.
+            const std::int64_t seconds =
+                dedup_kind == "duration" ? dedup_value : max_deduplication_seconds;
+            const std::int64_t nanos = dedup_kind == "duration" ? dedup_nanos : 0;
+            const std::int64_t ago = now.micros - previous->record_time.micros;  // >= 0
+            duplicate = ago / 1'000'000 < seconds ||
+                        (ago / 1'000'000 == seconds && (ago % 1'000'000) * 1000 < nanos);
+        }
+        if (duplicate) {
+            std::vector<Party> parties = act_as;
+            std::sort(parties.begin(), parties.end());
+            std::string set;
+            for (const Party& p : parties) set += (set.empty() ? "" : ", ") + p;
+            throw CommandError(
+                "DUPLICATE_COMMAND", 10, "Command submission already exists.",
+                {{"changeId", "ChangeId(" + user_id + "," + command_id + ",Set(" + set + "))"},
+                 {"completion_offset", std::to_string(previous->offset)},
+                 {"accepted", "true"},
+                 {"existingSubmissionId", previous->submission_id.empty()
+                                              ? "None"
+                                              : "Some(" + previous->submission_id + ")"},
+                 {"definite_answer", "true"}});
+        }
+    }
+    store::TransactionDraft d = interpret_submission(ctx, s, act_as, read_as, now, "");
     ctx.commit(d);
     ctx.store().add_completion(store::CommandCompletion{.offset = d.offset,
                                                         .user_id = user_id,
@@ -1544,6 +1554,15 @@ void submit_commands(SeedContext& ctx, const JsonObject& s) {
                                                         .deduplication_kind = dedup_kind,
                                                         .deduplication_value = dedup_value,
                                                         .deduplication_nanos = dedup_nanos});
+}
+
+store::TransactionDraft interpret_commands(SeedContext& ctx, const nlohmann::json& step,
+                                           Timestamp now, const std::string& contract_id_salt) {
+    const JsonObject s(step, "");
+    const std::vector<Party> act_as = s.value().at("act_as").get<std::vector<Party>>();
+    std::vector<Party> read_as;
+    if (s.has("read_as")) read_as = s.value().at("read_as").get<std::vector<Party>>();
+    return interpret_submission(ctx, s, act_as, read_as, now, contract_id_salt);
 }
 
 }  // namespace cantonlite::seed

@@ -1,5 +1,7 @@
 #include "cantonlite/seed/live_network.hpp"
 
+#include "cantonlite/seed/commands.hpp"
+
 #include <algorithm>
 #include <functional>
 #include <mutex>
@@ -376,6 +378,21 @@ Written LiveNetwork::apply_steps(nlohmann::json&& steps) {
     op["op"] = "steps";
     op["steps"] = std::move(steps);
     return write(op);
+}
+
+store::TransactionDraft LiveNetwork::interpret(const nlohmann::json& submit_step,
+                                               const std::string& contract_id_salt) {
+    const std::unique_lock lock(gate_);
+    const store::UndoLog::Mark mark = store_->undo().mark();
+    try {
+        store::TransactionDraft d = interpret_commands(
+            *context_, submit_step, model::Timestamp{store_->now().micros + 1}, contract_id_salt);
+        store_->rollback(mark);  // (interpreting changes nothing; should it, nothing stays)
+        return d;
+    } catch (...) {
+        store_->rollback(mark);
+        throw;
+    }
 }
 
 nlohmann::json LiveNetwork::time() const {

@@ -21,7 +21,9 @@ std::string TransactionDraft::contract_id_of(int node_id) const {
     const auto index = static_cast<std::size_t>(node_id);
     if (contract_id_cache.size() <= index) contract_id_cache.resize(index + 1);
     if (contract_id_cache[index].empty())
-        contract_id_cache[index] = model::make_contract_id(update_id, node_id);
+        contract_id_cache[index] = contract_id_salt.empty()
+                                       ? model::make_contract_id(update_id, node_id)
+                                       : model::make_contract_id(contract_id_salt, node_id);
     return contract_id_cache[index];
 }
 
