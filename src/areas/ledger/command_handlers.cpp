@@ -30,6 +30,9 @@
 #include "cantonlite/areas/ledger/update_reads.hpp"
 #include "cantonlite/http/api_error.hpp"
 #include "cantonlite/http/json_text.hpp"
+#include "cantonlite/interactive/prepared_transaction.hpp"
+#include "cantonlite/interactive/transaction_hash.hpp"
+#include "cantonlite/model/ids.hpp"
 #include "cantonlite/seed/commands.hpp"
 
 namespace cantonlite::areas::ledger {
@@ -238,6 +241,22 @@ std::string new_submission_id() {
            hex.substr(17, 3) + "-" + hex.substr(20, 12);
 }
 
+// The "submit" step of a command request (journaled as is; interactive submission interprets
+// it): takes the commands out of `c`.
+json submit_step(JsCommands& c, const std::string& user_id, const std::string& submission_id) {
+    json step = json::object();
+    step["step"] = "submit";
+    step["user_id"] = user_id;
+    step["command_id"] = c.command_id;
+    step["submission_id"] = submission_id;
+    step["act_as"] = c.act_as;
+    step["commands"] = std::move(c.commands);
+    if (!c.read_as.empty()) step["read_as"] = c.read_as;
+    if (!c.workflow_id.empty()) step["workflow_id"] = c.workflow_id;
+    if (!c.disclosed.empty()) step["disclosed"] = c.disclosed;
+    return step;
+}
+
 enum class Answer { update_id, transaction, transaction_tree, none };
 
 // The JsTransaction (or JsTransactionTree) the command committed at `offset`, as `format` shows
@@ -382,16 +401,7 @@ http::Response submit(seed::LiveNetwork& network, const RouteAuth& auth,
     lock.unlock();
     const std::string submission_id =
         c.submission_id.empty() ? new_submission_id() : c.submission_id;
-    json step = json::object();
-    step["step"] = "submit";
-    step["user_id"] = user_id;
-    step["command_id"] = c.command_id;
-    step["submission_id"] = submission_id;
-    step["act_as"] = c.act_as;
-    step["commands"] = std::move(c.commands);
-    if (!c.read_as.empty()) step["read_as"] = c.read_as;
-    if (!c.workflow_id.empty()) step["workflow_id"] = c.workflow_id;
-    if (!c.disclosed.empty()) step["disclosed"] = c.disclosed;
+    json step = submit_step(c, user_id, submission_id);
     if (!c.deduplication.kind.empty()) {
         step["deduplication"] = {{"kind", c.deduplication.kind},
                                  {"value", c.deduplication.value},
@@ -522,6 +532,138 @@ http::Response completions_list(const store::LedgerStore& store, const std::stri
 }
 
 }  // namespace
+
+http::Response post_prepare_submission(seed::LiveNetwork& network, const RouteAuth& auth,
+                                       const http::RequestContext& ctx, const ApiProfile& release) {
+    // JsPrepareSubmissionRequest: JsCommands' fields, synchronizerId and
+    // packageIdSelectionPreference required by the codec (no defaults), and prepare's own.
+    const model::Network& n = network.store().network();
+    JsCommands c;
+    bool verbose = false;
+    std::optional<model::Timestamp> max_record_time;
+    std::string scheme_name = "HASHING_SCHEME_VERSION_V2";
+    std::exception_ptr json_error;
+    try {
+        json body = relaxed::parse_body(ctx.request.body);
+        c = decode_js_commands(body, "");
+        for (const char* field : {"synchronizerId", "packageIdSelectionPreference"}) {
+            if (find_member(body, field) == nullptr)
+                relaxed::fail_at("Missing required field", field);
+        }
+        verbose = relaxed::decode_bool(find_member(body, "verboseHashing"), "verboseHashing");
+        if (const auto t = relaxed::decode_optional_string(find_member(body, "maxRecordTime"),
+                                                           "maxRecordTime")) {
+            max_record_time = model::parse_timestamp(*t);
+            if (!max_record_time) relaxed::fail_at("Invalid value", "maxRecordTime");
+        }
+        if (const json* v = find_member(body, "hashingSchemeVersion"); v && !v->is_null()) {
+            static const std::vector<std::string> names{
+                "HASHING_SCHEME_VERSION_UNSPECIFIED", "HASHING_SCHEME_VERSION_V2",
+                "HASHING_SCHEME_VERSION_V3", "HASHING_SCHEME_VERSION_V4"};
+            if (!v->is_string() ||
+                std::find(names.begin(), names.end(), v->get<std::string>()) == names.end() ||
+                (!release.canton_3_6() && v->get<std::string>() == names[3]))
+                relaxed::fail_at("Invalid value", "hashingSchemeVersion");
+            scheme_name = v->get<std::string>();
+        }
+        // The JSON layer's transcoding, before any claim (as the command service's).
+        if (c.act_as.empty()) throw_missing_field("act_as/actAs");
+        if (const auto e = lf_party_error(c.act_as.front()))
+            throw_invalid_argument("Invalid party in actAs/act_as: " + *e);
+        try {
+            (void)seed::resolve_commands(n, c.commands, c.act_as.front());
+        } catch (const seed::CommandError& e) {
+            throw api_error_of(e, "");
+        }
+    } catch (...) {
+        json_error = std::current_exception();
+    }
+    std::shared_lock lock(network.gate());
+    const Caller caller = auth.identify(ctx.request);
+    if (json_error) std::rethrow_exception(json_error);
+    // InteractiveSubmissionServiceAuthorization: MatchUserId, and ReadAs each of actAs and
+    // readAs: preparing reads, it does not act.
+    std::vector<std::string> readers = c.act_as;
+    readers.insert(readers.end(), c.read_as.begin(), c.read_as.end());
+    const std::string user_id = auth.authorize_user_reads(caller, c.user_id, readers, false);
+    // SubmitRequestValidator.validatePrepare.
+    if (c.command_id.empty()) throw_missing_field("command_id");
+    for (const auto* list : {&c.act_as, &c.read_as}) {
+        for (const std::string& p : *list) {
+            if (const auto e = lf_party_error(p)) throw_invalid_argument(*e);
+        }
+    }
+    if (!c.synchronizer_id.empty() && c.synchronizer_id != n.synchronizer_id &&
+        std::find(n.other_synchronizers.begin(), n.other_synchronizers.end(), c.synchronizer_id) ==
+            n.other_synchronizers.end()) {
+        throw_invalid_field("synchronizer_id", "unknown synchronizer " + c.synchronizer_id);
+    }
+    if (c.commands.empty()) throw_missing_field("commands");
+    if (scheme_name == "HASHING_SCHEME_VERSION_UNSPECIFIED")
+        throw_invalid_field("hashing_scheme_version", "Unspecified version");
+    if (scheme_name == "HASHING_SCHEME_VERSION_V4") {
+        throw_invalid_field("hashing_scheme_version",
+                            "V4 needs protocol version 36 (dev); cantonlite hashes V2 and V3");
+    }
+    if (c.commands.size() > 1) {
+        throw ApiError(ErrorKind::invalid_argument, "FAILED_TO_PREPARE_TRANSACTION",
+                       "The participant failed to prepare the transaction: Preparing multiple "
+                       "commands is currently not supported");
+    }
+    const std::string synchronizer =
+        c.synchronizer_id.empty() ? n.synchronizer_id : c.synchronizer_id;
+    const std::vector<std::string> act_as = c.act_as;
+    const std::string command_id = c.command_id;
+    lock.unlock();
+    // The commands interpreted as the submission would run them, nothing committed; the contract
+    // ids derive from the transaction's uuid.
+    const std::string uuid = new_submission_id();
+    const json step = submit_step(c, user_id, uuid);
+    store::TransactionDraft draft;
+    try {
+        draft = network.interpret(step, "prepared/" + uuid);
+    } catch (const seed::CommandError& e) {
+        throw api_error_of(e, "");
+    }
+    lock.lock();
+    const store::LedgerStore& store = network.store();
+    const interactive::PrepareInputs inputs{
+        .act_as = act_as,
+        .command_id = command_id,
+        .synchronizer_id = synchronizer,
+        .transaction_uuid = uuid,
+        .preparation_time = draft.effective_at,
+        .max_record_time = max_record_time,
+        .contract = [&](const std::string& cid) -> model::ContractPtr {
+            const auto state = store.contract(cid);
+            return state ? state->contract : nullptr;
+        }};
+    const wire::PreparedTransaction prepared = interactive::encode_prepared(draft, inputs);
+    lock.unlock();
+    const interactive::Hash hash = interactive::prepared_transaction_hash(
+        prepared, scheme_name == "HASHING_SCHEME_VERSION_V3" ? interactive::HashingScheme::v3
+                                                             : interactive::HashingScheme::v2);
+    std::string out = "{";
+    http::append_string_field(out, "preparedTransaction",
+                              model::base64_encode(prepared.SerializeAsString()), true);
+    out += ',';
+    http::append_string_field(out, "preparedTransactionHash",
+                              model::base64_encode(std::string_view(
+                                  reinterpret_cast<const char*>(hash.data()), hash.size())),
+                              true);
+    out += ',';
+    http::append_string_field(out, "hashingSchemeVersion", scheme_name, true);
+    if (verbose) {
+        // InteractiveSubmissionServiceConfig.enableVerboseHashing is off by default.
+        out += ',';
+        http::append_string_field(out, "hashingDetails",
+                                  "Verbose hashing is disabled on this participant. Contact the "
+                                  "node administrator for more details.",
+                                  true);
+    }
+    out += '}';
+    return http::Response::json(200, std::move(out));
+}
 
 http::Response post_submit_and_wait(seed::LiveNetwork& network, const RouteAuth& auth,
                                     const http::RequestContext& ctx, const ApiProfile& release) {

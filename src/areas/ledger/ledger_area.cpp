@@ -164,6 +164,9 @@ LedgerArea::LedgerArea(const store::LedgerStore& store, const ApiProfile& profil
         }
         route("POST", "/v2/commands/async/submit", Claims::user_and_parties,
               submits(post_async_submit), Check::by_handler, true);
+        // (Prepare commits nothing, but interprets under the writers' lock: not a reader.)
+        route("POST", "/v2/interactive-submission/prepare", Claims::user_and_parties,
+              submits(post_prepare_submission), Check::by_handler, true);
     }
     route("POST", "/v2/commands/completions", Claims::user_and_parties, with(post_completions));
     route("POST", "/v2/commands/command-completions", Claims::read_as,

@@ -119,6 +119,13 @@ inline constexpr std::int64_t http_list_max_elements = 200;
 // The command service (command_handlers.cpp): POST /v2/commands/submit-and-wait answers
 // {updateId, completionOffset}; …-for-transaction the JsTransaction; …-for-transaction-tree the
 // JsTransactionTree (3.5); async/submit {}. Each submits a "submit" step (seed/commands.hpp).
+// POST /v2/interactive-submission/prepare: the commands interpreted as a submission would run
+// them, nothing committed, answered as Canton's PreparedTransaction (base64) with its hash
+// (V2 unless hashingSchemeVersion says V3) for the parties' keys to sign (docs/interactive.md).
+[[nodiscard]] http::Response post_prepare_submission(seed::LiveNetwork& network,
+                                                     const RouteAuth& auth,
+                                                     const http::RequestContext& ctx,
+                                                     const ApiProfile& release);
 [[nodiscard]] http::Response post_submit_and_wait(seed::LiveNetwork& network, const RouteAuth& auth,
                                                   const http::RequestContext& ctx,
                                                   const ApiProfile& release);
