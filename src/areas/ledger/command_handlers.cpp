@@ -241,6 +241,33 @@ std::string new_submission_id() {
            hex.substr(17, 3) + "-" + hex.substr(20, 12);
 }
 
+// The JSON layer's transcoding of the commands (TranscodePackageIdResolver, SchemaProcessors),
+// before any claim: the first actAs party resolves package names.
+void transcode(const model::Network& n, const JsCommands& c) {
+    if (c.act_as.empty()) throw_missing_field("act_as/actAs");
+    if (const auto e = lf_party_error(c.act_as.front()))
+        throw_invalid_argument("Invalid party in actAs/act_as: " + *e);
+    try {
+        (void)seed::resolve_commands(n, c.commands, c.act_as.front());
+    } catch (const seed::CommandError& e) {
+        throw api_error_of(e, "");
+    }
+}
+
+// CommandsValidator's parties and synchronizer.
+void validate_parties_and_synchronizer(const model::Network& n, const JsCommands& c) {
+    for (const auto* list : {&c.act_as, &c.read_as}) {
+        for (const std::string& p : *list) {
+            if (const auto e = lf_party_error(p)) throw_invalid_argument(*e);
+        }
+    }
+    if (!c.synchronizer_id.empty() && c.synchronizer_id != n.synchronizer_id &&
+        std::find(n.other_synchronizers.begin(), n.other_synchronizers.end(), c.synchronizer_id) ==
+            n.other_synchronizers.end()) {
+        throw_invalid_field("synchronizer_id", "unknown synchronizer " + c.synchronizer_id);
+    }
+}
+
 // The "submit" step of a command request (journaled as is; interactive submission interprets
 // it): takes the commands out of `c`.
 json submit_step(JsCommands& c, const std::string& user_id, const std::string& submission_id) {
@@ -334,14 +361,7 @@ http::Response submit(seed::LiveNetwork& network, const RouteAuth& auth,
             c = decode_js_commands(body, "");
         }
         // The JSON layer (TranscodePackageIdResolver, SchemaProcessors): before any claim.
-        if (c.act_as.empty()) throw_missing_field("act_as/actAs");
-        if (const auto e = lf_party_error(c.act_as.front()))
-            throw_invalid_argument("Invalid party in actAs/act_as: " + *e);
-        try {
-            (void)seed::resolve_commands(n, c.commands, c.act_as.front());
-        } catch (const seed::CommandError& e) {
-            throw api_error_of(e, "");
-        }
+        transcode(n, c);
     } catch (...) {
         json_error = std::current_exception();
     }
@@ -358,16 +378,7 @@ http::Response submit(seed::LiveNetwork& network, const RouteAuth& auth,
         }
     }
     if (c.command_id.empty()) throw_missing_field("command_id");
-    for (const auto* list : {&c.act_as, &c.read_as}) {
-        for (const std::string& p : *list) {
-            if (const auto e = lf_party_error(p)) throw_invalid_argument(*e);
-        }
-    }
-    if (!c.synchronizer_id.empty() && c.synchronizer_id != n.synchronizer_id &&
-        std::find(n.other_synchronizers.begin(), n.other_synchronizers.end(), c.synchronizer_id) ==
-            n.other_synchronizers.end()) {
-        throw_invalid_field("synchronizer_id", "unknown synchronizer " + c.synchronizer_id);
-    }
+    validate_parties_and_synchronizer(n, c);
     if (c.commands.empty()) throw_missing_field("commands");
     if (c.min_ledger_time_abs && c.min_ledger_time_rel) {
         throw_invalid_argument(
@@ -567,14 +578,7 @@ http::Response post_prepare_submission(seed::LiveNetwork& network, const RouteAu
             scheme_name = v->get<std::string>();
         }
         // The JSON layer's transcoding, before any claim (as the command service's).
-        if (c.act_as.empty()) throw_missing_field("act_as/actAs");
-        if (const auto e = lf_party_error(c.act_as.front()))
-            throw_invalid_argument("Invalid party in actAs/act_as: " + *e);
-        try {
-            (void)seed::resolve_commands(n, c.commands, c.act_as.front());
-        } catch (const seed::CommandError& e) {
-            throw api_error_of(e, "");
-        }
+        transcode(n, c);
     } catch (...) {
         json_error = std::current_exception();
     }
@@ -588,16 +592,7 @@ http::Response post_prepare_submission(seed::LiveNetwork& network, const RouteAu
     const std::string user_id = auth.authorize_user_reads(caller, c.user_id, readers, false);
     // SubmitRequestValidator.validatePrepare.
     if (c.command_id.empty()) throw_missing_field("command_id");
-    for (const auto* list : {&c.act_as, &c.read_as}) {
-        for (const std::string& p : *list) {
-            if (const auto e = lf_party_error(p)) throw_invalid_argument(*e);
-        }
-    }
-    if (!c.synchronizer_id.empty() && c.synchronizer_id != n.synchronizer_id &&
-        std::find(n.other_synchronizers.begin(), n.other_synchronizers.end(), c.synchronizer_id) ==
-            n.other_synchronizers.end()) {
-        throw_invalid_field("synchronizer_id", "unknown synchronizer " + c.synchronizer_id);
-    }
+    validate_parties_and_synchronizer(n, c);
     if (c.commands.empty()) throw_missing_field("commands");
     if (scheme_name == "HASHING_SCHEME_VERSION_UNSPECIFIED")
         throw_invalid_field("hashing_scheme_version", "Unspecified version");
