@@ -36,17 +36,6 @@ std::string big_endian32(std::uint32_t v) {
             static_cast<char>(v)};
 }
 
-std::string hex(std::string_view bytes) {
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(bytes.size() * 2);
-    for (const char c : bytes) {
-        out += digits[(static_cast<unsigned char>(c) >> 4) & 0xf];
-        out += digits[static_cast<unsigned char>(c) & 0xf];
-    }
-    return out;
-}
-
 struct KeyFree {
     void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); }
 };
@@ -92,7 +81,7 @@ std::string purpose_hash(int purpose, std::string_view bytes) {
 }
 
 std::string key_fingerprint(std::string_view raw_key) {
-    return hex(purpose_hash(public_key_fingerprint, raw_key));
+    return model::hex(purpose_hash(public_key_fingerprint, raw_key));
 }
 
 std::string topology_transaction_hash(std::string_view transaction) {

@@ -194,10 +194,6 @@ void Encoder::value(const wire::Value& v) {
     throw HashError("a value without its sum");
 }
 
-Hash sha256_of(const std::string& bytes) {
-    return model::sha256(bytes);
-}
-
 // The node hashes of one transaction (NodeHashBuilder), from its nodes by id and its seeds.
 class NodeHasher {
   public:
@@ -240,7 +236,7 @@ class NodeHasher {
             case wire::Node::NODE_TYPE_NOT_SET:
                 throw HashError("node " + node_id + " has no type");
         }
-        return sha256_of(e.bytes);
+        return model::sha256(e.bytes);
     }
 
     // A create node's encoding; `seed` null for an input contract's.
@@ -387,7 +383,7 @@ Hash transaction_hash(const wire::DamlTransaction& transaction, HashingScheme sc
     e.string(transaction.version());
     e.length(static_cast<std::size_t>(transaction.roots_size()));
     for (const std::string& root : transaction.roots()) e.hash(nodes.hash(root));
-    return sha256_of(e.bytes);
+    return model::sha256(e.bytes);
 }
 
 Hash metadata_hash(const wire::Metadata& metadata, HashingScheme scheme) {
@@ -422,14 +418,14 @@ Hash metadata_hash(const wire::Metadata& metadata, HashingScheme scheme) {
         e.int64(static_cast<std::int64_t>(c->created_at()));
         Encoder node;
         nodes.create(node, c->v1(), nullptr);
-        e.hash(sha256_of(node.bytes));
+        e.hash(model::sha256(node.bytes));
     }
     if (scheme != HashingScheme::v2) {
         e.boolean(metadata.has_max_record_time());
         if (metadata.has_max_record_time())
             e.int64(static_cast<std::int64_t>(metadata.max_record_time()));
     }
-    return sha256_of(e.bytes);
+    return model::sha256(e.bytes);
 }
 
 Hash prepared_transaction_hash(const wire::PreparedTransaction& prepared, HashingScheme scheme) {
@@ -438,7 +434,7 @@ Hash prepared_transaction_hash(const wire::PreparedTransaction& prepared, Hashin
     e.byte(static_cast<unsigned char>(scheme));
     e.hash(transaction_hash(prepared.transaction(), scheme));
     e.hash(metadata_hash(prepared.metadata(), scheme));
-    return sha256_of(e.bytes);
+    return model::sha256(e.bytes);
 }
 
 }  // namespace cantonlite::interactive

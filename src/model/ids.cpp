@@ -64,6 +64,12 @@ std::string sha256_hex(std::string_view data) {
     return out;
 }
 
+std::string hex(std::string_view bytes) {
+    std::string out;
+    append_hex(out, {reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()});
+    return out;
+}
+
 std::string make_update_id(std::string_view namespace_, std::int64_t offset) {
     return UpdateId::of(namespace_, offset).str();
 }

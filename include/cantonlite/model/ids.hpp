@@ -13,6 +13,8 @@ namespace cantonlite::model {
 // SHA-256 of `data`, and its 64 lower-case hex digits.
 [[nodiscard]] std::array<unsigned char, 32> sha256(std::string_view data);
 [[nodiscard]] std::string sha256_hex(std::string_view data);
+// `bytes` in lower-case hex.
+[[nodiscard]] std::string hex(std::string_view bytes);
 
 // An update id as Canton writes it: "1220" + 64 hex (a multihash), derived from `namespace_` (the
 // network's salt) and the offset.

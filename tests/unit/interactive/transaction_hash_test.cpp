@@ -9,16 +9,6 @@
 namespace cantonlite::interactive::transaction_hash_test {
 namespace {
 
-std::string hex(std::string_view bytes) {
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string out;
-    for (const char c : bytes) {
-        out += digits[(static_cast<unsigned char>(c) >> 4) & 0xf];
-        out += digits[static_cast<unsigned char>(c) & 0xf];
-    }
-    return out;
-}
-
 wire::Value text(const std::string& s) {
     wire::Value v;
     v.set_text(s);
@@ -50,31 +40,32 @@ wire::Identifier test_id() {
 TEST(ValueEncoding, Scalars) {
     wire::Value unit;
     unit.mutable_unit();
-    EXPECT_EQ(hex(value_encoding(unit)), "00");
-    EXPECT_EQ(hex(value_encoding(boolean(true))), "0101");
-    EXPECT_EQ(hex(value_encoding(boolean(false))), "0100");
-    EXPECT_EQ(hex(value_encoding(text("hello world!"))), "070000000c68656c6c6f20776f726c6421");
+    EXPECT_EQ(model::hex(value_encoding(unit)), "00");
+    EXPECT_EQ(model::hex(value_encoding(boolean(true))), "0101");
+    EXPECT_EQ(model::hex(value_encoding(boolean(false))), "0100");
+    EXPECT_EQ(model::hex(value_encoding(text("hello world!"))),
+              "070000000c68656c6c6f20776f726c6421");
     wire::Value numeric;
     numeric.set_numeric("125.1002");
-    EXPECT_EQ(hex(value_encoding(numeric)), "03000000083132352e31303032");
+    EXPECT_EQ(model::hex(value_encoding(numeric)), "03000000083132352e31303032");
     wire::Value cid;
     cid.set_contract_id("0059b59ad7a6b6066e77b91ced54b8282f0e24e7089944685cb8f22f32fcbc4e1b");
-    EXPECT_EQ(hex(value_encoding(cid)),
+    EXPECT_EQ(model::hex(value_encoding(cid)),
               "08000000210059b59ad7a6b6066e77b91ced54b8282f0e24e7089944685cb8f22f32fcbc4e1b");
-    EXPECT_EQ(hex(value_encoding(int64(10))), "02000000000000000a");
+    EXPECT_EQ(model::hex(value_encoding(int64(10))), "02000000000000000a");
     wire::Value timestamp;
     timestamp.set_timestamp(1729788226000000);
-    EXPECT_EQ(hex(value_encoding(timestamp)), "040006253bb4bf5480");
+    EXPECT_EQ(model::hex(value_encoding(timestamp)), "040006253bb4bf5480");
     wire::Value date;
     date.set_date(20020);
-    EXPECT_EQ(hex(value_encoding(date)), "0500004e34");
+    EXPECT_EQ(model::hex(value_encoding(date)), "0500004e34");
 }
 
 TEST(ValueEncoding, EnumVariantAndRecordCarryTheirIds) {
     wire::Value e;
     *e.mutable_enum_()->mutable_enum_id() = test_id();
     e.mutable_enum_()->set_constructor("ENUM");
-    EXPECT_EQ(hex(value_encoding(e)),
+    EXPECT_EQ(model::hex(value_encoding(e)),
               "0e01000000077061636b61676500000001000000066d6f64756c6500000001000000046e616d65000000"
               "04454e554d");
 
@@ -82,7 +73,7 @@ TEST(ValueEncoding, EnumVariantAndRecordCarryTheirIds) {
     *v.mutable_variant()->mutable_variant_id() = test_id();
     v.mutable_variant()->set_constructor("ENUM");
     *v.mutable_variant()->mutable_value() = boolean(true);
-    EXPECT_EQ(hex(value_encoding(v)),
+    EXPECT_EQ(model::hex(value_encoding(v)),
               "0d01000000077061636b61676500000001000000066d6f64756c6500000001000000046e616d65000000"
               "04454e554d0101");
 
@@ -94,7 +85,7 @@ TEST(ValueEncoding, EnumVariantAndRecordCarryTheirIds) {
     auto* f2 = r.mutable_record()->add_fields();
     f2->set_label("field2");
     *f2->mutable_value() = text("hello");
-    EXPECT_EQ(hex(value_encoding(r)),
+    EXPECT_EQ(model::hex(value_encoding(r)),
               "0c01000000077061636b61676500000001000000066d6f64756c6500000001000000046e616d65000000"
               "0201000000066669656c6431010101000000066669656c6432070000000568656c6c6f");
 }
@@ -104,7 +95,8 @@ TEST(ValueEncoding, Containers) {
     *list.mutable_list()->add_elements() = text("five");
     *list.mutable_list()->add_elements() = int64(5);
     *list.mutable_list()->add_elements() = boolean(true);
-    EXPECT_EQ(hex(value_encoding(list)), "0a000000030700000004666976650200000000000000050101");
+    EXPECT_EQ(model::hex(value_encoding(list)),
+              "0a000000030700000004666976650200000000000000050101");
 
     // A TextMap hashes by key, whatever the order it came in.
     wire::Value map;
@@ -114,7 +106,7 @@ TEST(ValueEncoding, Containers) {
     auto* bar = map.mutable_text_map()->add_entries();
     bar->set_key("bar");
     *bar->mutable_value() = text("1284");
-    EXPECT_EQ(hex(value_encoding(map)),
+    EXPECT_EQ(model::hex(value_encoding(map)),
               "0b000000020000000362617207000000043132383400000003666f6f030000000733313338302e30");
 
     wire::Value gen;
@@ -124,15 +116,15 @@ TEST(ValueEncoding, Containers) {
     auto* ten = gen.mutable_gen_map()->add_entries();
     *ten->mutable_key() = int64(10);
     *ten->mutable_value() = text("ten");
-    EXPECT_EQ(hex(value_encoding(gen)),
+    EXPECT_EQ(model::hex(value_encoding(gen)),
               "0f0000000202000000000000000507000000046669766502000000000000000a070000000374656e");
 
     wire::Value none;
     none.mutable_optional();
-    EXPECT_EQ(hex(value_encoding(none)), "0900");
+    EXPECT_EQ(model::hex(value_encoding(none)), "0900");
     wire::Value some;
     *some.mutable_optional()->mutable_value() = text("hello");
-    EXPECT_EQ(hex(value_encoding(some)), "0901070000000568656c6c6f");
+    EXPECT_EQ(model::hex(value_encoding(some)), "0901070000000568656c6c6f");
 }
 
 TEST(ValueEncoding, AContractIdThatIsNotHexCannotBeHashed) {
@@ -181,7 +173,7 @@ TEST(MetadataHash, V3BindsTheMaxRecordTimeAndSortsTheInputsByContractId) {
 
     const Hash h = metadata_hash(m, HashingScheme::v3);
 
-    EXPECT_EQ(hex(std::string_view(reinterpret_cast<const char*>(h.data()), h.size())),
+    EXPECT_EQ(model::hex(std::string_view(reinterpret_cast<const char*>(h.data()), h.size())),
               "5a4c6aa89bb80d0af05a3f0614ba07bc7469795fff66d7b9e87c876eb0137e0a");
 }
 
