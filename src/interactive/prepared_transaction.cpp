@@ -34,6 +34,13 @@ std::vector<std::string> sorted_unique(std::vector<std::string> parties) {
     return parties;
 }
 
+// A create's stakeholders: its signatories and observers, sorted as strings.
+std::vector<std::string> stakeholders_of(const store::CreateDraft& c) {
+    std::vector<std::string> all = c.signatories;
+    all.insert(all.end(), c.observers.begin(), c.observers.end());
+    return sorted_unique(std::move(all));
+}
+
 template <class Strings>
 void set_all(google::protobuf::RepeatedPtrField<std::string>* out, const Strings& in) {
     for (const auto& s : in) out->Add(std::string(s));
@@ -74,12 +81,17 @@ std::string unsuffixed_contract_id(const std::string& contract_id) {
 
 wire::PreparedTransaction encode_prepared(const store::TransactionDraft& d,
                                           const PrepareInputs& in) {
-    // The contracts this transaction creates, under their unsuffixed ids.
+    // The contracts this transaction creates, under their unsuffixed ids, and their creates.
     std::map<std::string, std::string> created;
+    std::map<std::string, const store::CreateDraft*> creates;
+    std::vector<std::vector<std::size_t>> children(d.nodes.size());
     for (std::size_t i = 0; i < d.nodes.size(); ++i) {
-        if (std::holds_alternative<store::CreateDraft>(d.nodes[i].event)) {
+        if (d.nodes[i].parent >= 0)
+            children.at(static_cast<std::size_t>(d.nodes[i].parent)).push_back(i);
+        if (const auto* c = std::get_if<store::CreateDraft>(&d.nodes[i].event)) {
             const std::string cid = d.contract_id_of(static_cast<int>(i));
             created.emplace(cid, unsuffixed_contract_id(cid));
+            creates.emplace(cid, c);
         }
     }
     const auto id_of = [&](const std::string& cid) {
@@ -95,15 +107,10 @@ wire::PreparedTransaction encode_prepared(const store::TransactionDraft& d,
     // The stakeholders and signatories of an exercised contract: one created above, or an input.
     const auto exercised = [&](const std::string& cid, std::vector<std::string>& signatories,
                                std::vector<std::string>& stakeholders) {
-        for (std::size_t j = 0; j < d.nodes.size(); ++j) {
-            const auto* c = std::get_if<store::CreateDraft>(&d.nodes[j].event);
-            if (c != nullptr && d.contract_id_of(static_cast<int>(j)) == cid) {
-                signatories = sorted_unique(c->signatories);
-                std::vector<std::string> all = c->signatories;
-                all.insert(all.end(), c->observers.begin(), c->observers.end());
-                stakeholders = sorted_unique(std::move(all));
-                return;
-            }
+        if (const auto it = creates.find(cid); it != creates.end()) {
+            signatories = sorted_unique(it->second->signatories);
+            stakeholders = stakeholders_of(*it->second);
+            return;
         }
         model::ContractPtr contract = in.contract ? in.contract(cid) : nullptr;
         if (!contract) throw std::invalid_argument("no contract " + cid + " to prepare against");
@@ -131,9 +138,7 @@ wire::PreparedTransaction encode_prepared(const store::TransactionDraft& d,
             set_template(w.mutable_template_id(), c->template_id);
             *w.mutable_argument() = wire_value(c->argument);
             set_all(w.mutable_signatories(), sorted_unique(c->signatories));
-            std::vector<std::string> all = c->signatories;
-            all.insert(all.end(), c->observers.begin(), c->observers.end());
-            set_all(w.mutable_stakeholders(), sorted_unique(std::move(all)));
+            set_all(w.mutable_stakeholders(), stakeholders_of(*c));
             continue;
         }
         const auto& x = std::get<store::ExerciseDraft>(node.event);
@@ -151,9 +156,7 @@ wire::PreparedTransaction encode_prepared(const store::TransactionDraft& d,
         w.set_choice_id(x.choice);
         *w.mutable_chosen_value() = wire_value(x.argument);
         w.set_consuming(x.consuming);
-        for (std::size_t j = i + 1; j < d.nodes.size(); ++j) {
-            if (d.nodes[j].parent == static_cast<int>(i)) w.add_children(std::to_string(j));
-        }
+        for (const std::size_t child : children[i]) w.add_children(std::to_string(child));
         *w.mutable_exercise_result() = wire_value(x.result);
     }
 
