@@ -29,13 +29,6 @@ using http::ErrorKind;
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-// The participant's unique identifier: its id without the member prefix "PAR::".
-std::string participant_uid(const model::Network& n) {
-    std::string id = n.participant_id;
-    if (id.starts_with("PAR::")) id.erase(0, 5);
-    return id;
-}
-
 // `show` of a party or fingerprint in Canton's messages: the fingerprint cut to 12 characters.
 std::string shown_id(const std::string& party) {
     const std::size_t colons = party.find("::");

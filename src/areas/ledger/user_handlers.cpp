@@ -147,6 +147,12 @@ void throw_user_not_found(const std::string& operation, const std::string& id) {
                    operation + " failed for unknown user \"" + id + "\"", {}, {{"USER", id}});
 }
 
+std::string participant_uid(const model::Network& n) {
+    std::string id = n.participant_id;
+    if (id.starts_with("PAR::")) id.erase(0, 5);
+    return id;
+}
+
 // By id (ORDER BY party): all are its own here.
 std::vector<std::string> known_parties(const model::Network& n) {
     std::set<std::string> all{n.dso_party};
@@ -345,10 +351,8 @@ http::Response get_parties(const store::LedgerStore& store, const RouteAuth& aut
 http::Response get_participant_id(const store::LedgerStore& store, const RouteAuth& /*auth*/,
                                   const http::RequestContext& /*ctx*/,
                                   const ApiProfile& /*release*/) {
-    // ParticipantId.toLf: the unique identifier, without the member prefix "PAR::".
-    std::string id = store.network().participant_id;
-    if (id.starts_with("PAR::")) id.erase(0, 5);
-    return http::Response::json(200, ordered_json{{"participantId", id}}.dump());
+    return http::Response::json(
+        200, ordered_json{{"participantId", participant_uid(store.network())}}.dump());
 }
 
 }  // namespace cantonlite::areas::ledger

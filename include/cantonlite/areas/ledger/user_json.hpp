@@ -27,4 +27,7 @@ namespace cantonlite::areas::ledger {
 // primary party a Ledger API user names, which is a name only).
 [[nodiscard]] std::vector<std::string> known_parties(const model::Network& n);
 
+// ParticipantId.toLf: the participant's unique identifier, without the member prefix "PAR::".
+[[nodiscard]] std::string participant_uid(const model::Network& n);
+
 }  // namespace cantonlite::areas::ledger
