@@ -46,6 +46,7 @@ const std::string factory_interface =
 const std::string instruction_interface =
     "#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:"
     "TransferInstruction";
+const std::string offer_template = "#splice-wallet:Splice.Wallet.TransferOffer:TransferOffer";
 
 class CommandServiceTest : public LiveFixture {
   protected:
@@ -146,6 +147,27 @@ class CommandServiceTest : public LiveFixture {
                 return c->contract->contract_id.str();
         }
         return "";
+    }
+    // A TransferOffer's create arguments (TransferOffer.daml l.40-57: signatory sender, observer
+    // receiver): alice offers bob 3 Amulet for an hour.
+    json offer_arguments(const std::string& tracking_id,
+                         const std::string& description = "by command") const {
+        return {{"sender", alice},
+                {"receiver", bob},
+                {"dso", dso()},
+                {"amount", {{"amount", "3"}, {"unit", "AmuletUnit"}}},
+                {"description", description},
+                {"expiresAt", now_text(3600)},
+                {"trackingId", tracking_id}};
+    }
+    // A CreateAndExerciseCommand of such an offer and `choice`.
+    json create_and_exercise_offer(const std::string& tracking_id, const std::string& choice,
+                                   const json& argument = json::object()) const {
+        return {{"CreateAndExerciseCommand",
+                 {{"templateId", offer_template},
+                  {"createArguments", offer_arguments(tracking_id)},
+                  {"choice", choice},
+                  {"choiceArgument", argument}}}};
     }
     static json error_of(const http::Response& r) { return json::parse(r.body); }
 
@@ -422,17 +444,9 @@ TEST_F(CommandServiceTest, CreatingATemplateCantonliteDoesNotModelIsRefusedSayin
 }
 
 TEST_F(CommandServiceTest, ASenderCreatesATransferOfferTheReceiverAccepts) {
-    // TransferOffer: signatory sender, observer receiver (TransferOffer.daml l.40-57).
-    const json create{{"CreateCommand",
-                       {{"templateId", "#splice-wallet:Splice.Wallet.TransferOffer:TransferOffer"},
-                        {"createArguments",
-                         {{"sender", alice},
-                          {"receiver", bob},
-                          {"dso", dso()},
-                          {"amount", {{"amount", "3"}, {"unit", "AmuletUnit"}}},
-                          {"description", "by command"},
-                          {"expiresAt", now_text(3600)},
-                          {"trackingId", "created-offer"}}}}}};
+    const json create{
+        {"CreateCommand",
+         {{"templateId", offer_template}, {"createArguments", offer_arguments("created-offer")}}}};
 
     const http::Response r = submit("alice", commands(create, alice, "create-offer"));
 
@@ -442,34 +456,18 @@ TEST_F(CommandServiceTest, ASenderCreatesATransferOfferTheReceiverAccepts) {
     EXPECT_EQ(model::texts(created->contract->signatories), std::vector<std::string>{alice});
     const std::string offer = created->contract->contract_id.str();
     const auto bobs_before = amulets_of(bob).size();
-    const http::Response accepted =
-        submit("bob", commands(exercise("#splice-wallet:Splice.Wallet.TransferOffer:TransferOffer",
-                                        offer, "TransferOffer_Accept", json::object()),
-                               bob, "accept-created"));
+    const http::Response accepted = submit(
+        "bob", commands(exercise(offer_template, offer, "TransferOffer_Accept", json::object()),
+                        bob, "accept-created"));
     ASSERT_EQ(accepted.status, 200) << accepted.body;
     EXPECT_EQ(amulets_of(bob).size(), bobs_before + 1);
 }
 
 // CreateAndExerciseCommand: the create, then the choice on the contract just created, two roots
 // of one transaction (Canton's CommandPreprocessor: Command.CreateAndExercise).
-json offer_arguments(const std::string& sender, const std::string& receiver,
-                     const std::string& expires_at, const std::string& tracking_id) {
-    return {{"sender", sender},
-            {"receiver", receiver},
-            {"amount", {{"amount", "3"}, {"unit", "AmuletUnit"}}},
-            {"description", "by command"},
-            {"expiresAt", expires_at},
-            {"trackingId", tracking_id}};
-}
-
 TEST_F(CommandServiceTest, CreateAndExerciseCreatesThenExercisesTheNewContract) {
-    json arguments = offer_arguments(alice, bob, now_text(3600), "created-and-withdrawn");
-    arguments["dso"] = dso();
-    const json command{{"CreateAndExerciseCommand",
-                        {{"templateId", "#splice-wallet:Splice.Wallet.TransferOffer:TransferOffer"},
-                         {"createArguments", arguments},
-                         {"choice", "TransferOffer_Withdraw"},
-                         {"choiceArgument", {{"reason", "changed my mind"}}}}}};
+    const json command = create_and_exercise_offer(
+        "created-and-withdrawn", "TransferOffer_Withdraw", {{"reason", "changed my mind"}});
 
     const http::Response r = submit("alice", commands(command, alice, "create-and-withdraw"));
 
@@ -493,13 +491,7 @@ TEST_F(CommandServiceTest, CreateAndExerciseCreatesThenExercisesTheNewContract) 
 }
 
 TEST_F(CommandServiceTest, CreateAndExerciseArchiveIsTheArchiveChoice) {
-    json arguments = offer_arguments(alice, bob, now_text(3600), "created-and-archived");
-    arguments["dso"] = dso();
-    const json command{{"CreateAndExerciseCommand",
-                        {{"templateId", "#splice-wallet:Splice.Wallet.TransferOffer:TransferOffer"},
-                         {"createArguments", arguments},
-                         {"choice", "Archive"},
-                         {"choiceArgument", json::object()}}}};
+    const json command = create_and_exercise_offer("created-and-archived", "Archive");
 
     const http::Response r = submit("alice", commands(command, alice, "create-and-archive"));
 
@@ -514,13 +506,7 @@ TEST_F(CommandServiceTest, CreateAndExerciseArchiveIsTheArchiveChoice) {
 
 TEST_F(CommandServiceTest, CreateAndExerciseChecksTheChoicesControllers) {
     // TransferOffer_Accept's controller is the receiver: alice alone cannot accept her own offer.
-    json arguments = offer_arguments(alice, bob, now_text(3600), "self-accept");
-    arguments["dso"] = dso();
-    const json command{{"CreateAndExerciseCommand",
-                        {{"templateId", "#splice-wallet:Splice.Wallet.TransferOffer:TransferOffer"},
-                         {"createArguments", arguments},
-                         {"choice", "TransferOffer_Accept"},
-                         {"choiceArgument", json::object()}}}};
+    const json command = create_and_exercise_offer("self-accept", "TransferOffer_Accept");
     const std::int64_t before = ledger_end();
 
     const http::Response r = submit("alice", commands(command, alice, "self-accept"));
@@ -531,13 +517,7 @@ TEST_F(CommandServiceTest, CreateAndExerciseChecksTheChoicesControllers) {
 }
 
 TEST_F(CommandServiceTest, CreateAndExerciseOfAChoiceNotModelledIsAnInvalidArgument) {
-    json arguments = offer_arguments(alice, bob, now_text(3600), "unmodelled");
-    arguments["dso"] = dso();
-    const json command{{"CreateAndExerciseCommand",
-                        {{"templateId", "#splice-wallet:Splice.Wallet.TransferOffer:TransferOffer"},
-                         {"createArguments", arguments},
-                         {"choice", "TransferOffer_Renew"},
-                         {"choiceArgument", json::object()}}}};
+    const json command = create_and_exercise_offer("unmodelled", "TransferOffer_Renew");
 
     const http::Response r = submit("alice", commands(command, alice, "unmodelled"));
 
@@ -596,15 +576,8 @@ TEST_F(CommandServiceTest, CreatingAnAmuletNeedsTheDsosAuthority) {
 
 TEST_F(CommandServiceTest, ACreateFailingItsEnsureIsAPreconditionViolation) {
     const json create{{"CreateCommand",
-                       {{"templateId", "#splice-wallet:Splice.Wallet.TransferOffer:TransferOffer"},
-                        {"createArguments",
-                         {{"sender", alice},
-                          {"receiver", bob},
-                          {"dso", dso()},
-                          {"amount", {{"amount", "3"}, {"unit", "AmuletUnit"}}},
-                          {"description", std::string(280, 'x')},
-                          {"expiresAt", now_text(3600)},
-                          {"trackingId", "long"}}}}}};
+                       {{"templateId", offer_template},
+                        {"createArguments", offer_arguments("long", std::string(280, 'x'))}}}};
 
     const http::Response r = submit("alice", commands(create, alice, "too-long"));
 
@@ -966,10 +939,9 @@ TEST_F(CommandServiceTest, AReceiverAcceptsAnOfferAndTheSendersWalletPaysIt) {
     const std::string offer = made["results"][0]["contracts"]["offer-cmd"];
     const auto bobs_before = amulets_of(bob).size();
 
-    const http::Response r =
-        submit("bob", commands(exercise("#splice-wallet:Splice.Wallet.TransferOffer:TransferOffer",
-                                        offer, "TransferOffer_Accept", json::object()),
-                               bob, "accept-offer"));
+    const http::Response r = submit(
+        "bob", commands(exercise(offer_template, offer, "TransferOffer_Accept", json::object()),
+                        bob, "accept-offer"));
 
     ASSERT_EQ(r.status, 200) << r.body;
     const std::int64_t accepted_at = json::parse(r.body)["completionOffset"];
@@ -989,8 +961,7 @@ TEST_F(CommandServiceTest, TheSenderWithdrawsAnOfferWithAReason) {
                              {"as", "offer-w"}});
     const std::string offer = made["results"][0]["contracts"]["offer-w"];
     const json withdraw =
-        exercise("#splice-wallet:Splice.Wallet.TransferOffer:TransferOffer", offer,
-                 "TransferOffer_Withdraw", {{"reason", "changed my mind"}});
+        exercise(offer_template, offer, "TransferOffer_Withdraw", {{"reason", "changed my mind"}});
 
     EXPECT_EQ(submit("bob", commands(withdraw, bob, "w-bob")).status, 400);  // the sender's
     const http::Response r = submit("alice", commands(withdraw, alice, "w-alice"));
