@@ -1491,69 +1491,80 @@ store::TransactionDraft interpret_submission(SeedContext& ctx, const JsonObject&
     return d;
 }
 
+CommandDeduplication deduplication_of(const JsonObject& s) {
+    CommandDeduplication d;
+    if (s.has("deduplication")) {
+        const nlohmann::json& p = s.value().at("deduplication");
+        d.kind = p.at("kind").get<std::string>();
+        d.value = p.at("value").get<std::int64_t>();
+        d.nanos = p.value("nanos", 0);
+    }
+    return d;
+}
+
+void refuse_duplicate(const SeedContext& ctx, const std::string& user_id,
+                      const std::string& command_id, const std::vector<Party>& act_as,
+                      const CommandDeduplication& dedup, Timestamp now) {
+    const auto previous = ctx.store().latest_completion(user_id, command_id, act_as);
+    if (!previous) return;
+    bool duplicate = false;
+    if (dedup.kind == "offset") {
+        duplicate = previous->offset > dedup.value;
+    } else {
+        // The period's length in seconds (a duration of any size: no overflow), and whether
+        // the earlier command falls within it.
+        const std::int64_t seconds =
+            dedup.kind == "duration" ? dedup.value : max_deduplication_seconds;
+        const std::int64_t nanos = dedup.kind == "duration" ? dedup.nanos : 0;
+        const std::int64_t ago = now.micros - previous->record_time.micros;  // >= 0
+        duplicate = ago / 1'000'000 < seconds ||
+                    (ago / 1'000'000 == seconds && (ago % 1'000'000) * 1000 < nanos);
+    }
+    if (!duplicate) return;
+    std::vector<Party> parties = act_as;
+    std::sort(parties.begin(), parties.end());
+    std::string set;
+    for (const Party& p : parties) set += (set.empty() ? "" : ", ") + p;
+    throw CommandError(
+        "DUPLICATE_COMMAND", 10, "Command submission already exists.",
+        {{"changeId", "ChangeId(" + user_id + "," + command_id + ",Set(" + set + "))"},
+         {"completion_offset", std::to_string(previous->offset)},
+         {"accepted", "true"},
+         {"existingSubmissionId",
+          previous->submission_id.empty() ? "None" : "Some(" + previous->submission_id + ")"},
+         {"definite_answer", "true"}});
+}
+
+void commit_command(SeedContext& ctx, const store::TransactionDraft& d, const std::string& user_id,
+                    const std::string& submission_id, const CommandDeduplication& dedup) {
+    ctx.commit(d);
+    ctx.store().add_completion(store::CommandCompletion{.offset = d.offset,
+                                                        .user_id = user_id,
+                                                        .command_id = d.command_id,
+                                                        .submission_id = submission_id,
+                                                        .act_as = d.submitters,
+                                                        .record_time = d.record_time,
+                                                        .deduplication_kind = dedup.kind,
+                                                        .deduplication_value = dedup.value,
+                                                        .deduplication_nanos = dedup.nanos});
+}
+
 void submit_commands(SeedContext& ctx, const JsonObject& s) {
     allow_keys(s, Commits::transaction,
                {"user_id", "act_as", "read_as", "submission_id", "deduplication", "disclosed",
                 "commands"});
     const std::string user_id = s.string("user_id");
     const std::string command_id = s.optional_string("command_id").value_or("");
-    const std::string submission_id = s.optional_string("submission_id").value_or("");
     const std::vector<Party> act_as = s.value().at("act_as").get<std::vector<Party>>();
     std::vector<Party> read_as;
     if (s.has("read_as")) read_as = s.value().at("read_as").get<std::vector<Party>>();
     const Timestamp now{ctx.store().now().micros + 1};
     // Command deduplication (CommandDeduplicator): an accepted command of the same change id
     // within the period.
-    std::string dedup_kind;
-    std::int64_t dedup_value = 0;
-    std::int32_t dedup_nanos = 0;
-    if (s.has("deduplication")) {
-        const nlohmann::json& p = s.value().at("deduplication");
-        dedup_kind = p.at("kind").get<std::string>();
-        dedup_value = p.at("value").get<std::int64_t>();
-        dedup_nanos = p.value("nanos", 0);
-    }
-    if (const auto previous = ctx.store().latest_completion(user_id, command_id, act_as)) {
-        bool duplicate = false;
-        if (dedup_kind == "offset") {
-            duplicate = previous->offset > dedup_value;
-        } else {
-            // The period's length in seconds (a duration of any size: no overflow), and whether
-            // the earlier command falls within it.
-            const std::int64_t seconds =
-                dedup_kind == "duration" ? dedup_value : max_deduplication_seconds;
-            const std::int64_t nanos = dedup_kind == "duration" ? dedup_nanos : 0;
-            const std::int64_t ago = now.micros - previous->record_time.micros;  // >= 0
-            duplicate = ago / 1'000'000 < seconds ||
-                        (ago / 1'000'000 == seconds && (ago % 1'000'000) * 1000 < nanos);
-        }
-        if (duplicate) {
-            std::vector<Party> parties = act_as;
-            std::sort(parties.begin(), parties.end());
-            std::string set;
-            for (const Party& p : parties) set += (set.empty() ? "" : ", ") + p;
-            throw CommandError(
-                "DUPLICATE_COMMAND", 10, "Command submission already exists.",
-                {{"changeId", "ChangeId(" + user_id + "," + command_id + ",Set(" + set + "))"},
-                 {"completion_offset", std::to_string(previous->offset)},
-                 {"accepted", "true"},
-                 {"existingSubmissionId", previous->submission_id.empty()
-                                              ? "None"
-                                              : "Some(" + previous->submission_id + ")"},
-                 {"definite_answer", "true"}});
-        }
-    }
-    store::TransactionDraft d = interpret_submission(ctx, s, act_as, read_as, now, "");
-    ctx.commit(d);
-    ctx.store().add_completion(store::CommandCompletion{.offset = d.offset,
-                                                        .user_id = user_id,
-                                                        .command_id = command_id,
-                                                        .submission_id = submission_id,
-                                                        .act_as = act_as,
-                                                        .record_time = now,
-                                                        .deduplication_kind = dedup_kind,
-                                                        .deduplication_value = dedup_value,
-                                                        .deduplication_nanos = dedup_nanos});
+    const CommandDeduplication dedup = deduplication_of(s);
+    refuse_duplicate(ctx, user_id, command_id, act_as, dedup, now);
+    const store::TransactionDraft d = interpret_submission(ctx, s, act_as, read_as, now, "");
+    commit_command(ctx, d, user_id, s.optional_string("submission_id").value_or(""), dedup);
 }
 
 store::TransactionDraft interpret_commands(SeedContext& ctx, const nlohmann::json& step,

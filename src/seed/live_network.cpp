@@ -249,7 +249,7 @@ nlohmann::json LiveNetwork::execute_steps(const nlohmann::json& body) {
         // The sender's wallet completes an accepted offer at once (AcceptedTransferOfferTrigger).
         const std::string& kind = step.at("step").get_ref<const std::string&>();
         nlohmann::json automation = nlohmann::json::array();
-        if (kind == "accept_transfer_offer" || kind == "submit") {
+        if (kind == "accept_transfer_offer" || kind == "submit" || kind == "execute") {
             const auto u = store_->update_at(store_->ledger_end());
             const auto& tx = std::get<store::Transaction>(*u);
             for (const store::Node& node : tx.nodes) {

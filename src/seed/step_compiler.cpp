@@ -50,6 +50,7 @@ const std::map<std::string_view, StepFunction>& step_kinds() {
         {"advance_time", advance_time},
         {"transaction", raw_transaction},
         {"submit", submit_commands},
+        {"execute", execute_prepared},
     };
     return kinds;
 }

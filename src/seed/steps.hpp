@@ -131,6 +131,32 @@ OfferNodes add_two_step_offer(const SeedContext& ctx, store::TransactionDraft& d
 
 // Runs a "submit" step: the commands of a JSON Ledger API submission (seed/commands.hpp).
 void submit_commands(SeedContext& ctx, const JsonObject& step);
+// Runs an "execute" step: a prepared transaction, signed by its external parties, interpreted
+// again and committed if it is the transaction they signed (interactive submission's execute).
+void execute_prepared(SeedContext& ctx, const JsonObject& step);
+
+// The pieces both share. The transaction the step's commands make at `now` (its effective time),
+// not committed; its contract ids derive from `contract_id_salt` ("": the update id).
+store::TransactionDraft interpret_submission(SeedContext& ctx, const JsonObject& s,
+                                             const std::vector<Party>& act_as,
+                                             const std::vector<Party>& read_as, Timestamp now,
+                                             const std::string& contract_id_salt);
+// A submission's deduplication period: kind "" (the maximum), "duration" (value seconds, nanos)
+// or "offset" (value).
+struct CommandDeduplication {
+    std::string kind;
+    std::int64_t value = 0;
+    std::int32_t nanos = 0;
+};
+[[nodiscard]] CommandDeduplication deduplication_of(const JsonObject& step);
+// CommandDeduplicator: throws DUPLICATE_COMMAND when a command of the same change id (user,
+// command id, act-as parties) was accepted within the period before `now`.
+void refuse_duplicate(const SeedContext& ctx, const std::string& user_id,
+                      const std::string& command_id, const std::vector<Party>& act_as,
+                      const CommandDeduplication& dedup, Timestamp now);
+// Commits `d` and its completion.
+void commit_command(SeedContext& ctx, const store::TransactionDraft& d, const std::string& user_id,
+                    const std::string& submission_id, const CommandDeduplication& dedup);
 
 void mint(SeedContext& ctx, const JsonObject& step);
 void lock(SeedContext& ctx, const JsonObject& step);

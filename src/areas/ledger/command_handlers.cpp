@@ -18,6 +18,7 @@
 #include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
+#include "cantonlite/areas/ledger/command_requests.hpp"
 #include "cantonlite/areas/ledger/event_filter.hpp"
 #include "cantonlite/areas/ledger/js_canton_error.hpp"
 #include "cantonlite/areas/ledger/ledger_area.hpp"
@@ -30,8 +31,6 @@
 #include "cantonlite/areas/ledger/update_reads.hpp"
 #include "cantonlite/http/api_error.hpp"
 #include "cantonlite/http/json_text.hpp"
-#include "cantonlite/interactive/prepared_transaction.hpp"
-#include "cantonlite/interactive/transaction_hash.hpp"
 #include "cantonlite/model/ids.hpp"
 #include "cantonlite/seed/commands.hpp"
 
@@ -42,300 +41,7 @@ using http::ApiError;
 using http::ErrorKind;
 using nlohmann::json;
 
-// ---- JsCommands, decoded as deriveConfiguredCodec decodes it (commands, commandId and actAs
-// required; every other field defaulted; unknown keys ignored) ----
-
-struct Deduplication {
-    std::string kind;  // "", "duration", "offset"
-    std::int64_t value = 0;
-    std::int32_t nanos = 0;
-};
-
-struct JsCommands {
-    json commands;  // the array, each command checked for its shape
-    std::string command_id;
-    std::vector<std::string> act_as;
-    std::string user_id;
-    std::vector<std::string> read_as;
-    std::string workflow_id;
-    std::string submission_id;
-    Deduplication deduplication;
-    bool min_ledger_time_abs = false;
-    bool min_ledger_time_rel = false;
-    std::vector<std::string> disclosed;  // contract ids
-    std::string synchronizer_id;
-};
-
-const json* find_member(const json& o, std::string_view key) {
-    const auto it = o.find(key);
-    return it == o.end() ? nullptr : &*it;
-}
-
-std::string required_string(const json& o, std::string_view key, const std::string& path) {
-    const json* v = find_member(o, key);
-    if (v == nullptr) relaxed::fail_at("Missing required field", path + std::string(key));
-    if (!v->is_string()) relaxed::wrong_type(*v, "string", path + std::string(key));
-    return v->get<std::string>();
-}
-
-std::string optional_string(const json& o, std::string_view key, const std::string& path) {
-    const json* v = find_member(o, key);
-    if (v == nullptr || v->is_null()) return "";
-    if (!v->is_string()) relaxed::wrong_type(*v, "string", path + std::string(key));
-    return v->get<std::string>();
-}
-
-std::vector<std::string> string_list(const json* v, const std::string& path) {
-    std::vector<std::string> out;
-    if (v == nullptr || v->is_null()) return out;
-    if (!v->is_array()) relaxed::wrong_type(*v, "array", path);
-    for (std::size_t i = 0; i < v->size(); ++i) {
-        if (!(*v)[i].is_string())
-            relaxed::wrong_type((*v)[i], "string", path + "[" + std::to_string(i) + "]");
-        out.push_back((*v)[i].get<std::string>());
-    }
-    return out;
-}
-
-// IdentifierConverter.fromJsonEither: exactly three parts.
-void check_identifier(const std::string& id, const std::string& path) {
-    if (std::count(id.begin(), id.end(), ':') == 2) return;
-    relaxed::fail_at("Invalid identifier format (" + id +
-                         ") not matching the expected format "
-                         "(<package>:<moduleName>:<entityName>)",
-                     path);
-}
-
-void check_command(const json& c, const std::string& path) {
-    if (!c.is_object() || c.size() != 1) relaxed::fail_at("Missing required field", path);
-    const std::string kind = c.begin().key();
-    const json& body = c.begin().value();
-    const std::string at = path + "." + kind + ".";
-    static const std::vector<std::pair<std::string, std::vector<std::string>>> shapes{
-        {"CreateCommand", {"templateId", "createArguments"}},
-        {"ExerciseCommand", {"templateId", "contractId", "choice", "choiceArgument"}},
-        {"CreateAndExerciseCommand", {"templateId", "createArguments", "choice", "choiceArgument"}},
-        {"ExerciseByKeyCommand", {"templateId", "contractKey", "choice", "choiceArgument"}},
-    };
-    const auto shape =
-        std::find_if(shapes.begin(), shapes.end(), [&](const auto& s) { return s.first == kind; });
-    if (shape == shapes.end()) {
-        relaxed::fail_at("type Command has no class/object/case named '" + kind + "'", path);
-    }
-    if (!body.is_object()) relaxed::wrong_type(body, "object", path + "." + kind);
-    for (const std::string& f : shape->second) {
-        if (f == "createArguments" || f == "choiceArgument" || f == "contractKey") {
-            if (!body.contains(f)) relaxed::fail_at("Missing required field", at + f);
-            continue;
-        }
-        (void)required_string(body, f, at);
-    }
-    check_identifier(body.at("templateId").get<std::string>(), at + "templateId");
-}
-
-Deduplication decode_deduplication(const json* v, const std::string& path) {
-    Deduplication d;
-    if (v == nullptr || v->is_null()) return d;
-    if (!v->is_object() || v->size() != 1) relaxed::wrong_type(*v, "object", path);
-    const std::string kind = v->begin().key();
-    const json& body = v->begin().value();
-    if (kind == "Empty") return d;
-    const json* value = body.is_object() ? find_member(body, "value") : nullptr;
-    if (value == nullptr) relaxed::fail_at("Missing required field", path + "." + kind + ".value");
-    if (kind == "DeduplicationOffset") {
-        d.kind = "offset";
-        d.value = relaxed::decode_long(*value, path + "." + kind + ".value");
-        return d;
-    }
-    if (kind == "DeduplicationDuration") {
-        d.kind = "duration";
-        if (!value->is_object())
-            relaxed::wrong_type(*value, "object", path + "." + kind + ".value");
-        d.value =
-            relaxed::decode_optional_long(find_member(*value, "seconds"), "seconds").value_or(0);
-        d.nanos = relaxed::decode_optional_int(find_member(*value, "nanos"), "nanos").value_or(0);
-        return d;
-    }
-    relaxed::fail_at("type DeduplicationPeriod has no class/object/case named '" + kind + "'",
-                     path);
-}
-
-// Takes `commands` out of `body`.
-JsCommands decode_js_commands(json& body, const std::string& prefix) {
-    if (!body.is_object()) relaxed::fail_at("Missing required field", prefix + "commands");
-    JsCommands c;
-    const json* commands = find_member(body, "commands");
-    if (commands == nullptr) relaxed::fail_at("Missing required field", prefix + "commands");
-    if (!commands->is_array()) relaxed::wrong_type(*commands, "array", prefix + "commands");
-    for (std::size_t i = 0; i < commands->size(); ++i)
-        check_command((*commands)[i], prefix + "commands[" + std::to_string(i) + "]");
-    c.commands = std::move(body["commands"]);
-    c.command_id = required_string(body, "commandId", prefix);
-    const json* act_as = find_member(body, "actAs");
-    if (act_as == nullptr) relaxed::fail_at("Missing required field", prefix + "actAs");
-    c.act_as = string_list(act_as, prefix + "actAs");
-    c.user_id = optional_string(body, "userId", prefix);
-    c.read_as = string_list(find_member(body, "readAs"), prefix + "readAs");
-    c.workflow_id = optional_string(body, "workflowId", prefix);
-    c.submission_id = optional_string(body, "submissionId", prefix);
-    c.synchronizer_id = optional_string(body, "synchronizerId", prefix);
-    c.deduplication = decode_deduplication(find_member(body, "deduplicationPeriod"),
-                                           prefix + "deduplicationPeriod");
-    const json* abs = find_member(body, "minLedgerTimeAbs");
-    c.min_ledger_time_abs = abs != nullptr && !abs->is_null();
-    if (c.min_ledger_time_abs && !abs->is_string())
-        relaxed::wrong_type(*abs, "string", prefix + "minLedgerTimeAbs");
-    const json* rel = find_member(body, "minLedgerTimeRel");
-    c.min_ledger_time_rel = rel != nullptr && !rel->is_null();
-    if (const json* disclosed = find_member(body, "disclosedContracts");
-        disclosed != nullptr && !disclosed->is_null()) {
-        if (!disclosed->is_array())
-            relaxed::wrong_type(*disclosed, "array", prefix + "disclosedContracts");
-        for (std::size_t i = 0; i < disclosed->size(); ++i) {
-            const json& d = (*disclosed)[i];
-            const std::string at = prefix + "disclosedContracts[" + std::to_string(i) + "].";
-            if (!d.is_object()) relaxed::wrong_type(d, "object", at);
-            c.disclosed.push_back(optional_string(d, "contractId", at));
-        }
-    }
-    return c;
-}
-
-// The participant's error for a refused command, with its submission id as correlation id.
-ApiError api_error_of(const seed::CommandError& e, const std::string& submission_id) {
-    ErrorKind kind = ErrorKind::internal;
-    switch (e.category()) {
-        case 8:
-            kind = ErrorKind::invalid_argument;
-            break;
-        case 9:
-            kind = ErrorKind::failed_precondition;
-            break;
-        case 10:
-            kind = ErrorKind::already_exists;
-            break;
-        case 11:
-            kind = ErrorKind::not_found;
-            break;
-        case 2:
-            kind = ErrorKind::too_many_requests;
-            break;
-        default:
-            break;
-    }
-    ApiError error(kind, e.code(), e.what(), e.context(), e.resources());
-    if (e.json_layer()) return std::move(error.built_by_json_layer());
-    // A definite answer the error states itself (DUPLICATE_COMMAND: "true").
-    const bool states_its_answer =
-        std::any_of(e.context().begin(), e.context().end(),
-                    [](const auto& kv) { return kv.first == "definite_answer"; });
-    if (states_its_answer) error.without_definite_answer();
-    if (!submission_id.empty()) error.with_correlation_id(submission_id);
-    return error;
-}
-
-// A fresh submission id: a random UUID, as ApiCommandService generates one.
-std::string new_submission_id() {
-    const std::string hex = new_trace_id();
-    return hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-4" + hex.substr(13, 3) + "-a" +
-           hex.substr(17, 3) + "-" + hex.substr(20, 12);
-}
-
-// The JSON layer's transcoding of the commands (TranscodePackageIdResolver, SchemaProcessors),
-// before any claim: the first actAs party resolves package names.
-void transcode(const model::Network& n, const JsCommands& c) {
-    if (c.act_as.empty()) throw_missing_field("act_as/actAs");
-    if (const auto e = lf_party_error(c.act_as.front()))
-        throw_invalid_argument("Invalid party in actAs/act_as: " + *e);
-    try {
-        (void)seed::resolve_commands(n, c.commands, c.act_as.front());
-    } catch (const seed::CommandError& e) {
-        throw api_error_of(e, "");
-    }
-}
-
-// CommandsValidator's parties and synchronizer.
-void validate_parties_and_synchronizer(const model::Network& n, const JsCommands& c) {
-    for (const auto* list : {&c.act_as, &c.read_as}) {
-        for (const std::string& p : *list) {
-            if (const auto e = lf_party_error(p)) throw_invalid_argument(*e);
-        }
-    }
-    if (!c.synchronizer_id.empty() && c.synchronizer_id != n.synchronizer_id &&
-        std::find(n.other_synchronizers.begin(), n.other_synchronizers.end(), c.synchronizer_id) ==
-            n.other_synchronizers.end()) {
-        throw_invalid_field("synchronizer_id", "unknown synchronizer " + c.synchronizer_id);
-    }
-}
-
-// The "submit" step of a command request (journaled as is; interactive submission interprets
-// it): takes the commands out of `c`.
-json submit_step(JsCommands& c, const std::string& user_id, const std::string& submission_id) {
-    json step = json::object();
-    step["step"] = "submit";
-    step["user_id"] = user_id;
-    step["command_id"] = c.command_id;
-    step["submission_id"] = submission_id;
-    step["act_as"] = c.act_as;
-    step["commands"] = std::move(c.commands);
-    if (!c.read_as.empty()) step["read_as"] = c.read_as;
-    if (!c.workflow_id.empty()) step["workflow_id"] = c.workflow_id;
-    if (!c.disclosed.empty()) step["disclosed"] = c.disclosed;
-    return step;
-}
-
 enum class Answer { update_id, transaction, transaction_tree, none };
-
-// The JsTransaction (or JsTransactionTree) the command committed at `offset`, as `format` shows
-// it; its events empty when the format sees none of them (CommandServiceImpl's fallback).
-std::string committed_transaction(const store::LedgerStore& store, std::int64_t offset,
-                                  TransactionFormat format, bool tree, const ApiProfile& release) {
-    const store::UpdatePtr update = store.update_at(offset);
-    if (update == nullptr) throw ApiError(ErrorKind::internal, "", "the transaction is gone");
-    UpdateFormat f;
-    f.include_transactions = format;
-    UpdateReader reader = UpdateReader::make(f, store.network());
-    reader.trees = tree;
-    std::optional<std::string> text = update_json(*update, reader, release);
-    bool cleared = false;
-    if (!text) {
-        TransactionFormat any;
-        any.event_format =
-            EventFormat{.filters_for_any_party =
-                            Filters{{CumulativeFilter{.kind = CumulativeFilter::Kind::wildcard}}},
-                        .verbose = true};
-        any.transaction_shape = TransactionShape::ledger_effects;
-        f.include_transactions = any;
-        reader = UpdateReader::make(f, store.network());
-        reader.trees = tree;
-        text = update_json(*update, reader, release);
-        cleared = true;
-    }
-    nlohmann::ordered_json parsed = nlohmann::ordered_json::parse(*text);
-    nlohmann::ordered_json value = parsed.begin().value()["value"];
-    if (cleared) {
-        if (tree) {
-            value["eventsById"] = nlohmann::ordered_json::object();
-        } else {
-            value["events"] = nlohmann::ordered_json::array();
-        }
-    }
-    return value.dump();
-}
-
-// The default TransactionFormat of submit-and-wait-for-transaction: every act-as and read-as
-// party, a wildcard, verbose, ACS_DELTA (ApiCommandService).
-TransactionFormat default_transaction_format(const JsCommands& c) {
-    EventFormat e;
-    e.verbose = true;
-    for (const auto* list : {&c.act_as, &c.read_as}) {
-        for (const std::string& p : *list) {
-            e.filters_by_party[p] =
-                Filters{{CumulativeFilter{.kind = CumulativeFilter::Kind::wildcard}}};
-        }
-    }
-    return TransactionFormat{.event_format = e, .transaction_shape = TransactionShape::acs_delta};
-}
 
 http::Response submit(seed::LiveNetwork& network, const RouteAuth& auth,
                       const http::RequestContext& ctx, const ApiProfile& release, Answer answer) {
@@ -384,18 +90,7 @@ http::Response submit(seed::LiveNetwork& network, const RouteAuth& auth,
         throw_invalid_argument(
             "min_ledger_time_abs cannot be specified at the same time as min_ledger_time_rel");
     }
-    if (c.deduplication.kind == "duration" &&
-        (c.deduplication.value < 0 || (c.deduplication.value == 0 && c.deduplication.nanos < 0))) {
-        throw_invalid_field("deduplication_period", "Duration must be positive");
-    }
-    if (c.deduplication.kind == "offset" && c.deduplication.value < 0) {
-        throw ApiError(ErrorKind::invalid_argument, "NEGATIVE_OFFSET",
-                       "Offset " + std::to_string(c.deduplication.value) +
-                           " in deduplication_period is a negative integer: the deduplication "
-                           "offset has to be a non-negative integer and not " +
-                           std::to_string(c.deduplication.value))
-            .without_definite_answer();
-    }
+    validate_deduplication(c.deduplication);
     // Routing (AdmissibleSynchronizersComputation): every submitter hosted here with submission
     // permission. An external party is hosted with confirmation only: its transactions go through
     // interactive submission, signed by its own key.
@@ -413,11 +108,7 @@ http::Response submit(seed::LiveNetwork& network, const RouteAuth& auth,
     const std::string submission_id =
         c.submission_id.empty() ? new_submission_id() : c.submission_id;
     json step = submit_step(c, user_id, submission_id);
-    if (!c.deduplication.kind.empty()) {
-        step["deduplication"] = {{"kind", c.deduplication.kind},
-                                 {"value", c.deduplication.value},
-                                 {"nanos", c.deduplication.nanos}};
-    }
+    add_deduplication(step, c.deduplication);
     seed::Written written;
     try {
         written = network.apply_steps(std::move(step));
@@ -444,7 +135,7 @@ http::Response submit(seed::LiveNetwork& network, const RouteAuth& auth,
         case Answer::transaction_tree: {
             const std::shared_lock relock(network.gate());
             const bool tree = answer == Answer::transaction_tree;
-            TransactionFormat f = format.value_or(default_transaction_format(c));
+            TransactionFormat f = format.value_or(default_transaction_format(c.act_as, c.read_as));
             if (tree) {
                 // JsCommandService builds it: actAs only, cumulative wildcards, LEDGER_EFFECTS.
                 EventFormat e;
@@ -543,122 +234,6 @@ http::Response completions_list(const store::LedgerStore& store, const std::stri
 }
 
 }  // namespace
-
-http::Response post_prepare_submission(seed::LiveNetwork& network, const RouteAuth& auth,
-                                       const http::RequestContext& ctx, const ApiProfile& release) {
-    // JsPrepareSubmissionRequest: JsCommands' fields, synchronizerId and
-    // packageIdSelectionPreference required by the codec (no defaults), and prepare's own.
-    const model::Network& n = network.store().network();
-    JsCommands c;
-    bool verbose = false;
-    std::optional<model::Timestamp> max_record_time;
-    std::string scheme_name = "HASHING_SCHEME_VERSION_V2";
-    std::exception_ptr json_error;
-    try {
-        json body = relaxed::parse_body(ctx.request.body);
-        c = decode_js_commands(body, "");
-        for (const char* field : {"synchronizerId", "packageIdSelectionPreference"}) {
-            if (find_member(body, field) == nullptr)
-                relaxed::fail_at("Missing required field", field);
-        }
-        verbose = relaxed::decode_bool(find_member(body, "verboseHashing"), "verboseHashing");
-        if (const auto t = relaxed::decode_optional_string(find_member(body, "maxRecordTime"),
-                                                           "maxRecordTime")) {
-            max_record_time = model::parse_timestamp(*t);
-            if (!max_record_time) relaxed::fail_at("Invalid value", "maxRecordTime");
-        }
-        if (const json* v = find_member(body, "hashingSchemeVersion"); v && !v->is_null()) {
-            static const std::vector<std::string> names{
-                "HASHING_SCHEME_VERSION_UNSPECIFIED", "HASHING_SCHEME_VERSION_V2",
-                "HASHING_SCHEME_VERSION_V3", "HASHING_SCHEME_VERSION_V4"};
-            if (!v->is_string() ||
-                std::find(names.begin(), names.end(), v->get<std::string>()) == names.end() ||
-                (!release.canton_3_6() && v->get<std::string>() == names[3]))
-                relaxed::fail_at("Invalid value", "hashingSchemeVersion");
-            scheme_name = v->get<std::string>();
-        }
-        // The JSON layer's transcoding, before any claim (as the command service's).
-        transcode(n, c);
-    } catch (...) {
-        json_error = std::current_exception();
-    }
-    std::shared_lock lock(network.gate());
-    const Caller caller = auth.identify(ctx.request);
-    if (json_error) std::rethrow_exception(json_error);
-    // InteractiveSubmissionServiceAuthorization: MatchUserId, and ReadAs each of actAs and
-    // readAs: preparing reads, it does not act.
-    std::vector<std::string> readers = c.act_as;
-    readers.insert(readers.end(), c.read_as.begin(), c.read_as.end());
-    const std::string user_id = auth.authorize_user_reads(caller, c.user_id, readers, false);
-    // SubmitRequestValidator.validatePrepare.
-    if (c.command_id.empty()) throw_missing_field("command_id");
-    validate_parties_and_synchronizer(n, c);
-    if (c.commands.empty()) throw_missing_field("commands");
-    if (scheme_name == "HASHING_SCHEME_VERSION_UNSPECIFIED")
-        throw_invalid_field("hashing_scheme_version", "Unspecified version");
-    if (scheme_name == "HASHING_SCHEME_VERSION_V4") {
-        throw_invalid_field("hashing_scheme_version",
-                            "V4 needs protocol version 36 (dev); cantonlite hashes V2 and V3");
-    }
-    if (c.commands.size() > 1) {
-        throw ApiError(ErrorKind::invalid_argument, "FAILED_TO_PREPARE_TRANSACTION",
-                       "The participant failed to prepare the transaction: Preparing multiple "
-                       "commands is currently not supported");
-    }
-    const std::string synchronizer =
-        c.synchronizer_id.empty() ? n.synchronizer_id : c.synchronizer_id;
-    const std::vector<std::string> act_as = c.act_as;
-    const std::string command_id = c.command_id;
-    lock.unlock();
-    // The commands interpreted as the submission would run them, nothing committed; the contract
-    // ids derive from the transaction's uuid.
-    const std::string uuid = new_submission_id();
-    const json step = submit_step(c, user_id, uuid);
-    store::TransactionDraft draft;
-    try {
-        draft = network.interpret(step, "prepared/" + uuid);
-    } catch (const seed::CommandError& e) {
-        throw api_error_of(e, "");
-    }
-    lock.lock();
-    const store::LedgerStore& store = network.store();
-    const interactive::PrepareInputs inputs{
-        .act_as = act_as,
-        .command_id = command_id,
-        .synchronizer_id = synchronizer,
-        .transaction_uuid = uuid,
-        .preparation_time = draft.effective_at,
-        .max_record_time = max_record_time,
-        .contract = [&](const std::string& cid) -> model::ContractPtr {
-            const auto state = store.contract(cid);
-            return state ? state->contract : nullptr;
-        }};
-    const wire::PreparedTransaction prepared = interactive::encode_prepared(draft, inputs);
-    lock.unlock();
-    const interactive::Hash hash = interactive::prepared_transaction_hash(
-        prepared, scheme_name == "HASHING_SCHEME_VERSION_V3" ? interactive::HashingScheme::v3
-                                                             : interactive::HashingScheme::v2);
-    std::string out = "{";
-    http::append_string_field(out, "preparedTransaction",
-                              model::base64_encode(prepared.SerializeAsString()), true);
-    out += ',';
-    http::append_string_field(out, "preparedTransactionHash",
-                              model::base64_encode(std::string_view(
-                                  reinterpret_cast<const char*>(hash.data()), hash.size())),
-                              true);
-    out += ',';
-    http::append_string_field(out, "hashingSchemeVersion", scheme_name, true);
-    if (verbose) {
-        // InteractiveSubmissionServiceConfig.enableVerboseHashing is off by default.
-        out += ',';
-        http::append_string_field(out, "hashingDetails",
-                                  "Verbose hashing is disabled on this participant. Contact the "
-                                  "node administrator for more details.",
-                                  true);
-    }
-    out += '}';
-    return http::Response::json(200, std::move(out));
-}
 
 http::Response post_submit_and_wait(seed::LiveNetwork& network, const RouteAuth& auth,
                                     const http::RequestContext& ctx, const ApiProfile& release) {

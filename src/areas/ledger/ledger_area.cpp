@@ -167,6 +167,13 @@ LedgerArea::LedgerArea(const store::LedgerStore& store, const ApiProfile& profil
         // (Prepare commits nothing, but interprets under the writers' lock: not a reader.)
         route("POST", "/v2/interactive-submission/prepare", Claims::user_and_parties,
               submits(post_prepare_submission), Check::by_handler, true);
+        route("POST", "/v2/interactive-submission/execute", Claims::user_and_parties,
+              submits(post_execute_submission), Check::by_handler, true);
+        route("POST", "/v2/interactive-submission/executeAndWait", Claims::user_and_parties,
+              submits(post_execute_submission_and_wait), Check::by_handler, true);
+        route("POST", "/v2/interactive-submission/executeAndWaitForTransaction",
+              Claims::user_and_parties, submits(post_execute_submission_and_wait_for_transaction),
+              Check::by_handler, true);
     }
     route("POST", "/v2/commands/completions", Claims::user_and_parties, with(post_completions));
     route("POST", "/v2/commands/command-completions", Claims::read_as,

@@ -202,6 +202,20 @@ std::string RouteAuth::authorize_submission(const Caller& caller, const std::str
     return user;
 }
 
+std::string RouteAuth::authorize_execution(const Caller& caller, const std::string& user_id,
+                                           const std::vector<std::string>& execute_as) const {
+    if (claims_ != Claims::user_and_parties)
+        throw std::logic_error("a route authorized other claims than it declares");
+    std::string user = match_user_id(auth_->enabled(), caller, user_id);
+    checked_ = true;
+    if (!auth_->enabled()) return user;
+    for (const std::string& p : execute_as) {
+        if (!contains(caller.user->rights.can_act_as, p))
+            denied("Claims do not authorize to execute for party '" + p + "'");
+    }
+    return user;
+}
+
 std::string RouteAuth::authorize_user_reads(const Caller& caller, const std::string& user_id,
                                             const std::vector<std::string>& parties,
                                             bool any_party) const {

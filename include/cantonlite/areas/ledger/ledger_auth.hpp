@@ -109,6 +109,10 @@ class RouteAuth {
     [[nodiscard]] std::string authorize_submission(const Caller& caller, const std::string& user_id,
                                                    const std::vector<std::string>& act_as,
                                                    const std::vector<std::string>& read_as) const;
+    // The same for interactive submission's execute (InteractiveSubmissionServiceAuthorization):
+    // MatchUserId(user_id), then ExecuteAs each of `execute_as` (CanActAs grants it).
+    [[nodiscard]] std::string authorize_execution(const Caller& caller, const std::string& user_id,
+                                                  const std::vector<std::string>& execute_as) const;
     // The same for a route that reads completions: MatchUserId(user_id), ReadAs each of `parties`
     // (or ReadAsAnyParty with `any_party`).
     [[nodiscard]] std::string authorize_user_reads(const Caller& caller, const std::string& user_id,

@@ -126,6 +126,22 @@ inline constexpr std::int64_t http_list_max_elements = 200;
                                                      const RouteAuth& auth,
                                                      const http::RequestContext& ctx,
                                                      const ApiProfile& release);
+// POST /v2/interactive-submission/execute ({}), …/executeAndWait ({updateId, completionOffset})
+// and …/executeAndWaitForTransaction ({transaction}): the prepared transaction given back, checked
+// as the participant checks it, then an "execute" step that verifies the parties' signatures of
+// its hash and commits it if its command, run again, makes that very transaction
+// (interactive_handlers.cpp, with prepare).
+[[nodiscard]] http::Response post_execute_submission(seed::LiveNetwork& network,
+                                                     const RouteAuth& auth,
+                                                     const http::RequestContext& ctx,
+                                                     const ApiProfile& release);
+[[nodiscard]] http::Response post_execute_submission_and_wait(seed::LiveNetwork& network,
+                                                              const RouteAuth& auth,
+                                                              const http::RequestContext& ctx,
+                                                              const ApiProfile& release);
+[[nodiscard]] http::Response post_execute_submission_and_wait_for_transaction(
+    seed::LiveNetwork& network, const RouteAuth& auth, const http::RequestContext& ctx,
+    const ApiProfile& release);
 [[nodiscard]] http::Response post_submit_and_wait(seed::LiveNetwork& network, const RouteAuth& auth,
                                                   const http::RequestContext& ctx,
                                                   const ApiProfile& release);

@@ -71,6 +71,24 @@ class PrepareTest : public LiveFixture {
             std::string_view(reinterpret_cast<const char*>(h.data()), h.size()));
     }
     static json error_of(const http::Response& r) { return json::parse(r.body); }
+    // An external party onboarded with the public key of `private_key`, alice allowed to act as
+    // it; its party id.
+    std::string onboard_external(const std::string& hint, const std::string& private_key) {
+        const std::string key = interactive::ed25519_public_key(private_key);
+        const auto t = interactive::generate_onboarding(
+            hint, key,
+            "participant1::122056e00d8eef432e448963fb33d31cbc989835384ec290868e0a0f7573b254b1af");
+        EXPECT_EQ(steps(json::array({{{"step", "add_party"},
+                                      {"party", t.party_id},
+                                      {"external_key", model::base64_encode(key)}},
+                                     {{"step", "grant_rights"},
+                                      {"user", "alice"},
+                                      {"rights", {{"can_act_as", json::array({t.party_id})}}}}}))
+                      .at("results")
+                      .size(),
+                  2U);
+        return t.party_id;
+    }
 };
 
 TEST_F(PrepareTest, AnswersTheTransactionAndTheHashItsClientRecomputes) {
@@ -132,25 +150,12 @@ TEST_F(PrepareTest, VerboseHashingIsOffOnTheParticipant) {
 }
 
 TEST_F(PrepareTest, PreparesForAnExternalParty) {
-    // The party onboarded with a key, alice allowed to act as it.
-    const std::string key = interactive::ed25519_public_key(std::string(32, '\x33'));
-    const auto t = interactive::generate_onboarding(
-        "exchange", key,
-        "participant1::122056e00d8eef432e448963fb33d31cbc989835384ec290868e0a0f7573b254b1af");
-    ASSERT_EQ(steps(json::array({{{"step", "add_party"},
-                                  {"party", t.party_id},
-                                  {"external_key", model::base64_encode(key)}},
-                                 {{"step", "grant_rights"},
-                                  {"user", "alice"},
-                                  {"rights", {{"can_act_as", json::array({t.party_id})}}}}}))
-                  .at("results")
-                  .size(),
-              2U);
+    const std::string exchange = onboard_external("exchange", std::string(32, '\x33'));
 
-    const http::Response r = prepare(request(t.party_id));
+    const http::Response r = prepare(request(exchange));
 
     ASSERT_EQ(r.status, 200) << r.body;
-    EXPECT_EQ(decoded(json::parse(r.body)).metadata().submitter_info().act_as(0), t.party_id);
+    EXPECT_EQ(decoded(json::parse(r.body)).metadata().submitter_info().act_as(0), exchange);
 }
 
 TEST_F(PrepareTest, RefusesInCantonsWords) {
@@ -198,6 +203,248 @@ TEST_F(PrepareTest, ReadingAsThePartiesIsNeeded) {
     json other_user = request(alice);
     other_user["userId"] = "bob";
     EXPECT_EQ(prepare(other_user).status, 403);
+}
+
+// ---- execute: the wallet SDK's executeAndWait, and its refusals in Canton's words
+// (SubmitRequestValidator.validateExecute, InteractiveSubmission.verifySignatures) ----
+
+class ExecuteTest : public PrepareTest {
+  protected:
+    const std::string key_ = std::string(32, '\x44');
+    std::string exchange_;
+    void SetUp() override { exchange_ = onboard_external("exchange", key_); }
+
+    // The prepare answer for a tap to the exchange, as the exchange prepares it.
+    json prepared(const std::string& command_id = "withdrawal-1") const {
+        const http::Response r = prepare(request(exchange_, command_id));
+        EXPECT_EQ(r.status, 200) << r.body;
+        return json::parse(r.body);
+    }
+    // The wallet SDK's executeAndWait body: the prepared transaction back, the party's
+    // signature of the hash it was answered (signedBy its namespace).
+    json execute_request(const json& answer, const std::string& signature) const {
+        return {{"userId", "alice"},
+                {"preparedTransaction", answer.at("preparedTransaction")},
+                {"hashingSchemeVersion", answer.at("hashingSchemeVersion")},
+                {"submissionId", "9d5bd2c6-4b37-4a7f-8e0c-2f0c3a3c6b1d"},
+                {"deduplicationPeriod", {{"Empty", json::object()}}},
+                {"partySignatures",
+                 {{"signatures",
+                   json::array(
+                       {{{"party", exchange_},
+                         {"signatures",
+                          json::array({{{"signature", signature},
+                                        {"signedBy", exchange_.substr(exchange_.find("::") + 2)},
+                                        {"format", "SIGNATURE_FORMAT_CONCAT"},
+                                        {"signingAlgorithmSpec",
+                                         "SIGNING_ALGORITHM_SPEC_ED25519"}}})}}})}}}};
+    }
+    std::string sign(const std::string& hash_base64) const {
+        return model::base64_encode(
+            interactive::ed25519_sign(key_, model::base64_decode(hash_base64).value()));
+    }
+    json signed_request(const json& answer) const {
+        return execute_request(answer, sign(answer.at("preparedTransactionHash")));
+    }
+    http::Response execute(const json& body, const std::string& path = "executeAndWait",
+                           const std::string& user = "alice") const {
+        return as_user(user, "POST", "/v2/interactive-submission/" + path, body.dump());
+    }
+    // The answer with its prepared transaction replaced by `p`, and its hash by p's.
+    static json with_transaction(json answer, const wire::PreparedTransaction& p) {
+        answer["preparedTransaction"] = model::base64_encode(p.SerializeAsString());
+        answer["preparedTransactionHash"] =
+            base64(interactive::prepared_transaction_hash(p, interactive::HashingScheme::v2));
+        return answer;
+    }
+    std::string cause_of(const http::Response& r) const {
+        return error_of(r).at("cause").get<std::string>();
+    }
+};
+
+TEST_F(ExecuteTest, CommitsTheTransactionThePartySigned) {
+    const json answer = prepared();
+    const wire::PreparedTransaction p = decoded(answer);
+    const std::int64_t before = ledger_end();
+
+    const http::Response r = execute(signed_request(answer));
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    const json done = json::parse(r.body);
+    EXPECT_EQ(done.at("completionOffset"), before + 1);
+    EXPECT_EQ(ledger_end(), before + 1);
+    EXPECT_EQ(done.at("updateId"), network_->store().id_for(before + 1).str());
+    // The amulet it created is the one prepared: its id, suffixed at commit.
+    std::string created;
+    for (const auto& node : p.transaction().nodes()) {
+        if (node.v1().has_create() && node.v1().create().template_id().entity_name() == "Amulet")
+            created = node.v1().create().contract_id();
+    }
+    ASSERT_EQ(created.size(), 66U);
+    bool found = false;
+    for (const model::ContractPtr& amulet : views().unlocked_amulets_of(exchange_)) {
+        found = found || amulet->contract_id.str().substr(0, 66) == created;
+    }
+    EXPECT_TRUE(found);
+    // Its completion, for the user and the party.
+    const http::Response completions = as_user(
+        "alice", "POST", "/v2/commands/completions",
+        json{{"userId", "alice"}, {"parties", {exchange_}}, {"beginExclusive", before}}.dump());
+    ASSERT_EQ(completions.status, 200) << completions.body;
+    const json c = json::parse(completions.body).at(0)["completionResponse"]["Completion"]["value"];
+    EXPECT_EQ(c.at("commandId"), "withdrawal-1");
+    EXPECT_EQ(c.at("submissionId"), "9d5bd2c6-4b37-4a7f-8e0c-2f0c3a3c6b1d");
+    EXPECT_EQ(c.at("actAs"), json::array({exchange_}));
+}
+
+TEST_F(ExecuteTest, ExecuteAnswersNothingAndTheTransactionFormAnswersTheTransaction) {
+    http::Response r = execute(signed_request(prepared("w-1")), "execute");
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(r.body, "{}");
+
+    r = execute(signed_request(prepared("w-2")), "executeAndWaitForTransaction");
+    ASSERT_EQ(r.status, 200) << r.body;
+    const json tx = json::parse(r.body).at("transaction");
+    EXPECT_EQ(tx.at("commandId"), "w-2");
+    EXPECT_EQ(tx.at("offset"), ledger_end());
+    EXPECT_FALSE(tx.at("events").empty());  // the exchange's new amulet
+}
+
+TEST_F(ExecuteTest, RunsOnceForItsCommandId) {
+    const json answer = prepared();
+    ASSERT_EQ(execute(signed_request(answer)).status, 200);
+    const http::Response again = execute(signed_request(answer));
+    EXPECT_EQ(again.status, 409) << again.body;
+    EXPECT_EQ(error_of(again).at("code"), "DUPLICATE_COMMAND");
+}
+
+TEST_F(ExecuteTest, RefusesASignatureOfAnotherHash) {
+    const json answer = prepared();
+    const json other = prepared("withdrawal-2");
+    const std::int64_t before = ledger_end();
+
+    const http::Response r =
+        execute(execute_request(answer, sign(other.at("preparedTransactionHash"))));
+
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(error_of(r).at("code"), "FAILED_TO_EXECUTE_TRANSACTION");
+    const std::string hash_hex = model::hex(
+        model::base64_decode(answer.at("preparedTransactionHash").get<std::string>()).value());
+    EXPECT_EQ(cause_of(r),
+              "The participant failed to execute the transaction: Received 0 valid signatures "
+              "from distinct keys (1 invalid), but expected at least 1 valid for " +
+                  exchange_ + ". Transaction hash to be signed: 1220" + hash_hex +
+                  ". Ensure the correct transaction hash is signed with the correct key(s).");
+    EXPECT_EQ(ledger_end(), before);
+}
+
+TEST_F(ExecuteTest, RefusesATransactionChangedAfterPrepareEvenIfSigned) {
+    // The client raises the tap's amount in the prepared transaction and signs what it changed:
+    // the signature is good, but the ledger's own run of the command is not that transaction.
+    const json answer = prepared();
+    wire::PreparedTransaction p = decoded(answer);
+    wire::Exercise& root =
+        *p.mutable_transaction()->mutable_nodes(0)->mutable_v1()->mutable_exercise();
+    for (auto& field : *root.mutable_chosen_value()->mutable_record()->mutable_fields()) {
+        if (field.label() == "amount") field.mutable_value()->set_numeric("1000.0000000000");
+    }
+    const std::int64_t before = ledger_end();
+
+    const http::Response r = execute(signed_request(with_transaction(answer, p)));
+
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(error_of(r).at("code"), "LOCAL_VERDICT_FAILED_MODEL_CONFORMANCE_CHECK");
+    EXPECT_EQ(ledger_end(), before);
+}
+
+TEST_F(ExecuteTest, EveryActAsPartySigns) {
+    json body = signed_request(prepared());
+    body["partySignatures"]["signatures"][0]["party"] = alice;  // ignored: not an actAs party
+
+    const http::Response r = execute(body);
+
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(cause_of(r),
+              "The participant failed to execute the transaction: The following actAs parties "
+              "did not provide an external signature: " +
+                  exchange_);
+}
+
+TEST_F(ExecuteTest, ALocalPartyHasNoSigningKeys) {
+    // Preparing as a local party is allowed; executing it is not.
+    const http::Response prepared_for_alice = prepare(request(alice));
+    ASSERT_EQ(prepared_for_alice.status, 200);
+    const json answer = json::parse(prepared_for_alice.body);
+    json body = signed_request(answer);
+    body["partySignatures"]["signatures"][0]["party"] = alice;
+
+    const http::Response r = execute(body);
+
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(cause_of(r),
+              "The participant failed to execute the transaction: Could not find "
+              "party signing keys for " +
+                  alice + ".");
+}
+
+TEST_F(ExecuteTest, TheMaximumRecordTimeBinds) {
+    json body = request(exchange_);
+    body["hashingSchemeVersion"] = "HASHING_SCHEME_VERSION_V3";
+    body["maxRecordTime"] = model::format_instant(
+        model::Timestamp{network_->store().now().micros + 60'000'000});  // a minute from now
+    const http::Response r = prepare(body);
+    ASSERT_EQ(r.status, 200) << r.body;
+    const json answer = json::parse(r.body);
+    steps(json::array({{{"step", "advance_time"}, {"by_seconds", 120}}}));
+
+    const http::Response late = execute(signed_request(answer));
+
+    EXPECT_EQ(late.status, 409) << late.body;
+    EXPECT_EQ(error_of(late).at("code"), "LOCAL_VERDICT_MAX_RECORD_TIME_EXCEEDED");
+    EXPECT_EQ(cause_of(late).rfind("Rejected transaction as record time exceeds the maximum "
+                                   "record time: recordTime=",
+                                   0),
+              0U);
+}
+
+TEST_F(ExecuteTest, ExecutingNeedsTheRightToActAsTheParty) {
+    const http::Response r = execute(signed_request(prepared()), "executeAndWait", "bob");
+    EXPECT_EQ(r.status, 403) << r.body;
+}
+
+TEST_F(ExecuteTest, RefusesBadRequestsInCantonsWords) {
+    json body = signed_request(prepared());
+    body["preparedTransaction"] = "AAAA";
+    http::Response r = execute(body);
+    EXPECT_EQ(r.status, 400);
+    EXPECT_EQ(cause_of(r),
+              "The submitted request has invalid arguments: Cannot parse prepared_transaction");
+
+    body = signed_request(prepared());
+    body.erase("partySignatures");
+    r = execute(body);
+    EXPECT_EQ(r.status, 400);
+    EXPECT_EQ(r.body, "Invalid value for: body (Missing required field at 'partySignatures')");
+
+    body = signed_request(prepared());
+    body["partySignatures"]["signatures"][0]["signatures"][0]["format"] =
+        "SIGNATURE_FORMAT_UNSPECIFIED";
+    r = execute(body);
+    EXPECT_EQ(error_of(r).at("code"), "INVALID_FIELD");
+    EXPECT_EQ(cause_of(r),
+              "The submitted command has a field with invalid value: Invalid field "
+              "format: Signature format must be specified");
+
+    body = signed_request(prepared());
+    body["hashingSchemeVersion"] = "HASHING_SCHEME_VERSION_UNSPECIFIED";
+    r = execute(body);
+    EXPECT_EQ(error_of(r).at("code"), "INVALID_FIELD");
+
+    // Signed with V2, executed as V3: the hash differs, so does the signature's.
+    body = signed_request(prepared());
+    body["hashingSchemeVersion"] = "HASHING_SCHEME_VERSION_V3";
+    r = execute(body);
+    EXPECT_EQ(error_of(r).at("code"), "FAILED_TO_EXECUTE_TRANSACTION");
 }
 
 }  // namespace

@@ -1,0 +1,166 @@
+// The "execute" step: interactive submission's execute. A prepared transaction comes back with its
+// parties' signatures; the participant hashes what it was given, checks every actAs party signed
+// that hash, then runs the transaction's one root command again, as prepare ran it (its
+// preparation time, its uuid's contract ids), and commits it only if it is the very transaction
+// the parties signed. The step keeps the prepared transaction and the signatures, so a journal
+// replays it through the same checks. docs/interactive.md.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "cantonlite/interactive/external_signatures.hpp"
+#include "cantonlite/interactive/prepared_transaction.hpp"
+#include "cantonlite/interactive/transaction_hash.hpp"
+#include "cantonlite/interactive/wire_value.hpp"
+#include "cantonlite/model/ids.hpp"
+#include "cantonlite/seed/commands.hpp"
+#include "steps.hpp"
+
+namespace cantonlite::seed {
+namespace {
+
+[[noreturn]] void failed_to_execute(const std::string& reason) {
+    throw CommandError("FAILED_TO_EXECUTE_TRANSACTION", 8,
+                       "The participant failed to execute the transaction: " + reason);
+}
+
+// The step's signatures: [{"party", "signatures": [{"format", "algorithm", "signed_by",
+// "signature" (base64)}]}].
+std::vector<interactive::PartySignatures> signatures_of(const nlohmann::json& list) {
+    std::vector<interactive::PartySignatures> out;
+    for (const nlohmann::json& p : list) {
+        interactive::PartySignatures party{.party = p.at("party").get<std::string>(),
+                                           .signatures = {}};
+        for (const nlohmann::json& s : p.at("signatures")) {
+            const auto bytes = model::base64_decode(s.at("signature").get<std::string>());
+            if (!bytes) throw std::invalid_argument("a signature is not base64");
+            party.signatures.push_back({.format = s.at("format").get<std::string>(),
+                                        .algorithm = s.at("algorithm").get<std::string>(),
+                                        .signed_by = s.at("signed_by").get<std::string>(),
+                                        .bytes = *bytes});
+        }
+        out.push_back(std::move(party));
+    }
+    return out;
+}
+
+std::string hex_of(const interactive::Hash& h) {
+    return model::hex(std::string_view(reinterpret_cast<const char*>(h.data()), h.size()));
+}
+
+}  // namespace
+
+void execute_prepared(SeedContext& ctx, const JsonObject& s) {
+    allow_keys(
+        s, Commits::transaction,
+        {"user_id", "submission_id", "deduplication", "prepared", "hashing_scheme", "signatures"});
+    const std::string user_id = s.string("user_id");
+    const auto bytes = model::base64_decode(s.string("prepared"));
+    wire::PreparedTransaction prepared;
+    if (!bytes || !prepared.ParseFromString(*bytes))
+        throw std::invalid_argument("prepared: not a base64 PreparedTransaction");
+    const auto scheme = static_cast<interactive::HashingScheme>(s.integer("hashing_scheme", 2, 3));
+    const wire::Metadata& m = prepared.metadata();
+    const std::vector<Party> act_as(m.submitter_info().act_as().begin(),
+                                    m.submitter_info().act_as().end());
+    const std::string& uuid = m.transaction_uuid();
+
+    // ExternalTransactionProcessor: the hash of what was given, then the signatures over it.
+    interactive::Hash hash{};
+    try {
+        hash = interactive::prepared_transaction_hash(prepared, scheme);
+    } catch (const interactive::HashError& e) {
+        failed_to_execute(e.what());
+    }
+    try {
+        interactive::verify_signatures(act_as, signatures_of(s.value().at("signatures")), hash,
+                                       [&](const std::string& party) -> std::optional<std::string> {
+                                           const auto it = ctx.network().external_keys.find(party);
+                                           if (it == ctx.network().external_keys.end())
+                                               return std::nullopt;
+                                           return it->second;
+                                       });
+    } catch (const interactive::SignatureError& e) {
+        failed_to_execute(e.what());
+    }
+    nlohmann::json command;
+    try {
+        command = interactive::root_command(prepared.transaction());
+    } catch (const std::invalid_argument& e) {
+        failed_to_execute(e.what());
+    } catch (const interactive::WireValueError& e) {
+        failed_to_execute(std::string("Failed to deserialize transaction: ") + e.what());
+    }
+
+    // Sequenced now; the confirming participants' time checks (TimeValidator).
+    const Timestamp record_time{ctx.store().now().micros + 1};
+    const Timestamp preparation_time{static_cast<std::int64_t>(m.preparation_time())};
+    if (m.has_max_record_time() &&
+        record_time.micros > static_cast<std::int64_t>(m.max_record_time())) {
+        throw CommandError(
+            "LOCAL_VERDICT_MAX_RECORD_TIME_EXCEEDED", 2,
+            "Rejected transaction as record time exceeds the maximum record time: recordTime=" +
+                model::format_instant(record_time) + ", maxRecordTime=" +
+                model::format_instant(Timestamp{static_cast<std::int64_t>(m.max_record_time())}));
+    }
+    constexpr std::int64_t preparation_tolerance = 24LL * 3600 * 1'000'000;  // 24h
+    if (std::abs(record_time.micros - preparation_time.micros) > preparation_tolerance) {
+        throw CommandError("LOCAL_VERDICT_PREPARATION_TIME_OUT_OF_BOUND", 2,
+                           "Rejected transaction as delta of the preparation time and the record "
+                           "time exceed the time tolerance preparationTime=" +
+                               model::format_instant(preparation_time) + ", recordTime=" +
+                               model::format_instant(record_time) + ", maxDelta=PT24H");
+    }
+    const std::string& command_id = m.submitter_info().command_id();
+    const CommandDeduplication dedup = deduplication_of(s);
+    refuse_duplicate(ctx, user_id, command_id, act_as, dedup, record_time);
+
+    // The root command again, at the preparation time, with the contracts the transaction uses as
+    // disclosed (the hash binds them, and the client may have been given them with disclosure).
+    nlohmann::json submit = nlohmann::json::object();
+    submit["command_id"] = command_id;
+    submit["commands"] = nlohmann::json::array({std::move(command)});
+    submit["disclosed"] = nlohmann::json::array();
+    for (const auto& input : m.input_contracts())
+        submit["disclosed"].push_back(input.v1().contract_id());
+    store::TransactionDraft d;
+    try {
+        d = interpret_submission(ctx, JsonObject(submit, s.pointer_of("prepared")), act_as, {},
+                                 preparation_time, "prepared/" + uuid);
+    } catch (const CommandError& e) {
+        // A contract it uses is gone since: the confirmers' activeness check.
+        if (e.code() != "CONTRACT_NOT_FOUND") throw;
+        throw CommandError("LOCAL_VERDICT_INACTIVE_CONTRACTS", 11,
+                           "Rejected transaction is referring to inactive contracts ", {},
+                           e.resources());
+    }
+    d.record_time = record_time;
+    const interactive::PrepareInputs inputs{
+        .act_as = act_as,
+        .command_id = command_id,
+        .synchronizer_id = m.synchronizer_id(),
+        .transaction_uuid = uuid,
+        .preparation_time = preparation_time,
+        .max_record_time =
+            m.has_max_record_time()
+                ? std::optional(Timestamp{static_cast<std::int64_t>(m.max_record_time())})
+                : std::nullopt,
+        .contract = [&](const std::string& cid) -> model::ContractPtr {
+            const auto state = ctx.store().contract(cid);
+            return state ? state->contract : nullptr;
+        }};
+    const interactive::Hash ran =
+        interactive::prepared_transaction_hash(interactive::encode_prepared(d, inputs), scheme);
+    if (ran != hash) {
+        // The signed transaction is not what its command does on this ledger (tampered with,
+        // or prepared elsewhere): the confirmers' model conformance check.
+        throw CommandError("LOCAL_VERDICT_FAILED_MODEL_CONFORMANCE_CHECK", 8,
+                           "Rejected transaction due to a failed model conformance check: the "
+                           "transaction signed (hash 1220" +
+                               hex_of(hash) + ") is not the one its command makes (hash 1220" +
+                               hex_of(ran) + ")");
+    }
+    commit_command(ctx, d, user_id, s.optional_string("submission_id").value_or(""), dedup);
+}
+
+}  // namespace cantonlite::seed
