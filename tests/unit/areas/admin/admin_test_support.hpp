@@ -3,8 +3,10 @@
 // daemon's router, with calls to any area and user tokens.
 
 #include <chrono>
+#include <filesystem>
 #include <future>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,7 @@
 #include "cantonlite/app/describe.hpp"
 #include "cantonlite/app/overview.hpp"
 #include "cantonlite/app/token.hpp"
+#include "cantonlite/journal/journal.hpp"
 #include "cantonlite/seed/live_network.hpp"
 
 namespace cantonlite::areas::admin::admintest {
@@ -98,6 +101,38 @@ class LiveFixture : public ::testing::Test {
 
     std::unique_ptr<seed::LiveNetwork> network_;
     std::unique_ptr<http::Router> router_;
+};
+
+// `Fixture` (a LiveFixture) with a file journal, and a restart that replays it into a second
+// network from the same seed.
+template <class Fixture>
+class Journaled : public Fixture {
+  protected:
+    Journaled()
+        : path_(std::filesystem::temp_directory_path() /
+                ("cantonlite-test-journal-" + std::to_string(std::random_device{}()))) {
+        journal_ = journal::open_file_journal(path_, "fingerprint");
+        this->network_->attach_journal(*journal_);
+    }
+    ~Journaled() override {
+        this->router_.reset();
+        this->network_.reset();
+        journal_.reset();
+        std::filesystem::remove(path_);
+    }
+
+    void restart() {
+        this->router_.reset();
+        this->network_.reset();
+        journal_.reset();
+        journal_ = journal::open_file_journal(path_, "fingerprint");
+        this->network_ = seed::LiveNetwork::load_file(default_seed);
+        this->network_->attach_journal(*journal_);
+        this->router_ = app::make_router(*this->network_, open_options());
+    }
+
+    std::filesystem::path path_;
+    std::unique_ptr<journal::Journal> journal_;
 };
 
 }  // namespace cantonlite::areas::admin::admintest

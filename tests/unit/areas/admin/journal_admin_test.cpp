@@ -14,24 +14,7 @@ using admintest::base;
 using admintest::LiveFixture;
 using nlohmann::json;
 
-class JournaledAdmin : public LiveFixture {
-  protected:
-    JournaledAdmin()
-        : path_(std::filesystem::temp_directory_path() /
-                ("cantonlite-journal-admin-" + std::to_string(std::random_device{}()))) {
-        journal_ = journal::open_file_journal(path_, "fingerprint");
-        network_->attach_journal(*journal_);
-    }
-    ~JournaledAdmin() override {
-        router_.reset();
-        network_.reset();
-        journal_.reset();
-        std::filesystem::remove(path_);
-    }
-
-    std::filesystem::path path_;
-    std::unique_ptr<journal::Journal> journal_;
-};
+using JournaledAdmin = admintest::Journaled<LiveFixture>;
 
 TEST_F(JournaledAdmin, AWriteIsAnsweredWhenItsRecordIsDurableAndSurvivesARestart) {
     const http::Response first = router_->handle(http::Request{

@@ -447,5 +447,25 @@ TEST_F(ExecuteTest, RefusesBadRequestsInCantonsWords) {
     EXPECT_EQ(error_of(r).at("code"), "FAILED_TO_EXECUTE_TRANSACTION");
 }
 
+// ---- the journal: an executed transaction is a step, replayed through the same checks ----
+
+class JournaledExecuteTest : public admin::admintest::Journaled<ExecuteTest> {};
+
+TEST_F(JournaledExecuteTest, AnExecutedTransactionSurvivesARestart) {
+    const json answer = prepared();
+    ASSERT_EQ(execute(signed_request(answer)).status, 200);
+    const std::int64_t end = ledger_end();
+    const std::string update = network_->store().id_for(end).str();
+    const auto amulets = views().unlocked_amulets_of(exchange_).size();
+
+    restart();
+
+    EXPECT_EQ(ledger_end(), end);
+    EXPECT_EQ(network_->store().id_for(end).str(), update);
+    EXPECT_EQ(views().unlocked_amulets_of(exchange_).size(), amulets);
+    // And it stays executed once.
+    EXPECT_EQ(execute(signed_request(answer)).status, 409);
+}
+
 }  // namespace
 }  // namespace cantonlite::areas::ledger::interactive_submission_test

@@ -688,35 +688,7 @@ TEST_F(UserManagementTest, AResetTakesTheUserWritesBack) {
 
 // ---- the journal ----
 
-class JournaledUserManagementTest : public UserManagementTest {
-  protected:
-    JournaledUserManagementTest()
-        : path_(std::filesystem::temp_directory_path() /
-                ("cantonlite-user-management-" + std::to_string(std::random_device{}()))) {
-        journal_ = journal::open_file_journal(path_, "fingerprint");
-        network_->attach_journal(*journal_);
-    }
-    ~JournaledUserManagementTest() override {
-        router_.reset();
-        network_.reset();
-        journal_.reset();
-        std::filesystem::remove(path_);
-    }
-
-    // A second network from the same seed, replaying the journal.
-    void restart() {
-        router_.reset();
-        network_.reset();
-        journal_.reset();
-        journal_ = journal::open_file_journal(path_, "fingerprint");
-        network_ = seed::LiveNetwork::load_file(admin::admintest::default_seed);
-        network_->attach_journal(*journal_);
-        router_ = app::make_router(*network_, admin::admintest::open_options());
-    }
-
-    std::filesystem::path path_;
-    std::unique_ptr<journal::Journal> journal_;
-};
+using JournaledUserManagementTest = admin::admintest::Journaled<UserManagementTest>;
 
 TEST_F(JournaledUserManagementTest, TheWritesAreAnsweredOnceDurableAndSurviveARestart) {
     const http::Response created = router_->handle(http::Request{
