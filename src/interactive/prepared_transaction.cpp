@@ -7,7 +7,6 @@
 #include "cantonlite/interactive/wire_value.hpp"
 #include "cantonlite/model/ids.hpp"
 #include "cantonlite/model/packed_value.hpp"
-#include "cantonlite/model/value_json.hpp"
 
 namespace cantonlite::interactive {
 namespace {
@@ -74,43 +73,7 @@ wire::Create input_create(const model::Contract& c) {
     return out;
 }
 
-std::string identifier_text(const wire::Identifier& id) {
-    return id.package_id() + ":" + id.module_name() + ":" + id.entity_name();
-}
-
-// A value as the JSON Ledger API carries it in a command.
-nlohmann::json ledger_json(const wire::Value& v) {
-    return nlohmann::json::parse(
-        model::value_json(model::pack(from_wire(v)), model::ValueEncoding::ledger));
-}
-
 }  // namespace
-
-nlohmann::json root_command(const wire::DamlTransaction& t) {
-    if (t.roots_size() != 1)
-        throw std::invalid_argument("Transaction with multiple root nodes are not supported");
-    const auto node = std::find_if(t.nodes().begin(), t.nodes().end(),
-                                   [&](const auto& n) { return n.node_id() == t.roots(0); });
-    if (node == t.nodes().end() || !node->has_v1())
-        throw std::invalid_argument("the root " + t.roots(0) + " is no node of the transaction");
-    const wire::Node& n = node->v1();
-    if (n.has_exercise()) {
-        const wire::Exercise& x = n.exercise();
-        return {{"ExerciseCommand",
-                 {{"templateId",
-                   identifier_text(x.has_interface_id() ? x.interface_id() : x.template_id())},
-                  {"contractId", x.contract_id()},
-                  {"choice", x.choice_id()},
-                  {"choiceArgument", ledger_json(x.chosen_value())}}}};
-    }
-    if (n.has_create()) {
-        const wire::Create& c = n.create();
-        return {{"CreateCommand",
-                 {{"templateId", identifier_text(c.template_id())},
-                  {"createArguments", ledger_json(c.argument())}}}};
-    }
-    throw std::invalid_argument("the root " + t.roots(0) + " is neither a create nor an exercise");
-}
 
 std::string unsuffixed_contract_id(const std::string& contract_id) {
     return contract_id.substr(0, std::min(contract_id.size(), discriminator_chars));

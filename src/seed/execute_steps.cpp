@@ -13,6 +13,8 @@
 #include "cantonlite/interactive/transaction_hash.hpp"
 #include "cantonlite/interactive/wire_value.hpp"
 #include "cantonlite/model/ids.hpp"
+#include "cantonlite/model/packed_value.hpp"
+#include "cantonlite/model/value_json.hpp"
 #include "cantonlite/seed/commands.hpp"
 #include "steps.hpp"
 
@@ -42,6 +44,47 @@ std::vector<interactive::PartySignatures> signatures_of(const nlohmann::json& li
         out.push_back(std::move(party));
     }
     return out;
+}
+
+std::string identifier_text(const wire::Identifier& id) {
+    return id.package_id() + ":" + id.module_name() + ":" + id.entity_name();
+}
+
+// A value as the JSON Ledger API carries it in a command.
+nlohmann::json ledger_json(const wire::Value& v) {
+    return nlohmann::json::parse(
+        model::value_json(model::pack(interactive::from_wire(v)), model::ValueEncoding::ledger));
+}
+
+// The one command a prepared transaction's single root ran, as JsCommands.commands carries it:
+// {"ExerciseCommand":…} (templateId the interface's for an interface choice) or
+// {"CreateCommand":…}, its argument in the JSON Ledger API's encoding. Throws
+// std::invalid_argument (more than one root; a root that is no node, or neither a create nor an
+// exercise) and WireValueError.
+nlohmann::json root_command(const wire::DamlTransaction& t) {
+    if (t.roots_size() != 1)
+        throw std::invalid_argument("Transaction with multiple root nodes are not supported");
+    const auto node = std::find_if(t.nodes().begin(), t.nodes().end(),
+                                   [&](const auto& n) { return n.node_id() == t.roots(0); });
+    if (node == t.nodes().end() || !node->has_v1())
+        throw std::invalid_argument("the root " + t.roots(0) + " is no node of the transaction");
+    const wire::Node& n = node->v1();
+    if (n.has_exercise()) {
+        const wire::Exercise& x = n.exercise();
+        return {{"ExerciseCommand",
+                 {{"templateId",
+                   identifier_text(x.has_interface_id() ? x.interface_id() : x.template_id())},
+                  {"contractId", x.contract_id()},
+                  {"choice", x.choice_id()},
+                  {"choiceArgument", ledger_json(x.chosen_value())}}}};
+    }
+    if (n.has_create()) {
+        const wire::Create& c = n.create();
+        return {{"CreateCommand",
+                 {{"templateId", identifier_text(c.template_id())},
+                  {"createArguments", ledger_json(c.argument())}}}};
+    }
+    throw std::invalid_argument("the root " + t.roots(0) + " is neither a create nor an exercise");
 }
 
 std::string hex_of(const interactive::Hash& h) {
@@ -85,7 +128,7 @@ void execute_prepared(SeedContext& ctx, const JsonObject& s) {
     }
     nlohmann::json command;
     try {
-        command = interactive::root_command(prepared.transaction());
+        command = root_command(prepared.transaction());
     } catch (const std::invalid_argument& e) {
         failed_to_execute(e.what());
     } catch (const interactive::WireValueError& e) {
@@ -160,6 +203,8 @@ void execute_prepared(SeedContext& ctx, const JsonObject& s) {
                                hex_of(hash) + ") is not the one its command makes (hash 1220" +
                                hex_of(ran) + ")");
     }
+    d.external_transaction_hash = model::base64_encode(
+        std::string_view(reinterpret_cast<const char*>(hash.data()), hash.size()));
     commit_command(ctx, d, user_id, s.optional_string("submission_id").value_or(""), dedup);
 }
 

@@ -378,6 +378,10 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
     check_time(draft.record_time);
     check_room(draft.nodes.size());
     if (draft.nodes.empty()) throw AppendError("a transaction needs at least one node");
+    if (draft.paid_traffic_cost &&
+        (*draft.paid_traffic_cost < 0 ||
+         *draft.paid_traffic_cost > std::numeric_limits<std::int32_t>::max()))
+        throw AppendError("a paid traffic cost is 0 to 2^31 - 1 bytes");
 
     // Validate everything and build the nodes before changing anything.
     // The contracts this transaction created or exercised so far (a handful).
@@ -395,9 +399,12 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
                    .synchronizer_id = Name(draft.synchronizer_id),
                    .id_namespace = id_namespace_,
                    .migration_id = static_cast<std::int32_t>(migration_id_),
+                   .external_transaction_hash = Name(draft.external_transaction_hash),
+                   .traffic_cost = draft.paid_traffic_cost
+                                       ? static_cast<std::int32_t>(*draft.paid_traffic_cost)
+                                       : Transaction::no_traffic_cost,
                    .effective_at = draft.effective_at,
-                   .record_time = draft.record_time,
-                   .traffic_cost = draft.paid_traffic_cost.value_or(Transaction::no_traffic_cost)};
+                   .record_time = draft.record_time};
     for (std::size_t i = 0; i < draft.nodes.size(); ++i) {
         const NodeDraft& nd = draft.nodes[i];
         const int id = static_cast<int>(i);

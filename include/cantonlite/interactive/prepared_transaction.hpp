@@ -10,8 +10,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "cantonlite/model/contract.hpp"
 #include "cantonlite/model/timestamp.hpp"
 #include "cantonlite/store/transaction_draft.hpp"
@@ -39,13 +37,5 @@ struct PrepareInputs {
 // Throws std::invalid_argument for an exercise of a contract `contract` does not know.
 [[nodiscard]] wire::PreparedTransaction encode_prepared(const store::TransactionDraft& draft,
                                                         const PrepareInputs& inputs);
-
-// The one command a prepared transaction's single root ran, as JsCommands.commands carries it:
-// {"ExerciseCommand":…} (templateId the interface's for an interface choice) or
-// {"CreateCommand":…}, its argument in the JSON Ledger API's encoding. Execute interprets it
-// again. Throws std::invalid_argument (more than one root: "Transaction with multiple root nodes
-// are not supported"; a root that is no node, or neither a create nor an exercise) and
-// WireValueError.
-[[nodiscard]] nlohmann::json root_command(const wire::DamlTransaction& transaction);
 
 }  // namespace cantonlite::interactive

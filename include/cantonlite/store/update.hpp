@@ -129,17 +129,22 @@ struct Transaction {
     Name synchronizer_id;
     Name id_namespace;  // the network's: the update id is derived from it and the offset
     std::int32_t migration_id = 0;
+    // The hash its external parties signed (base64 of the 32 bytes), when it was executed by
+    // interactive submission; empty otherwise.
+    Name external_transaction_hash;
+    // The traffic its submission paid (no Splice transaction's costs 2^31 bytes): 32 bits, so
+    // that an Update stays within 80 bytes.
+    std::int32_t traffic_cost = no_traffic_cost;
     model::Timestamp effective_at;
     model::Timestamp record_time;
     NodeList nodes;  // in pre-order: nodes[i].node_id == i
-    std::int64_t traffic_cost = no_traffic_cost;
 
     // make_update_id(id_namespace, offset): computed, not kept (32 bytes an update).
     [[nodiscard]] model::UpdateId update_id() const {
         return model::UpdateId::of(id_namespace.view(), offset);
     }
 
-    static constexpr std::int64_t no_traffic_cost = std::numeric_limits<std::int64_t>::min();
+    static constexpr std::int32_t no_traffic_cost = std::numeric_limits<std::int32_t>::min();
     [[nodiscard]] std::optional<std::int64_t> paid_traffic_cost() const {
         return traffic_cost == no_traffic_cost ? std::nullopt : std::optional(traffic_cost);
     }

@@ -238,7 +238,11 @@ void append_transaction_object(std::string& out, const TransactionView& view,
     out += ']';
     append_int_field(out, "offset", tx.offset);
     append_transaction_where(out, tx, update_id);
-    append_null_field(out, "externalTransactionHash");
+    if (tx.external_transaction_hash.empty()) {
+        append_null_field(out, "externalTransactionHash");
+    } else {
+        append_string_field(out, "externalTransactionHash", tx.external_transaction_hash.view());
+    }
     if (const auto cost = tx.paid_traffic_cost(); view.submitter_visible && cost) {
         append_int_field(out, "paidTrafficCost", *cost);
     } else {

@@ -157,7 +157,7 @@ const std::string known_kinds =
     "cast_vote, "
     "close_vote, complete_buy_traffic_request, create_buy_traffic_request, "
     "create_transfer_instruction, create_transfer_offer, create_transfer_preapproval, "
-    "create_user, delete_user, expire_buy_traffic_request, "
+    "create_user, delete_user, execute, expire_buy_traffic_request, "
     "expire_transfer_offer, feature_app, grant_rights, grant_user_rights, lock, migrate, "
     "mint, open_mining_round, reassign, register_ans_entry, renew_ans_entry, request_vote, "
     "revoke_user_rights, snapshot, submit, transaction, "

@@ -302,10 +302,13 @@ TEST_F(ExecuteTest, ExecuteAnswersNothingAndTheTransactionFormAnswersTheTransact
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_EQ(r.body, "{}");
 
-    r = execute(signed_request(prepared("w-2")), "executeAndWaitForTransaction");
+    const json answer = prepared("w-2");
+    r = execute(signed_request(answer), "executeAndWaitForTransaction");
     ASSERT_EQ(r.status, 200) << r.body;
     const json tx = json::parse(r.body).at("transaction");
     EXPECT_EQ(tx.at("commandId"), "w-2");
+    // One hash everywhere: the committed transaction carries the hash the party signed.
+    EXPECT_EQ(tx.at("externalTransactionHash"), answer.at("preparedTransactionHash"));
     EXPECT_EQ(tx.at("offset"), ledger_end());
     EXPECT_FALSE(tx.at("events").empty());  // the exchange's new amulet
 }
