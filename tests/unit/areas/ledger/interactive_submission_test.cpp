@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "areas/admin/admin_test_support.hpp"
+#include "areas/ledger/command_test_support.hpp"
 #include "cantonlite/interactive/external_party.hpp"
 #include "cantonlite/interactive/transaction_hash.hpp"
 #include "cantonlite/model/ids.hpp"
@@ -20,27 +20,14 @@ namespace {
 
 using admin::admintest::alice;
 using admin::admintest::bob;
-using admin::admintest::LiveFixture;
 using nlohmann::json;
 
 const std::string synchronizer =
     "global-domain::1220b1431ef217342db44d516bb9befde802be7d8899637d290895fa58880f19accc";
 
-class PrepareTest : public LiveFixture {
+class PrepareTest : public commandtest::CommandFixture {
   protected:
-    const splice::SpliceViews& views() const { return splice::views(network_->store()); }
-    json tap(const std::string& receiver) const {
-        return {{"ExerciseCommand",
-                 {{"templateId", "#splice-amulet:Splice.AmuletRules:AmuletRules"},
-                  {"contractId", views().amulet_rules()->contract->contract_id.str()},
-                  {"choice", "AmuletRules_DevNet_Tap"},
-                  {"choiceArgument",
-                   {{"receiver", receiver},
-                    {"amount", "10"},
-                    {"openRound", views()
-                                      .latest_usable_open_round(network_->store().now())
-                                      ->contract->contract_id.str()}}}}}};
-    }
+    json tap(const std::string& receiver) const { return tap_command(receiver, "10"); }
     // As the wallet SDK sends it.
     json request(const std::string& party, const std::string& command_id = "prepare-tap") const {
         return {{"commands", json::array({tap(party)})},
@@ -70,7 +57,6 @@ class PrepareTest : public LiveFixture {
         return model::base64_encode(
             std::string_view(reinterpret_cast<const char*>(h.data()), h.size()));
     }
-    static json error_of(const http::Response& r) { return json::parse(r.body); }
     // An external party onboarded with the public key of `private_key`, alice allowed to act as
     // it; its party id.
     std::string onboard_external(const std::string& hint, const std::string& private_key) {
@@ -357,6 +343,32 @@ TEST_F(ExecuteTest, RefusesATransactionChangedAfterPrepareEvenIfSigned) {
 
     EXPECT_EQ(r.status, 400) << r.body;
     EXPECT_EQ(error_of(r).at("code"), "LOCAL_VERDICT_FAILED_MODEL_CONFORMANCE_CHECK");
+    EXPECT_EQ(ledger_end(), before);
+}
+
+TEST_F(ExecuteTest, AnInputSpentSincePrepareIsRefused) {
+    // The exchange's amulet, then two merges of it prepared before either is executed.
+    ASSERT_EQ(execute(signed_request(prepared("fund"))).status, 200);
+    const std::vector<std::string> amulets = amulets_of(exchange_);
+    ASSERT_EQ(amulets.size(), 1U);
+    const auto merge = [&](const std::string& id) {
+        json body = request(exchange_, id);
+        body["commands"] = json::array({factory_transfer(exchange_, exchange_, "5", amulets)});
+        body["disclosedContracts"] =
+            json::array({{{"contractId", factory()}, {"createdEventBlob", ""}}});
+        const http::Response r = prepare(body);
+        EXPECT_EQ(r.status, 200) << r.body;
+        return json::parse(r.body);
+    };
+    const json first = merge("merge-1");
+    const json second = merge("merge-2");
+    ASSERT_EQ(execute(signed_request(first)).status, 200);
+    const std::int64_t before = ledger_end();
+
+    const http::Response r = execute(signed_request(second));
+
+    EXPECT_EQ(r.status, 404) << r.body;
+    EXPECT_EQ(error_of(r).at("code"), "LOCAL_VERDICT_INACTIVE_CONTRACTS");
     EXPECT_EQ(ledger_end(), before);
 }
 
