@@ -87,12 +87,13 @@ asan: san-configure
 	  --gtest_filter='$(ASAN_SKIP)'
 
 # The libFuzzer targets (tests/fuzz), in the sanitizer tree: the router over the live default
-# network, the request parsers, the JWT verifier and the seed loader. Each runs FUZZ_SECONDS from
+# network, the request parsers, the JWT verifier, the seed loader and interactive submission's
+# execute (nothing commits that the party's key did not sign). Each runs FUZZ_SECONDS from
 # its corpus ($(SAN_TREE)/corpus/<target>, kept between runs) and the seeds cantonlite_fuzz_corpus
 # writes from the test suite's inputs; a crash stops it and leaves the input as
 # $(SAN_TREE)/crash-*.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= router parsers jwt seed
+FUZZ_TARGETS ?= router parsers jwt seed execute
 fuzz: san-configure
 	cmake --build $(SAN_TREE) -j$(JOBS) --target cantonlite_fuzz_corpus \
 	  $(addprefix cantonlite_fuzz_,$(FUZZ_TARGETS))

@@ -58,6 +58,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cantonlite/interactive/external_party.hpp"
+#include "cantonlite/model/ids.hpp"
 #include "http_client.hpp"
 
 extern char** environ;
@@ -722,6 +724,150 @@ long bench_commands(const Options& o, const std::string& seed, std::uint16_t por
     return unexpected;
 }
 
+// An exchange's withdrawals (issue 36's target): an external party, onboarded with a key the
+// bench holds, sends one amulet of its own to the second user (direct, to its preapproval): the
+// registry's command prepared (POST /v2/interactive-submission/prepare), its hash signed in
+// process (Ed25519), then POST …/executeAndWait. Each withdrawal is the three steps.
+long bench_withdrawals(const Options& o, const std::string& seed, std::uint16_t port) {
+    long unexpected = 0;
+    cantonlite::testing::HttpConnection c(port);
+    const auto network = admin(c, "GET", "/network", unexpected);
+    const auto time = admin(c, "GET", "/time", unexpected);
+    if (!network || !time || network->first.at("users").size() < 2) return unexpected;
+    const json& users = network->first.at("users");
+    const std::string user = users.at(0).at("id");
+    const std::string receiver = users.at(1).at("party");
+    const std::string dso = network->first.value("dso_party", "");
+    const std::string synchronizer = network->first.value("synchronizer_id", "");
+    const std::string now = time->first.at("now");
+    const std::string key(32, '\x61');
+    const std::string public_key = cantonlite::interactive::ed25519_public_key(key);
+    const std::string party =
+        "bench-exchange::" + cantonlite::interactive::key_fingerprint(public_key);
+    if (!admin(c, "POST", "/steps", unexpected,
+               json::array({{{"step", "add_party"},
+                             {"party", party},
+                             {"external_key", cantonlite::model::base64_encode(public_key)}},
+                            {{"step", "grant_rights"},
+                             {"user", user},
+                             {"rights", {{"can_act_as", json::array({party})}}}}})
+                   .dump()))
+        return unexpected + 1;
+    std::tm tm{};
+    strptime(now.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
+    const std::time_t tomorrow = timegm(&tm) + 24 * 3600;
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&tomorrow));
+    std::optional<json> command = factory_command(c, dso, now, text, party, receiver);
+    if (!command) {
+        std::cout << "\nWithdrawals: skipped (no direct transfer to the second user).\n";
+        return unexpected;
+    }
+    (*command)["synchronizerId"] = synchronizer;
+    (*command)["packageIdSelectionPreference"] = json::array();
+    const long throughput_count = std::max(40L, static_cast<long>(o.seconds * 1500));
+    const long latency_count = std::max(20L, static_cast<long>(o.seconds * 300));
+    std::vector<std::string> inputs;
+    for (long first = 0; first < throughput_count + latency_count; first += 1000) {
+        json steps = json::array();
+        for (long i = first; i < std::min(first + 1000, throughput_count + latency_count); ++i)
+            steps.push_back({{"step", "mint"},
+                             {"owner", party},
+                             {"amount", "1"},
+                             {"as", "withdraw-" + std::to_string(i)}});
+        const auto r = admin(c, "POST", "/steps", unexpected, steps.dump());
+        if (!r) return unexpected + 1;
+        for (const json& result : r->first.at("results"))
+            for (const auto& [label, cid] : result.at("contracts").items()) inputs.push_back(cid);
+    }
+    const std::string token = bearer_header(o, seed, user);
+    const std::string fingerprint = party.substr(party.find("::") + 2);
+    // One withdrawal over `conn`; whether it committed.
+    const auto withdraw = [&](cantonlite::testing::HttpConnection& conn, std::size_t i) {
+        json body = *command;
+        body["commandId"] = "withdraw-" + std::to_string(i);
+        body["commands"][0]["ExerciseCommand"]["choiceArgument"]["transfer"]["inputHoldingCids"] =
+            json::array({inputs[i]});
+        auto r =
+            conn.send(cantonlite::testing::make_request(
+                "POST", "/v2/interactive-submission/prepare", body.dump(), json_header + token))
+                ? conn.read_response()
+                : std::nullopt;
+        if (!r || r->status != 200) {
+            if (r) std::cerr << "prepare: " << r->body << "\n";
+            return false;
+        }
+        const json prepared = json::parse(r->body);
+        const auto hash = cantonlite::model::base64_decode(
+            prepared.at("preparedTransactionHash").get<std::string>());
+        const json execute{
+            {"userId", user},
+            {"preparedTransaction", prepared.at("preparedTransaction")},
+            {"hashingSchemeVersion", "HASHING_SCHEME_VERSION_V2"},
+            {"submissionId", ""},
+            {"deduplicationPeriod", {{"Empty", json::object()}}},
+            {"partySignatures",
+             {{"signatures",
+               json::array({{{"party", party},
+                             {"signatures",
+                              json::array({{{"signature", cantonlite::model::base64_encode(
+                                                              cantonlite::interactive::ed25519_sign(
+                                                                  key, hash.value_or("")))},
+                                            {"signedBy", fingerprint},
+                                            {"format", "SIGNATURE_FORMAT_CONCAT"},
+                                            {"signingAlgorithmSpec",
+                                             "SIGNING_ALGORITHM_SPEC_ED25519"}}})}}})}}}};
+        r = conn.send(cantonlite::testing::make_request("POST",
+                                                        "/v2/interactive-submission/executeAndWait",
+                                                        execute.dump(), json_header + token))
+                ? conn.read_response()
+                : std::nullopt;
+        if (!r || r->status != 200) {
+            if (r) std::cerr << "executeAndWait: " << r->body << "\n";
+            return false;
+        }
+        return true;
+    };
+    const auto run = [&](std::size_t from, std::size_t to, int connections) {
+        std::atomic<std::size_t> next{from};
+        std::atomic<long> failed{0};
+        std::vector<std::vector<double>> latencies(static_cast<std::size_t>(connections));
+        const auto start = Clock::now();
+        std::vector<std::thread> threads;
+        for (int t = 0; t < connections; ++t) {
+            threads.emplace_back([&, t] {
+                cantonlite::testing::HttpConnection conn(port);
+                for (std::size_t i = next++; i < to; i = next++) {
+                    const auto sent = Clock::now();
+                    if (!withdraw(conn, i) && failed++ > 0) return;
+                    latencies[static_cast<std::size_t>(t)].push_back(
+                        std::chrono::duration<double, std::milli>(Clock::now() - sent).count());
+                }
+            });
+        }
+        for (auto& t : threads) t.join();
+        unexpected += failed;
+        long done = 0;
+        for (const auto& l : latencies) done += static_cast<long>(l.size());
+        return summarize(latencies, done, start, failed);
+    };
+    const Load many = run(0, static_cast<std::size_t>(throughput_count), o.connections);
+    const Load one = run(static_cast<std::size_t>(throughput_count), inputs.size(), 1);
+    reset(port, unexpected);
+    std::cout << "\n| withdrawal: prepare + Ed25519 signature + executeAndWait "
+                 "(TransferFactory_Transfer, one input, direct to a preapproval) | withdrawals/s | "
+                 "p50 ms | p99 ms |\n|---|---|---|---|\n"
+              << "| " << o.connections << " connections, " << many.done << " withdrawals | "
+              << fixed(many.per_second, 0) << " | " << fixed(many.p50_ms, 3) << " | "
+              << fixed(many.p99_ms, 3) << " |\n"
+              << "| 1 connection, " << one.done << " withdrawals | " << fixed(one.per_second, 0)
+              << " | " << fixed(one.p50_ms, 3) << " | " << fixed(one.p99_ms, 3) << " |\n\n"
+              << "Targets: at least 1000 withdrawals/s: "
+              << (many.per_second >= 1000 ? "met" : "NOT met")
+              << "; p50 of one at most 2 ms: " << (one.p50_ms <= 2.0 ? "met" : "NOT met") << ".\n";
+    return unexpected;
+}
+
 // A cheap read's latency over one connection, alone and while o.connections connections post
 // mints; the network is reset afterwards.
 long bench_read_while_writing(const Options& o, std::uint16_t port, const Example& mint) {
@@ -1291,6 +1437,7 @@ long bench_seed(const Options& o, const std::string& seed) {
         double mint_rate = 0;
         unexpected += bench_writes(o, daemon.port(), base, mint, reset_after, mint_rate);
         unexpected += bench_commands(o, seed, daemon.port(), mint_rate);
+        unexpected += bench_withdrawals(o, seed, daemon.port());
         if (o.commands_only) return unexpected;
         unexpected += bench_read_while_writing(o, daemon.port(), mint);
         unexpected += bench_revert(o, daemon.port(), mint, daemon.startup_seconds(), reset_after);

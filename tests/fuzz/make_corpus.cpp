@@ -80,6 +80,14 @@ int main(int argc, char** argv) {
                               "eyJhbGciOiJub25lIn0.eyJzdWIiOiJhbGljZSJ9.", "a.b.c", "..."}) {
         write(out / "jwt", token);
     }
+    // fuzz_execute: its first byte picks the form (the prepared bytes, patches, another key's
+    // signature, a whole body).
+    for (const std::string seed :
+         {std::string("\x00", 1), std::string("\x01\x05\x00\x40\x7f", 5),
+          std::string("\x02\x10\x41", 3), std::string("\x05", 1),
+          std::string("\x03{\"preparedTransaction\": \"\", \"partySignatures\": {}}")}) {
+        write(out / "execute", seed);
+    }
     for (const auto& entry : fs::directory_iterator(source / "config")) {
         if (entry.path().extension() == ".json" && fs::file_size(entry.path()) < (1 << 20)) {
             std::ifstream in(entry.path());
