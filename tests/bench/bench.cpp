@@ -618,6 +618,65 @@ std::optional<json> factory_command(cantonlite::testing::HttpConnection& c, cons
         {"disclosedContracts", factory.at("choiceContext").at("disclosedContracts")}};
 }
 
+// A day after `now` (an ISO instant): a transfer's executeBefore (the factory's TTL is 90 days).
+std::string day_after(const std::string& now) {
+    std::tm tm{};
+    strptime(now.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
+    const std::time_t tomorrow = timegm(&tm) + 24 * 3600;
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&tomorrow));
+    return text;
+}
+
+// `count` amulets of 1 minted to `owner` by the admin API, 1000 a step list; their ids, or none.
+std::optional<std::vector<std::string>> mint_inputs(cantonlite::testing::HttpConnection& c,
+                                                    const std::string& owner, long count,
+                                                    const std::string& label, long& unexpected) {
+    std::vector<std::string> inputs;
+    for (long first = 0; first < count; first += 1000) {
+        json steps = json::array();
+        for (long i = first; i < std::min(first + 1000, count); ++i)
+            steps.push_back({{"step", "mint"},
+                             {"owner", owner},
+                             {"amount", "1"},
+                             {"as", label + std::to_string(i)}});
+        const auto r = admin(c, "POST", "/steps", unexpected, steps.dump());
+        if (!r) return std::nullopt;
+        for (const json& result : r->first.at("results"))
+            for (const auto& [name, cid] : result.at("contracts").items()) inputs.push_back(cid);
+    }
+    return inputs;
+}
+
+// Items from..to over `connections` connections, each taking the next until all are done;
+// `one(conn, i)` does item i and says whether it succeeded (a connection stops at its second
+// failure). Adds the failures to `unexpected`.
+Load run_each(std::uint16_t port, std::size_t from, std::size_t to, int connections,
+              const std::function<bool(cantonlite::testing::HttpConnection&, std::size_t)>& one,
+              long& unexpected) {
+    std::atomic<std::size_t> next{from};
+    std::atomic<long> failed{0};
+    std::vector<std::vector<double>> latencies(static_cast<std::size_t>(connections));
+    const auto start = Clock::now();
+    std::vector<std::thread> threads;
+    for (int t = 0; t < connections; ++t) {
+        threads.emplace_back([&, t] {
+            cantonlite::testing::HttpConnection conn(port);
+            for (std::size_t i = next++; i < to; i = next++) {
+                const auto sent = Clock::now();
+                if (!one(conn, i) && failed++ > 0) return;
+                latencies[static_cast<std::size_t>(t)].push_back(
+                    std::chrono::duration<double, std::milli>(Clock::now() - sent).count());
+            }
+        });
+    }
+    for (auto& t : threads) t.join();
+    unexpected += failed;
+    long done = 0;
+    for (const auto& l : latencies) done += static_cast<long>(l.size());
+    return summarize(latencies, done, start, failed);
+}
+
 // Submit-and-wait of one-input TransferFactory_Transfer commands from the network's first user
 // to its second, whose TransferPreapproval makes each direct, each command on an amulet of its own
 // minted first: over o.connections connections, as a ratio to this run's one-mint admin writes,
@@ -636,13 +695,8 @@ long bench_commands(const Options& o, const std::string& seed, std::uint16_t por
     const std::string receiver = users.at(1).at("party");
     const std::string dso = network->first.value("dso_party", "");
     const std::string now = time->first.at("now");
-    // executeBefore: a day after the ledger time (the factory's TTL is 90 days).
-    std::tm tm{};
-    strptime(now.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
-    const std::time_t tomorrow = timegm(&tm) + 24 * 3600;
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&tomorrow));
-    const std::optional<json> command = factory_command(c, dso, now, text, sender, receiver);
+    const std::optional<json> command =
+        factory_command(c, dso, now, day_after(now), sender, receiver);
     if (!command) {
         std::cout << "\nCommands: skipped (the registry answers no direct transfer from "
                   << sender_user << " to the second user).\n";
@@ -652,19 +706,10 @@ long bench_commands(const Options& o, const std::string& seed, std::uint16_t por
     const long throughput_count =
         std::max(40L, static_cast<long>(o.seconds * 8000));  // above the target for o.seconds
     const long latency_count = std::max(20L, static_cast<long>(o.seconds * 500));
-    std::vector<std::string> inputs;
-    for (long first = 0; first < throughput_count + latency_count; first += 1000) {
-        json steps = json::array();
-        for (long i = first; i < std::min(first + 1000, throughput_count + latency_count); ++i)
-            steps.push_back({{"step", "mint"},
-                             {"owner", sender_user},
-                             {"amount", "1"},
-                             {"as", "bench-" + std::to_string(i)}});
-        const auto r = admin(c, "POST", "/steps", unexpected, steps.dump());
-        if (!r) return unexpected + 1;
-        for (const json& result : r->first.at("results"))
-            for (const auto& [label, cid] : result.at("contracts").items()) inputs.push_back(cid);
-    }
+    const auto minted =
+        mint_inputs(c, sender_user, throughput_count + latency_count, "bench-", unexpected);
+    if (!minted) return unexpected + 1;
+    const std::vector<std::string>& inputs = *minted;
     const std::string token = bearer_header(o, seed, sender_user);
     std::vector<std::string> requests;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -675,33 +720,13 @@ long bench_commands(const Options& o, const std::string& seed, std::uint16_t por
         requests.push_back(cantonlite::testing::make_request("POST", "/v2/commands/submit-and-wait",
                                                              body.dump(), json_header + token));
     }
-    // Each connection takes the next command until all are sent.
+    const auto send = [&](cantonlite::testing::HttpConnection& conn, std::size_t i) {
+        const auto r = conn.send(requests[i]) ? conn.read_response() : std::nullopt;
+        if (r && r->status != 200) std::cerr << "command: " << r->body << "\n";
+        return r && r->status == 200;
+    };
     const auto run = [&](std::size_t from, std::size_t to, int connections) {
-        std::atomic<std::size_t> next{from};
-        std::atomic<long> failed{0};
-        std::vector<std::vector<double>> latencies(static_cast<std::size_t>(connections));
-        const auto start = Clock::now();
-        std::vector<std::thread> threads;
-        for (int t = 0; t < connections; ++t) {
-            threads.emplace_back([&, t] {
-                cantonlite::testing::HttpConnection conn(port);
-                for (std::size_t i = next++; i < to; i = next++) {
-                    const auto sent = Clock::now();
-                    const auto r = conn.send(requests[i]) ? conn.read_response() : std::nullopt;
-                    if (!r || r->status != 200) {
-                        if (failed++ == 0 && r) std::cerr << "command: " << r->body << "\n";
-                        if (!r) return;
-                    }
-                    latencies[static_cast<std::size_t>(t)].push_back(
-                        std::chrono::duration<double, std::milli>(Clock::now() - sent).count());
-                }
-            });
-        }
-        for (auto& t : threads) t.join();
-        unexpected += failed;
-        long done = 0;
-        for (const auto& l : latencies) done += static_cast<long>(l.size());
-        return summarize(latencies, done, start, failed);
+        return run_each(port, from, to, connections, send, unexpected);
     };
     const Load many = run(0, static_cast<std::size_t>(throughput_count), o.connections);
     const Load one = run(static_cast<std::size_t>(throughput_count), requests.size(), 1);
@@ -753,12 +778,7 @@ long bench_withdrawals(const Options& o, const std::string& seed, std::uint16_t 
                              {"rights", {{"can_act_as", json::array({party})}}}}})
                    .dump()))
         return unexpected + 1;
-    std::tm tm{};
-    strptime(now.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
-    const std::time_t tomorrow = timegm(&tm) + 24 * 3600;
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&tomorrow));
-    std::optional<json> command = factory_command(c, dso, now, text, party, receiver);
+    std::optional<json> command = factory_command(c, dso, now, day_after(now), party, receiver);
     if (!command) {
         std::cout << "\nWithdrawals: skipped (no direct transfer to the second user).\n";
         return unexpected;
@@ -767,19 +787,10 @@ long bench_withdrawals(const Options& o, const std::string& seed, std::uint16_t 
     (*command)["packageIdSelectionPreference"] = json::array();
     const long throughput_count = std::max(40L, static_cast<long>(o.seconds * 1500));
     const long latency_count = std::max(20L, static_cast<long>(o.seconds * 300));
-    std::vector<std::string> inputs;
-    for (long first = 0; first < throughput_count + latency_count; first += 1000) {
-        json steps = json::array();
-        for (long i = first; i < std::min(first + 1000, throughput_count + latency_count); ++i)
-            steps.push_back({{"step", "mint"},
-                             {"owner", party},
-                             {"amount", "1"},
-                             {"as", "withdraw-" + std::to_string(i)}});
-        const auto r = admin(c, "POST", "/steps", unexpected, steps.dump());
-        if (!r) return unexpected + 1;
-        for (const json& result : r->first.at("results"))
-            for (const auto& [label, cid] : result.at("contracts").items()) inputs.push_back(cid);
-    }
+    const auto minted =
+        mint_inputs(c, party, throughput_count + latency_count, "withdraw-", unexpected);
+    if (!minted) return unexpected + 1;
+    const std::vector<std::string>& inputs = *minted;
     const std::string token = bearer_header(o, seed, user);
     const std::string fingerprint = party.substr(party.find("::") + 2);
     // One withdrawal over `conn`; whether it committed.
@@ -829,27 +840,7 @@ long bench_withdrawals(const Options& o, const std::string& seed, std::uint16_t 
         return true;
     };
     const auto run = [&](std::size_t from, std::size_t to, int connections) {
-        std::atomic<std::size_t> next{from};
-        std::atomic<long> failed{0};
-        std::vector<std::vector<double>> latencies(static_cast<std::size_t>(connections));
-        const auto start = Clock::now();
-        std::vector<std::thread> threads;
-        for (int t = 0; t < connections; ++t) {
-            threads.emplace_back([&, t] {
-                cantonlite::testing::HttpConnection conn(port);
-                for (std::size_t i = next++; i < to; i = next++) {
-                    const auto sent = Clock::now();
-                    if (!withdraw(conn, i) && failed++ > 0) return;
-                    latencies[static_cast<std::size_t>(t)].push_back(
-                        std::chrono::duration<double, std::milli>(Clock::now() - sent).count());
-                }
-            });
-        }
-        for (auto& t : threads) t.join();
-        unexpected += failed;
-        long done = 0;
-        for (const auto& l : latencies) done += static_cast<long>(l.size());
-        return summarize(latencies, done, start, failed);
+        return run_each(port, from, to, connections, withdraw, unexpected);
     };
     const Load many = run(0, static_cast<std::size_t>(throughput_count), o.connections);
     const Load one = run(static_cast<std::size_t>(throughput_count), inputs.size(), 1);

@@ -109,27 +109,15 @@ http::Response submit(seed::LiveNetwork& network, const RouteAuth& auth,
         c.submission_id.empty() ? new_submission_id() : c.submission_id;
     json step = submit_step(c, user_id, submission_id);
     add_deduplication(step, c.deduplication);
-    seed::Written written;
-    try {
-        written = network.apply_steps(std::move(step));
-    } catch (const seed::CommandError& e) {
-        throw api_error_of(e, submission_id);
-    } catch (const seed::WriteError& e) {
-        spdlog::error("{} {}: {}", ctx.request.method, ctx.request.target, e.what());
-        throw ApiError(ErrorKind::internal, "", e.what());
-    }
-    // The command's transaction (automation it set off may follow it: an accepted offer's payment).
-    const std::int64_t offset =
-        written.answer.at("results").at(0).at("updates").at(0).at("offset").get<std::int64_t>();
+    seed::Written written = write_command(network, std::move(step), submission_id, ctx);
+    const std::int64_t offset = command_offset(written);
     std::string out;
     switch (answer) {
         case Answer::none:
             out = "{}";
             break;
         case Answer::update_id:
-            out = "{";
-            http::append_string_field(out, "updateId", network.store().id_for(offset).str(), true);
-            out += ",\"completionOffset\":" + std::to_string(offset) + "}";
+            out = update_id_answer(network.store(), offset);
             break;
         case Answer::transaction:
         case Answer::transaction_tree: {

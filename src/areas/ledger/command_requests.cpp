@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include <spdlog/spdlog.h>
+
 #include "cantonlite/areas/ledger/event_filter.hpp"
 #include "cantonlite/areas/ledger/js_canton_error.hpp"
 #include "cantonlite/areas/ledger/ledger_handlers.hpp"
@@ -16,6 +18,7 @@
 #include "cantonlite/areas/ledger/update_json.hpp"
 #include "cantonlite/areas/ledger/update_reads.hpp"
 #include "cantonlite/http/api_error.hpp"
+#include "cantonlite/http/json_text.hpp"
 
 namespace cantonlite::areas::ledger {
 namespace {
@@ -261,6 +264,28 @@ json submit_step(JsCommands& c, const std::string& user_id, const std::string& s
     if (!c.workflow_id.empty()) step["workflow_id"] = c.workflow_id;
     if (!c.disclosed.empty()) step["disclosed"] = c.disclosed;
     return step;
+}
+
+seed::Written write_command(seed::LiveNetwork& network, json step, const std::string& submission_id,
+                            const http::RequestContext& ctx) {
+    try {
+        return network.apply_steps(std::move(step));
+    } catch (const seed::CommandError& e) {
+        throw api_error_of(e, submission_id);
+    } catch (const seed::WriteError& e) {
+        spdlog::error("{} {}: {}", ctx.request.method, ctx.request.target, e.what());
+        throw ApiError(ErrorKind::internal, "", e.what());
+    }
+}
+
+std::int64_t command_offset(const seed::Written& written) {
+    return written.answer.at("results").at(0).at("updates").at(0).at("offset").get<std::int64_t>();
+}
+
+std::string update_id_answer(const store::LedgerStore& store, std::int64_t offset) {
+    std::string out = "{";
+    http::append_string_field(out, "updateId", store.id_for(offset).str(), true);
+    return out + ",\"completionOffset\":" + std::to_string(offset) + "}";
 }
 
 // The JsTransaction (or JsTransactionTree) the command committed at `offset`, as `format` shows

@@ -300,26 +300,15 @@ http::Response execute(seed::LiveNetwork& network, const RouteAuth& auth,
         step["signatures"].push_back({{"party", p.party}, {"signatures", std::move(signatures)}});
     }
     add_deduplication(step, r.deduplication);
-    seed::Written written;
-    try {
-        written = network.apply_steps(std::move(step));
-    } catch (const seed::CommandError& e) {
-        throw api_error_of(e, submission_id);
-    } catch (const seed::WriteError& e) {
-        spdlog::error("{} {}: {}", ctx.request.method, ctx.request.target, e.what());
-        throw ApiError(ErrorKind::internal, "", e.what());
-    }
-    const std::int64_t offset =
-        written.answer.at("results").at(0).at("updates").at(0).at("offset").get<std::int64_t>();
+    seed::Written written = write_command(network, std::move(step), submission_id, ctx);
+    const std::int64_t offset = command_offset(written);
     std::string out;
     switch (answer) {
         case ExecuteAnswer::none:
             out = "{}";
             break;
         case ExecuteAnswer::update_id:
-            out = "{";
-            http::append_string_field(out, "updateId", network.store().id_for(offset).str(), true);
-            out += ",\"completionOffset\":" + std::to_string(offset) + "}";
+            out = update_id_answer(network.store(), offset);
             break;
         case ExecuteAnswer::transaction: {
             const std::shared_lock relock(network.gate());

@@ -15,8 +15,10 @@
 #include "cantonlite/areas/ledger/event_filter.hpp"
 #include "cantonlite/areas/ledger/ledger_area.hpp"
 #include "cantonlite/http/api_error.hpp"
+#include "cantonlite/http/route_table.hpp"
 #include "cantonlite/model/network.hpp"
 #include "cantonlite/seed/commands.hpp"
+#include "cantonlite/seed/live_network.hpp"
 #include "cantonlite/store/ledger_store.hpp"
 
 namespace cantonlite::areas::ledger {
@@ -76,6 +78,17 @@ void validate_deduplication(const Deduplication& d);
                                          const std::string& submission_id);
 // The step's form of a deduplication period (nothing for the maximum).
 void add_deduplication(nlohmann::json& step, const Deduplication& d);
+
+// Writes a command's step: a refusal becomes the participant's error, with `submission_id` its
+// correlation id; a failed write a 500.
+[[nodiscard]] seed::Written write_command(seed::LiveNetwork& network, nlohmann::json step,
+                                          const std::string& submission_id,
+                                          const http::RequestContext& ctx);
+// The offset of the command's transaction (automation it set off may follow it: an accepted
+// offer's payment).
+[[nodiscard]] std::int64_t command_offset(const seed::Written& written);
+// {"updateId", "completionOffset"} of the transaction at `offset`.
+[[nodiscard]] std::string update_id_answer(const store::LedgerStore& store, std::int64_t offset);
 
 // The JsTransaction (or JsTransactionTree) the command committed at `offset`, as `format` shows
 // it; its events empty when the format sees none of them (CommandServiceImpl's fallback).
