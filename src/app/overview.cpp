@@ -26,8 +26,8 @@ json field(const json& payload, const json::json_pointer& path) {
     return payload.contains(path) ? payload.at(path) : json();
 }
 
-// The parties whose holdings the page lists: the users', the validator's, the SVs' and the DSO's,
-// each once, in that order.
+// The parties whose holdings the page lists: the users', the external parties', the validator's,
+// the SVs' and the DSO's, each once, in that order.
 std::vector<std::string> listed_parties(const model::Network& n) {
     std::vector<std::string> out;
     std::set<std::string> seen;
@@ -35,6 +35,7 @@ std::vector<std::string> listed_parties(const model::Network& n) {
         if (!p.empty() && seen.insert(p).second) out.push_back(p);
     };
     for (const model::User& u : n.users) add(u.party);
+    for (const auto& [party, key] : n.external_keys) add(party);
     add(n.validator_party);
     for (const model::SuperValidator& sv : n.svs) add(sv.party);
     add(n.dso_party);

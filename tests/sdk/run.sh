@@ -1,6 +1,7 @@
 #!/bin/sh
-# Starts cantonlite on a free port with the LocalNet-shaped seed, runs read_flow.mjs against it,
-# stops it. Arguments go to read_flow.mjs (--trace, --only utxos,..., --verbose).
+# Starts cantonlite on a free port with the LocalNet-shaped seed, runs a flow against it
+# (read_flow.mjs, or SDK_FLOW=write_flow.mjs), stops it. Arguments go to the flow (--trace,
+# --only utxos,..., --verbose).
 #   tests/sdk/run.sh                     # npm ci first if node_modules is missing
 # CANTONLITE_BIN (default build/cantonlite) and SDK_TEST_SEED (default config/localnet-network.json)
 # pick another binary or seed.
@@ -30,5 +31,5 @@ if [ -z "$port" ]; then
     exit 1
 fi
 status=0
-node "$here/read_flow.mjs" --url "http://127.0.0.1:$port" "$@" || status=$?
+node "$here/${SDK_FLOW:-read_flow.mjs}" --url "http://127.0.0.1:$port" "$@" || status=$?
 exit "$status"

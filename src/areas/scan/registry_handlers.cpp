@@ -79,7 +79,7 @@ std::string amulet_instrument(const Store& store) {
 //
 // Scan reads choiceArguments with the Java codegen's TransferFactory_Transfer.fromJson
 // (JsonLfDecoders): a record is an object of its fields (or an array of them in order), with no
-// unknown field and none missing (no field here is optional); Text, Party and ContractId are
+// unknown field but a null one and none missing (no field here is optional); Text, Party and ContractId are
 // strings; Numeric a number or a string; Int a whole number or a string of one; Time an ISO
 // instant. The Map fields (Metadata's and ChoiceContext's values, AV_Map) are read as objects,
 // as the wallet SDK writes them, or as arrays of [key, value] pairs. Our texts name the path.
@@ -209,7 +209,12 @@ void record(const Json& v, const std::string& path, std::initializer_list<Field>
         const std::string& key = item.key();  // a named variable: clang 14 captures no bindings
         const auto f = std::find_if(fields.begin(), fields.end(),
                                     [&key](const Field& field) { return field.name == key; });
-        if (f == fields.end()) fail(member_path(path, key), "unknown field");
+        if (f == fields.end()) {
+            // A newer version's trailing optional field left at None (the wallet SDK's
+            // `transfer.lock: null`) reads as the record without it (FIDELITY row 82).
+            if (item.value().is_null()) continue;
+            fail(member_path(path, key), "unknown field");
+        }
         f->decode(item.value(), member_path(path, key));
     }
     for (const Field& f : fields) {
