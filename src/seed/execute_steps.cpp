@@ -203,8 +203,7 @@ void execute_prepared(SeedContext& ctx, const JsonObject& s) {
                                hex_of(hash) + ") is not the one its command makes (hash 1220" +
                                hex_of(ran) + ")");
     }
-    d.external_transaction_hash = model::base64_encode(
-        std::string_view(reinterpret_cast<const char*>(hash.data()), hash.size()));
+    d.external_transaction_hash = hex_of(hash);
     commit_command(ctx, d, user_id, s.optional_string("submission_id").value_or(""), dedup);
 }
 

@@ -212,6 +212,9 @@ void LedgerStore::push(UpdatePtr update) {
     const auto position = static_cast<std::uint32_t>(offset_of(stored) - 1);
     offset_of_update_.insert(position);
     undo_.record([this, position] { offset_of_update_.erase(position); });
+    if (const auto* tx = std::get_if<Transaction>(&stored);
+        tx != nullptr && !tx->external_transaction_hash.empty())
+        undo_.assign(offset_of_external_hash_, tx->external_transaction_hash.str(), tx->offset);
 }
 
 void LedgerStore::rollback(UndoLog::Mark mark) {
@@ -699,6 +702,22 @@ std::int64_t LedgerStore::reassignment_counter(std::string_view contract_id) con
     if (!id) return 0;
     const std::shared_lock lock(mutex_);
     return counter_of(reassignments_, *id);
+}
+
+std::optional<Offset> LedgerStore::offset_of_external_hash(std::string_view hex) const {
+    const std::shared_lock lock(mutex_);
+    const auto it = offset_of_external_hash_.find(std::string(hex));
+    if (it == offset_of_external_hash_.end()) return std::nullopt;
+    return it->second;
+}
+
+std::optional<CommandCompletion> LedgerStore::completion_at(Offset offset) const {
+    const std::shared_lock lock(mutex_);
+    const auto it =
+        std::lower_bound(completions_.begin(), completions_.end(), offset,
+                         [](const CommandCompletion& c, Offset o) { return c.offset < o; });
+    if (it == completions_.end() || it->offset != offset) return std::nullopt;
+    return *it;
 }
 
 std::optional<Offset> LedgerStore::offset_of_update(std::string_view update_id) const {

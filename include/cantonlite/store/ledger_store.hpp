@@ -212,6 +212,11 @@ class LedgerStore {
     [[nodiscard]] std::vector<Offset> reassignments_of(std::string_view contract_id) const;
     // Its reassignment counter: the number of its unassignments (0 when it never moved).
     [[nodiscard]] std::int64_t reassignment_counter(std::string_view contract_id) const;
+    // The offset of the transaction whose external parties signed the hash `hex` (64 lower-case
+    // hex digits: interactive submission's execute); nullopt when there is none.
+    [[nodiscard]] std::optional<Offset> offset_of_external_hash(std::string_view hex) const;
+    // The completion of the command whose transaction is at `offset`; nullopt when none.
+    [[nodiscard]] std::optional<CommandCompletion> completion_at(Offset offset) const;
     // The offset of the update with this id; nullopt when there is none.
     [[nodiscard]] std::optional<Offset> offset_of_update(std::string_view update_id) const;
     // Calls visit(sequence, state) for every contract ever created, in creation order, from the
@@ -314,6 +319,7 @@ class LedgerStore {
     };
     PositionIndex<model::UpdateId, UpdateIdOf, std::vector<UpdatePtr>, UpdateIdHash>
         offset_of_update_{&history_};                                           // guarded by mutex_
+    std::unordered_map<std::string, Offset> offset_of_external_hash_;           // guarded by mutex_
     model::Timestamp now_;                                                      // guarded by mutex_
     std::int64_t migration_id_ = 0;                                             // guarded by mutex_
     std::map<std::int64_t, std::map<std::string_view, ImportUpdate>> imports_;  // guarded

@@ -50,7 +50,7 @@ struct TransactionDraft {
     model::Timestamp record_time;
     std::string synchronizer_id;
     std::optional<std::int64_t> paid_traffic_cost;
-    std::string external_transaction_hash;  // base64; interactive submission's execute
+    std::string external_transaction_hash;  // 64 hex digits; interactive submission's execute
     std::vector<NodeDraft> nodes;
     // What the contract ids derive from, when not the update id: a prepared transaction's uuid,
     // so that the transaction interpreted again at execute creates the same contracts.

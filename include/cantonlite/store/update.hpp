@@ -129,8 +129,8 @@ struct Transaction {
     Name synchronizer_id;
     Name id_namespace;  // the network's: the update id is derived from it and the offset
     std::int32_t migration_id = 0;
-    // The hash its external parties signed (base64 of the 32 bytes), when it was executed by
-    // interactive submission; empty otherwise.
+    // The hash its external parties signed (the 32 bytes in lower-case hex, as Canton's JSON
+    // writes it), when it was executed by interactive submission; empty otherwise.
     Name external_transaction_hash;
     // The traffic its submission paid (no Splice transaction's costs 2^31 bytes): 32 bits, so
     // that an Update stays within 80 bytes.

@@ -144,9 +144,10 @@ http::Response submit(seed::LiveNetwork& network, const RouteAuth& auth,
 
 // ---- completions ----
 
-std::string completion_json(const store::CommandCompletion& c,
-                            const std::vector<std::string>& act_as, const std::string& update_id,
-                            const model::Network& n) {
+// The Completion message (its value) of `c`, showing `act_as`.
+nlohmann::ordered_json completion_value(const store::CommandCompletion& c,
+                                        const std::vector<std::string>& act_as,
+                                        const std::string& update_id, const model::Network& n) {
     nlohmann::ordered_json dedup;
     if (c.deduplication_kind == "offset") {
         dedup["DeduplicationOffset"] = {{"value", c.deduplication_value}};
@@ -174,8 +175,7 @@ std::string completion_json(const store::CommandCompletion& c,
          {{"synchronizerId", n.synchronizer_id},
           {"recordTime", model::format_instant(c.record_time)}}},
         {"paidTrafficCost", 0}};
-    return nlohmann::ordered_json{{"completionResponse", {{"Completion", {{"value", value}}}}}}
-        .dump();
+    return value;
 }
 
 // The user's completions (all users' when `user` is null) whose act-as parties meet `parties`
@@ -200,7 +200,12 @@ std::vector<std::string> completion_messages(const store::LedgerStore& store,
         for (const std::string& p : c.act_as) {
             if (visible(p)) act_as.push_back(p);
         }
-        out.push_back(completion_json(c, act_as, store.id_for(c.offset).str(), store.network()));
+        out.push_back(nlohmann::ordered_json{
+            {"completionResponse",
+             {{"Completion",
+               {{"value",
+                 completion_value(c, act_as, store.id_for(c.offset).str(), store.network())}}}}}}
+                          .dump());
         if (last != nullptr) *last = c.offset;
     }
     return out;
@@ -331,6 +336,42 @@ http::Response upgrade_to_completions(const store::LedgerStore& store, const Rou
 }
 
 }  // namespace
+
+http::Response post_completion_by_hash(const store::LedgerStore& store, const RouteAuth& auth,
+                                       const http::RequestContext& ctx,
+                                       const ApiProfile& /*release*/) {
+    // GetCompletionByHashRequest {transactionHash: bytes, base64}, relaxed; the claims
+    // (MatchReadAsParties: the parties the caller reads as), then
+    // CompletionServiceRequestValidator.validateCompletionByHash.
+    const Caller caller = auth.identify(ctx.request);
+    const json body = relaxed::parse_body(ctx.request.body);
+    relaxed::require_object(body, "transactionHash");
+    const std::string hash =
+        relaxed::decode_byte_string(relaxed::member(body, "transactionHash"), "transactionHash");
+    const std::optional<std::vector<std::string>> readable = auth.readable_parties(caller);
+    if (hash.empty()) throw_invalid_argument("Missing field: transaction_hash");
+    // Every completion of this participant's own executions (cantonlite keeps no rejected ones).
+    const std::string hex = model::hex(hash);
+    const auto offset = store.offset_of_external_hash(hex);
+    const auto completion = offset ? store.completion_at(*offset) : std::nullopt;
+    std::vector<std::string> act_as;
+    if (completion) {
+        for (const std::string& p : completion->act_as) {
+            if (!readable || std::find(readable->begin(), readable->end(), p) != readable->end())
+                act_as.push_back(p);
+        }
+    }
+    if (act_as.empty()) {
+        throw ApiError(ErrorKind::not_found, "COMPLETION_NOT_FOUND",
+                       "Completion not found, or not visible.", {}, {{"TRANSACTION_HASH", hex}});
+    }
+    const nlohmann::ordered_json answer{
+        {"acceptedCompletion",
+         completion_value(*completion, act_as, store.id_for(completion->offset).str(),
+                          store.network())},
+        {"lastRejectedCompletions", nlohmann::ordered_json::array()}};
+    return http::Response::json(200, answer.dump());
+}
 
 http::Response post_completions(const store::LedgerStore& store, const RouteAuth& auth,
                                 const http::RequestContext& ctx, const ApiProfile& /*release*/) {

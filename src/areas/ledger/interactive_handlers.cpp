@@ -145,12 +145,6 @@ std::vector<GivenPartySignatures> decode_party_signatures(const json& v) {
     return out;
 }
 
-// java.util.Base64's decoder: standard alphabet, padding optional.
-std::optional<std::string> decode_byte_string(std::string text) {
-    while (text.size() % 4 != 0) text += '=';
-    return model::base64_decode(text);
-}
-
 // The body, as the JSON layer decodes it (deriveConfiguredCodec: preparedTransaction,
 // partySignatures, deduplicationPeriod, submissionId and hashingSchemeVersion required), and the
 // prepared transaction parsed (ProtocolConverters: "Cannot parse prepared_transaction").
@@ -162,7 +156,7 @@ ExecuteRequest decode_execute_request(std::string_view text, bool for_transactio
     const json* prepared = find_member(body, "preparedTransaction");
     if (prepared == nullptr) relaxed::fail_at("Missing required field", "preparedTransaction");
     if (!prepared->is_string()) relaxed::wrong_type(*prepared, "string", "preparedTransaction");
-    const auto bytes = decode_byte_string(prepared->get<std::string>());
+    const auto bytes = relaxed::base64_bytes(prepared->get<std::string>());
     if (!bytes) {
         relaxed::fail_at("The string is not a valid Base64: " + prepared->get<std::string>(),
                          "preparedTransaction");
@@ -214,7 +208,7 @@ void validate_party_signatures(const std::vector<GivenPartySignatures>& given) {
                 throw_invalid_field("SinglePartySignatures.signature",
                                     "Signing algorithm spec " + s.algorithm + " not supported");
             }
-            if (!decode_byte_string(s.signature))
+            if (!relaxed::base64_bytes(s.signature))
                 throw_invalid_field("SinglePartySignatures.signature", "not base64");
         }
     }
@@ -295,7 +289,7 @@ http::Response execute(seed::LiveNetwork& network, const RouteAuth& auth,
                 {{"format", s.format},
                  {"algorithm", s.algorithm},
                  {"signed_by", s.signed_by},
-                 {"signature", model::base64_encode(*decode_byte_string(s.signature))}});
+                 {"signature", model::base64_encode(*relaxed::base64_bytes(s.signature))}});
         }
         step["signatures"].push_back({{"party", p.party}, {"signatures", std::move(signatures)}});
     }

@@ -199,6 +199,13 @@ LedgerArea::LedgerArea(const store::LedgerStore& store, const ApiProfile& profil
     route("POST", "/v2/updates/update-by-offset", Claims::read_as,
           with(post_updates_update_by_offset));
     route("POST", "/v2/updates/update-by-id", Claims::read_as, with(post_updates_update_by_id));
+    if (release.canton_3_6()) {
+        // Canton 3.6: the lookups by the hash an external party signed.
+        route("POST", "/v2/updates/update-by-hash", Claims::read_as,
+              with(post_updates_update_by_hash));
+        route("POST", "/v2/commands/completion-by-hash", Claims::read_as,
+              with(post_completion_by_hash));
+    }
     route("POST", "/v2/updates/get-updates-page", Claims::read_as,
           with(post_updates_get_updates_page));
     route("POST", "/v2/events/events-by-contract-id", Claims::read_as,

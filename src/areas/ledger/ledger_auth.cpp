@@ -111,6 +111,24 @@ void RouteAuth::authorize(const Caller& caller, const std::vector<std::string>& 
     checked_ = true;
 }
 
+std::optional<std::vector<std::string>> RouteAuth::readable_parties(const Caller& caller) const {
+    if (claims_ != Claims::read_as)
+        throw std::logic_error("a route authorized other claims than it declares");
+    checked_ = true;
+    if (!auth_->enabled()) return std::nullopt;
+    require_caller(caller);
+    const model::LedgerRights& r = caller.user->rights;
+    if (r.can_read_as_any_party) return std::nullopt;
+    std::vector<std::string> parties = r.can_act_as;
+    parties.insert(parties.end(), r.can_read_as.begin(), r.can_read_as.end());
+    if (parties.empty()) {
+        denied(
+            "Claims do not authorize reading data: neither a read-as-any-party wildcard nor "
+            "any party-specific read/act claim is present");
+    }
+    return parties;
+}
+
 std::optional<std::string> user_id_error(const std::string& id) {
     const auto allowed = [](unsigned char c) {
         return std::isalnum(c) != 0 ||

@@ -54,6 +54,14 @@ UpdateByIdRequest decode_update_by_id(std::string_view body) {
                              .update_format = optional_update_format(value)};
 }
 
+UpdateByHashRequest decode_update_by_hash(std::string_view body) {
+    const json value = parse_body(body);
+    require_object(value, "transactionHash");
+    return UpdateByHashRequest{
+        .transaction_hash = decode_byte_string(member(value, "transactionHash"), "transactionHash"),
+        .update_format = optional_update_format(value)};
+}
+
 UpdatesRequest decode_updates(std::string_view body) {
     const json value = parse_body(body);
     require_object(value, "beginExclusive");

@@ -9,6 +9,7 @@
 #include "cantonlite/areas/circe.hpp"
 #include "cantonlite/http/api_error.hpp"
 #include "cantonlite/http/java_json.hpp"
+#include "cantonlite/model/ids.hpp"
 
 namespace cantonlite::areas::ledger::relaxed {
 using nlohmann::json;
@@ -74,6 +75,18 @@ std::string decode_string(const json* value, std::string_view path) {
     if (value == nullptr) return "";
     if (!value->is_string()) wrong_type(*value, "string", path);
     return value->get<std::string>();
+}
+
+std::optional<std::string> base64_bytes(std::string text) {
+    while (text.size() % 4 != 0) text += '=';
+    return model::base64_decode(text);
+}
+
+std::string decode_byte_string(const json* value, std::string_view path) {
+    const std::string text = decode_string(value, path);
+    const auto bytes = base64_bytes(text);
+    if (!bytes) fail_at("The string is not a valid Base64: " + text, path);
+    return *bytes;
 }
 
 std::optional<std::string> decode_optional_string(const json* value, std::string_view path) {

@@ -238,17 +238,21 @@ void append_transaction_object(std::string& out, const TransactionView& view,
     out += ']';
     append_int_field(out, "offset", tx.offset);
     append_transaction_where(out, tx, update_id);
-    if (tx.external_transaction_hash.empty()) {
-        append_null_field(out, "externalTransactionHash");
-    } else {
-        append_string_field(out, "externalTransactionHash", tx.external_transaction_hash.view());
-    }
+    // The hash an external party signed, in hex (Canton 3.6 repeats it as transactionHash).
+    const auto append_hash = [&](std::string_view key) {
+        if (tx.external_transaction_hash.empty()) {
+            append_null_field(out, key);
+        } else {
+            append_string_field(out, key, tx.external_transaction_hash.view());
+        }
+    };
+    append_hash("externalTransactionHash");
     if (const auto cost = tx.paid_traffic_cost(); view.submitter_visible && cost) {
         append_int_field(out, "paidTrafficCost", *cost);
     } else {
         append_null_field(out, "paidTrafficCost");
     }
-    if (with_transaction_hash) append_null_field(out, "transactionHash");
+    if (with_transaction_hash) append_hash("transactionHash");
     out += '}';
 }
 

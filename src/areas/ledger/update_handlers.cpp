@@ -228,6 +228,26 @@ http::Response post_updates_update_by_id(const store::LedgerStore& store, const 
     return http::Response::json(200, update_response(*json));
 }
 
+http::Response post_updates_update_by_hash(const store::LedgerStore& store, const RouteAuth& auth,
+                                           const http::RequestContext& ctx,
+                                           const ApiProfile& release) {
+    // GetUpdateByHashRequest {transactionHash: bytes (base64), updateFormat}, relaxed; then
+    // UpdateServiceRequestValidator.validateUpdateByHash.
+    const Caller caller = auth.identify(ctx.request);
+    const UpdateByHashRequest request = decode_update_by_hash(ctx.request.body);
+    const UpdateReader reader =
+        authorize_and_resolve(store, auth, caller, request.update_format, [&] {
+            if (request.transaction_hash.empty()) throw_missing_field("transaction_hash");
+        });
+    const std::string hex = model::hex(request.transaction_hash);
+    const std::optional<store::Offset> offset = store.offset_of_external_hash(hex);
+    const store::UpdatePtr update = offset ? store.update_at(*offset) : nullptr;
+    std::optional<std::string> text;
+    if (update) text = update_json(*update, reader, release);
+    if (!text) update_not_found("TRANSACTION_HASH", hex);
+    return http::Response::json(200, update_response(*text));
+}
+
 std::vector<std::string> read_range(const store::LedgerStore& store, const UpdateReader& reader,
                                     std::int64_t begin, std::int64_t end, bool descending,
                                     std::int64_t limit, const ApiProfile& release,

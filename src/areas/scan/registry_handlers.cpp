@@ -79,10 +79,11 @@ std::string amulet_instrument(const Store& store) {
 //
 // Scan reads choiceArguments with the Java codegen's TransferFactory_Transfer.fromJson
 // (JsonLfDecoders): a record is an object of its fields (or an array of them in order), with no
-// unknown field but a null one and none missing (no field here is optional); Text, Party and ContractId are
-// strings; Numeric a number or a string; Int a whole number or a string of one; Time an ISO
-// instant. The Map fields (Metadata's and ChoiceContext's values, AV_Map) are read as objects,
-// as the wallet SDK writes them, or as arrays of [key, value] pairs. Our texts name the path.
+// unknown field but a null one and none missing (no field here is optional); Text, Party and
+// ContractId are strings; Numeric a number or a string; Int a whole number or a string of one; Time
+// an ISO instant. The Map fields (Metadata's and ChoiceContext's values, AV_Map) are read as
+// objects, as the wallet SDK writes them, or as arrays of [key, value] pairs. Our texts name the
+// path.
 
 using Json = nlohmann::json;
 

@@ -19,6 +19,7 @@ ScanArea::ScanArea(const store::LedgerStore& store, const ApiProfile& profile)
     add_route("POST", "/v0/backfilling/import-updates", with_store(post_import_updates));
     add_route("POST", "/v2/updates", with_store(post_updates_v2));
     add_route("GET", "/v2/updates/{update_id}", with_store(get_update_by_id_v2));
+    add_route("GET", "/v2/updates/hash/{hash}", with_store(get_update_by_hash));
     add_route("GET", "/v0/state/acs/snapshot-timestamp", with_store(get_snapshot_timestamp));
     add_route("GET", "/v0/state/acs/snapshot-timestamp-after",
               with_store(get_snapshot_timestamp_after));

@@ -192,7 +192,12 @@ void append_transaction_v2(std::string& out, const store::Transaction& tx,
                                    store::children(tx, node->node_id), id, update_id, encoding);
         }
     }
-    out += "}}";
+    out += '}';
+    // The hash an external party signed, when it was executed by interactive submission;
+    // omitted otherwise (OmitNullString).
+    if (!tx.external_transaction_hash.empty())
+        append_string_field(out, "external_transaction_hash", tx.external_transaction_hash.view());
+    out += '}';
 }
 
 void append_reassignment(std::string& out, const store::Reassignment& r,

@@ -70,21 +70,43 @@ http::Response post_updates_v2(const Store& store, const Context& ctx) {
     return http::Response::json(200, std::move(out));
 }
 
+namespace {
+
+// ?daml_value_encoding=, as guardrail decodes it.
+DamlValueEncoding encoding_param(const Context& ctx) {
+    const auto text = ctx.request.query_param("daml_value_encoding");
+    if (!text) return DamlValueEncoding::compact_json;
+    // guardrail decodes a string parameter as a JSON string with circe: the path is empty.
+    if (*text != "compact_json" && *text != "protobuf_json") {
+        throw http::DecodeError(
+            "The query parameter 'daml_value_encoding' was malformed:\nDecodingFailure at : " +
+            *text + " not a member of DamlValueEncoding");
+    }
+    return encoding_of(*text);
+}
+
+}  // namespace
+
 http::Response get_update_by_id_v2(const Store& store, const Context& ctx) {
     const std::string& update_id = ctx.params.get("update_id");
-    DamlValueEncoding encoding = DamlValueEncoding::compact_json;
-    if (auto text = ctx.request.query_param("daml_value_encoding")) {
-        // guardrail decodes a string parameter as a JSON string with circe: the path is empty.
-        if (*text != "compact_json" && *text != "protobuf_json") {
-            throw http::DecodeError(
-                "The query parameter 'daml_value_encoding' was malformed:\nDecodingFailure at : " +
-                *text + " not a member of DamlValueEncoding");
-        }
-        encoding = encoding_of(*text);
-    }
+    const DamlValueEncoding encoding = encoding_param(ctx);
     const store::UpdatePtr update = store.update_by_id(update_id);
     if (!update) {
         throw ApiError(ErrorKind::not_found, "", "Transaction with id " + update_id + " not found")
+            .as_returned();
+    }
+    std::string out;
+    append_update_history_item_v2(out, *update, encoding);
+    return http::Response::json(200, std::move(out));
+}
+
+http::Response get_update_by_hash(const Store& store, const Context& ctx) {
+    const std::string& hash = ctx.params.get("hash");
+    const DamlValueEncoding encoding = encoding_param(ctx);
+    const auto offset = store.offset_of_external_hash(hash);
+    const store::UpdatePtr update = offset ? store.update_at(*offset) : nullptr;
+    if (!update) {
+        throw ApiError(ErrorKind::not_found, "", "Transaction with hash " + hash + " not found")
             .as_returned();
     }
     std::string out;

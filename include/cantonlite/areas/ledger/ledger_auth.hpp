@@ -119,6 +119,12 @@ class RouteAuth {
                                                    const std::vector<std::string>& parties,
                                                    bool any_party) const;
 
+    // MatchReadAsParties, for a read_as route: the parties the caller reads as (CanActAs or
+    // CanReadAs), or none for every party (CanReadAsAnyParty, or auth off); 403 when it reads as
+    // no party at all.
+    [[nodiscard]] std::optional<std::vector<std::string>> readable_parties(
+        const Caller& caller) const;
+
     // The gRPC stage of an admin_or_operate_as route.
     void authorize_operate_as(const Caller& caller, const std::vector<std::string>& parties) const;
 

@@ -126,6 +126,12 @@ inline constexpr std::int64_t http_list_max_elements = 200;
                                                      const RouteAuth& auth,
                                                      const http::RequestContext& ctx,
                                                      const ApiProfile& release);
+// POST /v2/commands/completion-by-hash (Canton 3.6): the completion of the execution of the
+// prepared transaction with this hash, for a caller who reads as one of its actAs parties.
+[[nodiscard]] http::Response post_completion_by_hash(const store::LedgerStore& store,
+                                                     const RouteAuth& auth,
+                                                     const http::RequestContext& ctx,
+                                                     const ApiProfile& release);
 // POST /v2/interactive-submission/execute ({}), …/executeAndWait ({updateId, completionOffset})
 // and …/executeAndWaitForTransaction ({transaction}): the prepared transaction given back, checked
 // as the participant checks it, then an "execute" step that verifies the parties' signatures of
@@ -242,6 +248,12 @@ inline constexpr std::int64_t http_list_max_elements = 200;
                                                        const RouteAuth& auth,
                                                        const http::RequestContext& ctx,
                                                        const ApiProfile& release);
+// POST /v2/updates/update-by-hash (Canton 3.6): the transaction an external party signed this
+// hash of (interactive submission's execute).
+[[nodiscard]] http::Response post_updates_update_by_hash(const store::LedgerStore& store,
+                                                         const RouteAuth& auth,
+                                                         const http::RequestContext& ctx,
+                                                         const ApiProfile& release);
 // POST /v2/updates (the HTTP list form)
 [[nodiscard]] http::Response post_updates(const store::LedgerStore& store, const RouteAuth& auth,
                                           const http::RequestContext& ctx,

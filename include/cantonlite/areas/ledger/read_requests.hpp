@@ -24,6 +24,12 @@ struct UpdateByIdRequest {
     std::optional<UpdateFormat> update_format;
 };
 
+// GetUpdateByHashRequest (Canton 3.6): the hash's bytes.
+struct UpdateByHashRequest {
+    std::string transaction_hash;
+    std::optional<UpdateFormat> update_format;
+};
+
 // LegacyDTOs.GetUpdatesRequest: the proto request plus the deprecated filter/verbose.
 struct UpdatesRequest {
     std::int64_t begin_exclusive = 0;
@@ -72,6 +78,7 @@ struct StreamListParams {
 
 [[nodiscard]] UpdateByOffsetRequest decode_update_by_offset(std::string_view body);
 [[nodiscard]] UpdateByIdRequest decode_update_by_id(std::string_view body);
+[[nodiscard]] UpdateByHashRequest decode_update_by_hash(std::string_view body);
 [[nodiscard]] UpdatesRequest decode_updates(std::string_view body);
 [[nodiscard]] UpdatesPageRequest decode_updates_page(std::string_view body);
 [[nodiscard]] ActiveContractsRequest decode_active_contracts(std::string_view body);

@@ -53,6 +53,10 @@ template <class Decode>
 [[nodiscard]] bool decode_bool(const json* value, std::string_view path);
 // String: absent is "".
 [[nodiscard]] std::string decode_string(const json* value, std::string_view path);
+// ByteString: standard base64 as java.util.Base64 reads it (padding optional); absent is "".
+[[nodiscard]] std::string decode_byte_string(const json* value, std::string_view path);
+// The bytes of such base64 text; none when it is not.
+[[nodiscard]] std::optional<std::string> base64_bytes(std::string text);
 // Option[String] (and Option[ByteString], base64 text): absent or null is none.
 [[nodiscard]] std::optional<std::string> decode_optional_string(const json* value,
                                                                 std::string_view path);

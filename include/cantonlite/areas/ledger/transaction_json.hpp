@@ -41,7 +41,8 @@ struct TransactionView {
 [[nodiscard]] std::string transaction_response(const TransactionView& view);
 
 // The JsTransaction object for `view`. `with_transaction_hash`: Canton 3.6 appends
-// "transactionHash" (null: the store keeps no transaction hashes). REQUIRES: as above.
+// "transactionHash", the same as externalTransactionHash (null but for a transaction executed by
+// interactive submission). REQUIRES: as above.
 void append_transaction_object(std::string& out, const TransactionView& view,
                                bool with_transaction_hash);
 // The CreatedEvent object (no {"CreatedEvent": ...} wrapper) of e.node, a created node, at

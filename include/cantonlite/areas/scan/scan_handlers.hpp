@@ -54,6 +54,9 @@ using Context = http::RequestContext;
 
 // GET /v2/updates/{update_id} (getUpdateByIdV2): one item of that history.
 [[nodiscard]] http::Response get_update_by_id_v2(const Store& store, const Context& ctx);
+// GET /v2/updates/hash/{hash}: the transaction an external party signed this hash of (64 hex
+// digits), as UpdateHistoryItemV2WithHash.
+[[nodiscard]] http::Response get_update_by_hash(const Store& store, const Context& ctx);
 
 // GET /v0/voterequests/{vote_request_contract_id} (lookupDsoRulesVoteRequest, op 8): by tracking
 // cid.

@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "areas/ledger/command_test_support.hpp"
+#include "cantonlite/app/application.hpp"
+#include "cantonlite/areas/release.hpp"
 #include "cantonlite/interactive/external_party.hpp"
 #include "cantonlite/interactive/transaction_hash.hpp"
 #include "cantonlite/model/ids.hpp"
@@ -293,8 +295,12 @@ TEST_F(ExecuteTest, ExecuteAnswersNothingAndTheTransactionFormAnswersTheTransact
     ASSERT_EQ(r.status, 200) << r.body;
     const json tx = json::parse(r.body).at("transaction");
     EXPECT_EQ(tx.at("commandId"), "w-2");
-    // One hash everywhere: the committed transaction carries the hash the party signed.
-    EXPECT_EQ(tx.at("externalTransactionHash"), answer.at("preparedTransactionHash"));
+    // One hash everywhere: the committed transaction carries the hash the party signed, in hex
+    // (ProtocolConverters: Hash.toHexString).
+    EXPECT_EQ(
+        tx.at("externalTransactionHash"),
+        model::hex(
+            model::base64_decode(answer.at("preparedTransactionHash").get<std::string>()).value()));
     EXPECT_EQ(tx.at("offset"), ledger_end());
     EXPECT_FALSE(tx.at("events").empty());  // the exchange's new amulet
 }
@@ -460,6 +466,101 @@ TEST_F(ExecuteTest, RefusesBadRequestsInCantonsWords) {
     body["hashingSchemeVersion"] = "HASHING_SCHEME_VERSION_V3";
     r = execute(body);
     EXPECT_EQ(error_of(r).at("code"), "FAILED_TO_EXECUTE_TRANSACTION");
+}
+
+// ---- one hash everywhere: the Canton 3.6 lookups by the hash the party signed ----
+
+class HashLookupTest : public ExecuteTest {
+  protected:
+    void SetUp() override {
+        ExecuteTest::SetUp();
+        router_ = app::make_router(*network_, admin::admintest::open_options(),
+                                   ApiProfile{.release = Release::splice_0_9});
+    }
+    http::Response post(const std::string& path, const json& body,
+                        const std::string& user = "alice") const {
+        return as_user(user, "POST", path, body.dump());
+    }
+    static json update_format(const std::string& party) {
+        return {
+            {"includeTransactions",
+             {{"eventFormat", {{"filtersByParty", {{party, json::object()}}}, {"verbose", false}}},
+              {"transactionShape", "TRANSACTION_SHAPE_ACS_DELTA"}}}};
+    }
+};
+
+TEST_F(HashLookupTest, FindTheExecutedTransactionAndItsCompletion) {
+    const json answer = prepared();
+    const http::Response done = execute(signed_request(answer));
+    ASSERT_EQ(done.status, 200) << done.body;
+    const json committed = json::parse(done.body);
+    const std::string hash = answer.at("preparedTransactionHash");  // base64, as signed
+    const std::string hex = model::hex(model::base64_decode(hash).value());
+
+    const http::Response update =
+        post("/v2/updates/update-by-hash",
+             {{"transactionHash", hash}, {"updateFormat", update_format(exchange_)}});
+    ASSERT_EQ(update.status, 200) << update.body;
+    const json tx = json::parse(update.body)["update"]["Transaction"]["value"];
+    EXPECT_EQ(tx.at("updateId"), committed.at("updateId"));
+    EXPECT_EQ(tx.at("externalTransactionHash"), hex);
+    EXPECT_EQ(tx.at("transactionHash"), hex);  // 3.6: the same value under its new name
+
+    const http::Response completion =
+        post("/v2/commands/completion-by-hash", {{"transactionHash", hash}});
+    ASSERT_EQ(completion.status, 200) << completion.body;
+    const json c = json::parse(completion.body);
+    EXPECT_EQ(c["acceptedCompletion"].at("commandId"), "withdrawal-1");
+    EXPECT_EQ(c["acceptedCompletion"].at("offset"), committed.at("completionOffset"));
+    EXPECT_EQ(c.at("lastRejectedCompletions"), json::array());
+
+    // Scan: the update, with the hash, by the hash; and in its update history.
+    const http::Response scan = call("GET", "/api/scan/v2/updates/hash/" + hex);
+    ASSERT_EQ(scan.status, 200) << scan.body;
+    const json item = json::parse(scan.body);
+    EXPECT_EQ(item.at("update_id"), committed.at("updateId"));
+    EXPECT_EQ(item.at("external_transaction_hash"), hex);
+    const json by_id = json::parse(
+        call("GET", "/api/scan/v2/updates/" + item.at("update_id").get<std::string>()).body);
+    EXPECT_EQ(by_id.at("external_transaction_hash"), hex);
+    const http::Response unknown = call("GET", "/api/scan/v2/updates/hash/" + std::string(64, 'a'));
+    EXPECT_EQ(unknown.status, 404);
+    EXPECT_EQ(json::parse(unknown.body).at("error"),
+              "Transaction with hash " + std::string(64, 'a') + " not found");
+}
+
+TEST_F(HashLookupTest, AnUnknownOrInvisibleHashIsNotFound) {
+    const json answer = prepared();
+    ASSERT_EQ(execute(signed_request(answer)).status, 200);
+    const std::string other = model::base64_encode(std::string(32, '\x07'));
+
+    http::Response r = post("/v2/updates/update-by-hash",
+                            {{"transactionHash", other}, {"updateFormat", update_format(alice)}});
+    EXPECT_EQ(r.status, 404) << r.body;
+    EXPECT_EQ(error_of(r).at("code"), "UPDATE_NOT_FOUND");
+    r = post("/v2/commands/completion-by-hash", {{"transactionHash", other}});
+    EXPECT_EQ(r.status, 404) << r.body;
+    EXPECT_EQ(error_of(r).at("code"), "COMPLETION_NOT_FOUND");
+    EXPECT_EQ(error_of(r).at("cause"), "Completion not found, or not visible.");
+    // bob reads as neither the exchange nor anyone who acted.
+    r = post("/v2/commands/completion-by-hash",
+             {{"transactionHash", answer.at("preparedTransactionHash")}}, "bob");
+    EXPECT_EQ(r.status, 404) << r.body;
+    // An empty hash: the validators' own errors.
+    r = post("/v2/commands/completion-by-hash", {{"transactionHash", ""}});
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(error_of(r).at("cause"),
+              "The submitted request has invalid arguments: Missing field: transaction_hash");
+    r = post("/v2/updates/update-by-hash",
+             {{"transactionHash", ""}, {"updateFormat", update_format(alice)}});
+    EXPECT_EQ(error_of(r).at("code"), "MISSING_FIELD");
+}
+
+TEST_F(ExecuteTest, TheLookupsByHashAreCanton36s) {
+    EXPECT_EQ(
+        as_user("alice", "POST", "/v2/commands/completion-by-hash", R"({"transactionHash":"AAAA"})")
+            .status,
+        404);
 }
 
 // ---- the journal: an executed transaction is a step, replayed through the same checks ----
