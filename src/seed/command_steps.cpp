@@ -103,6 +103,7 @@ struct Types {
     const LfType* transfer_input;
     const LfType* amulet_rules_transfer;
     const LfType* create_preapproval;
+    const LfType* proposal_accept;
     const LfType* preapproval_send;
     const LfType* no_fields;
     const LfType* offer_withdraw;
@@ -217,6 +218,11 @@ const Types& types() {
                             {"expiresAt", time},
                             {"expectedDso", LfType::optional(party)},
                             {"optCreatedAt", LfType::optional(time)}});
+        out.proposal_accept =
+            LfType::record("Splice.Wallet.TransferPreapproval:TransferPreapprovalProposal_Accept",
+                           {{"context", out.payment_context},
+                            {"inputs", LfType::list(out.transfer_input)},
+                            {"expiresAt", time}});
         out.preapproval_send = LfType::record("Splice.AmuletRules:TransferPreapproval_Send",
                                               {{"context", out.payment_context},
                                                {"inputs", LfType::list(out.transfer_input)},
@@ -912,6 +918,54 @@ void run_create_preapproval(Run& r, const Target& target, const ResolvedCommand&
                        {"meta", Value::some(p::empty_metadata())}}));
 }
 
+// ---- TransferPreapprovalProposal_Accept (splice-wallet Splice.Wallet.TransferPreapproval) ----
+
+// The provider accepts the receiver's proposal: AmuletRules_CreateTransferPreapproval with the
+// proposal's parties, created now, under the authority of both (the proposal's signatory and
+// the choice's controller).
+void run_proposal_accept(Run& r, const Target& target, const ResolvedCommand& c, int parent) {
+    const Value& arg = c.choice_argument;
+    const Party receiver = field(target.argument, "receiver").text;
+    const Party provider = field(target.argument, "provider").text;
+    r.authorize({provider}, target.template_id);
+    r.consumed.insert(target.contract_id);
+    const int root = r.d.add(parent, store::ExerciseDraft{.contract_id = target.contract_id,
+                                                          .template_id = target.template_id,
+                                                          .choice = c.choice,
+                                                          .argument = arg,
+                                                          .consuming = true,
+                                                          .acting_parties = {provider}});
+    const std::string rules = field(field(arg, "context"), "amuletRules").text;
+    const auto [rules_state, rules_argument] = r.fetch(rules, {tpl::amulet_rules});
+    ResolvedCommand create;
+    create.template_id = tpl::id_of(r.n, tpl::amulet_rules);
+    create.contract_id = rules;
+    create.choice = "AmuletRules_CreateTransferPreapproval";
+    create.choice_argument =
+        Value::record({{"context", field(arg, "context")},
+                       {"inputs", field(arg, "inputs")},
+                       {"receiver", Value::party(receiver)},
+                       {"provider", Value::party(provider)},
+                       {"expiresAt", field(arg, "expiresAt")},
+                       {"expectedDso", field(target.argument, "expectedDso")},
+                       {"optCreatedAt", Value::some(Value::timestamp(r.now))}});
+    const std::vector<Party> outer = r.act_as;
+    r.act_as = {receiver, provider};
+    const int child = static_cast<int>(r.d.nodes.size());
+    run_create_preapproval(r,
+                           Target{.contract_id = rules,
+                                  .state = rules_state,
+                                  .argument = rules_argument,
+                                  .template_id = rules_state.contract->template_id()},
+                           create, root);
+    r.act_as = outer;
+    const Value created = std::get<store::ExerciseDraft>(r.d.nodes[child].event).result;
+    r.d.set_result(
+        root, Value::record({{"transferPreapprovalCid", field(created, "transferPreapprovalCid")},
+                             {"transferResult", field(created, "transferResult")},
+                             {"amuletPaid", field(created, "amuletPaid")}}));
+}
+
 // ---- TransferPreapproval_Send (l.2064-2098) ----
 
 void run_preapproval_send(Run& r, const Target& target, const ResolvedCommand& c, int parent) {
@@ -1013,6 +1067,8 @@ const std::vector<ModelledChoice>& modelled() {
          [] { return types().create_preapproval; }, run_create_preapproval},
         {tpl::transfer_preapproval, "TransferPreapproval_Send",
          [] { return types().preapproval_send; }, run_preapproval_send},
+        {tpl::transfer_preapproval_proposal, "TransferPreapprovalProposal_Accept",
+         [] { return types().proposal_accept; }, run_proposal_accept},
         {tpl::transfer_offer, "TransferOffer_Accept", [] { return types().no_fields; },
          run_transfer_offer_choice},
         {tpl::transfer_offer, "TransferOffer_Reject", [] { return types().no_fields; },
@@ -1055,6 +1111,7 @@ const std::vector<Known>& known_templates() {
         {tpl::wallet_app_install, false},
         {tpl::transfer_offer, false},
         {tpl::accepted_transfer_offer, false},
+        {tpl::transfer_preapproval_proposal, false},
         {tpl::buy_traffic_request, false},
         {tpl::holding_v1, true},
         {tpl::transfer_factory_v1, true},
@@ -1253,6 +1310,17 @@ const std::vector<Creatable>& creatable() {
              const std::int64_t from = field(a, "validFrom").number;
              return field(a, "expiresAt").number > from && field(a, "lastRenewedAt").number >= from;
          }},
+        {tpl::transfer_preapproval_proposal,
+         [] {
+             static const LfType* t =
+                 LfType::record("Splice.Wallet.TransferPreapproval:TransferPreapprovalProposal",
+                                {{"receiver", LfType::party()},
+                                 {"provider", LfType::party()},
+                                 {"expectedDso", LfType::optional(LfType::party())}});
+             return t;
+         },
+         [](const Value& a) { return parties_of(a, {"receiver"}); },
+         [](const Value& a) { return parties_of(a, {"provider"}); }, always},
         {tpl::external_party_amulet_rules,
          [] {
              static const LfType* t =
@@ -1565,6 +1633,59 @@ void submit_commands(SeedContext& ctx, const JsonObject& s) {
     refuse_duplicate(ctx, user_id, command_id, act_as, dedup, now);
     const store::TransactionDraft d = interpret_submission(ctx, s, act_as, read_as, now, "");
     commit_command(ctx, d, user_id, s.optional_string("submission_id").value_or(""), dedup);
+}
+
+bool automation_accept_transfer_preapproval_proposal(SeedContext& ctx,
+                                                     const std::string& proposal) {
+    const model::Network& n = ctx.network();
+    const auto state = ctx.store().contract(proposal);
+    if (!state || state->archived_offset()) return false;
+    const Value argument = model::unpack(state->contract->argument);
+    const Party receiver = field(argument, "receiver").text;
+    if (field(argument, "provider").text != n.validator_party)
+        return false;  // not this validator's
+    const splice::SpliceViews& views = splice::views(ctx.store());
+    if (views.transfer_preapproval_of(receiver)) return false;  // one exists already
+    const Timestamp now{ctx.store().now().micros + 1};
+    const auto round = views.latest_usable_open_round(now);
+    if (!round) return false;
+    // The validator's wallet user submits, as its treasury does; its preapprovalLifetime: 90 days.
+    std::string user = "validator";
+    for (const model::User& u : n.users) {
+        if (u.party == n.validator_party) user = u.id;
+    }
+    constexpr std::int64_t lifetime = 90LL * 24 * 3600 * 1'000'000;
+    const std::string rules = ctx.amulet_rules;
+    const std::string round_id = round->contract->contract_id.str();
+    nlohmann::json step{
+        {"step", "submit"},
+        {"user_id", user},
+        {"command_id",
+         "org.lfdecentralizedtrust.splice.validator.acceptTransferPreapprovalProposal_" + receiver},
+        {"act_as", nlohmann::json::array({n.validator_party})},
+        {"disclosed", nlohmann::json::array({rules, round_id})},
+        {"commands",
+         nlohmann::json::array(
+             {{{"ExerciseCommand",
+                {{"templateId", state->contract->template_id().to_string()},
+                 {"contractId", proposal},
+                 {"choice", "TransferPreapprovalProposal_Accept"},
+                 {"choiceArgument",
+                  {{"context",
+                    {{"amuletRules", rules},
+                     {"context",
+                      {{"openMiningRound", round_id},
+                       {"issuingMiningRounds", nlohmann::json::array()},
+                       {"validatorRights", nlohmann::json::array()},
+                       {"featuredAppRight", nullptr}}}}},
+                   {"inputs", nlohmann::json::array()},
+                   {"expiresAt", model::format_instant(Timestamp{now.micros + lifetime})}}}}}}})}};
+    try {
+        submit_commands(ctx, JsonObject(step, ""));  // commits all or nothing
+    } catch (const CommandError&) {
+        return false;  // the trigger would log it and try again later
+    }
+    return true;
 }
 
 store::TransactionDraft interpret_commands(SeedContext& ctx, const nlohmann::json& step,

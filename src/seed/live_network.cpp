@@ -254,15 +254,24 @@ nlohmann::json LiveNetwork::execute_steps(const nlohmann::json& body) {
             const auto& tx = std::get<store::Transaction>(*u);
             for (const store::Node& node : tx.nodes) {
                 const auto* c = std::get_if<store::CreatedNode>(&node.event);
-                if (c == nullptr ||
-                    c->contract->template_id().entity_name.view() != "AcceptedTransferOffer")
-                    continue;
+                if (c == nullptr) continue;
+                const std::string_view entity = c->contract->template_id().entity_name.view();
+                const std::string cid = c->contract->contract_id.str();
                 try {
-                    if (automation_complete_accepted_transfer_offer(
-                            *context_, c->contract->contract_id.str(), store_->now())) {
+                    const char* done = nullptr;
+                    if (entity == "AcceptedTransferOffer" &&
+                        automation_complete_accepted_transfer_offer(*context_, cid,
+                                                                    store_->now())) {
+                        done = "complete_accepted_transfer_offer";
+                    }
+                    if (entity == "TransferPreapprovalProposal" &&
+                        automation_accept_transfer_preapproval_proposal(*context_, cid)) {
+                        done = "accept_transfer_preapproval_proposal";
+                    }
+                    if (done != nullptr) {
                         automation.push_back(
-                            {{"automation", "complete_accepted_transfer_offer"},
-                             {"contract_id", c->contract->contract_id},
+                            {{"automation", done},
+                             {"contract_id", cid},
                              {"offset", store_->ledger_end()},
                              {"update_id", store_->update_id_for(store_->ledger_end())}});
                     }

@@ -215,6 +215,10 @@ void automation_expire_buy_traffic_request(SeedContext& ctx, const std::string& 
 // amulets do not cover the amount (nothing is committed).
 bool automation_complete_accepted_transfer_offer(SeedContext& ctx, const std::string& accepted,
                                                  Timestamp t);
+// The validator's AcceptTransferPreapprovalProposalTrigger: the network's validator, as the
+// provider of `proposal`, accepts it (TransferPreapprovalProposal_Accept, the preapproval expiring
+// after 90 days) unless the receiver has a TransferPreapproval. False when it does nothing.
+bool automation_accept_transfer_preapproval_proposal(SeedContext& ctx, const std::string& proposal);
 // The SV app's ExpiredAnsEntryTrigger: DsoRules_ExpireAnsEntry by the first SV (the DSO when the
 // network has none), whose child is AnsEntry_Expire with the DSO as actor.
 void automation_expire_ans_entry(SeedContext& ctx, const std::string& entry, Timestamp t);

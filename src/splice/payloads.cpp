@@ -66,6 +66,9 @@ model::TemplateId transfer_offer(const model::Network& n) {
 model::TemplateId accepted_transfer_offer(const model::Network& n) {
     return templates::id_of(n, templates::accepted_transfer_offer);
 }
+model::TemplateId transfer_preapproval_proposal(const model::Network& n) {
+    return templates::id_of(n, templates::transfer_preapproval_proposal);
+}
 model::TemplateId buy_traffic_request(const model::Network& n) {
     return templates::id_of(n, templates::buy_traffic_request);
 }

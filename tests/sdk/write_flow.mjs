@@ -18,7 +18,9 @@
 // party.external.create().sign().execute(), for the exchange and for a customer), fund
 // (amulet.tap twice), withdraw-direct (token.transfer.create to the preapproved party), send-offer
 // (token.transfer.create to the customer, who has no preapproval: a transfer instruction),
-// accept-offer (token.transfer.pending and accept, by the customer), merge (token.utxos.merge),
+// accept-offer (token.transfer.pending and accept, by the customer), preapproval
+// (amulet.preapproval.command.create by the customer, which the validator accepts, then a
+// direct transfer to it), merge (token.utxos.merge),
 // bad-signature (a tap signed by another key is refused, nothing commits). Every prepared
 // transaction is decoded (PreparedTransaction.decode()) and its hash recomputed by the SDK
 // (sdk.utils.hash.preparedTransaction, V2) before it is signed: a mismatch fails the step.
@@ -224,6 +226,28 @@ async function main() {
         eqNum(utxos.reduce((a, u) => a + Number(u.interfaceViewValue.amount), 0), 50, 'the customer\'s utxos');
         eq((await ctx.token.transfer.pending(cu.id)).length, 0, 'pending instructions after the accept');
         return `accepted at offset ${done.completionOffset}: the customer holds 50`;
+    });
+
+    // -- preapproval: the customer asks for one; the validator accepts it; transfers then go direct --------
+    await step('preapproval', async () => {
+        const ex = want('exchange');
+        const cu = want('customer');
+        const command = await ctx.amulet.preapproval.command.create({ parties: { receiver: cu.id } });
+        check(command?.CreateCommand, `preapproval.command.create returned ${safeJson(command, 200)}`);
+        await submit(cu.id, cu.key, command, []);
+        const status = await ctx.amulet.preapproval.fetchStatus(cu.id, { timeoutMs: 5000, intervalMs: 100 });
+        check(status?.contractId, `no TransferPreapproval for the customer: ${safeJson(status, 200)}`);
+        const before = (await holdings(cu.id)).sum;
+        const [send, disclosed] = await ctx.token.transfer.create({
+            sender: ex.id, recipient: cu.id, amount: '25', instrumentId: 'Amulet',
+            registryUrl: new URL(opts.registryUrl),
+        });
+        const values = send.ExerciseCommand?.choiceArgument?.extraArgs?.context?.values ?? {};
+        check(values['transfer-preapproval'], `the registry chose no preapproval: context ${Object.keys(values).join(',')}`);
+        await submit(ex.id, ex.key, send, disclosed);
+        eqNum((await holdings(cu.id)).sum - before, 25, 'the customer\'s holdings moved by');
+        return `TransferPreapproval ${short(status.contractId)} expires ${status.expiresAt.toISOString?.() ?? status.expiresAt}; ` +
+            `25 sent to it directly`;
     });
 
     // -- merge: the exchange's holdings into one -----------------------------------------------------------

@@ -34,6 +34,7 @@ model::TemplateId ans_entry(const model::Network& n);
 model::TemplateId wallet_app_install(const model::Network& n);
 model::TemplateId transfer_offer(const model::Network& n);
 model::TemplateId accepted_transfer_offer(const model::Network& n);
+model::TemplateId transfer_preapproval_proposal(const model::Network& n);
 model::TemplateId buy_traffic_request(const model::Network& n);
 
 // Splice.Amulet:Amulet {dso, owner, amount: ExpiringAmount}.

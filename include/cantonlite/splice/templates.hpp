@@ -34,6 +34,8 @@ inline constexpr QualifiedRef transfer_offer{"splice-wallet", "Splice.Wallet.Tra
                                              "TransferOffer"};
 inline constexpr QualifiedRef accepted_transfer_offer{
     "splice-wallet", "Splice.Wallet.TransferOffer", "AcceptedTransferOffer"};
+inline constexpr QualifiedRef transfer_preapproval_proposal{
+    "splice-wallet", "Splice.Wallet.TransferPreapproval", "TransferPreapprovalProposal"};
 inline constexpr QualifiedRef buy_traffic_request{
     "splice-wallet", "Splice.Wallet.BuyTrafficRequest", "BuyTrafficRequest"};
 

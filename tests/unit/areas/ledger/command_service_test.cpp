@@ -794,6 +794,56 @@ TEST_F(CommandServiceTest, AnAmuletRulesTransferWithoutItsExpectedDsoAborts) {
               "prudent security measure.");
 }
 
+// The wallet SDK's amulet.preapproval.command.create: the receiver proposes, and the validator's
+// AcceptTransferPreapprovalProposalTrigger accepts for it (TransferPreapprovalProposal_Accept,
+// whose AmuletRules_CreateTransferPreapproval creates the preapproval, for 90 days).
+TEST_F(CommandServiceTest, TheValidatorAcceptsAPreapprovalProposalForItsReceiver) {
+    const std::string validator = network_->store().network().validator_party;
+    steps({{"step", "grant_rights"},
+           {"user", "ledger-api-user"},
+           {"rights", {{"can_act_as", {"carol"}}}}});
+    const std::int64_t before = ledger_end();
+
+    const http::Response r = submit(
+        "ledger-api-user",
+        commands(
+            {{"CreateCommand",
+              {{"templateId",
+                "#splice-wallet:Splice.Wallet.TransferPreapproval:TransferPreapprovalProposal"},
+               {"createArguments",
+                {{"provider", validator}, {"receiver", carol}, {"expectedDso", dso()}}}}}},
+            carol, "propose"));
+
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(json::parse(r.body).at("completionOffset"), before + 1);
+    ASSERT_EQ(ledger_end(), before + 2);  // the proposal, then the validator's accept
+    const auto& accept = transaction_at(before + 2);
+    const auto* root = store::exercised(accept.nodes[0]);
+    ASSERT_NE(root, nullptr);
+    EXPECT_EQ(root->choice.str(), "TransferPreapprovalProposal_Accept");
+    EXPECT_EQ(store::exercised(accept.nodes[1])->choice.str(),
+              "AmuletRules_CreateTransferPreapproval");
+    const auto preapproval = views().transfer_preapproval_of(carol);
+    ASSERT_TRUE(preapproval.has_value());
+    const model::Value argument = model::unpack(preapproval->contract->argument);
+    const auto provider = std::find(argument.labels.begin(), argument.labels.end(), "provider");
+    ASSERT_NE(provider, argument.labels.end());
+    EXPECT_EQ(argument.items[static_cast<std::size_t>(provider - argument.labels.begin())].text,
+              validator);
+    // A second proposal while one exists is left alone.
+    const http::Response again = submit(
+        "ledger-api-user",
+        commands(
+            {{"CreateCommand",
+              {{"templateId",
+                "#splice-wallet:Splice.Wallet.TransferPreapproval:TransferPreapprovalProposal"},
+               {"createArguments",
+                {{"provider", validator}, {"receiver", carol}, {"expectedDso", dso()}}}}}},
+            carol, "propose-again"));
+    ASSERT_EQ(again.status, 200) << again.body;
+    EXPECT_EQ(ledger_end(), before + 3);
+}
+
 TEST_F(CommandServiceTest, AReceiverAndItsProviderCreateAPreapproval) {
     const std::string validator = network_->store().network().validator_party;
     steps({{"step", "grant_rights"},
