@@ -50,8 +50,11 @@ class JournaledDaemon : public ::testing::Test {
     }
     ~JournaledDaemon() override {
         server_->stop();
+        // Writes still waiting for their sync are answered (into closed sessions) while the
+        // server's io context still exists, as the daemon stops: the journal's flusher may post
+        // into it until the journal is gone.
+        journal_.reset();
         server_.reset();
-        journal_.reset();  // answers writes still waiting (into closed sessions)
         router_.reset();
         network_.reset();
         std::filesystem::remove(path_);
