@@ -104,6 +104,8 @@ struct Types {
     const LfType* amulet_rules_transfer;
     const LfType* create_preapproval;
     const LfType* proposal_accept;
+    const LfType* preapproval_renew;
+    const LfType* preapproval_cancel;
     const LfType* preapproval_send;
     const LfType* no_fields;
     const LfType* offer_withdraw;
@@ -223,6 +225,12 @@ const Types& types() {
                            {{"context", out.payment_context},
                             {"inputs", LfType::list(out.transfer_input)},
                             {"expiresAt", time}});
+        out.preapproval_renew = LfType::record("Splice.AmuletRules:TransferPreapproval_Renew",
+                                               {{"context", out.payment_context},
+                                                {"inputs", LfType::list(out.transfer_input)},
+                                                {"newExpiresAt", time}});
+        out.preapproval_cancel =
+            LfType::record("Splice.AmuletRules:TransferPreapproval_Cancel", {{"p", party}});
         out.preapproval_send = LfType::record("Splice.AmuletRules:TransferPreapproval_Send",
                                               {{"context", out.payment_context},
                                                {"inputs", LfType::list(out.transfer_input)},
@@ -858,6 +866,41 @@ void run_amulet_rules_transfer(Run& r, const Target& target, const ResolvedComma
 
 // ---- AmuletRules_CreateTransferPreapproval (l.231-260) ----
 
+// payForTransferPreapproval (l.2270-2306) when nothing is paid (an extension within the base
+// duration): the TransferResult of the open round, no amulet moved.
+Value free_preapproval_transfer(Run& r, const Value& payment_context) {
+    const auto [round_state, round] = r.fetch(
+        field(field(payment_context, "context"), "openMiningRound").text, {tpl::open_mining_round});
+    const Value summary = Value::record({{"inputAppRewardAmount", Value::numeric({})},
+                                         {"inputValidatorRewardAmount", Value::numeric({})},
+                                         {"inputSvRewardAmount", Value::numeric({})},
+                                         {"inputAmuletAmount", Value::numeric({})},
+                                         {"balanceChanges", Value::gen_map({})},
+                                         {"holdingFees", Value::numeric({})},
+                                         {"outputFees", Value::list({})},
+                                         {"senderChangeFee", Value::numeric({})},
+                                         {"senderChangeAmount", Value::numeric({})},
+                                         {"amuletPrice", field(round, "amuletPrice")},
+                                         {"inputValidatorFaucetAmount", Value::none()},
+                                         {"inputUnclaimedActivityRecordAmount", Value::none()},
+                                         {"inputDevelopmentFundAmount", Value::none()}});
+    return Value::record({{"round", field(round, "round")},
+                          {"summary", summary},
+                          {"createdAmulets", Value::list({})},
+                          {"senderChangeAmulet", Value::none()},
+                          {"meta", Value::none()}});
+}
+
+// A preapproval's paid extension: cantonlite models none (a preapproval of at most 90 days more).
+constexpr std::int64_t preapproval_base_duration = 90LL * 24 * 3600 * 1'000'000;
+void refuse_paid_extension(Timestamp from, Timestamp to) {
+    if (to.micros - from.micros > preapproval_base_duration) {
+        throw CommandError("COMMAND_PREPROCESSING_FAILED", 8,
+                           "cantonlite does not model the fee of a TransferPreapproval that "
+                           "expires more than 90 days after its creation or renewal");
+    }
+}
+
 void run_create_preapproval(Run& r, const Target& target, const ResolvedCommand& c, int parent) {
     namespace p = splice::payloads;
     const Value& arg = c.choice_argument;
@@ -879,43 +922,78 @@ void run_create_preapproval(Run& r, const Target& target, const ResolvedCommand&
     }
     within_deadline(r.now, "expiresAt", expires_at);
     // payForTransferPreapproval: nothing to pay within the base duration (90 days).
-    constexpr std::int64_t base = 90LL * 24 * 3600 * 1'000'000;
-    if (expires_at.micros - created_at.micros > base) {
-        throw CommandError("COMMAND_PREPROCESSING_FAILED", 8,
-                           "cantonlite does not model the fee of a TransferPreapproval that "
-                           "expires more than 90 days after its creation");
-    }
-    const auto [round_state, round] =
-        r.fetch(field(field(field(arg, "context"), "context"), "openMiningRound").text,
-                {tpl::open_mining_round});
+    refuse_paid_extension(created_at, expires_at);
     const int created = r.d.add(
         root, store::CreateDraft{.template_id = p::transfer_preapproval(r.n),
                                  .argument = p::transfer_preapproval_value(
                                      r.n.dso_party, receiver, provider, created_at, expires_at),
                                  .signatories = {receiver, provider, r.n.dso_party}});
-    const Value summary = Value::record({{"inputAppRewardAmount", Value::numeric({})},
-                                         {"inputValidatorRewardAmount", Value::numeric({})},
-                                         {"inputSvRewardAmount", Value::numeric({})},
-                                         {"inputAmuletAmount", Value::numeric({})},
-                                         {"balanceChanges", Value::gen_map({})},
-                                         {"holdingFees", Value::numeric({})},
-                                         {"outputFees", Value::list({})},
-                                         {"senderChangeFee", Value::numeric({})},
-                                         {"senderChangeAmount", Value::numeric({})},
-                                         {"amuletPrice", field(round, "amuletPrice")},
-                                         {"inputValidatorFaucetAmount", Value::none()},
-                                         {"inputUnclaimedActivityRecordAmount", Value::none()},
-                                         {"inputDevelopmentFundAmount", Value::none()}});
     r.d.set_result(
         root,
         Value::record({{"transferPreapprovalCid", Value::contract_id(r.d.contract_id_of(created))},
-                       {"transferResult", Value::record({{"round", field(round, "round")},
-                                                         {"summary", summary},
-                                                         {"createdAmulets", Value::list({})},
-                                                         {"senderChangeAmulet", Value::none()},
-                                                         {"meta", Value::none()}})},
+                       {"transferResult", free_preapproval_transfer(r, field(arg, "context"))},
                        {"amuletPaid", Value::numeric({})},
                        {"meta", Value::some(p::empty_metadata())}}));
+}
+
+// ---- TransferPreapproval_Renew and TransferPreapproval_Cancel (l.2147-2178) ----
+
+void run_preapproval_renew(Run& r, const Target& target, const ResolvedCommand& c, int parent) {
+    namespace p = splice::payloads;
+    const Value& arg = c.choice_argument;
+    const Party receiver = field(target.argument, "receiver").text;
+    const Party provider = field(target.argument, "provider").text;
+    const Timestamp expires_at{field(target.argument, "expiresAt").number};
+    const Timestamp new_expires_at{field(arg, "newExpiresAt").number};
+    r.authorize({provider}, target.template_id);
+    r.consumed.insert(target.contract_id);
+    const int root = r.d.add(parent, store::ExerciseDraft{.contract_id = target.contract_id,
+                                                          .template_id = target.template_id,
+                                                          .choice = c.choice,
+                                                          .argument = arg,
+                                                          .consuming = true,
+                                                          .acting_parties = {provider}});
+    within_deadline(r.now, "TransferPreapproval.expiresAt", expires_at);
+    require("newExpiresAt is after expiresAt", expires_at < new_expires_at);
+    refuse_paid_extension(expires_at, new_expires_at);
+    const Value transfer = free_preapproval_transfer(r, field(arg, "context"));
+    Value renewed = target.argument;  // this with lastRenewedAt = expiresAt, expiresAt = new
+    for (std::size_t i = 0; i < renewed.labels.size(); ++i) {
+        if (renewed.labels[i] == "lastRenewedAt") renewed.items[i] = Value::timestamp(expires_at);
+        if (renewed.labels[i] == "expiresAt") renewed.items[i] = Value::timestamp(new_expires_at);
+    }
+    const int created =
+        r.d.add(root, store::CreateDraft{.template_id = target.template_id,
+                                         .argument = std::move(renewed),
+                                         .signatories = {receiver, provider, r.n.dso_party}});
+    r.d.set_result(
+        root,
+        Value::record({{"transferPreapprovalCid", Value::contract_id(r.d.contract_id_of(created))},
+                       {"transferResult", transfer},
+                       {"receiver", Value::party(receiver)},
+                       {"provider", Value::party(provider)},
+                       {"amuletPaid", Value::numeric({})},
+                       {"meta", Value::some(p::empty_metadata())}}));
+}
+
+void run_preapproval_cancel(Run& r, const Target& target, const ResolvedCommand& c, int parent) {
+    const Party actor = field(c.choice_argument, "p").text;
+    const Party receiver = field(target.argument, "receiver").text;
+    const Party provider = field(target.argument, "provider").text;
+    r.authorize({actor}, target.template_id);
+    r.consumed.insert(target.contract_id);
+    const int root = r.d.add(parent, store::ExerciseDraft{.contract_id = target.contract_id,
+                                                          .template_id = target.template_id,
+                                                          .choice = c.choice,
+                                                          .argument = c.choice_argument,
+                                                          .consuming = true,
+                                                          .acting_parties = {actor}});
+    // show of a Party quotes it.
+    require("Controller '" + actor + "' is either receiver or provider",
+            actor == receiver || actor == provider);
+    within_deadline(r.now, "TransferPreapproval.expiresAt",
+                    Timestamp{field(target.argument, "expiresAt").number});
+    r.d.set_result(root, Value::record(std::vector<std::pair<std::string, Value>>{}));
 }
 
 // ---- TransferPreapprovalProposal_Accept (splice-wallet Splice.Wallet.TransferPreapproval) ----
@@ -1067,6 +1145,10 @@ const std::vector<ModelledChoice>& modelled() {
          [] { return types().create_preapproval; }, run_create_preapproval},
         {tpl::transfer_preapproval, "TransferPreapproval_Send",
          [] { return types().preapproval_send; }, run_preapproval_send},
+        {tpl::transfer_preapproval, "TransferPreapproval_Renew",
+         [] { return types().preapproval_renew; }, run_preapproval_renew},
+        {tpl::transfer_preapproval, "TransferPreapproval_Cancel",
+         [] { return types().preapproval_cancel; }, run_preapproval_cancel},
         {tpl::transfer_preapproval_proposal, "TransferPreapprovalProposal_Accept",
          [] { return types().proposal_accept; }, run_proposal_accept},
         {tpl::transfer_offer, "TransferOffer_Accept", [] { return types().no_fields; },

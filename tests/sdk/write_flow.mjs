@@ -20,7 +20,8 @@
 // (token.transfer.create to the customer, who has no preapproval: a transfer instruction),
 // accept-offer (token.transfer.pending and accept, by the customer), preapproval
 // (amulet.preapproval.command.create by the customer, which the validator accepts, then a
-// direct transfer to it), merge (token.utxos.merge),
+// direct transfer to it), preapproval-renew-cancel (amulet.preapproval.renew by the provider,
+// command.cancel by the customer), merge (token.utxos.merge),
 // bad-signature (a tap signed by another key is refused, nothing commits). Every prepared
 // transaction is decoded (PreparedTransaction.decode()) and its hash recomputed by the SDK
 // (sdk.utils.hash.preparedTransaction, V2) before it is signed: a mismatch fails the step.
@@ -248,6 +249,27 @@ async function main() {
         eqNum((await holdings(cu.id)).sum - before, 25, 'the customer\'s holdings moved by');
         return `TransferPreapproval ${short(status.contractId)} expires ${status.expiresAt.toISOString?.() ?? status.expiresAt}; ` +
             `25 sent to it directly`;
+    });
+
+    // -- renew and cancel the customer's preapproval: the provider renews, the receiver cancels ------------
+    await step('preapproval-renew-cancel', async () => {
+        const cu = want('customer');
+        const before = await ctx.amulet.preapproval.fetchStatus(cu.id, { timeoutMs: 5000, intervalMs: 100 });
+        check(before?.contractId, 'no TransferPreapproval to renew');
+        const expiresAt = new Date(new Date(before.expiresAt).getTime() + 30 * 24 * 3600_000);
+        const renewed = await ctx.amulet.preapproval.renew({ parties: { receiver: cu.id }, expiresAt });
+        check(renewed?.updateId, `renew answered ${safeJson(renewed, 200)}`);
+        const after = await ctx.amulet.preapproval.fetchStatus(cu.id,
+            { oldCid: before.contractId, timeoutMs: 5000, intervalMs: 100 });
+        check(after?.contractId && after.contractId !== before.contractId, `after renew: ${safeJson(after, 200)}`);
+        eq(new Date(after.expiresAt).getTime(), expiresAt.getTime(), 'the new expiresAt');
+        const [cancel, disclosed] = await ctx.amulet.preapproval.command.cancel({ parties: { receiver: cu.id } });
+        check(cancel?.ExerciseCommand, `command.cancel returned ${safeJson(cancel, 200)}`);
+        await submit(cu.id, cu.key, cancel, disclosed);
+        const gone = await ctx.amulet.preapproval.fetchStatus(cu.id, { cancelled: true, timeoutMs: 5000, intervalMs: 100 });
+        eq(gone, null, 'the preapproval after the cancel');
+        return `renewed ${short(before.contractId)} -> ${short(after.contractId)} until ${expiresAt.toISOString()}; ` +
+            'cancelled by the customer';
     });
 
     // -- merge: the exchange's holdings into one -----------------------------------------------------------

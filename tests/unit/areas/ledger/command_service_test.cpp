@@ -844,6 +844,72 @@ TEST_F(CommandServiceTest, TheValidatorAcceptsAPreapprovalProposalForItsReceiver
     EXPECT_EQ(ledger_end(), before + 3);
 }
 
+// TransferPreapproval_Renew (controller provider: the same contract, lastRenewedAt its old
+// expiry) and TransferPreapproval_Cancel (receiver or provider), AmuletRules.daml l.2147-2178.
+TEST_F(CommandServiceTest, TheProviderRenewsAPreapprovalAndTheReceiverCancelsIt) {
+    const std::string validator = network_->store().network().validator_party;
+    steps({{{"step", "grant_rights"},
+            {"user", "ledger-api-user"},
+            {"rights", {{"can_act_as", {"carol"}}}}},
+           {{"step", "create_transfer_preapproval"},
+            {"receiver", "carol"},
+            {"expires_at", now_text(10 * 24 * 3600)}}});
+    const std::string preapproval =
+        views().transfer_preapproval_of(carol)->contract->contract_id.str();
+    const json context{{"amuletRules", rules()},
+                       {"context",
+                        {{"openMiningRound", round()},
+                         {"issuingMiningRounds", json::array()},
+                         {"validatorRights", json::array()},
+                         {"featuredAppRight", nullptr}}}};
+    const std::string preapproval_template =
+        "#splice-amulet:Splice.AmuletRules:TransferPreapproval";
+    const auto renew = [&](const std::string& id, const std::string& until) {
+        json body = commands(
+            exercise(preapproval_template, preapproval, "TransferPreapproval_Renew",
+                     {{"context", context}, {"inputs", json::array()}, {"newExpiresAt", until}}),
+            validator, id, {rules()});
+        return submit("ledger-api-user", body);
+    };
+
+    http::Response r = renew("renew-early", now_text(5 * 24 * 3600));
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(error_of(r)["cause"],
+              "Interpretation error: Error: User failure: "
+              "UNHANDLED_EXCEPTION/DA.Exception.AssertionFailed:AssertionFailed (error category "
+              "9): The requirement 'newExpiresAt is after expiresAt' was not met.");
+    r = renew("renew", now_text(40 * 24 * 3600));
+    ASSERT_EQ(r.status, 200) << r.body;
+    const auto renewed = views().transfer_preapproval_of(carol);
+    ASSERT_TRUE(renewed.has_value());
+    EXPECT_NE(renewed->contract->contract_id.str(), preapproval);
+
+    const std::string current = renewed->contract->contract_id.str();
+    const auto cancel = [&](const std::string& actor, const std::string& id) {
+        return submit("ledger-api-user",
+                      commands(exercise(preapproval_template, current, "TransferPreapproval_Cancel",
+                                        {{"p", actor}}),
+                               actor, id));
+    };
+    steps({{"step", "grant_rights"},
+           {"user", "ledger-api-user"},
+           {"rights", {{"can_act_as", {"bob"}}}}});
+    r = cancel(bob, "cancel-by-bob");
+    EXPECT_EQ(r.status, 404) << r.body;  // bob is no stakeholder: the contract is not his to see
+    r = submit("ledger-api-user", commands(exercise(preapproval_template, current,
+                                                    "TransferPreapproval_Cancel", {{"p", bob}}),
+                                           bob, "cancel-by-bob-disclosed", {current}));
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(error_of(r)["cause"],
+              "Interpretation error: Error: User failure: "
+              "UNHANDLED_EXCEPTION/DA.Exception.AssertionFailed:AssertionFailed (error category "
+              "9): The requirement 'Controller '" +
+                  bob + "' is either receiver or provider' was not met.");
+    r = cancel(carol, "cancel");
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_FALSE(views().transfer_preapproval_of(carol).has_value());
+}
+
 TEST_F(CommandServiceTest, AReceiverAndItsProviderCreateAPreapproval) {
     const std::string validator = network_->store().network().validator_party;
     steps({{"step", "grant_rights"},
