@@ -45,7 +45,7 @@ run_check() {  # run_check SEED REQUESTS SPECS USER [SERVE ARGS...]: USER's toke
 }
 R="$SRC/tests/openapi"
 # The original line (Canton 3.5, Splice 0.6.12): the 13 operations and the routes of both lines.
-requests "$WORK/0.6.json" "" "$R/default-network.json" "$R/ledger-read.json" "$R/scan-both.json" \
+requests "$WORK/0.6.json" "by-hash-" "$R/default-network.json" "$R/ledger-read.json" "$R/scan-both.json" \
   "$R/validator.json" "$R/ledger-commands.json" "$R/ledger-external-parties.json"
 # Canton 3.6 and Splice 0.9: op 1, the other 3.4 deprecations (flats, transaction-by-id) and the
 # filter/verbose request fields are disabled and op 3's v0/v1 holdings/state are gone (their answers
