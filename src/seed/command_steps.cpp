@@ -378,6 +378,23 @@ struct Target {
 
 using ChoiceRun = void (*)(Run&, const Target&, const ResolvedCommand&, int parent);
 
+// The consuming exercise of `c` on `target` by `controller`, under `parent`: authorized, the
+// contract consumed, an interface choice naming its interface. Its node id.
+int exercise_consuming(Run& r, const Target& target, const ResolvedCommand& c,
+                       const Party& controller, int parent) {
+    r.authorize({controller}, target.template_id);
+    r.consumed.insert(target.contract_id);
+    return r.d.add(parent,
+                   store::ExerciseDraft{
+                       .contract_id = target.contract_id,
+                       .template_id = target.template_id,
+                       .interface_id = c.is_interface ? std::optional(c.template_id) : std::nullopt,
+                       .choice = c.choice,
+                       .argument = c.choice_argument,
+                       .consuming = true,
+                       .acting_parties = {controller}});
+}
+
 struct ModelledChoice {
     QualifiedRef on;  // the template or interface the command names
     std::string_view choice;
@@ -720,15 +737,7 @@ void run_instruction_choice(Run& r, const Target& target, const ResolvedCommand&
     const Party receiver = field(transfer, "receiver").text;
     const bool withdraw = c.choice == "TransferInstruction_Withdraw";
     const Party controller = withdraw ? sender : receiver;
-    r.authorize({controller}, target.template_id);
-    r.consumed.insert(target.contract_id);
-    const int root = r.d.add(parent, store::ExerciseDraft{.contract_id = target.contract_id,
-                                                          .template_id = target.template_id,
-                                                          .interface_id = c.template_id,
-                                                          .choice = c.choice,
-                                                          .argument = c.choice_argument,
-                                                          .consuming = true,
-                                                          .acting_parties = {controller}});
+    const int root = exercise_consuming(r, target, c, controller, parent);
     const std::string locked_cid = field(target.argument, "lockedAmulet").text;
     const Timestamp execute_before = Timestamp{field(transfer, "executeBefore").number};
     const Value& extra = field(c.choice_argument, "extraArgs");
@@ -945,14 +954,7 @@ void run_preapproval_renew(Run& r, const Target& target, const ResolvedCommand& 
     const Party provider = field(target.argument, "provider").text;
     const Timestamp expires_at{field(target.argument, "expiresAt").number};
     const Timestamp new_expires_at{field(arg, "newExpiresAt").number};
-    r.authorize({provider}, target.template_id);
-    r.consumed.insert(target.contract_id);
-    const int root = r.d.add(parent, store::ExerciseDraft{.contract_id = target.contract_id,
-                                                          .template_id = target.template_id,
-                                                          .choice = c.choice,
-                                                          .argument = arg,
-                                                          .consuming = true,
-                                                          .acting_parties = {provider}});
+    const int root = exercise_consuming(r, target, c, provider, parent);
     within_deadline(r.now, "TransferPreapproval.expiresAt", expires_at);
     require("newExpiresAt is after expiresAt", expires_at < new_expires_at);
     refuse_paid_extension(expires_at, new_expires_at);
@@ -980,14 +982,7 @@ void run_preapproval_cancel(Run& r, const Target& target, const ResolvedCommand&
     const Party actor = field(c.choice_argument, "p").text;
     const Party receiver = field(target.argument, "receiver").text;
     const Party provider = field(target.argument, "provider").text;
-    r.authorize({actor}, target.template_id);
-    r.consumed.insert(target.contract_id);
-    const int root = r.d.add(parent, store::ExerciseDraft{.contract_id = target.contract_id,
-                                                          .template_id = target.template_id,
-                                                          .choice = c.choice,
-                                                          .argument = c.choice_argument,
-                                                          .consuming = true,
-                                                          .acting_parties = {actor}});
+    const int root = exercise_consuming(r, target, c, actor, parent);
     // show of a Party quotes it.
     require("Controller '" + actor + "' is either receiver or provider",
             actor == receiver || actor == provider);
@@ -1005,14 +1000,7 @@ void run_proposal_accept(Run& r, const Target& target, const ResolvedCommand& c,
     const Value& arg = c.choice_argument;
     const Party receiver = field(target.argument, "receiver").text;
     const Party provider = field(target.argument, "provider").text;
-    r.authorize({provider}, target.template_id);
-    r.consumed.insert(target.contract_id);
-    const int root = r.d.add(parent, store::ExerciseDraft{.contract_id = target.contract_id,
-                                                          .template_id = target.template_id,
-                                                          .choice = c.choice,
-                                                          .argument = arg,
-                                                          .consuming = true,
-                                                          .acting_parties = {provider}});
+    const int root = exercise_consuming(r, target, c, provider, parent);
     const std::string rules = field(field(arg, "context"), "amuletRules").text;
     const auto [rules_state, rules_argument] = r.fetch(rules, {tpl::amulet_rules});
     ResolvedCommand create;
@@ -1101,14 +1089,7 @@ void run_transfer_offer_choice(Run& r, const Target& target, const ResolvedComma
     const Party sender = field(target.argument, "sender").text;
     const Party receiver = field(target.argument, "receiver").text;
     const Party controller = c.choice == "TransferOffer_Withdraw" ? sender : receiver;
-    r.authorize({controller}, target.template_id);
-    r.consumed.insert(target.contract_id);
-    const int root = r.d.add(parent, store::ExerciseDraft{.contract_id = target.contract_id,
-                                                          .template_id = target.template_id,
-                                                          .choice = c.choice,
-                                                          .argument = c.choice_argument,
-                                                          .consuming = true,
-                                                          .acting_parties = {controller}});
+    const int root = exercise_consuming(r, target, c, controller, parent);
     if (c.choice == "TransferOffer_Accept") {
         require("Offer has not expired",
                 r.now < Timestamp{field(target.argument, "expiresAt").number});

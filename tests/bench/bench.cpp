@@ -618,6 +618,30 @@ std::optional<json> factory_command(cantonlite::testing::HttpConnection& c, cons
         {"disclosedContracts", factory.at("choiceContext").at("disclosedContracts")}};
 }
 
+// Who the command phases move amulets between: the network's first user (and its party) to its
+// second user's party, with the DSO, the synchronizer and the ledger time; none on a network
+// without two users.
+struct Parties {
+    std::string user;
+    std::string sender;
+    std::string receiver;
+    std::string dso;
+    std::string synchronizer;
+    std::string now;
+};
+std::optional<Parties> parties_of(cantonlite::testing::HttpConnection& c, long& unexpected) {
+    const auto network = admin(c, "GET", "/network", unexpected);
+    const auto time = admin(c, "GET", "/time", unexpected);
+    if (!network || !time || network->first.at("users").size() < 2) return std::nullopt;
+    const json& users = network->first.at("users");
+    return Parties{.user = users.at(0).at("id"),
+                   .sender = users.at(0).at("party"),
+                   .receiver = users.at(1).at("party"),
+                   .dso = network->first.value("dso_party", ""),
+                   .synchronizer = network->first.value("synchronizer_id", ""),
+                   .now = time->first.at("now")};
+}
+
 // A day after `now` (an ISO instant): a transfer's executeBefore (the factory's TTL is 90 days).
 std::string day_after(const std::string& now) {
     std::tm tm{};
@@ -686,15 +710,13 @@ long bench_commands(const Options& o, const std::string& seed, std::uint16_t por
                     double mint_rate) {
     long unexpected = 0;
     cantonlite::testing::HttpConnection c(port);
-    const auto network = admin(c, "GET", "/network", unexpected);
-    const auto time = admin(c, "GET", "/time", unexpected);
-    if (!network || !time || network->first.at("users").size() < 2) return unexpected;
-    const json& users = network->first.at("users");
-    const std::string sender_user = users.at(0).at("id");
-    const std::string sender = users.at(0).at("party");
-    const std::string receiver = users.at(1).at("party");
-    const std::string dso = network->first.value("dso_party", "");
-    const std::string now = time->first.at("now");
+    const std::optional<Parties> parties = parties_of(c, unexpected);
+    if (!parties) return unexpected;
+    const std::string& sender_user = parties->user;
+    const std::string& sender = parties->sender;
+    const std::string& receiver = parties->receiver;
+    const std::string& dso = parties->dso;
+    const std::string& now = parties->now;
     const std::optional<json> command =
         factory_command(c, dso, now, day_after(now), sender, receiver);
     if (!command) {
@@ -756,15 +778,13 @@ long bench_commands(const Options& o, const std::string& seed, std::uint16_t por
 long bench_withdrawals(const Options& o, const std::string& seed, std::uint16_t port) {
     long unexpected = 0;
     cantonlite::testing::HttpConnection c(port);
-    const auto network = admin(c, "GET", "/network", unexpected);
-    const auto time = admin(c, "GET", "/time", unexpected);
-    if (!network || !time || network->first.at("users").size() < 2) return unexpected;
-    const json& users = network->first.at("users");
-    const std::string user = users.at(0).at("id");
-    const std::string receiver = users.at(1).at("party");
-    const std::string dso = network->first.value("dso_party", "");
-    const std::string synchronizer = network->first.value("synchronizer_id", "");
-    const std::string now = time->first.at("now");
+    const std::optional<Parties> parties = parties_of(c, unexpected);
+    if (!parties) return unexpected;
+    const std::string& user = parties->user;
+    const std::string& receiver = parties->receiver;
+    const std::string& dso = parties->dso;
+    const std::string& synchronizer = parties->synchronizer;
+    const std::string& now = parties->now;
     const std::string key(32, '\x61');
     const std::string public_key = cantonlite::interactive::ed25519_public_key(key);
     const std::string party =

@@ -5,6 +5,38 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
+// What every flow starts with: its options (a bad command line exits 2 with `help`), tracing,
+// the step runner, what the steps learn (`ctx`, and `want`, which fails a step that needs what an
+// earlier step did not learn), the SDK's auth and a log adapter for its own loggers.
+export async function startFlow(name, help) {
+    let opts;
+    try {
+        opts = parseOptions(process.argv.slice(2));
+    } catch (e) {
+        console.error(`${name}: ${e.message}\n${help}`);
+        process.exit(2);
+    }
+    installTracing(opts);
+    const { CustomLogAdapter } = await import('@canton-network/wallet-sdk');
+    const results = [];
+    const ctx = {};
+    const want = (key, what) => {
+        if (ctx[key] === undefined) throw new Error(`skipped: ${what ?? key} unknown (an earlier step failed)`);
+        return ctx[key];
+    };
+    const auth = opts.token
+        ? { method: 'static', token: opts.token }
+        : {
+            method: 'self_signed',
+            issuer: opts.issuer,
+            credentials: { clientId: opts.user, clientSecret: opts.secret, audience: opts.audience, scope: '' },
+        };
+    const logAdapter = new CustomLogAdapter((level, c, message) => {
+        if (opts.verbose) process.stderr.write(`sdk ${level} ${message ?? ''} ${safeJson(c, 400)}\n`);
+    });
+    return { opts, results, ctx, want, step: makeStep(opts, results), auth, logAdapter };
+}
+
 // One step: `fn` under the timeout; prints `ok <step>: <summary>` or `FAIL <step>: <reason>
 // [the failed requests]`. connect and setup always run; --only picks the others.
 export function makeStep(opts, results) {

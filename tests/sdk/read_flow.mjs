@@ -32,8 +32,8 @@
 // --experimental-websocket, so that the SDK finds a global WebSocket as on Node 22.
 
 import {
-    admin, check, CheckFailed, closeSockets, describeError, eq, eqNum, finish, installTracing, launch,
-    makeStep, parseOptions, probeHandshake, safeJson, short, withTimeout,
+    admin, check, CheckFailed, closeSockets, describeError, eq, eqNum, finish, launch, probeHandshake,
+    safeJson, short, startFlow, withTimeout,
 } from './harness.mjs';
 
 const HELP = `usage: node read_flow.mjs [options]
@@ -60,41 +60,15 @@ const HELP = `usage: node read_flow.mjs [options]
 
 // ---------------------------------------------------------------------------------------------
 async function main() {
-    let opts;
-    try {
-        opts = parseOptions(process.argv.slice(2));
-    } catch (e) {
-        console.error(`read_flow: ${e.message}\n${HELP}`);
-        process.exit(2);
-    }
-    installTracing(opts);
-    const { SDK, CustomLogAdapter } = await import('@canton-network/wallet-sdk');
+    const { opts, results, ctx, want, step, auth, logAdapter } = await startFlow('read_flow', HELP);
+    const { SDK } = await import('@canton-network/wallet-sdk');
     const { HOLDING_INTERFACE_ID, TRANSFER_FACTORY_INTERFACE_ID } = await import('@canton-network/core-token-standard');
-
-    const results = [];
-    const ctx = {};   // what the steps learn; a step that needs a missing value fails saying so
-    const want = (key, what) => {
-        if (ctx[key] === undefined) throw new Error(`skipped: ${what ?? key} unknown (an earlier step failed)`);
-        return ctx[key];
-    };
-
-    const step = makeStep(opts, results);
 
     const bearer = async () => {
         if (opts.token) return opts.token;
         const { AuthTokenProvider } = await import('@canton-network/core-wallet-auth');
         return new AuthTokenProvider(auth, { debug() {}, info() {}, warn() {}, error() {} }).getAccessToken();
     };
-    const logAdapter = new CustomLogAdapter((level, c, message) => {
-        if (opts.verbose) process.stderr.write(`sdk ${level} ${message ?? ''} ${safeJson(c, 400)}\n`);
-    });
-    const auth = opts.token
-        ? { method: 'static', token: opts.token }
-        : {
-            method: 'self_signed',
-            issuer: opts.issuer,
-            credentials: { clientId: opts.user, clientSecret: opts.secret, audience: opts.audience, scope: '' },
-        };
 
     // -- setup: the admin API writes what the steps read ------------------------------------------
     await step('setup', async () => {

@@ -26,9 +26,7 @@
 // transaction is decoded (PreparedTransaction.decode()) and its hash recomputed by the SDK
 // (sdk.utils.hash.preparedTransaction, V2) before it is signed: a mismatch fails the step.
 
-import {
-    admin, check, eq, eqNum, finish, installTracing, launch, makeStep, parseOptions, safeJson, short,
-} from './harness.mjs';
+import { admin, check, eq, eqNum, finish, launch, safeJson, short, startFlow } from './harness.mjs';
 
 const HELP = `usage: node write_flow.mjs [options]
   --url URL            cantonlite base URL, admin API at URL/_cantonlite/v1   [CANTONLITE_URL, http://127.0.0.1:7575]
@@ -62,33 +60,9 @@ if (!Object.groupBy) {
 }
 
 async function main() {
-    let opts;
-    try {
-        opts = parseOptions(process.argv.slice(2));
-    } catch (e) {
-        console.error(`write_flow: ${e.message}\n${HELP}`);
-        process.exit(2);
-    }
-    installTracing(opts);
-    const { SDK, CustomLogAdapter } = await import('@canton-network/wallet-sdk');
+    const { opts, results, ctx, want, step, auth, logAdapter } = await startFlow('write_flow', HELP);
+    const { SDK } = await import('@canton-network/wallet-sdk');
 
-    const results = [];
-    const ctx = {};
-    const want = (key, what) => {
-        if (ctx[key] === undefined) throw new Error(`skipped: ${what ?? key} unknown (an earlier step failed)`);
-        return ctx[key];
-    };
-    const step = makeStep(opts, results);
-    const logAdapter = new CustomLogAdapter((level, c, message) => {
-        if (opts.verbose) process.stderr.write(`sdk ${level} ${message ?? ''} ${safeJson(c, 400)}\n`);
-    });
-    const auth = opts.token
-        ? { method: 'static', token: opts.token }
-        : {
-            method: 'self_signed',
-            issuer: opts.issuer,
-            credentials: { clientId: opts.user, clientSecret: opts.secret, audience: opts.audience, scope: '' },
-        };
     // The admin API's view of a party's unlocked holdings: their count and sum.
     const holdings = async (party) => {
         const h = (await admin('GET', '/overview')).holdings.find((x) => x.party === party);
