@@ -33,6 +33,7 @@
 #include "cantonlite/areas/scan/registry_area.hpp"
 #include "cantonlite/areas/scan/scan_area.hpp"
 #include "cantonlite/areas/validator/validator_area.hpp"
+#include "cantonlite/interactive/prepared_transaction.hpp"
 #include "cantonlite/journal/journal.hpp"
 #include "cantonlite/model/ids.hpp"
 #include "cantonlite/model/name.hpp"
@@ -193,6 +194,7 @@ areas::admin::AdminOptions admin_options(const Config& config, std::string token
 }
 
 int serve(const CommandLine& cli) {
+    interactive::silence_protobuf_logs();
     auto loaded = load_network(cli);
     if (!loaded) return exit_usage;
     const Config& config = loaded->config;

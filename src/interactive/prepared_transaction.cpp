@@ -4,6 +4,8 @@
 #include <map>
 #include <stdexcept>
 
+#include <google/protobuf/stubs/logging.h>
+
 #include "cantonlite/interactive/wire_value.hpp"
 #include "cantonlite/model/ids.hpp"
 #include "cantonlite/model/packed_value.hpp"
@@ -74,6 +76,10 @@ wire::Create input_create(const model::Contract& c) {
 }
 
 }  // namespace
+
+void silence_protobuf_logs() {
+    google::protobuf::SetLogHandler(nullptr);  // discards them
+}
 
 std::string unsuffixed_contract_id(const std::string& contract_id) {
     return contract_id.substr(0, std::min(contract_id.size(), discriminator_chars));

@@ -24,6 +24,7 @@
 #include "cantonlite/app/application.hpp"
 #include "cantonlite/app/token.hpp"
 #include "cantonlite/interactive/external_party.hpp"
+#include "cantonlite/interactive/prepared_transaction.hpp"
 #include "cantonlite/interactive/transaction_hash.hpp"
 #include "cantonlite/model/ids.hpp"
 #include "cantonlite/seed/live_network.hpp"
@@ -87,9 +88,10 @@ struct Daemon {
         const json answer = json::parse(r.body);
         prepared =
             model::base64_decode(answer.at("preparedTransaction").get<std::string>()).value();
-        signed_hash = answer.at("preparedTransactionHash").get<std::string>();
-        signature = model::base64_encode(
-            interactive::ed25519_sign(party_key, model::base64_decode(signed_hash).value()));
+        const std::string hash =
+            model::base64_decode(answer.at("preparedTransactionHash").get<std::string>()).value();
+        signed_hash = model::hex(hash);
+        signature = model::base64_encode(interactive::ed25519_sign(party_key, hash));
     }
 
     http::Response post(const std::string& target, const std::string& body) const {
@@ -107,7 +109,7 @@ struct Daemon {
     std::string party;
     std::string bearer;
     std::string prepared;     // the prepared transaction's bytes
-    std::string signed_hash;  // base64: the only hash the party's key signs
+    std::string signed_hash;  // hex, as a committed transaction keeps it: the only hash signed
     std::string signature;
 };
 
@@ -121,6 +123,7 @@ struct Daemon {
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
     spdlog::set_level(spdlog::level::off);
+    interactive::silence_protobuf_logs();
     return 0;
 }
 

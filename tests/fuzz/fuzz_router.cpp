@@ -14,6 +14,7 @@
 
 #include "cantonlite/app/application.hpp"
 #include "cantonlite/app/describe.hpp"
+#include "cantonlite/interactive/prepared_transaction.hpp"
 #include "cantonlite/seed/live_network.hpp"
 #include "fuzz_input.hpp"
 
@@ -45,6 +46,7 @@ struct Daemon {
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
     spdlog::set_level(spdlog::level::off);
+    interactive::silence_protobuf_logs();
     return 0;
 }
 

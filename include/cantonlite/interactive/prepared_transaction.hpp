@@ -38,4 +38,8 @@ struct PrepareInputs {
 [[nodiscard]] wire::PreparedTransaction encode_prepared(const store::TransactionDraft& draft,
                                                         const PrepareInputs& inputs);
 
+// protobuf reports a refused parse (a string field that is not UTF-8) on stderr itself; a client's
+// bad input is answered ("Cannot parse prepared_transaction"), not logged. Call once at start.
+void silence_protobuf_logs();
+
 }  // namespace cantonlite::interactive
