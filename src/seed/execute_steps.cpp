@@ -107,6 +107,9 @@ void execute_prepared(SeedContext& ctx, const JsonObject& s) {
     const std::vector<Party> act_as(m.submitter_info().act_as().begin(),
                                     m.submitter_info().act_as().end());
     const std::string& uuid = m.transaction_uuid();
+    // A transaction no party acts for has nobody's signature to check: refused, as Canton's
+    // decoder refuses submitter info without actAs.
+    if (act_as.empty()) failed_to_execute("Failed to deserialize submitter info: no actAs party");
 
     // ExternalTransactionProcessor: the hash of what was given, then the signatures over it.
     interactive::Hash hash{};

@@ -391,6 +391,21 @@ TEST_F(ExecuteTest, EveryActAsPartySigns) {
                   exchange_);
 }
 
+TEST_F(ExecuteTest, ATransactionWithoutActAsPartiesIsRefused) {
+    const json answer = prepared();
+    wire::PreparedTransaction p = decoded(answer);
+    p.mutable_metadata()->mutable_submitter_info()->clear_act_as();
+    const std::int64_t before = ledger_end();
+
+    const http::Response r = execute(signed_request(with_transaction(answer, p)));
+
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(cause_of(r),
+              "The participant failed to execute the transaction: Failed to "
+              "deserialize submitter info: no actAs party");
+    EXPECT_EQ(ledger_end(), before);
+}
+
 TEST_F(ExecuteTest, ALocalPartyHasNoSigningKeys) {
     // Preparing as a local party is allowed; executing it is not.
     const http::Response prepared_for_alice = prepare(request(alice));
