@@ -28,6 +28,7 @@
 #include "cantonlite/app/metrics.hpp"
 #include "cantonlite/app/overview.hpp"
 #include "cantonlite/app/token.hpp"
+#include "cantonlite/app/wall_clock.hpp"
 #include "cantonlite/areas/admin/admin_area.hpp"
 #include "cantonlite/areas/ledger/ledger_area.hpp"
 #include "cantonlite/areas/scan/registry_area.hpp"
@@ -202,6 +203,15 @@ int serve(const CommandLine& cli) {
     bool journal_ok = false;
     auto journal = open_journal(config, *loaded->network, journal_ok);
     if (!journal_ok) return exit_usage;
+    if (config.clock_now) {
+        const model::Timestamp t = start_at_wall_clock(
+            *loaded->network,
+            model::Timestamp{std::chrono::duration_cast<std::chrono::microseconds>(
+                                 std::chrono::system_clock::now().time_since_epoch())
+                                 .count()});
+        spdlog::info("the ledger time follows the wall clock: {}, a mining round open",
+                     model::format_instant(t));
+    }
     std::unique_ptr<http::Router> router;
     try {
         const std::string flags = token_command_flags(cli, config);

@@ -34,7 +34,7 @@ struct FlagSpec {
     std::string_view setting = {};  // FlagKind::setting: the key for apply_setting
 };
 
-constexpr std::array<FlagSpec, 12> serve_flags{{
+constexpr std::array<FlagSpec, 13> serve_flags{{
     {"--config", FlagKind::config},
     {"--seed", FlagKind::setting, "seed"},
     {"--address", FlagKind::setting, "address"},
@@ -47,6 +47,7 @@ constexpr std::array<FlagSpec, 12> serve_flags{{
     {"--release", FlagKind::setting, "release"},
     {"--enable-deprecated", FlagKind::setting, "enable_deprecated"},
     {"--localnet", FlagKind::localnet},
+    {"--clock", FlagKind::setting, "clock"},
 }};
 
 constexpr std::array<FlagSpec, 6> describe_flags{{
@@ -302,6 +303,9 @@ Flags of serve (each overrides the config file and the CANTONLITE_* variable):
                         by host name (scan.localhost:4000); the shipped config then loads
                         the LocalNet-shaped network (app-user, app-provider, sv, ledger-api-user)
                                                                          [CANTONLITE_LOCALNET=true]
+  --clock C             seed (the seed's ledger time, the default) or now: at start the ledger
+                        time moves to the wall clock and a mining round opens around it, as
+                        the wallet SDK expects                                  [CANTONLITE_CLOCK]
 
 describe and token load the network as serve does (--config, --seed, --localnet, CANTONLITE_*
 variables).

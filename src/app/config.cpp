@@ -89,6 +89,12 @@ areas::Release parse_release(std::string_view text, const std::string& where) {
                       std::string(text) + "\"");
 }
 
+bool parse_clock(std::string_view text, const std::string& where) {
+    if (text == "now") return true;
+    if (text == "seed") return false;
+    throw ConfigError(where + ": must be \"seed\" or \"now\", got \"" + std::string(text) + "\"");
+}
+
 void read_deprecated(const JsonObject& o, areas::DeprecatedApis& d) {
     o.reject_unknown_keys({"enable_deprecated_endpoints_34", "enable_deprecated_parameters_34",
                            "enable_deprecated_endpoints_35"});
@@ -117,7 +123,7 @@ Config load_config(const std::filesystem::path& file) {
     try {
         const JsonObject root(document, "");
         root.reject_unknown_keys({"server", "log", "seed", "localnet_seed", "journal", "admin",
-                                  "release", "deprecated", "localnet"});
+                                  "release", "deprecated", "localnet", "clock"});
         if (auto server = root.optional_object("server")) read_server(*server, config.server);
         if (auto log = root.optional_object("log")) read_log(*log, config.log);
         config.seed = file.parent_path() / root.string("seed");
@@ -139,6 +145,8 @@ Config load_config(const std::filesystem::path& file) {
             read_deprecated(*deprecated, config.api.deprecated);
         }
         if (auto localnet = root.optional_bool("localnet")) config.localnet = *localnet;
+        if (const auto clock = root.optional_string("clock"))
+            config.clock_now = parse_clock(*clock, root.pointer_of("clock"));
     } catch (const model::JsonFieldError& e) {
         throw ConfigError(file.string() + ": " + e.what());
     } catch (const ConfigError& e) {
@@ -186,13 +194,15 @@ void apply_setting(Config& config, std::string_view key, std::string_view value,
         config.api.deprecated = {.endpoints_34 = on, .parameters_34 = on, .endpoints_35 = on};
     } else if (key == "localnet") {
         config.localnet = parse_bool(value, where);
+    } else if (key == "clock") {
+        config.clock_now = parse_clock(value, where);
     } else {
         throw ConfigError(where + ": unknown setting");
     }
 }
 
 void apply_environment(Config& config, const std::function<const char*(const char*)>& getenv) {
-    static constexpr std::array<std::pair<const char*, std::string_view>, 11> variables{{
+    static constexpr std::array<std::pair<const char*, std::string_view>, 12> variables{{
         {"CANTONLITE_ADDRESS", "address"},
         {"CANTONLITE_PORT", "port"},
         {"CANTONLITE_IO_THREADS", "io_threads"},
@@ -204,6 +214,7 @@ void apply_environment(Config& config, const std::function<const char*(const cha
         {"CANTONLITE_RELEASE", "release"},
         {"CANTONLITE_ENABLE_DEPRECATED", "enable_deprecated"},
         {"CANTONLITE_LOCALNET", "localnet"},
+        {"CANTONLITE_CLOCK", "clock"},
     }};
     for (const auto& [name, key] : variables) {
         const char* value = getenv(name);

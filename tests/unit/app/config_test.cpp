@@ -374,11 +374,12 @@ TEST(ApplyEnvironment, AsksForTheDocumentedVariablesOnly) {
         return nullptr;
     });
 
-    EXPECT_EQ(asked, (std::vector<std::string>{
-                         "CANTONLITE_ADDRESS", "CANTONLITE_PORT", "CANTONLITE_IO_THREADS",
-                         "CANTONLITE_LOG_LEVEL", "CANTONLITE_LOG_FORMAT", "CANTONLITE_SEED",
-                         "CANTONLITE_JOURNAL", "CANTONLITE_ADMIN_TOKEN", "CANTONLITE_RELEASE",
-                         "CANTONLITE_ENABLE_DEPRECATED", "CANTONLITE_LOCALNET"}));
+    EXPECT_EQ(asked,
+              (std::vector<std::string>{
+                  "CANTONLITE_ADDRESS", "CANTONLITE_PORT", "CANTONLITE_IO_THREADS",
+                  "CANTONLITE_LOG_LEVEL", "CANTONLITE_LOG_FORMAT", "CANTONLITE_SEED",
+                  "CANTONLITE_JOURNAL", "CANTONLITE_ADMIN_TOKEN", "CANTONLITE_RELEASE",
+                  "CANTONLITE_ENABLE_DEPRECATED", "CANTONLITE_LOCALNET", "CANTONLITE_CLOCK"}));
 }
 
 TEST(ApplyEnvironment, LocalnetIsTrueOrFalse) {
@@ -392,6 +393,21 @@ TEST(ApplyEnvironment, LocalnetIsTrueOrFalse) {
         apply_environment(config, fake_env({{"CANTONLITE_LOCALNET", "yes"}}));
     });
     EXPECT_EQ(error, "CANTONLITE_LOCALNET: must be true or false, got \"yes\"");
+}
+
+// --- the clock -------------------------------------------------------------------------------
+
+TEST_F(ConfigFileTest, TheClockIsTheSeedsOrNow) {
+    EXPECT_FALSE(load_config(write(R"({"seed": "a.json"})")).clock_now);
+    EXPECT_TRUE(load_config(write(R"({"seed": "a.json", "clock": "now"})")).clock_now);
+    Config config = load_config(write(R"({"seed": "a.json", "clock": "now"})"));
+    apply_setting(config, "clock", "seed", "--clock");
+    EXPECT_FALSE(config.clock_now);
+    apply_environment(config, fake_env({{"CANTONLITE_CLOCK", "now"}}));
+    EXPECT_TRUE(config.clock_now);
+
+    EXPECT_EQ(config_error([&] { apply_setting(config, "clock", "wall", "--clock"); }),
+              "--clock: must be \"seed\" or \"now\", got \"wall\"");
 }
 
 // --- the LocalNet seed ------------------------------------------------------------------------
