@@ -30,6 +30,7 @@
 #include "cantonlite/seed/live_network.hpp"
 #include "cantonlite/splice/splice_views.hpp"
 #include "cantonlite/store/update.hpp"
+#include "fuzz_input.hpp"
 
 namespace {
 
@@ -40,13 +41,6 @@ const std::string party_key(32, '\x51');
 const std::string other_key(32, '\x52');
 const std::string participant =
     "participant1::122056e00d8eef432e448963fb33d31cbc989835384ec290868e0a0f7573b254b1af";
-
-http::Response answered(http::Response r) {
-    if (!r.deferred) return r;
-    http::Response done;
-    r.deferred([&done](http::Response d) { done = std::move(d); });
-    return done;
-}
 
 struct Daemon {
     Daemon()
@@ -95,7 +89,7 @@ struct Daemon {
     }
 
     http::Response post(const std::string& target, const std::string& body) const {
-        return answered(
+        return fuzz::answered(
             router->handle(http::Request{.method = "POST",
                                          .target = target,
                                          .headers = {{"Host", "localhost:7575"},

@@ -15,8 +15,18 @@
 #include <zlib.h>
 
 #include "cantonlite/http/request.hpp"
+#include "cantonlite/http/response.hpp"
 
 namespace cantonlite::fuzz {
+
+// The answer of a handled request: a write waiting for the journal answers through `deferred`
+// (at once, without a journal).
+inline http::Response answered(http::Response r) {
+    if (!r.deferred) return r;
+    http::Response done;
+    r.deferred([&done](http::Response d) { done = std::move(d); });
+    return done;
+}
 
 inline http::Request request_of(std::string_view text) {
     http::Request r;

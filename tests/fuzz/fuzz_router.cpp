@@ -57,12 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (++requests % 2000 == 0) daemon = Daemon();
     const http::Request request =
         fuzz::request_of(std::string_view(reinterpret_cast<const char*>(data), size));
-    http::Response response = daemon.router->handle(request);
-    if (response.deferred) {
-        http::Response done;
-        response.deferred([&done](http::Response r) { done = std::move(r); });
-        response = std::move(done);
-    }
+    const http::Response response = fuzz::answered(daemon.router->handle(request));
     if (response.status >= 500) fail(request, response, "a 5xx for a request");
     if (response.content_type == "application/json") {
         const auto coding = response.header("Content-Encoding");

@@ -33,30 +33,11 @@
 
 import {
     admin, check, CheckFailed, closeSockets, describeError, eq, eqNum, finish, launch, probeHandshake,
-    safeJson, short, startFlow, withTimeout,
+    safeJson, short, startFlow, usage, withTimeout,
 } from './harness.mjs';
 
-const HELP = `usage: node read_flow.mjs [options]
-  --url URL            cantonlite base URL, admin API at URL/_cantonlite/v1   [CANTONLITE_URL, http://127.0.0.1:7575]
-  --ledger-url URL     JSON Ledger API base (SDK ledgerClientUrl)              [LEDGER_URL, --url]
-  --scan-url URL       Scan API base (amulet.scanApiUrl)                       [SCAN_URL, --url/api/scan]
-  --validator-url URL  validator API base (token/amulet validatorUrl)          [VALIDATOR_URL, --url/api/validator]
-  --registry-url URL   token standard registry base (token.registries[0])     [REGISTRY_URL, --validator-url/v0/scan-proxy]
-  --ws-url URL         WebSocket base of the ledger (events.websocketURL)      [WS_URL, --ledger-url as ws://]
-  --user ID            ledger API user, self-signed token's sub                [SDK_USER, ledger-api-user]
-  --secret S           HS256 secret of self-signed tokens                      [SDK_SECRET, unsafe]
-  --audience A         token audience                                          [SDK_AUDIENCE, https://canton.network.global]
-  --issuer I           token issuer                                            [SDK_ISSUER, unsafe-auth]
-  --token T            a ready token (SDK auth method "static") instead        [SDK_TOKEN]
-  --owner-user ID      the seed user whose party is read (the exchange)        [OWNER_USER, app-user]
-  --sender-user ID     the seed user who deposits to it                         [SENDER_USER, app-provider]
-  --admin-token T      bearer token of the admin API (non-loopback daemons)    [CANTONLITE_ADMIN_TOKEN]
-  --keep               do not revert the network to the snapshot at the end
-  --only a,b           run only these steps (connect always runs)
-  --timeout-ms N       per step                                                [20000]
-  --trace              print every HTTP request and WebSocket frame of the SDK
-  --verbose            copy the SDK's own log lines to stderr
-  --help`;
+const HELP = usage('read_flow', `  --owner-user ID      the seed user whose party is read (the exchange)        [OWNER_USER, app-user]
+  --sender-user ID     the seed user who deposits to it                         [SENDER_USER, app-provider]`);
 
 // ---------------------------------------------------------------------------------------------
 async function main() {
