@@ -803,16 +803,19 @@ TEST_F(CommandServiceTest, TheValidatorAcceptsAPreapprovalProposalForItsReceiver
            {"user", "ledger-api-user"},
            {"rights", {{"can_act_as", {"carol"}}}}});
     const std::int64_t before = ledger_end();
+    const auto propose = [&](const std::string& id) {
+        return submit(
+            "ledger-api-user",
+            commands({{"CreateCommand",
+                       {{"templateId",
+                         "#splice-wallet:Splice.Wallet.TransferPreapproval:"
+                         "TransferPreapprovalProposal"},
+                        {"createArguments",
+                         {{"provider", validator}, {"receiver", carol}, {"expectedDso", dso()}}}}}},
+                     carol, id));
+    };
 
-    const http::Response r = submit(
-        "ledger-api-user",
-        commands(
-            {{"CreateCommand",
-              {{"templateId",
-                "#splice-wallet:Splice.Wallet.TransferPreapproval:TransferPreapprovalProposal"},
-               {"createArguments",
-                {{"provider", validator}, {"receiver", carol}, {"expectedDso", dso()}}}}}},
-            carol, "propose"));
+    const http::Response r = propose("propose");
 
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_EQ(json::parse(r.body).at("completionOffset"), before + 1);
@@ -831,15 +834,7 @@ TEST_F(CommandServiceTest, TheValidatorAcceptsAPreapprovalProposalForItsReceiver
     EXPECT_EQ(argument.items[static_cast<std::size_t>(provider - argument.labels.begin())].text,
               validator);
     // A second proposal while one exists is left alone.
-    const http::Response again = submit(
-        "ledger-api-user",
-        commands(
-            {{"CreateCommand",
-              {{"templateId",
-                "#splice-wallet:Splice.Wallet.TransferPreapproval:TransferPreapprovalProposal"},
-               {"createArguments",
-                {{"provider", validator}, {"receiver", carol}, {"expectedDso", dso()}}}}}},
-            carol, "propose-again"));
+    const http::Response again = propose("propose-again");
     ASSERT_EQ(again.status, 200) << again.body;
     EXPECT_EQ(ledger_end(), before + 3);
 }
