@@ -1556,8 +1556,10 @@ store::TransactionDraft interpret_submission(SeedContext& ctx, const JsonObject&
                                              const std::vector<Party>& read_as, Timestamp now,
                                              const std::string& contract_id_salt) {
     const model::Network& n = ctx.network();
-    const std::vector<ResolvedCommand> commands =
-        resolve_commands(n, s.value().at("commands"), act_as.empty() ? "" : act_as.front());
+    std::vector<ResolvedCommand> commands = ctx.take_resolved_commands();
+    if (commands.empty())
+        commands =
+            resolve_commands(n, s.value().at("commands"), act_as.empty() ? "" : act_as.front());
     auto d = ctx.draft(s, act_as, now);
     d.contract_id_salt = contract_id_salt;
     Run r{.ctx = ctx, .n = n, .d = d, .now = now, .act_as = act_as, .readers = act_as};

@@ -389,6 +389,20 @@ Written LiveNetwork::apply_steps(nlohmann::json&& steps) {
     return write(op);
 }
 
+Written LiveNetwork::apply_submission(nlohmann::json&& step,
+                                      std::vector<ResolvedCommand> resolved) {
+    nlohmann::json op = nlohmann::json::object();
+    op["op"] = "steps";
+    op["steps"] = std::move(step);
+    const std::unique_lock lock(gate_);
+    context_->set_resolved_commands(std::move(resolved));
+    struct Forget {  // whatever happens, the next step resolves its own
+        SeedContext& ctx;
+        ~Forget() { (void)ctx.take_resolved_commands(); }
+    } forget{*context_};
+    return write_locked(op);
+}
+
 store::TransactionDraft LiveNetwork::interpret(const nlohmann::json& submit_step,
                                                const std::string& contract_id_salt) {
     const std::unique_lock lock(gate_);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -16,6 +17,7 @@
 
 #include "cantonlite/model/json_fields.hpp"
 #include "cantonlite/model/value.hpp"
+#include "cantonlite/seed/commands.hpp"
 #include "cantonlite/splice/payloads.hpp"
 #include "cantonlite/store/ledger_store.hpp"
 #include "party_directory.hpp"
@@ -62,6 +64,17 @@ class SeedContext {
         return step_labels_;
     }
     void clear_step_labels() { step_labels_.clear(); }
+
+    // ---- a submission's commands, resolved by the API area before the step runs ----
+    // The commands of the next "submit" step as resolve_commands resolves them (the JSON layer
+    // did it already, outside the writers' lock: resolving reads only the seed's packages). The
+    // step takes them once; a step replayed from the journal has none and resolves its own.
+    void set_resolved_commands(std::vector<ResolvedCommand> commands) {
+        resolved_commands_ = std::move(commands);
+    }
+    [[nodiscard]] std::vector<ResolvedCommand> take_resolved_commands() {
+        return std::exchange(resolved_commands_, {});
+    }
     // Points every label of `from` (a contract a step is about to re-create) at `to`.
     // REQUIRES: called before the commit that consumes `from`, which forgets its labels.
     void relabel(const std::string& from, const std::string& to);
@@ -126,6 +139,7 @@ class SeedContext {
     void unlink_label(model::Name label, const Labelled& entry);
 
     std::vector<std::pair<std::string, std::string>> step_labels_;  // (label, contract id)
+    std::vector<ResolvedCommand> resolved_commands_;
 
     void forget_labels(model::Name contract_id);
     // check_usable() of a contract already looked up: archived, in flight, elsewhere.

@@ -19,6 +19,7 @@
 
 #include "cantonlite/journal/journal.hpp"
 #include "cantonlite/model/timestamp.hpp"
+#include "cantonlite/seed/commands.hpp"
 #include "cantonlite/store/ledger_store.hpp"
 #include "cantonlite/util/shared_gate.hpp"
 
@@ -88,6 +89,9 @@ class LiveNetwork {
     Written apply_steps(const nlohmann::json& steps);
     // The same, taking the steps (a command's, which may be large) without copying them.
     Written apply_steps(nlohmann::json&& steps);
+    // One "submit" step whose commands the API area resolved already (resolve_commands of the
+    // step's commands): the step uses them rather than resolving again. Throws as apply_steps.
+    Written apply_submission(nlohmann::json&& step, std::vector<ResolvedCommand> resolved);
     // The transaction a "submit" step would commit now (the clock and a microsecond), not
     // committed: what interactive submission prepares. Under the writers' lock; the ledger is
     // left as it was. Throws CommandError.

@@ -52,6 +52,7 @@ http::Response submit(seed::LiveNetwork& network, const RouteAuth& auth,
     const bool wrapped = answer == Answer::transaction;
     std::optional<TransactionFormat> format;
     JsCommands c;
+    std::vector<seed::ResolvedCommand> resolved;  // the step uses them rather than resolve again
     std::exception_ptr json_error;
     try {
         json body = relaxed::parse_body(ctx.request.body);
@@ -67,7 +68,7 @@ http::Response submit(seed::LiveNetwork& network, const RouteAuth& auth,
             c = decode_js_commands(body, "");
         }
         // The JSON layer (TranscodePackageIdResolver, SchemaProcessors): before any claim.
-        transcode(n, c);
+        resolved = transcode(n, c);
     } catch (...) {
         json_error = std::current_exception();
     }
@@ -109,7 +110,8 @@ http::Response submit(seed::LiveNetwork& network, const RouteAuth& auth,
         c.submission_id.empty() ? new_submission_id() : c.submission_id;
     json step = submit_step(c, user_id, submission_id);
     add_deduplication(step, c.deduplication);
-    seed::Written written = write_command(network, std::move(step), submission_id, ctx);
+    seed::Written written =
+        write_command(network, std::move(step), std::move(resolved), submission_id, ctx);
     const std::int64_t offset = command_offset(written);
     std::string out;
     switch (answer) {

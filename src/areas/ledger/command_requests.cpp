@@ -206,12 +206,12 @@ std::string new_submission_id() {
 
 // The JSON layer's transcoding of the commands (TranscodePackageIdResolver, SchemaProcessors),
 // before any claim: the first actAs party resolves package names.
-void transcode(const model::Network& n, const JsCommands& c) {
+std::vector<seed::ResolvedCommand> transcode(const model::Network& n, const JsCommands& c) {
     if (c.act_as.empty()) throw_missing_field("act_as/actAs");
     if (const auto e = lf_party_error(c.act_as.front()))
         throw_invalid_argument("Invalid party in actAs/act_as: " + *e);
     try {
-        (void)seed::resolve_commands(n, c.commands, c.act_as.front());
+        return seed::resolve_commands(n, c.commands, c.act_as.front());
     } catch (const seed::CommandError& e) {
         throw api_error_of(e, "");
     }
@@ -266,16 +266,35 @@ json submit_step(JsCommands& c, const std::string& user_id, const std::string& s
     return step;
 }
 
-seed::Written write_command(seed::LiveNetwork& network, json step, const std::string& submission_id,
-                            const http::RequestContext& ctx) {
+namespace {
+
+template <class Write>
+seed::Written written_or_error(Write write, const std::string& submission_id,
+                               const http::RequestContext& ctx) {
     try {
-        return network.apply_steps(std::move(step));
+        return write();
     } catch (const seed::CommandError& e) {
         throw api_error_of(e, submission_id);
     } catch (const seed::WriteError& e) {
         spdlog::error("{} {}: {}", ctx.request.method, ctx.request.target, e.what());
         throw ApiError(ErrorKind::internal, "", e.what());
     }
+}
+
+}  // namespace
+
+seed::Written write_command(seed::LiveNetwork& network, json step, const std::string& submission_id,
+                            const http::RequestContext& ctx) {
+    return written_or_error([&] { return network.apply_steps(std::move(step)); }, submission_id,
+                            ctx);
+}
+
+seed::Written write_command(seed::LiveNetwork& network, json step,
+                            std::vector<seed::ResolvedCommand> resolved,
+                            const std::string& submission_id, const http::RequestContext& ctx) {
+    return written_or_error(
+        [&] { return network.apply_submission(std::move(step), std::move(resolved)); },
+        submission_id, ctx);
 }
 
 std::int64_t command_offset(const seed::Written& written) {

@@ -345,7 +345,7 @@ http::Response post_prepare_submission(seed::LiveNetwork& network, const RouteAu
         if (const json* v = find_member(body, "hashingSchemeVersion"); v && !v->is_null())
             scheme_name = decode_scheme(*v, release);
         // The JSON layer's transcoding, before any claim (as the command service's).
-        transcode(n, c);
+        (void)transcode(n, c);
     } catch (...) {
         json_error = std::current_exception();
     }

@@ -62,8 +62,8 @@ struct JsCommands {
 [[nodiscard]] std::string new_submission_id();
 
 // The JSON layer's transcoding of the commands (TranscodePackageIdResolver, SchemaProcessors),
-// before any claim: the first actAs party resolves package names.
-void transcode(const model::Network& n, const JsCommands& c);
+// before any claim: the first actAs party resolves package names. The commands resolved.
+std::vector<seed::ResolvedCommand> transcode(const model::Network& n, const JsCommands& c);
 
 // CommandsValidator's parties and synchronizer.
 void validate_parties_and_synchronizer(const model::Network& n, const JsCommands& c);
@@ -82,6 +82,11 @@ void add_deduplication(nlohmann::json& step, const Deduplication& d);
 // Writes a command's step: a refusal becomes the participant's error, with `submission_id` its
 // correlation id; a failed write a 500.
 [[nodiscard]] seed::Written write_command(seed::LiveNetwork& network, nlohmann::json step,
+                                          const std::string& submission_id,
+                                          const http::RequestContext& ctx);
+// The same for a "submit" step whose commands `transcode` resolved.
+[[nodiscard]] seed::Written write_command(seed::LiveNetwork& network, nlohmann::json step,
+                                          std::vector<seed::ResolvedCommand> resolved,
                                           const std::string& submission_id,
                                           const http::RequestContext& ctx);
 // The offset of the command's transaction (automation it set off may follow it: an accepted
