@@ -1696,8 +1696,9 @@ void submit_commands(SeedContext& ctx, const JsonObject& s) {
     // within the period.
     const CommandDeduplication dedup = deduplication_of(s);
     refuse_duplicate(ctx, user_id, command_id, act_as, dedup, now);
-    const store::TransactionDraft d = interpret_submission(ctx, s, act_as, read_as, now, "");
+    store::TransactionDraft d = interpret_submission(ctx, s, act_as, read_as, now, "");
     commit_command(ctx, d, user_id, s.optional_string("submission_id").value_or(""), dedup);
+    ctx.retire(std::move(d));
 }
 
 bool automation_accept_transfer_preapproval_proposal(SeedContext& ctx,

@@ -191,7 +191,7 @@ void LiveNetwork::when_durable(const Written& written,
 
 nlohmann::json LiveNetwork::execute(const nlohmann::json& op) {
     const std::string& kind = op_kind(op);
-    if (kind == "steps") return execute_steps(op.at("steps"));
+    if (kind == "steps") return execute_steps(op.at("steps"), brief_answers_);
     if (kind == "time") {
         const auto t = model::parse_timestamp(op.at("to").get<std::string>());
         if (!t) throw WriteError(400, "bad time in record");
@@ -216,7 +216,8 @@ nlohmann::json LiveNetwork::execute(const nlohmann::json& op) {
     throw WriteError(400, "unknown record kind '" + kind + "'");
 }
 
-nlohmann::json LiveNetwork::execute_steps(const nlohmann::json& body) {
+nlohmann::json LiveNetwork::execute_steps(const nlohmann::json& body, bool brief) {
+    (void)context_->take_retired();  // what a writer left (a replay, an admin write): freed here
     if (!body.is_array() && !body.is_object()) {
         throw WriteError(400, "the body must be a step object or an array of steps, got " +
                                   model::describe_json(body));
@@ -282,6 +283,13 @@ nlohmann::json LiveNetwork::execute_steps(const nlohmann::json& body) {
             }
         }
         nlohmann::json result{{"index", i}, {"step", step.at("step")}};
+        if (brief) {
+            nlohmann::json updates = nlohmann::json::array();
+            if (store_->ledger_end() > before) updates.push_back({{"offset", before + 1}});
+            result["updates"] = std::move(updates);
+            results.push_back(std::move(result));
+            continue;
+        }
         describe_updates(*store_, before, store_->ledger_end(), result);
         if (!automation.empty()) result["automation"] = std::move(automation);
         nlohmann::json labels = nlohmann::json::object();
@@ -394,12 +402,22 @@ Written LiveNetwork::apply_submission(nlohmann::json&& step,
     nlohmann::json op = nlohmann::json::object();
     op["op"] = "steps";
     op["steps"] = std::move(step);
+    std::vector<store::TransactionDraft> retired;  // freed once the lock is let go
     const std::unique_lock lock(gate_);
     context_->set_resolved_commands(std::move(resolved));
     struct Forget {  // whatever happens, the next step resolves its own
         SeedContext& ctx;
-        ~Forget() { (void)ctx.take_resolved_commands(); }
-    } forget{*context_};
+        std::vector<store::TransactionDraft>& retired;
+        ~Forget() {
+            (void)ctx.take_resolved_commands();
+            retired = ctx.take_retired();
+        }
+    } forget{*context_, retired};
+    brief_answers_ = true;
+    struct Full {
+        bool& brief;
+        ~Full() { brief = false; }
+    } full{brief_answers_};
     return write_locked(op);
 }
 

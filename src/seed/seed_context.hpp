@@ -75,6 +75,14 @@ class SeedContext {
     [[nodiscard]] std::vector<ResolvedCommand> take_resolved_commands() {
         return std::exchange(resolved_commands_, {});
     }
+
+    // A committed submission's draft, whose values are freed by whoever takes it: the writer
+    // takes them after it lets the writers' lock go (freeing a command's tree of values is work
+    // nobody else has to wait for).
+    void retire(store::TransactionDraft draft) { retired_.push_back(std::move(draft)); }
+    [[nodiscard]] std::vector<store::TransactionDraft> take_retired() {
+        return std::exchange(retired_, {});
+    }
     // Points every label of `from` (a contract a step is about to re-create) at `to`.
     // REQUIRES: called before the commit that consumes `from`, which forgets its labels.
     void relabel(const std::string& from, const std::string& to);
@@ -140,6 +148,7 @@ class SeedContext {
 
     std::vector<std::pair<std::string, std::string>> step_labels_;  // (label, contract id)
     std::vector<ResolvedCommand> resolved_commands_;
+    std::vector<store::TransactionDraft> retired_;
 
     void forget_labels(model::Name contract_id);
     // check_usable() of a contract already looked up: archived, in flight, elsewhere.

@@ -90,7 +90,9 @@ class LiveNetwork {
     // The same, taking the steps (a command's, which may be large) without copying them.
     Written apply_steps(nlohmann::json&& steps);
     // One "submit" step whose commands the API area resolved already (resolve_commands of the
-    // step's commands): the step uses them rather than resolving again. Throws as apply_steps.
+    // step's commands): the step uses them rather than resolving again. Its answer is brief:
+    // {"results": [{"updates": [{"offset"}]}]}, the offset of the command's transaction first.
+    // Throws as apply_steps.
     Written apply_submission(nlohmann::json&& step, std::vector<ResolvedCommand> resolved);
     // The transaction a "submit" step would commit now (the clock and a microsecond), not
     // committed: what interactive submission prepares. Under the writers' lock; the ledger is
@@ -145,7 +147,7 @@ class LiveNetwork {
     Written write_locked(const nlohmann::json& op);
     // Applies a write. REQUIRES: gate_ held exclusively.
     nlohmann::json execute(const nlohmann::json& op);
-    nlohmann::json execute_steps(const nlohmann::json& steps);
+    nlohmann::json execute_steps(const nlohmann::json& steps, bool brief = false);
     nlohmann::json execute_time(model::Timestamp t);
     nlohmann::json execute_revert(const std::string& id);
     [[nodiscard]] nlohmann::json clock_json() const;
@@ -155,8 +157,9 @@ class LiveNetwork {
     mutable util::SharedGate gate_;
     journal::Journal* journal_ = nullptr;   // guarded by gate_ (set before serving)
     std::vector<SavedSnapshot> snapshots_;  // guarded by gate_, oldest first
-    std::uint64_t next_snapshot_id_ = 1;    // guarded by gate_; never reused
-    Activity activity_;                     // guarded by gate_ (but snapshots_saved)
+    bool brief_answers_ = false;          // guarded by gate_: apply_submission's write is under way
+    std::uint64_t next_snapshot_id_ = 1;  // guarded by gate_; never reused
+    Activity activity_;                   // guarded by gate_ (but snapshots_saved)
 };
 
 }  // namespace cantonlite::seed
