@@ -135,7 +135,7 @@ Written LiveNetwork::write(const std::function<nlohmann::json()>& make_op) {
     return write_locked(make_op());
 }
 
-Written LiveNetwork::write_locked(const nlohmann::json& op) {
+Written LiveNetwork::write_locked(const nlohmann::json& op, bool brief) {
     std::uint64_t ticket = 0;
     nlohmann::json answer;
     const std::string& kind = op_kind(op);
@@ -143,7 +143,7 @@ Written LiveNetwork::write_locked(const nlohmann::json& op) {
         // These can fail half-way: apply first, journal what was applied, undo if the journal
         // cannot take it.
         const store::UndoLog::Mark mark = store_->undo().mark();
-        answer = execute(op);
+        answer = execute(op, brief);
         if (journal_ != nullptr) {
             try {
                 ticket = journal_->append(op.dump());
@@ -167,7 +167,7 @@ Written LiveNetwork::write_locked(const nlohmann::json& op) {
                 throw WriteError(500, e.what());
             }
         }
-        answer = execute(op);
+        answer = execute(op, brief);
     }
     count_write(activity_, kind);
     if (journal_ == nullptr) return Written{.answer = std::move(answer)};
@@ -189,9 +189,9 @@ void LiveNetwork::when_durable(const Written& written,
     });
 }
 
-nlohmann::json LiveNetwork::execute(const nlohmann::json& op) {
+nlohmann::json LiveNetwork::execute(const nlohmann::json& op, bool brief) {
     const std::string& kind = op_kind(op);
-    if (kind == "steps") return execute_steps(op.at("steps"), brief_answers_);
+    if (kind == "steps") return execute_steps(op.at("steps"), brief);
     if (kind == "time") {
         const auto t = model::parse_timestamp(op.at("to").get<std::string>());
         if (!t) throw WriteError(400, "bad time in record");
@@ -390,18 +390,25 @@ Written LiveNetwork::apply_steps(const nlohmann::json& steps) {
     return write({{"op", "steps"}, {"steps", steps}});
 }
 
-Written LiveNetwork::apply_steps(nlohmann::json&& steps) {
+namespace {
+
+// The record of a steps write, the steps moved in.
+nlohmann::json steps_op(nlohmann::json&& steps) {
     nlohmann::json op = nlohmann::json::object();
     op["op"] = "steps";
     op["steps"] = std::move(steps);
-    return write(op);
+    return op;
+}
+
+}  // namespace
+
+Written LiveNetwork::apply_steps(nlohmann::json&& steps) {
+    return write(steps_op(std::move(steps)));
 }
 
 Written LiveNetwork::apply_submission(nlohmann::json&& step,
                                       std::vector<ResolvedCommand> resolved) {
-    nlohmann::json op = nlohmann::json::object();
-    op["op"] = "steps";
-    op["steps"] = std::move(step);
+    const nlohmann::json op = steps_op(std::move(step));
     std::vector<store::TransactionDraft> retired;  // freed once the lock is let go
     const std::unique_lock lock(gate_);
     context_->set_resolved_commands(std::move(resolved));
@@ -413,12 +420,7 @@ Written LiveNetwork::apply_submission(nlohmann::json&& step,
             retired = ctx.take_retired();
         }
     } forget{*context_, retired};
-    brief_answers_ = true;
-    struct Full {
-        bool& brief;
-        ~Full() { brief = false; }
-    } full{brief_answers_};
-    return write_locked(op);
+    return write_locked(op, true);
 }
 
 store::TransactionDraft LiveNetwork::interpret(const nlohmann::json& submit_step,

@@ -143,10 +143,11 @@ class LiveNetwork {
     Written write(const nlohmann::json& op);
     // The same, with the record made under the writers' lock (from the clock as it is then).
     Written write(const std::function<nlohmann::json()>& make_op);
-    // write's work. REQUIRES: gate_ held exclusively.
-    Written write_locked(const nlohmann::json& op);
+    // write's work; `brief`: a steps record answers only its updates' offsets
+    // (apply_submission). REQUIRES: gate_ held exclusively.
+    Written write_locked(const nlohmann::json& op, bool brief = false);
     // Applies a write. REQUIRES: gate_ held exclusively.
-    nlohmann::json execute(const nlohmann::json& op);
+    nlohmann::json execute(const nlohmann::json& op, bool brief = false);
     nlohmann::json execute_steps(const nlohmann::json& steps, bool brief = false);
     nlohmann::json execute_time(model::Timestamp t);
     nlohmann::json execute_revert(const std::string& id);
@@ -157,9 +158,8 @@ class LiveNetwork {
     mutable util::SharedGate gate_;
     journal::Journal* journal_ = nullptr;   // guarded by gate_ (set before serving)
     std::vector<SavedSnapshot> snapshots_;  // guarded by gate_, oldest first
-    bool brief_answers_ = false;          // guarded by gate_: apply_submission's write is under way
-    std::uint64_t next_snapshot_id_ = 1;  // guarded by gate_; never reused
-    Activity activity_;                   // guarded by gate_ (but snapshots_saved)
+    std::uint64_t next_snapshot_id_ = 1;    // guarded by gate_; never reused
+    Activity activity_;                     // guarded by gate_ (but snapshots_saved)
 };
 
 }  // namespace cantonlite::seed
