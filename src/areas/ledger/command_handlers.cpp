@@ -41,15 +41,14 @@ using http::ApiError;
 using http::ErrorKind;
 using nlohmann::json;
 
-enum class Answer { update_id, transaction, transaction_tree, none };
-
 http::Response submit(seed::LiveNetwork& network, const RouteAuth& auth,
-                      const http::RequestContext& ctx, const ApiProfile& release, Answer answer) {
+                      const http::RequestContext& ctx, const ApiProfile& release,
+                      CommandAnswer answer) {
     // The body and the JSON layer read nothing the writes change (the packages are the seed's), so
     // they run outside the readers' lock; their errors come after the token's user is looked up,
     // as the JSON security stage runs first.
     const model::Network& n = network.store().network();
-    const bool wrapped = answer == Answer::transaction;
+    const bool wrapped = answer == CommandAnswer::transaction;
     std::optional<TransactionFormat> format;
     JsCommands c;
     std::vector<seed::ResolvedCommand> resolved;  // the step uses them rather than resolve again
@@ -112,35 +111,21 @@ http::Response submit(seed::LiveNetwork& network, const RouteAuth& auth,
     add_deduplication(step, c.deduplication);
     seed::Written written =
         write_command(network, std::move(step), std::move(resolved), submission_id, ctx);
-    const std::int64_t offset = command_offset(written);
-    std::string out;
-    switch (answer) {
-        case Answer::none:
-            out = "{}";
-            break;
-        case Answer::update_id:
-            out = update_id_answer(network.store(), offset);
-            break;
-        case Answer::transaction:
-        case Answer::transaction_tree: {
-            const std::shared_lock relock(network.gate());
-            const bool tree = answer == Answer::transaction_tree;
-            TransactionFormat f = format.value_or(default_transaction_format(c.act_as, c.read_as));
-            if (tree) {
-                // JsCommandService builds it: actAs only, cumulative wildcards, LEDGER_EFFECTS.
-                EventFormat e;
-                e.verbose = true;
-                for (const std::string& p : c.act_as)
-                    e.filters_by_party[p] =
-                        Filters{{CumulativeFilter{.kind = CumulativeFilter::Kind::wildcard}}};
-                f = TransactionFormat{.event_format = e,
-                                      .transaction_shape = TransactionShape::ledger_effects};
-            }
-            out = std::string(tree ? R"({"transactionTree":)" : R"({"transaction":)") +
-                  committed_transaction(network.store(), offset, f, tree, release) + "}";
-            break;
-        }
+    // The transaction's format: asked for, else every act-as and read-as party; a tree's as
+    // JsCommandService builds it: act-as only, cumulative wildcards, LEDGER_EFFECTS.
+    TransactionFormat f;
+    if (answer == CommandAnswer::transaction)
+        f = format.value_or(default_transaction_format(c.act_as, c.read_as));
+    if (answer == CommandAnswer::transaction_tree) {
+        EventFormat e;
+        e.verbose = true;
+        for (const std::string& p : c.act_as)
+            e.filters_by_party[p] =
+                Filters{{CumulativeFilter{.kind = CumulativeFilter::Kind::wildcard}}};
+        f = TransactionFormat{.event_format = e,
+                              .transaction_shape = TransactionShape::ledger_effects};
     }
+    std::string out = command_answer(network, command_offset(written), answer, f, release);
     return answer_once_durable(network, std::move(written), std::move(out));
 }
 
@@ -232,26 +217,26 @@ http::Response completions_list(const store::LedgerStore& store, const std::stri
 
 http::Response post_submit_and_wait(seed::LiveNetwork& network, const RouteAuth& auth,
                                     const http::RequestContext& ctx, const ApiProfile& release) {
-    return submit(network, auth, ctx, release, Answer::update_id);
+    return submit(network, auth, ctx, release, CommandAnswer::update_id);
 }
 
 http::Response post_submit_and_wait_for_transaction(seed::LiveNetwork& network,
                                                     const RouteAuth& auth,
                                                     const http::RequestContext& ctx,
                                                     const ApiProfile& release) {
-    return submit(network, auth, ctx, release, Answer::transaction);
+    return submit(network, auth, ctx, release, CommandAnswer::transaction);
 }
 
 http::Response post_submit_and_wait_for_transaction_tree(seed::LiveNetwork& network,
                                                          const RouteAuth& auth,
                                                          const http::RequestContext& ctx,
                                                          const ApiProfile& release) {
-    return submit(network, auth, ctx, release, Answer::transaction_tree);
+    return submit(network, auth, ctx, release, CommandAnswer::transaction_tree);
 }
 
 http::Response post_async_submit(seed::LiveNetwork& network, const RouteAuth& auth,
                                  const http::RequestContext& ctx, const ApiProfile& release) {
-    return submit(network, auth, ctx, release, Answer::none);
+    return submit(network, auth, ctx, release, CommandAnswer::none);
 }
 
 namespace {

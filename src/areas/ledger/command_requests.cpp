@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <shared_mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -301,6 +302,9 @@ std::int64_t command_offset(const seed::Written& written) {
     return written.answer.at("results").at(0).at("updates").at(0).at("offset").get<std::int64_t>();
 }
 
+namespace {
+
+// {"updateId", "completionOffset"} of the transaction at `offset`.
 std::string update_id_answer(const store::LedgerStore& store, std::int64_t offset) {
     std::string out = "{";
     http::append_string_field(out, "updateId", store.id_for(offset).str(), true);
@@ -342,6 +346,26 @@ std::string committed_transaction(const store::LedgerStore& store, std::int64_t 
         }
     }
     return value.dump();
+}
+
+}  // namespace
+
+std::string command_answer(seed::LiveNetwork& network, std::int64_t offset, CommandAnswer answer,
+                           const TransactionFormat& format, const ApiProfile& release) {
+    switch (answer) {
+        case CommandAnswer::none:
+            return "{}";
+        case CommandAnswer::update_id:
+            return update_id_answer(network.store(), offset);
+        case CommandAnswer::transaction:
+        case CommandAnswer::transaction_tree: {
+            const std::shared_lock lock(network.gate());
+            const bool tree = answer == CommandAnswer::transaction_tree;
+            return std::string(tree ? R"({"transactionTree":)" : R"({"transaction":)") +
+                   committed_transaction(network.store(), offset, format, tree, release) + "}";
+        }
+    }
+    return "{}";
 }
 
 // The default TransactionFormat of submit-and-wait-for-transaction: every act-as and read-as

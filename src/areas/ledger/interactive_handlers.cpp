@@ -214,19 +214,17 @@ void validate_party_signatures(const std::vector<GivenPartySignatures>& given) {
     }
 }
 
-enum class ExecuteAnswer { none, update_id, transaction };
-
 // InteractiveSubmissionServiceConfig.maximumNumberOfSignaturesPerParty.
 constexpr std::size_t max_signatures_per_party = 50;
 
 http::Response execute(seed::LiveNetwork& network, const RouteAuth& auth,
                        const http::RequestContext& ctx, const ApiProfile& release,
-                       ExecuteAnswer answer) {
+                       CommandAnswer answer) {
     const model::Network& n = network.store().network();
     ExecuteRequest r;
     std::exception_ptr json_error;
     try {
-        r = decode_execute_request(ctx.request.body, answer == ExecuteAnswer::transaction, release);
+        r = decode_execute_request(ctx.request.body, answer == CommandAnswer::transaction, release);
     } catch (...) {
         json_error = std::current_exception();
     }
@@ -256,7 +254,7 @@ http::Response execute(seed::LiveNetwork& network, const RouteAuth& auth,
                                                    "` with missing namespace.");
     }
     // InteractiveSubmissionServiceImpl and ExternalTransactionProcessor.
-    if (answer == ExecuteAnswer::none &&
+    if (answer == CommandAnswer::none &&
         std::any_of(r.signatures.begin(), r.signatures.end(),
                     [](const auto& p) { return p.signatures.size() > max_signatures_per_party; })) {
         failed_to_execute(
@@ -295,25 +293,11 @@ http::Response execute(seed::LiveNetwork& network, const RouteAuth& auth,
     }
     add_deduplication(step, r.deduplication);
     seed::Written written = write_command(network, std::move(step), submission_id, ctx);
-    const std::int64_t offset = command_offset(written);
-    std::string out;
-    switch (answer) {
-        case ExecuteAnswer::none:
-            out = "{}";
-            break;
-        case ExecuteAnswer::update_id:
-            out = update_id_answer(network.store(), offset);
-            break;
-        case ExecuteAnswer::transaction: {
-            const std::shared_lock relock(network.gate());
-            out = R"({"transaction":)" +
-                  committed_transaction(network.store(), offset,
-                                        r.format.value_or(default_transaction_format(act_as, {})),
-                                        false, release) +
-                  "}";
-            break;
-        }
-    }
+    // executeAndWaitForTransaction's format: asked for, else the act-as parties'.
+    TransactionFormat format;
+    if (answer == CommandAnswer::transaction)
+        format = r.format.value_or(default_transaction_format(act_as, {}));
+    std::string out = command_answer(network, command_offset(written), answer, format, release);
     return answer_once_durable(network, std::move(written), std::move(out));
 }
 
@@ -422,20 +406,20 @@ http::Response post_prepare_submission(seed::LiveNetwork& network, const RouteAu
 
 http::Response post_execute_submission(seed::LiveNetwork& network, const RouteAuth& auth,
                                        const http::RequestContext& ctx, const ApiProfile& release) {
-    return execute(network, auth, ctx, release, ExecuteAnswer::none);
+    return execute(network, auth, ctx, release, CommandAnswer::none);
 }
 
 http::Response post_execute_submission_and_wait(seed::LiveNetwork& network, const RouteAuth& auth,
                                                 const http::RequestContext& ctx,
                                                 const ApiProfile& release) {
-    return execute(network, auth, ctx, release, ExecuteAnswer::update_id);
+    return execute(network, auth, ctx, release, CommandAnswer::update_id);
 }
 
 http::Response post_execute_submission_and_wait_for_transaction(seed::LiveNetwork& network,
                                                                 const RouteAuth& auth,
                                                                 const http::RequestContext& ctx,
                                                                 const ApiProfile& release) {
-    return execute(network, auth, ctx, release, ExecuteAnswer::transaction);
+    return execute(network, auth, ctx, release, CommandAnswer::transaction);
 }
 
 }  // namespace cantonlite::areas::ledger

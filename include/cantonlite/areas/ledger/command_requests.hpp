@@ -92,14 +92,16 @@ void add_deduplication(nlohmann::json& step, const Deduplication& d);
 // The offset of the command's transaction (automation it set off may follow it: an accepted
 // offer's payment).
 [[nodiscard]] std::int64_t command_offset(const seed::Written& written);
-// {"updateId", "completionOffset"} of the transaction at `offset`.
-[[nodiscard]] std::string update_id_answer(const store::LedgerStore& store, std::int64_t offset);
 
-// The JsTransaction (or JsTransactionTree) the command committed at `offset`, as `format` shows
-// it; its events empty when the format sees none of them (CommandServiceImpl's fallback).
-[[nodiscard]] std::string committed_transaction(const store::LedgerStore& store,
-                                                std::int64_t offset, TransactionFormat format,
-                                                bool tree, const ApiProfile& release);
+// What a command's write answers: nothing ({}), {updateId, completionOffset}, or its transaction
+// ({"transaction": …}) or transaction tree ({"transactionTree": …}).
+enum class CommandAnswer { none, update_id, transaction, transaction_tree };
+
+// The body of `answer` for the command committed at `offset`; a transaction shown as `format`
+// (ignored by the other answers).
+[[nodiscard]] std::string command_answer(seed::LiveNetwork& network, std::int64_t offset,
+                                         CommandAnswer answer, const TransactionFormat& format,
+                                         const ApiProfile& release);
 
 // The default TransactionFormat of a command that answers its transaction: every act-as and
 // read-as party, a wildcard, verbose, ACS_DELTA (ApiCommandService).
