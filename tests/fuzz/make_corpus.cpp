@@ -82,7 +82,7 @@ int main(int argc, char** argv) {
     }
     // fuzz_execute: its first byte picks the form (the prepared bytes, patches, another key's
     // signature, a whole body).
-    for (const std::string seed :
+    for (const std::string& seed :
          {std::string("\x00", 1), std::string("\x01\x05\x00\x40\x7f", 5),
           std::string("\x02\x10\x41", 3), std::string("\x05", 1),
           std::string("\x03{\"preparedTransaction\": \"\", \"partySignatures\": {}}")}) {
