@@ -63,21 +63,33 @@ std::optional<nlohmann::json> nlohmann_of(simdjson::dom::element element) {
     return std::nullopt;
 }
 
+// A simdjson parser that refuses nesting deeper than max_json_nesting, so that what it reads needs
+// no separate depth check; sized for `capacity` bytes at first.
+simdjson::dom::parser depth_limited_parser(std::size_t capacity) {
+    simdjson::dom::parser parser;
+    if (parser.allocate(capacity, max_json_nesting) != simdjson::SUCCESS) {
+        // Its depth is not the limit then: simdjson_read leaves every text to the other readers.
+    }
+    return parser;
+}
+
 // `text` read by simdjson, several times faster than nlohmann's own parse on the large bodies of
-// commands (their disclosed contracts' blobs): nullopt when simdjson refuses it or cannot say what
-// nlohmann would hold, for nlohmann and jawn to judge as before.
+// commands (their disclosed contracts' blobs): nullopt when simdjson refuses it (nesting deeper
+// than max_json_nesting included) or cannot say what nlohmann would hold, for nlohmann and jawn to
+// judge as before.
 std::optional<nlohmann::json> simdjson_read(std::string_view text) {
     const auto read = [&](simdjson::dom::parser& parser) -> std::optional<nlohmann::json> {
         simdjson::dom::element root;
-        if (parser.parse(text.data(), text.size(), true).get(root) != simdjson::SUCCESS)
+        if (parser.max_depth() != max_json_nesting ||
+            parser.parse(text.data(), text.size(), true).get(root) != simdjson::SUCCESS)
             return std::nullopt;
         return nlohmann_of(root);
     };
     if (text.size() > reused_parser_limit) {
-        simdjson::dom::parser own;
+        simdjson::dom::parser own = depth_limited_parser(text.size());
         return read(own);
     }
-    thread_local simdjson::dom::parser parser;
+    thread_local simdjson::dom::parser parser = depth_limited_parser(64 * 1024);
     return read(parser);
 }
 
@@ -92,12 +104,17 @@ JsonRefusal out_of_range(const nlohmann::json::exception& error) {
 
 std::variant<nlohmann::json, JsonRefusal> read_java_json(std::string_view text,
                                                          std::size_t jawn_context) {
+    // What simdjson reads nests no deeper than the limit: the scan for depth is for the rest.
+    const bool plain =
+        text.find('\0') == std::string_view::npos && !starts_with_byte_order_mark(text);
+    if (plain) {
+        if (auto read = simdjson_read(text)) return std::move(*read);
+    }
     if (nests_deeper_than(text)) {
         return JsonRefusal{JsonRefusal::Reason::too_deep,
                            "nesting deeper than " + std::to_string(max_json_nesting) + " levels"};
     }
-    if (text.find('\0') == std::string_view::npos && !starts_with_byte_order_mark(text)) {
-        if (auto read = simdjson_read(text)) return std::move(*read);
+    if (plain) {
         try {
             return nlohmann::json::parse(text);
         } catch (const nlohmann::json::exception&) {

@@ -1,5 +1,7 @@
 #include "cantonlite/http/java_json.hpp"
 
+#include "cantonlite/http/json_nesting.hpp"
+
 #include <cmath>
 #include <string>
 #include <variant>
@@ -134,6 +136,29 @@ TEST(JavaJson, RefusesDeepNestingBeforeParsing) {
     const JsonRefusal refused = refusal_of(std::string(3'000'000, '['));
     EXPECT_EQ(refused.reason, Reason::too_deep);
     EXPECT_EQ(refused.detail, "nesting deeper than 1000 levels");
+}
+
+// `levels` arrays inside one another around a 1, with `padding` spaces before it.
+std::string nested(std::size_t levels, std::size_t padding = 0) {
+    return std::string(levels, '[') + std::string(padding, ' ') + "1" + std::string(levels, ']');
+}
+
+TEST(JavaJson, ReadsWellFormedJsonNestedToTheLimit) {
+    for (const std::size_t padding : {std::size_t{0}, std::size_t{2} << 20}) {  // < and > 1 MiB
+        const auto read = read_java_json(nested(max_json_nesting, padding), 6);
+        ASSERT_TRUE(std::holds_alternative<nlohmann::json>(read)) << padding;
+        const nlohmann::json* v = &std::get<nlohmann::json>(read);
+        for (std::size_t level = 0; level < max_json_nesting; ++level) v = &v->at(0);
+        EXPECT_EQ(*v, 1);
+    }
+}
+
+TEST(JavaJson, RefusesWellFormedJsonNestedBeyondTheLimit) {
+    for (const std::size_t padding : {std::size_t{0}, std::size_t{2} << 20}) {
+        const JsonRefusal refused = refusal_of(nested(max_json_nesting + 1, padding));
+        EXPECT_EQ(refused.reason, Reason::too_deep);
+        EXPECT_EQ(refused.detail, "nesting deeper than 1000 levels");
+    }
 }
 
 }  // namespace
