@@ -28,7 +28,7 @@
 //                         [--journal-dir DIR] [--release R]... [--sweep M,M,...|none]
 //                         [--sweep-loads N] [--quick]
 //                         [--floor PATH] [--floor-rounds N] [--floor-connections C] [--floor-only]
-//                         [--commands-only]
+//                         [--commands-only] [--sweep-only]
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -90,6 +90,7 @@ struct Options {
     int floor_connections = 32;
     bool floor_only = false;     // --floor-only: the small-GET comparison alone
     bool commands_only = false;  // --commands-only: the mint writes and the commands alone
+    bool sweep_only = false;     // --sweep-only: the size sweep alone
 };
 
 // The flags of `serve` and `describe` that choose the release being run; none for the default.
@@ -1510,6 +1511,8 @@ Options parse_options(int argc, char** argv) {
             o.floor_connections = int_list(value(), a).front();
         } else if (a == "--floor-only") {
             o.floor_only = true;
+        } else if (a == "--sweep-only") {
+            o.sweep_only = true;
         } else if (a == "--commands-only") {
             o.commands_only = true;
         } else if (a == "--quick") {
@@ -1559,9 +1562,11 @@ int main(int argc, char** argv) {
         long unexpected = 0;
         if (o.releases.empty()) o.releases.emplace_back();  // the daemon's default release
         o.release = o.releases.front();
-        if (o.seeds.empty()) throw std::runtime_error("--seed FILE or --generate P,M,K needed");
-        if (!o.commands_only) unexpected += bench_floor(o, o.seeds.front());
-        for (const std::string& release : o.floor_only ? std::vector<std::string>{} : o.releases) {
+        if (o.seeds.empty() && !o.sweep_only)
+            throw std::runtime_error("--seed FILE or --generate P,M,K needed");
+        if (!o.commands_only && !o.sweep_only) unexpected += bench_floor(o, o.seeds.front());
+        for (const std::string& release :
+             o.floor_only || o.sweep_only ? std::vector<std::string>{} : o.releases) {
             o.release = release;
             for (const std::string& seed : o.seeds) unexpected += bench_seed(o, seed);
         }
