@@ -1,6 +1,7 @@
 #include "cantonlite/app/application.hpp"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -27,6 +28,7 @@
 #include "cantonlite/app/logging.hpp"
 #include "cantonlite/app/metrics.hpp"
 #include "cantonlite/app/overview.hpp"
+#include "cantonlite/app/progress_line.hpp"
 #include "cantonlite/app/token.hpp"
 #include "cantonlite/app/wall_clock.hpp"
 #include "cantonlite/areas/admin/admin_area.hpp"
@@ -69,12 +71,25 @@ struct Loaded {
     [[nodiscard]] const store::LedgerStore& store() const { return network->store(); }
 };
 
+bool stderr_is_terminal() {
+    return ::isatty(STDERR_FILENO) == 1;
+}
+
+// Whether long loads show their progress: asked for, or on a terminal.
+bool progress_wanted(const Config& config) {
+    return config.progress || stderr_is_terminal();
+}
+
 // Resolves the config and loads the seed, as serve, describe and token all do. Prints the one
 // line of a ConfigError or SeedError and returns nullopt (exit 2) when that fails.
 std::optional<Loaded> load_network(const CommandLine& cli) {
     try {
         Config config = resolve_config(cli);
-        auto network = seed::LiveNetwork::load_file(config.seed);
+        ProgressLine progress("loading seed " + config.seed.string(), ProgressLine::Unit::bytes,
+                              std::cerr, stderr_is_terminal(), config.progress);
+        auto network = seed::LiveNetwork::load_file(
+            config.seed, progress_wanted(config) ? progress.as_load_progress() : nullptr);
+        progress.finish();
         model::Name::release_retired_tables();  // no other thread yet
 #if defined(__GLIBC__)
         // The seed's document and the loader's indexes are gone: give their pages back to the
@@ -144,7 +159,12 @@ std::unique_ptr<journal::Journal> open_journal(const Config& config, seed::LiveN
         return nullptr;
     }
     try {
-        network.attach_journal(*journal);
+        ProgressLine progress("replaying journal " + config.journal.string(),
+                              ProgressLine::Unit::records, std::cerr, stderr_is_terminal(),
+                              config.progress);
+        network.attach_journal(*journal,
+                               progress_wanted(config) ? progress.as_load_progress() : nullptr);
+        progress.finish();
         spdlog::info("journal {}: {} writes replayed; every write is kept there",
                      config.journal.string(), journal->recovered().size());
         return journal;

@@ -15,7 +15,7 @@ enum class FlagKind {
     config,          // CommandLine::config
     setting,         // a config setting, applied with apply_setting
     json,            // describe --json (takes no value)
-    localnet,        // serve --localnet (takes no value): the setting localnet=true
+    on,              // a flag without a value that sets its setting to true (--localnet)
     user,            // token --user
     expires_in,      // token --expires-in
     parties,         // generate --parties
@@ -34,7 +34,7 @@ struct FlagSpec {
     std::string_view setting = {};  // FlagKind::setting: the key for apply_setting
 };
 
-constexpr std::array<FlagSpec, 13> serve_flags{{
+constexpr std::array<FlagSpec, 14> serve_flags{{
     {"--config", FlagKind::config},
     {"--seed", FlagKind::setting, "seed"},
     {"--address", FlagKind::setting, "address"},
@@ -46,24 +46,27 @@ constexpr std::array<FlagSpec, 13> serve_flags{{
     {"--admin-token", FlagKind::setting, "admin_token"},
     {"--release", FlagKind::setting, "release"},
     {"--enable-deprecated", FlagKind::setting, "enable_deprecated"},
-    {"--localnet", FlagKind::localnet},
+    {"--localnet", FlagKind::on, "localnet"},
     {"--clock", FlagKind::setting, "clock"},
+    {"--progress", FlagKind::on, "progress"},
 }};
 
-constexpr std::array<FlagSpec, 6> describe_flags{{
+constexpr std::array<FlagSpec, 7> describe_flags{{
     {"--config", FlagKind::config},
+    {"--progress", FlagKind::on, "progress"},
     {"--seed", FlagKind::setting, "seed"},
-    {"--localnet", FlagKind::localnet},
+    {"--localnet", FlagKind::on, "localnet"},
     {"--release", FlagKind::setting, "release"},
     {"--enable-deprecated", FlagKind::setting, "enable_deprecated"},
     {"--json", FlagKind::json},
 }};
 
-constexpr std::array<FlagSpec, 5> token_flags{{
+constexpr std::array<FlagSpec, 6> token_flags{{
     {"--user", FlagKind::user},
+    {"--progress", FlagKind::on, "progress"},
     {"--config", FlagKind::config},
     {"--seed", FlagKind::setting, "seed"},
-    {"--localnet", FlagKind::localnet},
+    {"--localnet", FlagKind::on, "localnet"},
     {"--expires-in", FlagKind::expires_in},
 }};
 
@@ -158,8 +161,8 @@ void apply_flag(const FlagSpec& spec, std::string_view name, std::string value, 
         case FlagKind::json:
             out.json = true;
             return;
-        case FlagKind::localnet:
-            out.settings.emplace_back("localnet", "true");
+        case FlagKind::on:
+            out.settings.emplace_back(spec.setting, "true");
             out.setting_flags.emplace_back(name);
             return;
         case FlagKind::user:
@@ -216,7 +219,7 @@ void parse_flags(const std::vector<std::string>& args, const CommandSpec& comman
         const FlagSpec* spec = find_flag(command, name);
         if (spec == nullptr) throw UsageError(std::string(name) + ": unknown flag (see --help)");
         std::string value;
-        if (spec->kind == FlagKind::json || spec->kind == FlagKind::localnet) {
+        if (spec->kind == FlagKind::json || spec->kind == FlagKind::on) {
             if (eq != std::string_view::npos)
                 throw UsageError(std::string(name) + ": takes no value");
         } else if (eq != std::string_view::npos) {
@@ -267,7 +270,7 @@ std::string usage_text() {
 
 Usage:
   cantonlite serve [flags]     serve the APIs on one port
-  cantonlite describe [--config FILE] [--seed FILE] [--localnet] [--json]
+  cantonlite describe [--config FILE] [--seed FILE] [--localnet] [--json] [--progress]
                                what the loaded network holds, and example requests per operation
   cantonlite token --user ID [--config FILE] [--seed FILE] [--localnet] [--expires-in SECONDS]
                                print an HS256 JWT the loaded network accepts for that user
@@ -306,9 +309,12 @@ Flags of serve (each overrides the config file and the CANTONLITE_* variable):
   --clock C             seed (the seed's ledger time, the default) or now: at start the ledger
                         time moves to the wall clock and a mining round opens around it, as
                         the wallet SDK expects                                  [CANTONLITE_CLOCK]
+  --progress            show how far a long load (seed, journal) has come, once a second, even
+                        when stderr is not a terminal (on a terminal it shows anyway)
+                                                                         [CANTONLITE_PROGRESS=true]
 
-describe and token load the network as serve does (--config, --seed, --localnet, CANTONLITE_*
-variables).
+describe and token load the network as serve does (--config, --seed, --localnet, --progress,
+CANTONLITE_* variables).
   --json                describe: one JSON document (dso_party, ledger_end, users, examples, ...)
                         instead of a summary with ready-to-run curl lines
   --user ID             token: the ledger API user (the token's sub)

@@ -123,7 +123,7 @@ Config load_config(const std::filesystem::path& file) {
     try {
         const JsonObject root(document, "");
         root.reject_unknown_keys({"server", "log", "seed", "localnet_seed", "journal", "admin",
-                                  "release", "deprecated", "localnet", "clock"});
+                                  "release", "deprecated", "localnet", "clock", "progress"});
         if (auto server = root.optional_object("server")) read_server(*server, config.server);
         if (auto log = root.optional_object("log")) read_log(*log, config.log);
         config.seed = file.parent_path() / root.string("seed");
@@ -145,6 +145,7 @@ Config load_config(const std::filesystem::path& file) {
             read_deprecated(*deprecated, config.api.deprecated);
         }
         if (auto localnet = root.optional_bool("localnet")) config.localnet = *localnet;
+        if (auto progress = root.optional_bool("progress")) config.progress = *progress;
         if (const auto clock = root.optional_string("clock"))
             config.clock_now = parse_clock(*clock, root.pointer_of("clock"));
     } catch (const model::JsonFieldError& e) {
@@ -196,13 +197,15 @@ void apply_setting(Config& config, std::string_view key, std::string_view value,
         config.localnet = parse_bool(value, where);
     } else if (key == "clock") {
         config.clock_now = parse_clock(value, where);
+    } else if (key == "progress") {
+        config.progress = parse_bool(value, where);
     } else {
         throw ConfigError(where + ": unknown setting");
     }
 }
 
 void apply_environment(Config& config, const std::function<const char*(const char*)>& getenv) {
-    static constexpr std::array<std::pair<const char*, std::string_view>, 12> variables{{
+    static constexpr std::array<std::pair<const char*, std::string_view>, 13> variables{{
         {"CANTONLITE_ADDRESS", "address"},
         {"CANTONLITE_PORT", "port"},
         {"CANTONLITE_IO_THREADS", "io_threads"},
@@ -215,6 +218,7 @@ void apply_environment(Config& config, const std::function<const char*(const cha
         {"CANTONLITE_ENABLE_DEPRECATED", "enable_deprecated"},
         {"CANTONLITE_LOCALNET", "localnet"},
         {"CANTONLITE_CLOCK", "clock"},
+        {"CANTONLITE_PROGRESS", "progress"},
     }};
     for (const auto& [name, key] : variables) {
         const char* value = getenv(name);

@@ -84,8 +84,9 @@ std::unique_ptr<LiveNetwork> LiveNetwork::load(const nlohmann::json& document,
     return adopt(load_seed_with_context(document, source, base_dir));
 }
 
-std::unique_ptr<LiveNetwork> LiveNetwork::load_file(const std::filesystem::path& path) {
-    return adopt(load_seed_file_with_context(path));
+std::unique_ptr<LiveNetwork> LiveNetwork::load_file(const std::filesystem::path& path,
+                                                    const LoadProgress& progress) {
+    return adopt(load_seed_file_with_context(path, progress));
 }
 
 std::unique_ptr<LiveNetwork> LiveNetwork::adopt(LoadedSeed loaded) {
@@ -93,9 +94,12 @@ std::unique_ptr<LiveNetwork> LiveNetwork::adopt(LoadedSeed loaded) {
         new LiveNetwork(std::move(loaded.store), std::move(loaded.context)));
 }
 
-void LiveNetwork::attach_journal(journal::Journal& journal) {
+void LiveNetwork::attach_journal(journal::Journal& journal, const LoadProgress& progress) {
     const std::unique_lock lock(gate_);
-    for (const journal::Record& record : journal.recovered()) {
+    const std::vector<journal::Record>& records = journal.recovered();
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const journal::Record& record = records[i];
+        if (progress && i % 64 == 0) progress(i, records.size());
         try {
             execute(nlohmann::json::parse(record.payload));
         } catch (const std::exception& e) {
@@ -104,6 +108,7 @@ void LiveNetwork::attach_journal(journal::Journal& journal) {
                                         " cannot be applied to this seed: " + e.what());
         }
     }
+    if (progress) progress(records.size(), records.size());
     journal_ = &journal;
 }
 

@@ -18,6 +18,7 @@
 #include "cantonlite/model/json_fields.hpp"
 #include "cantonlite/model/value.hpp"
 #include "cantonlite/seed/commands.hpp"
+#include "cantonlite/seed/load_progress.hpp"
 #include "cantonlite/splice/payloads.hpp"
 #include "cantonlite/store/ledger_store.hpp"
 #include "party_directory.hpp"
@@ -168,7 +169,9 @@ struct LoadedSeed {
                                                 const std::filesystem::path& base_dir);
 
 // load_seed_file(), keeping the context. Throws SeedError.
-[[nodiscard]] LoadedSeed load_seed_file_with_context(const std::filesystem::path& path);
+// `progress`, when set, hears of the bytes of the file read.
+[[nodiscard]] LoadedSeed load_seed_file_with_context(const std::filesystem::path& path,
+                                                     const LoadProgress& progress = {});
 
 // Reads and parses a seed file. Throws SeedError.
 [[nodiscard]] nlohmann::json read_seed_document(const std::filesystem::path& path);

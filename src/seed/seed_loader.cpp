@@ -237,6 +237,13 @@ class StreamingLoad {
     StreamingLoad(std::string source, std::filesystem::path base_dir, std::size_t steps_hint)
         : source_(std::move(source)), base_dir_(std::move(base_dir)), steps_hint_(steps_hint) {}
 
+    // Reports the bytes of `in` read (of `size`) to `progress` every few hundred steps.
+    void report_to(const LoadProgress& progress, std::istream& in, std::uint64_t size) {
+        progress_ = progress;
+        in_ = &in;
+        size_ = size;
+    }
+
     bool operator()(int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
         using Event = nlohmann::json::parse_event_t;
         const bool ends_value =
@@ -269,6 +276,10 @@ class StreamingLoad {
                 if (!head_.contains("users") || !head_.contains("auth")) throw LoadAgain{};
                 throw;
             }
+            if (progress_ && next_step_ % 256 == 0) {
+                const std::streamoff at = in_->tellg();
+                if (at >= 0) progress_(static_cast<std::uint64_t>(at), size_);
+            }
             return false;  // ran: the document does not keep it
         }
         return true;
@@ -294,6 +305,9 @@ class StreamingLoad {
     bool streamed_ = false;
     std::size_t next_step_ = 0;
     LoadedSeed loaded_;
+    LoadProgress progress_;
+    std::istream* in_ = nullptr;
+    std::uint64_t size_ = 0;
 };
 
 }  // namespace
@@ -326,7 +340,8 @@ nlohmann::json read_seed_document(const std::filesystem::path& path) {
     }
 }
 
-LoadedSeed load_seed_file_with_context(const std::filesystem::path& path) {
+LoadedSeed load_seed_file_with_context(const std::filesystem::path& path,
+                                       const LoadProgress& progress) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw SeedError(path.string() + ": cannot be read");
     // A mint, the most common step, takes about 100 bytes.
@@ -334,6 +349,7 @@ LoadedSeed load_seed_file_with_context(const std::filesystem::path& path) {
     const std::uintmax_t size = std::filesystem::file_size(path, size_error);
     const std::string source = path.string();
     StreamingLoad load(source, path.parent_path(), size_error ? 0 : size / 100);
+    if (progress && !size_error) load.report_to(progress, in, size);
     nlohmann::json document;
     try {
         document = naming_source(source, [&] { return nlohmann::json::parse(in, std::ref(load)); });
@@ -343,7 +359,9 @@ LoadedSeed load_seed_file_with_context(const std::filesystem::path& path) {
         return load_seed_with_context(read_seed_document(path), source, path.parent_path());
     }
     if (!load.streamed()) return load_seed_with_context(document, source, path.parent_path());
-    return naming_source(source, [&] { return load.finish(document); });
+    LoadedSeed loaded = naming_source(source, [&] { return load.finish(document); });
+    if (progress && !size_error) progress(size, size);
+    return loaded;
 }
 
 std::unique_ptr<store::LedgerStore> load_seed_file(const std::filesystem::path& path) {

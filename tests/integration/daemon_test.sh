@@ -57,6 +57,16 @@ json_logs() {
 }
 check "JSON lines access log" json_logs
 
+# --progress shows how far the loads came, here in one last line each (they take under a second).
+progress_lines() {
+  start_daemon "$BIN" --progress --journal "$TMP/progress.journal" || return 1
+  stop_daemon
+  grep -q '^cantonlite: loading seed .*default-network.json: 100% ([0-9.]* MiB in [0-9.]* s' "$DAEMON_LOG" \
+    && grep -q '^cantonlite: replaying journal .*progress.journal: 100% (0 records in ' "$DAEMON_LOG" \
+    || { cat "$DAEMON_LOG"; return 1; }
+}
+check "--progress" progress_lines
+
 port_in_use() {
   start_daemon "$BIN" || return 1
   set +e; "$BIN" serve --port "$DAEMON_PORT" >"$TMP/out" 2>"$TMP/err"; local code=$?; set -e

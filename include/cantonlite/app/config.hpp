@@ -62,6 +62,8 @@ struct Config {
     // `clock`: "seed" (the seed's ledger time) or "now": at start the ledger time moves to the
     // wall clock and a mining round opens around it (docs/exchange-flows.md).
     bool clock_now = false;
+    // `progress`: show how far a long load has come on stderr even when it is not a terminal.
+    bool progress = false;
 };
 
 // Whether the config loads its localnet_seed: localnet is on, a localnet_seed is named, and no
@@ -78,8 +80,8 @@ void settle_seed(Config& config);
 
 // Sets one overridable setting from text: key is address, port, io_threads, log_level, log_format,
 // seed, journal, admin_token, release, enable_deprecated (all of Canton 3.6's deprecated APIs:
-// true or false), localnet (true or false) or clock (seed or now). `source` names the flag or
-// variable in errors. Throws ConfigError.
+// true or false), localnet (true or false), clock (seed or now) or progress (true or false).
+// `source` names the flag or variable in errors. Throws ConfigError.
 void apply_setting(Config& config, std::string_view key, std::string_view value,
                    std::string_view source);
 

@@ -20,6 +20,7 @@
 #include "cantonlite/journal/journal.hpp"
 #include "cantonlite/model/timestamp.hpp"
 #include "cantonlite/seed/commands.hpp"
+#include "cantonlite/seed/load_progress.hpp"
 #include "cantonlite/store/ledger_store.hpp"
 #include "cantonlite/util/shared_gate.hpp"
 
@@ -68,7 +69,8 @@ class LiveNetwork {
     [[nodiscard]] static std::unique_ptr<LiveNetwork> load(const nlohmann::json& document,
                                                            const std::string& source,
                                                            const std::filesystem::path& base_dir);
-    [[nodiscard]] static std::unique_ptr<LiveNetwork> load_file(const std::filesystem::path& path);
+    [[nodiscard]] static std::unique_ptr<LiveNetwork> load_file(const std::filesystem::path& path,
+                                                                const LoadProgress& progress = {});
     ~LiveNetwork();
     LiveNetwork(const LiveNetwork&) = delete;
     LiveNetwork& operator=(const LiveNetwork&) = delete;
@@ -78,7 +80,7 @@ class LiveNetwork {
 
     // Re-applies the journal's recovered records, then appends every accepted write to it.
     // Throws journal::JournalError naming the record that cannot be applied.
-    void attach_journal(journal::Journal& journal);
+    void attach_journal(journal::Journal& journal, const LoadProgress& progress = {});
 
     // ---- the admin operations ----
     // A write applies at once (readers see it when the call returns) and returns its answer with

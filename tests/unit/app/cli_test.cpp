@@ -45,6 +45,13 @@ TEST(ParseCommandLine, LocalnetTakesNoValue) {
     EXPECT_THROW((void)parse_command_line({"serve", "--localnet=false"}), UsageError);
 }
 
+TEST(ParseCommandLine, ProgressTakesNoValue) {
+    const CommandLine cli = parse_command_line({"serve", "--progress"});
+
+    EXPECT_EQ(cli.settings, (Settings{{"progress", "true"}}));
+    EXPECT_THROW((void)parse_command_line({"serve", "--progress=1"}), UsageError);
+}
+
 TEST(ParseCommandLine, TokenAndDescribeTakeLocalnetToLoadTheLocalnetSeed) {
     for (const Args& args :
          {Args{"token", "--user", "sv", "--localnet"}, Args{"describe", "--localnet"}}) {

@@ -410,6 +410,19 @@ TEST_F(ConfigFileTest, TheClockIsTheSeedsOrNow) {
               "--clock: must be \"seed\" or \"now\", got \"wall\"");
 }
 
+TEST_F(ConfigFileTest, ProgressIsOffUnlessAsked) {
+    EXPECT_FALSE(load_config(write(R"({"seed": "a.json"})")).progress);
+    Config config = load_config(write(R"({"seed": "a.json", "progress": true})"));
+    EXPECT_TRUE(config.progress);
+    apply_setting(config, "progress", "false", "--progress");
+    EXPECT_FALSE(config.progress);
+    apply_environment(config, fake_env({{"CANTONLITE_PROGRESS", "true"}}));
+    EXPECT_TRUE(config.progress);
+    EXPECT_EQ(
+        config_error([&] { apply_setting(config, "progress", "yes", "CANTONLITE_PROGRESS"); }),
+        "CANTONLITE_PROGRESS: must be true or false, got \"yes\"");
+}
+
 // --- the LocalNet seed ------------------------------------------------------------------------
 
 TEST_F(ConfigFileTest, LocalnetLoadsTheLocalnetSeed) {
