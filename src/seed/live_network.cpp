@@ -3,12 +3,16 @@
 #include "cantonlite/seed/commands.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <mutex>
 
 #include "cantonlite/seed/seed_loader.hpp"
+#include "cantonlite/seed/state_file.hpp"
 #include "cantonlite/splice/splice_views.hpp"
 #include "seed_context.hpp"
+#include "state_codec.hpp"
 #include "steps.hpp"
 
 namespace cantonlite::seed {
@@ -87,6 +91,30 @@ std::unique_ptr<LiveNetwork> LiveNetwork::load(const nlohmann::json& document,
 std::unique_ptr<LiveNetwork> LiveNetwork::load_file(const std::filesystem::path& path,
                                                     const LoadProgress& progress) {
     return adopt(load_seed_file_with_context(path, progress));
+}
+
+std::unique_ptr<LiveNetwork> LiveNetwork::load_state(std::string_view bytes,
+                                                     const std::string& source,
+                                                     const LoadProgress& progress) {
+    try {
+        return adopt(read_state(bytes, progress));
+    } catch (const StateError& e) {
+        throw SeedError(source + ": " + e.what());
+    }
+}
+
+std::unique_ptr<LiveNetwork> LiveNetwork::load_state_file(const std::filesystem::path& path,
+                                                          const LoadProgress& progress) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw SeedError(path.string() + ": cannot be read");
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) throw SeedError(path.string() + ": cannot be read");
+    return load_state(bytes, path.string(), progress);
+}
+
+std::string LiveNetwork::state() const {
+    const std::shared_lock lock(gate_);
+    return write_state(*store_, *context_);
 }
 
 std::unique_ptr<LiveNetwork> LiveNetwork::adopt(LoadedSeed loaded) {

@@ -21,6 +21,11 @@ class PartyDirectory {
     [[nodiscard]] bool has_alias(const std::string& alias) const {
         return aliases_.contains(alias);
     }
+    // Every alias and its party; replace_aliases puts a saved set back (a state file's).
+    [[nodiscard]] const std::map<std::string, std::string>& aliases() const { return aliases_; }
+    void replace_aliases(std::map<std::string, std::string> aliases) {
+        aliases_ = std::move(aliases);
+    }
 
     // A party reference: an alias ("alice", "Digital-Asset-2", "dso", "validator", a
     // network.parties key) or one of the known party ids. Throws model::JsonFieldError at

@@ -96,6 +96,15 @@ std::vector<model::Name> SeedContext::labels_of(model::Name contract_id) const {
     }
 }
 
+std::vector<std::pair<model::Name, model::Name>> SeedContext::labels() const {
+    std::vector<std::pair<model::Name, model::Name>> out;
+    out.reserve(labels_.size());
+    for (const auto& [contract, first] : first_label_) {
+        for (const model::Name label : labels_of(contract)) out.emplace_back(label, contract);
+    }
+    return out;
+}
+
 void SeedContext::unlink_label(model::Name label, const Labelled& entry) {
     store::UndoLog& undo = store_.undo();
     const auto first = first_label_.find(entry.contract);

@@ -51,6 +51,7 @@ class SeedContext {
     [[nodiscard]] const model::User& user(const JsonObject& o, std::string_view key) const;
     // The party directory, which add_party and add_user steps extend.
     [[nodiscard]] PartyDirectory& directory() { return parties_; }
+    [[nodiscard]] const PartyDirectory& directory() const { return parties_; }
 
     // ---- contracts ----
     // Resolves a contract reference (a label or a contract id). Throws JsonFieldError.
@@ -84,6 +85,9 @@ class SeedContext {
     [[nodiscard]] std::vector<store::TransactionDraft> take_retired() {
         return std::exchange(retired_, {});
     }
+    // Every label and its contract, each contract's in the order they were set (a state file's
+    // record of them: set_label in this order makes them again).
+    [[nodiscard]] std::vector<std::pair<model::Name, model::Name>> labels() const;
     // Points every label of `from` (a contract a step is about to re-create) at `to`.
     // REQUIRES: called before the commit that consumes `from`, which forgets its labels.
     void relabel(const std::string& from, const std::string& to);
@@ -114,6 +118,14 @@ class SeedContext {
     void set_snapshot_interval(std::int64_t seconds);
     // The record time of the next interval snapshot, if any.
     [[nodiscard]] std::optional<Timestamp> next_interval_snapshot() const;
+    // Puts back the interval and the next interval snapshot (seconds since the epoch) a state
+    // file saved.
+    void restore_snapshot_schedule(std::optional<std::int64_t> interval_seconds,
+                                   std::int64_t next_seconds) {
+        snapshot_interval_seconds_ = interval_seconds;
+        next_snapshot_ = next_seconds;
+    }
+    [[nodiscard]] std::int64_t next_snapshot_seconds() const { return next_snapshot_; }
     // Takes the snapshot of an explicit `snapshot` step at `t` (an interval snapshot due at `t`
     // is the same snapshot). Throws JsonFieldError at `pointer` when one exists at `t`.
     void snapshot_at(Timestamp t, const std::string& pointer);

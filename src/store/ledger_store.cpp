@@ -646,7 +646,8 @@ void LedgerStore::take_snapshot(Timestamp record_time) {
         last_acs_rows_version_ = acs_version_;
     }
     auto snapshot = std::make_shared<const Snapshot>(migration_id_, record_time, next_acs_row_id_,
-                                                     last_acs_rows_);
+                                                     last_acs_rows_,
+                                                     static_cast<std::int64_t>(history_.size()));
     undo_.set(next_acs_row_id_,
               next_acs_row_id_ + static_cast<std::int64_t>(last_acs_rows_->rows.size()));
     const Snapshot& taken = *snapshot;

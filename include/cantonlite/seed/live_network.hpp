@@ -79,6 +79,19 @@ class LiveNetwork {
     [[nodiscard]] util::SharedGate& gate() const { return gate_; }
 
     // Re-applies the journal's recovered records, then appends every accepted write to it.
+    // The network a state file saved (docs/state-files.md), instead of a seed. Throws SeedError
+    // naming the file ("PATH: is truncated: …") when it cannot be read or is not such a file.
+    [[nodiscard]] static std::unique_ptr<LiveNetwork> load_state_file(
+        const std::filesystem::path& path, const LoadProgress& progress = {});
+    // The same from the file's bytes; `source` names them in errors.
+    [[nodiscard]] static std::unique_ptr<LiveNetwork> load_state(std::string_view bytes,
+                                                                 const std::string& source,
+                                                                 const LoadProgress& progress = {});
+    // The network's state file as it stands, under the readers' lock: its ledger, clock, parties,
+    // users and labels. Not its snapshots (POST /snapshots): they are marks in this process's
+    // undo log.
+    [[nodiscard]] std::string state() const;
+
     // Throws journal::JournalError naming the record that cannot be applied.
     void attach_journal(journal::Journal& journal, const LoadProgress& progress = {});
 

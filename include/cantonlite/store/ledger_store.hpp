@@ -78,9 +78,10 @@ struct AcsRows {
 // what they derive at the same snapshot (the Splice layer: the holdings).
 struct Snapshot {
     Snapshot(std::int64_t migration, model::Timestamp t, std::int64_t first_acs_row,
-             std::shared_ptr<const AcsRows> acs_data)
+             std::shared_ptr<const AcsRows> acs_data, std::int64_t ledger_end_then = 0)
         : migration_id(migration),
           record_time(t),
+          ledger_end(ledger_end_then),
           first_acs_row_(first_acs_row),
           acs_(acs_data ? std::move(acs_data) : std::make_shared<const AcsRows>()),
           acs(*acs_) {}
@@ -89,6 +90,7 @@ struct Snapshot {
 
     const std::int64_t migration_id;
     const model::Timestamp record_time;
+    const std::int64_t ledger_end;  // when it was taken: the updates it comes after
 
   private:
     std::int64_t first_acs_row_;
@@ -193,6 +195,8 @@ class LedgerStore {
     [[nodiscard]] model::Timestamp now()
         const;  // the ledger clock: the latest record time or advance
     [[nodiscard]] std::int64_t migration_id() const;
+    // The clock's start: the time the store was made with.
+    [[nodiscard]] model::Timestamp genesis_time() const { return genesis_time_; }
     // The Splice mining round open at `t`: one per 10 minutes since the genesis time.
     [[nodiscard]] std::int64_t round_at(model::Timestamp t) const;
 

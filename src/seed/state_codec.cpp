@@ -1,0 +1,702 @@
+// The state file's codec. A file is a 32-byte header (the magic, the format, the CRC-32 of the
+// payload, the payload's size; little-endian) and the payload: the network's facts, its genesis
+// time, its history and Scan snapshots in the order they were made, the command completions, the
+// clock, and the seed context (labels, aliases, the snapshot schedule). Reading replays the
+// history into a new store through its own appends, so that every index and view is made as it
+// was; what answers a request is then what it was in the daemon that saved it. Values are written
+// whole, with their texts: the packed form names interned ids, which are the process's own.
+#include "state_codec.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <limits>
+#include <utility>
+
+#include "cantonlite/seed/state_file.hpp"
+#include "cantonlite/splice/splice_views.hpp"
+
+namespace cantonlite::seed {
+namespace {
+
+using model::Timestamp;
+using model::Value;
+
+constexpr std::size_t header_size = 32;
+// Daml values nest at most 100 levels; a deeper one is not a value cantonlite wrote.
+constexpr int max_value_depth = 200;
+
+std::uint32_t crc_of(std::string_view bytes) {
+    return static_cast<std::uint32_t>(
+        crc32_z(crc32_z(0, Z_NULL, 0), reinterpret_cast<const Bytef*>(bytes.data()), bytes.size()));
+}
+
+// ---- writing ----
+
+class Out {
+  public:
+    void byte(std::uint8_t b) { out_ += static_cast<char>(b); }
+    void varint(std::uint64_t v) {
+        while (v >= 0x80) {
+            byte(static_cast<std::uint8_t>(v | 0x80));
+            v >>= 7;
+        }
+        byte(static_cast<std::uint8_t>(v));
+    }
+    void integer(std::int64_t n) {
+        varint((static_cast<std::uint64_t>(n) << 1) ^ static_cast<std::uint64_t>(n >> 63));
+    }
+    void boolean(bool b) { byte(b ? 1 : 0); }
+    void text(std::string_view s) {
+        varint(s.size());
+        out_.append(s);
+    }
+    void time(Timestamp t) { integer(t.micros); }
+    template <class Range>
+    void texts(const Range& items) {
+        varint(std::size(items));
+        for (const auto& item : items) text(std::string_view(item));
+    }
+    void text_map(const std::map<std::string, std::string>& m) {
+        varint(m.size());
+        for (const auto& [k, v] : m) {
+            text(k);
+            text(v);
+        }
+    }
+    std::string& bytes() { return out_; }
+
+  private:
+    std::string out_;
+};
+
+void write_value(Out& out, const Value& v) {
+    using Kind = Value::Kind;
+    out.byte(static_cast<std::uint8_t>(v.kind));
+    switch (v.kind) {
+        case Kind::unit:
+            return;
+        case Kind::boolean:
+        case Kind::int64:
+        case Kind::timestamp:
+        case Kind::date:
+            out.integer(v.number);
+            return;
+        case Kind::numeric: {
+            const auto units = static_cast<model::UInt128>(v.decimal.units());
+            out.varint(static_cast<std::uint64_t>(units));
+            out.varint(static_cast<std::uint64_t>(units >> 64));
+            return;
+        }
+        case Kind::text:
+        case Kind::party:
+        case Kind::contract_id:
+        case Kind::enumeration:
+            out.text(v.text);
+            return;
+        case Kind::optional:
+        case Kind::list:
+        case Kind::gen_map:
+            out.varint(v.items.size());
+            for (const Value& item : v.items) write_value(out, item);
+            return;
+        case Kind::text_map:
+        case Kind::record:
+            out.varint(v.items.size());
+            for (std::size_t i = 0; i < v.items.size(); ++i) {
+                out.text(i < v.labels.size() ? std::string_view(v.labels[i]) : std::string_view());
+                write_value(out, v.items[i]);
+            }
+            return;
+        case Kind::variant:
+            out.text(v.text);
+            write_value(out, v.items.front());
+            return;
+    }
+}
+
+void write_template(Out& out, const model::TemplateId& t) {
+    out.text(t.package_id.view());
+    out.text(t.module_name.view());
+    out.text(t.entity_name.view());
+    out.text(t.package_name.view());
+}
+
+void write_network(Out& out, const model::Network& n) {
+    out.text(n.dso_party);
+    out.varint(n.svs.size());
+    for (const auto& sv : n.svs) {
+        out.text(sv.name);
+        out.text(sv.party);
+    }
+    out.text(n.synchronizer_id);
+    out.texts(n.other_synchronizers);
+    out.text(n.ans_acronym);
+    out.text(n.participant_id);
+    out.text(n.validator_party);
+    out.text(n.validator_user);
+    out.text_map(n.parties);
+    out.text_map(n.external_keys);
+    out.text_map(n.package_ids);
+    out.boolean(n.lsu.has_value());
+    if (n.lsu) {
+        out.time(n.lsu->topology_freeze_time);
+        out.time(n.lsu->upgrade_time);
+        out.text(n.lsu->successor_physical_synchronizer_id);
+    }
+    out.varint(n.users.size());
+    for (const model::User& u : n.users) {
+        out.text(u.id);
+        out.text(u.party);
+        out.boolean(u.wallet);
+        out.texts(u.rights.can_act_as);
+        out.texts(u.rights.can_read_as);
+        out.boolean(u.rights.can_read_as_any_party);
+        out.boolean(u.rights.participant_admin);
+        out.text(u.validator);
+        out.boolean(u.party_hosted);
+        out.boolean(u.deactivated);
+        out.integer(u.resource_version);
+    }
+    out.boolean(n.auth.hs256_secret.has_value());
+    if (n.auth.hs256_secret) out.text(*n.auth.hs256_secret);
+    out.varint(n.auth.rs256_keys.size());
+    for (const model::RsaKey& k : n.auth.rs256_keys) {
+        out.text(k.kid);
+        out.text(k.pem);
+    }
+    out.text(n.auth.jwks_json);
+    out.text(n.auth.audience);
+    out.boolean(n.auth.ledger_auth);
+    out.text(n.id_namespace);
+}
+
+// The parent of each node (-1 for a root), from the exercises' subtrees.
+std::vector<int> parents_of(const store::Transaction& tx) {
+    std::vector<int> parents(tx.nodes.size(), -1);
+    std::vector<int> open;  // the exercises whose subtree the walk is in
+    for (std::size_t i = 0; i < tx.nodes.size(); ++i) {
+        const int id = static_cast<int>(i);
+        while (!open.empty() &&
+               store::exercised(tx.nodes[static_cast<std::size_t>(open.back())])->last_descendant <
+                   id)
+            open.pop_back();
+        parents[i] = open.empty() ? -1 : open.back();
+        if (store::exercised(tx.nodes[i]) != nullptr) open.push_back(id);
+    }
+    return parents;
+}
+
+enum class UpdateTag : std::uint8_t { transaction = 0, reassignment = 1, migration = 2 };
+enum class NodeTag : std::uint8_t { created = 0, exercised = 1 };
+
+void write_transaction(Out& out, const store::Transaction& tx) {
+    out.byte(static_cast<std::uint8_t>(UpdateTag::transaction));
+    out.text(tx.command_id.view());
+    out.text(tx.workflow_id.view());
+    out.texts(tx.submitters);
+    out.text(tx.synchronizer_id.view());
+    out.text(tx.external_transaction_hash.view());
+    out.integer(tx.traffic_cost);
+    out.time(tx.effective_at);
+    out.time(tx.record_time);
+    const std::vector<int> parents = parents_of(tx);
+    out.varint(tx.nodes.size());
+    for (std::size_t i = 0; i < tx.nodes.size(); ++i) {
+        out.varint(static_cast<std::uint64_t>(parents[i] + 1));
+        const store::Node& node = tx.nodes[i];
+        if (const store::CreatedNode* c = store::created(node)) {
+            const model::Contract& k = *c->contract;
+            out.byte(static_cast<std::uint8_t>(NodeTag::created));
+            out.text(k.contract_id.view());
+            write_template(out, k.template_id());
+            out.texts(k.signatories);
+            out.texts(k.stakeholders);
+            write_value(out, model::unpack(k.argument));
+        } else {
+            const store::ExercisedNode& e = *store::exercised(node);
+            out.byte(static_cast<std::uint8_t>(NodeTag::exercised));
+            out.text(e.contract_id.view());
+            write_template(out, e.template_id());
+            out.boolean(e.has_interface);
+            if (e.has_interface) write_template(out, e.interface.get());
+            out.text(e.choice.view());
+            write_value(out, model::unpack(e.choice_argument));
+            out.boolean(e.consuming);
+            out.texts(e.acting_parties);
+            write_value(out, model::unpack(e.exercise_result));
+        }
+    }
+}
+
+void write_update(Out& out, const store::Update& update) {
+    if (const auto* tx = std::get_if<store::Transaction>(&update))
+        return write_transaction(out, *tx);
+    if (const auto* r = std::get_if<store::Reassignment>(&update)) {
+        out.byte(static_cast<std::uint8_t>(UpdateTag::reassignment));
+        out.boolean(r->kind == store::Reassignment::Kind::assign);
+        out.text(r->contract->contract_id.view());
+        out.text(r->submitter.view());
+        out.text(r->target_synchronizer.view());
+        out.time(r->record_time);
+        return;
+    }
+    const auto& m = std::get<store::Migration>(update);
+    out.byte(static_cast<std::uint8_t>(UpdateTag::migration));
+    out.time(m.record_time);
+}
+
+void write_completion(Out& out, const store::CommandCompletion& c) {
+    out.integer(c.offset);
+    out.text(c.user_id);
+    out.text(c.command_id);
+    out.text(c.submission_id);
+    out.texts(c.act_as);
+    out.time(c.record_time);
+    out.text(c.deduplication_kind);
+    out.integer(c.deduplication_value);
+    out.integer(c.deduplication_nanos);
+}
+
+// ---- reading ----
+
+class In {
+  public:
+    explicit In(std::string_view bytes) : bytes_(bytes) {}
+
+    std::uint8_t byte() {
+        need(1);
+        return static_cast<std::uint8_t>(bytes_[at_++]);
+    }
+    std::uint64_t varint() {
+        std::uint64_t v = 0;
+        for (unsigned shift = 0;; shift += 7) {
+            if (shift > 63) fail("a number is too long");
+            const std::uint8_t b = byte();
+            v |= std::uint64_t{b & 0x7FU} << shift;
+            if ((b & 0x80U) == 0) return v;
+        }
+    }
+    std::int64_t integer() {
+        const std::uint64_t v = varint();
+        return static_cast<std::int64_t>((v >> 1) ^ (~(v & 1) + 1));
+    }
+    bool boolean() {
+        const std::uint8_t b = byte();
+        if (b > 1) fail("a flag is neither 0 nor 1");
+        return b == 1;
+    }
+    std::string text() {
+        const std::uint64_t size = varint();
+        need(size);
+        std::string out(bytes_.substr(at_, size));
+        at_ += size;
+        return out;
+    }
+    Timestamp time() { return Timestamp{integer()}; }
+    // A count of items that take at least a byte each: no more than the bytes left.
+    std::size_t count() {
+        const std::uint64_t n = varint();
+        if (n > bytes_.size() - at_) fail("a count is larger than the bytes left");
+        return static_cast<std::size_t>(n);
+    }
+    std::vector<std::string> texts() {
+        std::vector<std::string> out(count());
+        for (std::string& s : out) s = text();
+        return out;
+    }
+    std::map<std::string, std::string> text_map() {
+        std::map<std::string, std::string> out;
+        for (std::size_t n = count(); n > 0; --n) {
+            std::string k = text();
+            out[std::move(k)] = text();
+        }
+        return out;
+    }
+    [[nodiscard]] bool at_end() const { return at_ == bytes_.size(); }
+    [[noreturn]] static void fail(const std::string& what) {
+        throw StateError("is damaged: " + what);
+    }
+
+  private:
+    void need(std::uint64_t n) const {
+        if (n > bytes_.size() - at_) fail("it ends inside a record");
+    }
+    std::string_view bytes_;
+    std::size_t at_ = 0;
+};
+
+Value read_value(In& in, int depth = 0) {
+    using Kind = Value::Kind;
+    if (depth > max_value_depth) In::fail("a value nests too deep");
+    const std::uint8_t tag = in.byte();
+    if (tag > static_cast<std::uint8_t>(Kind::enumeration)) In::fail("a value of no known kind");
+    Value v;
+    v.kind = static_cast<Kind>(tag);
+    switch (v.kind) {
+        case Kind::unit:
+            break;
+        case Kind::boolean:
+        case Kind::int64:
+        case Kind::timestamp:
+        case Kind::date:
+            v.number = in.integer();
+            break;
+        case Kind::numeric: {
+            const std::uint64_t low = in.varint();
+            const std::uint64_t high = in.varint();
+            v.decimal = model::Decimal::from_units(
+                static_cast<model::Int128>((static_cast<model::UInt128>(high) << 64) | low));
+            break;
+        }
+        case Kind::text:
+        case Kind::party:
+        case Kind::contract_id:
+        case Kind::enumeration:
+            v.text = in.text();
+            break;
+        case Kind::optional:
+        case Kind::list:
+        case Kind::gen_map: {
+            const std::size_t n = in.count();
+            if ((v.kind == Kind::optional && n > 1) || (v.kind == Kind::gen_map && n % 2 != 0))
+                In::fail("a value has the wrong number of items");
+            v.items.reserve(n);
+            for (std::size_t i = 0; i < n; ++i) v.items.push_back(read_value(in, depth + 1));
+            break;
+        }
+        case Kind::text_map:
+        case Kind::record: {
+            const std::size_t n = in.count();
+            v.labels.reserve(n);
+            v.items.reserve(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                v.labels.push_back(in.text());
+                v.items.push_back(read_value(in, depth + 1));
+            }
+            // A record written without labels reads back without them.
+            if (std::all_of(v.labels.begin(), v.labels.end(),
+                            [](const std::string& l) { return l.empty(); }))
+                v.labels.clear();
+            break;
+        }
+        case Kind::variant:
+            v.text = in.text();
+            v.items.push_back(read_value(in, depth + 1));
+            break;
+    }
+    return v;
+}
+
+model::TemplateId read_template(In& in) {
+    model::TemplateId t;
+    t.package_id = model::Name(in.text());
+    t.module_name = model::Name(in.text());
+    t.entity_name = model::Name(in.text());
+    t.package_name = model::Name(in.text());
+    return t;
+}
+
+model::Network read_network(In& in) {
+    model::Network n;
+    n.dso_party = in.text();
+    for (std::size_t i = in.count(); i > 0; --i) {
+        model::SuperValidator sv;
+        sv.name = in.text();
+        sv.party = in.text();
+        n.svs.push_back(std::move(sv));
+    }
+    n.synchronizer_id = in.text();
+    n.other_synchronizers = in.texts();
+    n.ans_acronym = in.text();
+    n.participant_id = in.text();
+    n.validator_party = in.text();
+    n.validator_user = in.text();
+    n.parties = in.text_map();
+    n.external_keys = in.text_map();
+    n.package_ids = in.text_map();
+    if (in.boolean()) {
+        model::Lsu lsu;
+        lsu.topology_freeze_time = in.time();
+        lsu.upgrade_time = in.time();
+        lsu.successor_physical_synchronizer_id = in.text();
+        n.lsu = std::move(lsu);
+    }
+    for (std::size_t i = in.count(); i > 0; --i) {
+        model::User u;
+        u.id = in.text();
+        u.party = in.text();
+        u.wallet = in.boolean();
+        u.rights.can_act_as = in.texts();
+        u.rights.can_read_as = in.texts();
+        u.rights.can_read_as_any_party = in.boolean();
+        u.rights.participant_admin = in.boolean();
+        u.validator = in.text();
+        u.party_hosted = in.boolean();
+        u.deactivated = in.boolean();
+        u.resource_version = in.integer();
+        n.users.push_back(std::move(u));
+    }
+    if (in.boolean()) n.auth.hs256_secret = in.text();
+    for (std::size_t i = in.count(); i > 0; --i) {
+        model::RsaKey k;
+        k.kid = in.text();
+        k.pem = in.text();
+        n.auth.rs256_keys.push_back(std::move(k));
+    }
+    n.auth.jwks_json = in.text();
+    n.auth.audience = in.text();
+    n.auth.ledger_auth = in.boolean();
+    n.id_namespace = in.text();
+    return n;
+}
+
+// The draft that commits the transaction written at `offset` again, with the same contract ids.
+store::TransactionDraft read_transaction(In& in, const store::LedgerStore& store,
+                                         store::Offset offset) {
+    store::TransactionDraft d;
+    d.offset = offset;
+    d.update_id = store.id_for(offset);
+    d.command_id = in.text();
+    d.workflow_id = in.text();
+    d.submitters = in.texts();
+    d.synchronizer_id = in.text();
+    d.external_transaction_hash = in.text();
+    const std::int64_t traffic = in.integer();
+    if (traffic != store::Transaction::no_traffic_cost) d.paid_traffic_cost = traffic;
+    d.effective_at = in.time();
+    d.record_time = in.time();
+    const std::size_t n = in.count();
+    d.nodes.reserve(n);
+    d.contract_id_cache.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t parent = in.varint();
+        if (parent > i) In::fail("a node's parent comes after it");
+        store::NodeDraft node{.parent = static_cast<int>(parent) - 1};
+        const std::uint8_t tag = in.byte();
+        if (tag == static_cast<std::uint8_t>(NodeTag::created)) {
+            d.contract_id_cache[i] = in.text();
+            store::CreateDraft c;
+            c.template_id = read_template(in);
+            c.signatories = in.texts();
+            c.observers = in.texts();  // the stakeholders: the same set with the signatories
+            c.argument = read_value(in);
+            node.event = std::move(c);
+        } else if (tag == static_cast<std::uint8_t>(NodeTag::exercised)) {
+            store::ExerciseDraft e;
+            e.contract_id = in.text();
+            e.template_id = read_template(in);
+            if (in.boolean()) e.interface_id = read_template(in);
+            e.choice = in.text();
+            e.argument = read_value(in);
+            e.consuming = in.boolean();
+            e.acting_parties = in.texts();
+            e.result = read_value(in);
+            node.event = std::move(e);
+        } else {
+            In::fail("a node of no known kind");
+        }
+        d.nodes.push_back(std::move(node));
+    }
+    return d;
+}
+
+// Replays the update written at `offset` into `store`.
+void read_update(In& in, store::LedgerStore& store, store::Offset offset) {
+    const std::uint8_t tag = in.byte();
+    if (tag == static_cast<std::uint8_t>(UpdateTag::transaction)) {
+        store.append_transaction(read_transaction(in, store, offset));
+    } else if (tag == static_cast<std::uint8_t>(UpdateTag::reassignment)) {
+        const bool assign = in.boolean();
+        const std::string contract_id = in.text();
+        const std::string submitter = in.text();
+        const std::string target = in.text();
+        const Timestamp t = in.time();
+        if (assign) {
+            store.assign(contract_id, submitter, t);
+        } else {
+            store.unassign(contract_id, target, submitter, t);
+        }
+    } else if (tag == static_cast<std::uint8_t>(UpdateTag::migration)) {
+        store.migrate(in.time());
+    } else {
+        In::fail("an update of no known kind");
+    }
+}
+
+void put_u32(std::string& out, std::size_t at, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) out[at + i] = static_cast<char>((v >> (8 * i)) & 0xFF);
+}
+std::uint64_t get_le(std::string_view bytes, std::size_t at, int width) {
+    std::uint64_t v = 0;
+    for (int i = 0; i < width; ++i)
+        v |= std::uint64_t{static_cast<unsigned char>(bytes[at + static_cast<std::size_t>(i)])}
+             << (8 * i);
+    return v;
+}
+
+// The payload of `bytes` once its header and checksum are checked. Throws StateError.
+std::string_view payload_of(std::string_view bytes) {
+    if (bytes.size() < state_file_magic.size() ||
+        bytes.substr(0, state_file_magic.size()) != state_file_magic)
+        throw StateError("is not a cantonlite state file");
+    if (bytes.size() < header_size) throw StateError("is truncated: its header is cut short");
+    const auto format = static_cast<std::uint32_t>(get_le(bytes, 16, 4));
+    if (format != state_file_format) {
+        throw StateError("is a state file of format " + std::to_string(format) +
+                         (format > state_file_format ? ", newer than" : ", which is not") +
+                         " the format this cantonlite reads (" + std::to_string(state_file_format) +
+                         ")");
+    }
+    const auto crc = static_cast<std::uint32_t>(get_le(bytes, 20, 4));
+    const std::uint64_t size = get_le(bytes, 24, 8);
+    const std::uint64_t have = bytes.size() - header_size;
+    if (have < size) {
+        throw StateError("is truncated: it has " + std::to_string(have) + " of its " +
+                         std::to_string(size) + " bytes");
+    }
+    if (have > size)
+        throw StateError("is damaged: " + std::to_string(have - size) + " bytes follow its end");
+    const std::string_view payload = bytes.substr(header_size);
+    if (crc_of(payload) != crc)
+        throw StateError("is damaged: its checksum does not match its contents");
+    return payload;
+}
+
+}  // namespace
+
+std::string write_state(const store::LedgerStore& store, const SeedContext& context) {
+    Out out;
+    out.bytes().assign(header_size, '\0');
+    write_network(out, store.network());
+    out.time(store.genesis_time());
+    // The Scan snapshots first: the replay takes each between the updates it came between.
+    const auto times = store.snapshot_times();
+    out.varint(times.size());
+    for (const auto& [migration, t] : times) {
+        out.integer(migration);
+        out.time(t);
+        out.integer(store.snapshot(migration, t, false)->ledger_end);
+    }
+    const store::Offset end = store.ledger_end();
+    out.varint(static_cast<std::uint64_t>(end));
+    for (store::Offset o = 1; o <= end; ++o) write_update(out, *store.update_at(o));
+    const std::vector<store::CommandCompletion> completions = store.completions_after(
+        0, std::numeric_limits<std::size_t>::max(), [](const auto&) { return true; });
+    out.varint(completions.size());
+    for (const store::CommandCompletion& c : completions) write_completion(out, c);
+    out.time(store.now());
+    // The seed context.
+    out.boolean(context.snapshot_interval_seconds().has_value());
+    if (context.snapshot_interval_seconds()) out.integer(*context.snapshot_interval_seconds());
+    out.integer(context.next_snapshot_seconds());
+    out.time(context.start_time);
+    out.text(context.dso_rules);
+    out.text(context.amulet_rules);
+    out.text(context.external_party_amulet_rules);
+    out.text_map(context.wallet_installs);
+    out.text_map(context.directory().aliases());
+    const auto labels = context.labels();
+    out.varint(labels.size());
+    for (const auto& [label, contract] : labels) {
+        out.text(label.view());
+        out.text(contract.view());
+    }
+    std::string& bytes = out.bytes();
+    const std::string_view payload = std::string_view(bytes).substr(header_size);
+    std::memcpy(bytes.data(), state_file_magic.data(), state_file_magic.size());
+    put_u32(bytes, 16, state_file_format);
+    put_u32(bytes, 20, crc_of(payload));
+    const std::uint64_t size = payload.size();
+    put_u32(bytes, 24, static_cast<std::uint32_t>(size));
+    put_u32(bytes, 28, static_cast<std::uint32_t>(size >> 32));
+    return std::move(bytes);
+}
+
+LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress) {
+    In in(payload_of(bytes));
+    LoadedSeed loaded;
+    {
+        model::Network network = read_network(in);
+        const Timestamp genesis = in.time();
+        loaded.store = std::make_unique<store::LedgerStore>(std::move(network), genesis);
+    }
+    store::LedgerStore& store = *loaded.store;
+    splice::SpliceViews::attach(store);
+    struct Taken {
+        std::int64_t migration;
+        Timestamp at;
+        std::int64_t ledger_end;
+    };
+    std::vector<Taken> taken(in.count());
+    for (Taken& t : taken) t = Taken{in.integer(), in.time(), in.integer()};
+    std::size_t next_snapshot = 0;
+    // Takes the snapshots that came after `end` updates.
+    const auto take_due = [&](store::Offset end) {
+        for (; next_snapshot < taken.size() && taken[next_snapshot].ledger_end <= end;
+             ++next_snapshot) {
+            if (taken[next_snapshot].ledger_end != end ||
+                store.migration_id() != taken[next_snapshot].migration)
+                In::fail("a Scan snapshot is out of place");
+            store.take_snapshot(taken[next_snapshot].at);
+        }
+    };
+    const std::size_t updates = in.count();
+    store.reserve(updates, updates);
+    for (std::size_t i = 0; i < updates; ++i) {
+        const auto offset = static_cast<store::Offset>(i) + 1;
+        take_due(offset - 1);
+        if (progress && i % 256 == 0) progress(i, updates);
+        try {
+            read_update(in, store, offset);
+        } catch (const store::AppendError& e) {
+            In::fail("update " + std::to_string(offset) + " does not replay: " + e.what());
+        }
+        if (store.ledger_end() != offset) In::fail("update " + std::to_string(offset) + " is lost");
+    }
+    take_due(static_cast<store::Offset>(updates));
+    if (next_snapshot != taken.size()) In::fail("a Scan snapshot comes after the last update");
+    for (std::size_t n = in.count(); n > 0; --n) {
+        store::CommandCompletion c;
+        c.offset = in.integer();
+        c.user_id = in.text();
+        c.command_id = in.text();
+        c.submission_id = in.text();
+        c.act_as = in.texts();
+        c.record_time = in.time();
+        c.deduplication_kind = in.text();
+        c.deduplication_value = in.integer();
+        c.deduplication_nanos = static_cast<std::int32_t>(in.integer());
+        store.add_completion(std::move(c));
+    }
+    const Timestamp now = in.time();
+    try {
+        if (now > store.now()) store.advance_time(now);
+    } catch (const store::AppendError& e) {
+        In::fail(e.what());
+    }
+    // The seed context.
+    std::optional<std::int64_t> interval;
+    if (in.boolean()) interval = in.integer();
+    loaded.context = std::make_unique<SeedContext>(store, interval);
+    SeedContext& context = *loaded.context;
+    context.restore_snapshot_schedule(interval, in.integer());
+    context.start_time = in.time();
+    context.dso_rules = in.text();
+    context.amulet_rules = in.text();
+    context.external_party_amulet_rules = in.text();
+    context.wallet_installs = in.text_map();
+    context.directory().replace_aliases(in.text_map());
+    for (std::size_t n = in.count(); n > 0; --n) {
+        const std::string label = in.text();
+        context.set_label(label, in.text());
+    }
+    context.clear_step_labels();
+    if (!in.at_end()) In::fail("bytes follow the network's last record");
+    if (progress) progress(updates, updates);
+    return loaded;
+}
+
+}  // namespace cantonlite::seed

@@ -1,0 +1,122 @@
+// State files (docs/state-files.md): a network saved and loaded again is the same network, and
+// bytes that are not such a file are refused with one line naming it.
+#include <memory>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cantonlite/seed/live_network.hpp"
+#include "cantonlite/seed/seed_loader.hpp"
+#include "cantonlite/seed/state_file.hpp"
+#include "cantonlite/splice/splice_views.hpp"
+
+namespace cantonlite::seed::state_file_test {
+namespace {
+
+using nlohmann::json;
+
+std::unique_ptr<LiveNetwork> default_network() {
+    return LiveNetwork::load_file(CANTONLITE_SOURCE_DIR "/config/default-network.json");
+}
+
+// The one-line error of loading `bytes` as a state file named "s.state".
+std::string refusal(const std::string& bytes) {
+    try {
+        (void)LiveNetwork::load_state(bytes, "s.state");
+    } catch (const SeedError& e) {
+        return e.what();
+    }
+    return "loaded";
+}
+
+// What the admin API's steps answer reads of the network: every update's id, record time,
+// created and archived contracts, the clock and the snapshots' times.
+json summary(const LiveNetwork& n) {
+    const store::LedgerStore& s = n.store();
+    json out = {{"ledger_end", s.ledger_end()},
+                {"now", s.now().micros},
+                {"migration", s.migration_id()},
+                {"active", s.active_contracts().size()},
+                {"open_rounds", splice::views(s).open_rounds().size()}};
+    for (const auto& [migration, t] : s.snapshot_times()) out["snapshots"].push_back(t.micros);
+    for (store::Offset o = 1; o <= s.ledger_end(); ++o)
+        out["updates"].push_back(store::update_id_of(*s.update_at(o)).str());
+    return out;
+}
+
+TEST(StateFile, ALoadedNetworkSavesTheSameBytes) {
+    const auto network = default_network();
+    network->apply_steps(json::array({
+        {{"step", "mint"}, {"owner", "alice"}, {"amount", "12.5"}, {"as", "saved-mint"}},
+        {{"step", "add_party"}, {"alias", "saved-party"}},
+        {{"step", "advance_time"}, {"by_seconds", 7200}},
+    }));
+    const std::string bytes = network->state();
+    ASSERT_EQ(bytes.substr(0, 16), "cantonlite state");
+
+    const auto loaded = LiveNetwork::load_state(bytes, "s.state");
+
+    EXPECT_EQ(loaded->state(), bytes);
+    EXPECT_EQ(summary(*loaded), summary(*network));
+}
+
+TEST(StateFile, ALoadedNetworkTakesTheSameStepsWithTheSameLabels) {
+    const auto network = default_network();
+    const auto loaded = LiveNetwork::load_state(network->state(), "s.state");
+    const json steps = json::array({
+        {{"step", "mint"}, {"owner", "alice"}, {"amount", "3"}, {"as", "after-load"}},
+        {{"step", "transfer"},
+         {"sender", "alice"},
+         {"inputs", {"after-load"}},
+         {"outputs", {{{"receiver", "bob"}, {"amount", "1"}, {"as", "to-bob"}}}}},
+    });
+
+    const Written a = network->apply_steps(steps);
+    const Written b = loaded->apply_steps(steps);
+
+    EXPECT_EQ(b.answer, a.answer);
+    EXPECT_EQ(loaded->state(), network->state());
+}
+
+TEST(StateFile, RefusesWhatIsNotAStateFile) {
+    EXPECT_EQ(refusal(""), "s.state: is not a cantonlite state file");
+    EXPECT_EQ(refusal(R"({"network": {}})"), "s.state: is not a cantonlite state file");
+    EXPECT_EQ(refusal("cantonlite state"), "s.state: is truncated: its header is cut short");
+}
+
+TEST(StateFile, RefusesATruncatedOrDamagedFile) {
+    const std::string bytes = default_network()->state();
+    const std::string cut = bytes.substr(0, bytes.size() - 10);
+    EXPECT_EQ(refusal(cut), "s.state: is truncated: it has " + std::to_string(cut.size() - 32) +
+                                " of its " + std::to_string(bytes.size() - 32) + " bytes");
+    std::string damaged = bytes;
+    damaged[damaged.size() / 2] ^= 0x20;
+    EXPECT_EQ(refusal(damaged), "s.state: is damaged: its checksum does not match its contents");
+    EXPECT_EQ(refusal(bytes + "x"), "s.state: is damaged: 1 bytes follow its end");
+}
+
+TEST(StateFile, RefusesAnotherFormat) {
+    std::string newer = default_network()->state();
+    newer[16] = static_cast<char>(state_file_format + 1);
+    EXPECT_EQ(refusal(newer),
+              "s.state: is a state file of format 2, newer than the format this "
+              "cantonlite reads (1)");
+    std::string older = newer;
+    older[16] = 0;
+    EXPECT_EQ(refusal(older),
+              "s.state: is a state file of format 0, which is not the format this "
+              "cantonlite reads (1)");
+}
+
+TEST(StateFile, RefusesAFileThatCannotBeRead) {
+    try {
+        (void)LiveNetwork::load_state_file("/nonexistent/s.state");
+        FAIL() << "loaded";
+    } catch (const SeedError& e) {
+        EXPECT_STREQ(e.what(), "/nonexistent/s.state: cannot be read");
+    }
+}
+
+}  // namespace
+}  // namespace cantonlite::seed::state_file_test
