@@ -64,10 +64,12 @@ Config resolve_config(const CommandLine& cli) {
     return config;
 }
 
-// The resolved config and the network its seed describes.
+// The resolved config and the network its seed (or state file) describes.
 struct Loaded {
     Config config;
     std::unique_ptr<seed::LiveNetwork> network;
+    std::filesystem::path base;  // the file the network was loaded from: the seed or a state file
+    bool from_state = false;
     [[nodiscard]] const store::LedgerStore& store() const { return network->store(); }
 };
 
@@ -80,15 +82,39 @@ bool progress_wanted(const Config& config) {
     return config.progress || stderr_is_terminal();
 }
 
-// Resolves the config and loads the seed, as serve, describe and token all do. Prints the one
-// line of a ConfigError or SeedError and returns nullopt (exit 2) when that fails.
+// The state file to start from instead of the seed: load_state, or state when it exists.
+std::optional<std::filesystem::path> state_to_load(const Config& config) {
+    if (!config.load_state.empty()) return config.load_state;
+    if (!config.state.empty() && std::filesystem::exists(config.state)) return config.state;
+    return std::nullopt;
+}
+
+// Settings that cannot go together. Throws ConfigError.
+void check_state_settings(const Config& config) {
+    if (!config.state.empty() && !config.load_state.empty())
+        throw ConfigError("--load-state: cannot be combined with --state, which loads its file");
+    if (!config.state.empty() && !config.journal.empty()) {
+        throw ConfigError(
+            "--state: cannot be combined with --journal: the journal's base would change at "
+            "every stop (use --load-state FILE with --journal, and --dump-state)");
+    }
+}
+
+// Resolves the config and loads the seed or the state file, as serve, describe and token all do.
+// Prints the one line of a ConfigError or SeedError and returns nullopt (exit 2) when that fails.
 std::optional<Loaded> load_network(const CommandLine& cli) {
     try {
         Config config = resolve_config(cli);
-        ProgressLine progress("loading seed " + config.seed.string(), ProgressLine::Unit::bytes,
+        check_state_settings(config);
+        const std::optional<std::filesystem::path> state = state_to_load(config);
+        const std::filesystem::path base = state ? *state : config.seed;
+        ProgressLine progress((state ? "loading state " : "loading seed ") + base.string(),
+                              state ? ProgressLine::Unit::updates : ProgressLine::Unit::bytes,
                               std::cerr, stderr_is_terminal(), config.progress);
-        auto network = seed::LiveNetwork::load_file(
-            config.seed, progress_wanted(config) ? progress.as_load_progress() : nullptr);
+        const seed::LoadProgress report =
+            progress_wanted(config) ? progress.as_load_progress() : nullptr;
+        auto network = state ? seed::LiveNetwork::load_state_file(*state, report)
+                             : seed::LiveNetwork::load_file(config.seed, report);
         progress.finish();
         model::Name::release_retired_tables();  // no other thread yet
 #if defined(__GLIBC__)
@@ -96,13 +122,40 @@ std::optional<Loaded> load_network(const CommandLine& cli) {
         // system, so a loaded daemon holds what its ledger needs, not its start-up peak.
         ::malloc_trim(0);
 #endif
-        return Loaded{std::move(config), std::move(network)};
+        return Loaded{std::move(config), std::move(network), base, state.has_value()};
     } catch (const ConfigError& e) {
         std::cerr << "cantonlite: " << e.what() << '\n';
     } catch (const seed::SeedError& e) {
         std::cerr << "cantonlite: " << e.what() << '\n';
     }
     return std::nullopt;
+}
+
+// Writes the network's state file to `path` whole or not at all (a file beside it, then renamed
+// over it). Logs and returns false when that fails.
+bool dump_state(const seed::LiveNetwork& network, const std::filesystem::path& path) {
+    const std::string bytes = network.state();
+    const std::filesystem::path partial = path.string() + ".partial";
+    {
+        std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        out.flush();
+        if (!out) {
+            spdlog::error("state file {}: cannot be written", partial.string());
+            std::error_code ignored;
+            std::filesystem::remove(partial, ignored);
+            return false;
+        }
+    }
+    std::error_code error;
+    std::filesystem::rename(partial, path, error);
+    if (error) {
+        spdlog::error("state file {}: {}", path.string(), error.message());
+        return false;
+    }
+    spdlog::info("state file {} written ({:.1f} MiB)", path.string(),
+                 static_cast<double>(bytes.size()) / (1024.0 * 1024.0));
+    return true;
 }
 
 // server.max_connections, or when it is 0 the soft descriptor limit less a reserve for what else
@@ -136,7 +189,8 @@ net::ServerOptions server_options(const Config& config) {
     };
 }
 
-// The SHA-256 of the seed file's bytes: what a journal is written for.
+// The SHA-256 of the bytes of the file the network was loaded from (its seed or state file): what
+// a journal is written for.
 std::string seed_fingerprint(const std::filesystem::path& seed) {
     std::ifstream in(seed, std::ios::binary);
     std::stringstream bytes;
@@ -146,13 +200,14 @@ std::string seed_fingerprint(const std::filesystem::path& seed) {
 
 // Opens the configured journal and replays it into the network. Prints one line and returns
 // nullptr when that fails; an empty pointer with `ok` when no journal is configured.
-std::unique_ptr<journal::Journal> open_journal(const Config& config, seed::LiveNetwork& network,
-                                               bool& ok) {
+std::unique_ptr<journal::Journal> open_journal(const Config& config,
+                                               const std::filesystem::path& base,
+                                               seed::LiveNetwork& network, bool& ok) {
     ok = true;
     if (config.journal.empty()) return nullptr;
     std::unique_ptr<journal::Journal> journal;
     try {
-        journal = journal::open_file_journal(config.journal, seed_fingerprint(config.seed));
+        journal = journal::open_file_journal(config.journal, seed_fingerprint(base));
     } catch (const journal::JournalError& e) {  // names the file already
         std::cerr << "cantonlite: " << e.what() << '\n';
         ok = false;
@@ -182,6 +237,11 @@ std::string token_command_flags(const CommandLine& cli, const Config& config) {
         out += (out.empty() ? "" : " ") + flag + " " + shell_quote(value);
     };
     if (cli.config) add("--config", *cli.config);
+    // A network loaded from a state file: the token command reads the same file.
+    if (const std::optional<std::filesystem::path> state = state_to_load(config)) {
+        add("--load-state", state->string());
+        return out;
+    }
     for (const auto& [key, value] : cli.settings) {
         if (key == "seed") add("--seed", value);
     }
@@ -221,7 +281,7 @@ int serve(const CommandLine& cli) {
     const Config& config = loaded->config;
     configure_logging(config.log);
     bool journal_ok = false;
-    auto journal = open_journal(config, *loaded->network, journal_ok);
+    auto journal = open_journal(config, loaded->base, *loaded->network, journal_ok);
     if (!journal_ok) return exit_usage;
     if (config.clock_now) {
         const model::Timestamp t = start_at_wall_clock(
@@ -270,17 +330,22 @@ int serve(const CommandLine& cli) {
         spdlog::info("LocalNet {} answered here: {}", e.url, e.serves);
     }
     spdlog::info(
-        "cantonlite {} serving on {}:{} (config {}, seed {}, release {}: Canton {}, "
+        "cantonlite {} serving on {}:{} (config {}, {} {}, release {}: Canton {}, "
         "Splice {})",
         CANTONLITE_VERSION, config.server.address, server.port(), config.file.string(),
-        config.seed.string(), areas::release_name(config.api.release),
-        areas::canton_version(config.api.release), areas::splice_version(config.api.release));
+        loaded->from_state ? "state" : "seed", loaded->base.string(),
+        areas::release_name(config.api.release), areas::canton_version(config.api.release),
+        areas::splice_version(config.api.release));
     server.wait();
     // Writes still waiting for their sync are answered (into closed sessions) while the areas
     // and the server's io context still exist.
     journal.reset();
+    bool dumped = true;
+    for (const std::filesystem::path& path : {config.dump_state, config.state}) {
+        if (!path.empty()) dumped = dump_state(*loaded->network, path) && dumped;
+    }
     spdlog::info("stopped");
-    return exit_ok;
+    return dumped ? exit_ok : exit_start_failed;
 }
 
 int describe(const CommandLine& cli) {

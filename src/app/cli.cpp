@@ -34,7 +34,7 @@ struct FlagSpec {
     std::string_view setting = {};  // FlagKind::setting: the key for apply_setting
 };
 
-constexpr std::array<FlagSpec, 14> serve_flags{{
+constexpr std::array<FlagSpec, 17> serve_flags{{
     {"--config", FlagKind::config},
     {"--seed", FlagKind::setting, "seed"},
     {"--address", FlagKind::setting, "address"},
@@ -49,9 +49,13 @@ constexpr std::array<FlagSpec, 14> serve_flags{{
     {"--localnet", FlagKind::on, "localnet"},
     {"--clock", FlagKind::setting, "clock"},
     {"--progress", FlagKind::on, "progress"},
+    {"--state", FlagKind::setting, "state"},
+    {"--load-state", FlagKind::setting, "load_state"},
+    {"--dump-state", FlagKind::setting, "dump_state"},
 }};
 
-constexpr std::array<FlagSpec, 7> describe_flags{{
+constexpr std::array<FlagSpec, 8> describe_flags{{
+    {"--load-state", FlagKind::setting, "load_state"},
     {"--config", FlagKind::config},
     {"--progress", FlagKind::on, "progress"},
     {"--seed", FlagKind::setting, "seed"},
@@ -61,8 +65,9 @@ constexpr std::array<FlagSpec, 7> describe_flags{{
     {"--json", FlagKind::json},
 }};
 
-constexpr std::array<FlagSpec, 6> token_flags{{
+constexpr std::array<FlagSpec, 7> token_flags{{
     {"--user", FlagKind::user},
+    {"--load-state", FlagKind::setting, "load_state"},
     {"--progress", FlagKind::on, "progress"},
     {"--config", FlagKind::config},
     {"--seed", FlagKind::setting, "seed"},
@@ -309,12 +314,17 @@ Flags of serve (each overrides the config file and the CANTONLITE_* variable):
   --clock C             seed (the seed's ledger time, the default) or now: at start the ledger
                         time moves to the wall clock and a mining round opens around it, as
                         the wallet SDK expects                                  [CANTONLITE_CLOCK]
+  --load-state FILE     start from this state file instead of the seed (docs/state-files.md)
+                                                                   [CANTONLITE_LOAD_STATE]
+  --dump-state FILE     write the network's state file here on a clean stop  [CANTONLITE_DUMP_STATE]
+  --state FILE          both: start from FILE when it exists (else the seed), write it on a
+                        clean stop, like Anvil's --state                        [CANTONLITE_STATE]
   --progress            show how far a long load (seed, journal) has come, once a second, even
                         when stderr is not a terminal (on a terminal it shows anyway)
                                                                          [CANTONLITE_PROGRESS=true]
 
-describe and token load the network as serve does (--config, --seed, --localnet, --progress,
-CANTONLITE_* variables).
+describe and token load the network as serve does (--config, --seed, --localnet, --load-state,
+--progress, CANTONLITE_* variables).
   --json                describe: one JSON document (dso_party, ledger_end, users, examples, ...)
                         instead of a summary with ready-to-run curl lines
   --user ID             token: the ledger API user (the token's sub)

@@ -123,16 +123,24 @@ Config load_config(const std::filesystem::path& file) {
     try {
         const JsonObject root(document, "");
         root.reject_unknown_keys({"server", "log", "seed", "localnet_seed", "journal", "admin",
-                                  "release", "deprecated", "localnet", "clock", "progress"});
+                                  "release", "deprecated", "localnet", "clock", "progress", "state",
+                                  "load_state", "dump_state"});
         if (auto server = root.optional_object("server")) read_server(*server, config.server);
         if (auto log = root.optional_object("log")) read_log(*log, config.log);
         config.seed = file.parent_path() / root.string("seed");
         if (const auto localnet_seed = root.optional_string("localnet_seed")) {
             config.localnet_seed = file.parent_path() / *localnet_seed;
         }
-        if (const auto journal = root.optional_string("journal")) {
-            if (journal->empty()) throw model::JsonFieldError("/journal", "must not be empty");
-            config.journal = file.parent_path() / *journal;
+        // Files the daemon writes or reads besides the seed, relative to the config's folder.
+        for (auto [key, path] :
+             {std::pair{"journal", &config.journal}, std::pair{"state", &config.state},
+              std::pair{"load_state", &config.load_state},
+              std::pair{"dump_state", &config.dump_state}}) {
+            if (const auto value = root.optional_string(key)) {
+                if (value->empty())
+                    throw model::JsonFieldError(root.pointer_of(key), "must not be empty");
+                *path = file.parent_path() / *value;
+            }
         }
         if (auto admin = root.optional_object("admin")) {
             admin->reject_unknown_keys({"token"});
@@ -183,9 +191,12 @@ void apply_setting(Config& config, std::string_view key, std::string_view value,
         if (value.empty()) throw ConfigError(where + ": must not be empty");
         config.seed = std::filesystem::path(value);
         config.seed_set = true;
-    } else if (key == "journal") {
+    } else if (key == "journal" || key == "state" || key == "load_state" || key == "dump_state") {
         if (value.empty()) throw ConfigError(where + ": must not be empty");
-        config.journal = std::filesystem::path(value);
+        (key == "journal"      ? config.journal
+         : key == "state"      ? config.state
+         : key == "load_state" ? config.load_state
+                               : config.dump_state) = std::filesystem::path(value);
     } else if (key == "admin_token") {
         config.admin.token = std::string(value);
     } else if (key == "release") {
@@ -205,7 +216,7 @@ void apply_setting(Config& config, std::string_view key, std::string_view value,
 }
 
 void apply_environment(Config& config, const std::function<const char*(const char*)>& getenv) {
-    static constexpr std::array<std::pair<const char*, std::string_view>, 13> variables{{
+    static constexpr std::array<std::pair<const char*, std::string_view>, 16> variables{{
         {"CANTONLITE_ADDRESS", "address"},
         {"CANTONLITE_PORT", "port"},
         {"CANTONLITE_IO_THREADS", "io_threads"},
@@ -219,6 +230,9 @@ void apply_environment(Config& config, const std::function<const char*(const cha
         {"CANTONLITE_LOCALNET", "localnet"},
         {"CANTONLITE_CLOCK", "clock"},
         {"CANTONLITE_PROGRESS", "progress"},
+        {"CANTONLITE_STATE", "state"},
+        {"CANTONLITE_LOAD_STATE", "load_state"},
+        {"CANTONLITE_DUMP_STATE", "dump_state"},
     }};
     for (const auto& [name, key] : variables) {
         const char* value = getenv(name);

@@ -34,7 +34,8 @@ ProgressLine::ProgressLine(std::string what, Unit unit, std::ostream& out, bool 
 void ProgressLine::update(std::uint64_t done, std::uint64_t total) {
     done_ = done;
     total_ = total;
-    if (clock_() - last_line_ < std::chrono::seconds(1)) return;
+    // The whole done: finish() says so.
+    if (done >= total || clock_() - last_line_ < std::chrono::seconds(1)) return;
     write(done, total, false);
 }
 
@@ -48,7 +49,9 @@ void ProgressLine::write(std::uint64_t done, std::uint64_t total, bool last) {
     last_line_ = now;
     wrote_ = true;
     const double seconds = std::chrono::duration<double>(now - start_).count();
-    const char* unit = unit_ == Unit::bytes ? " MiB" : " records";
+    const char* unit = unit_ == Unit::bytes     ? " MiB"
+                       : unit_ == Unit::records ? " records"
+                                                : " updates";
     const int percent =
         total == 0 ? 100 : static_cast<int>(std::min<std::uint64_t>(100, done * 100 / total));
     std::string line = "cantonlite: " + what_ + ": " + std::to_string(percent) + "% (";

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <fstream>
 #include <functional>
-#include <iterator>
 #include <mutex>
 
 #include "cantonlite/seed/seed_loader.hpp"
@@ -105,10 +104,12 @@ std::unique_ptr<LiveNetwork> LiveNetwork::load_state(std::string_view bytes,
 
 std::unique_ptr<LiveNetwork> LiveNetwork::load_state_file(const std::filesystem::path& path,
                                                           const LoadProgress& progress) {
-    std::ifstream in(path, std::ios::binary);
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in) throw SeedError(path.string() + ": cannot be read");
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw SeedError(path.string() + ": cannot be read");
+    std::string bytes(static_cast<std::size_t>(in.tellg()), '\0');
+    in.seekg(0);
+    if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size())))
+        throw SeedError(path.string() + ": cannot be read");
     return load_state(bytes, path.string(), progress);
 }
 

@@ -97,9 +97,14 @@ std::vector<model::Name> SeedContext::labels_of(model::Name contract_id) const {
 }
 
 std::vector<std::pair<model::Name, model::Name>> SeedContext::labels() const {
+    // By contract id, so that equal networks list them alike (the map's order is its own).
+    std::vector<model::Name> contracts;
+    contracts.reserve(first_label_.size());
+    for (const auto& [contract, first] : first_label_) contracts.push_back(contract);
+    std::sort(contracts.begin(), contracts.end());
     std::vector<std::pair<model::Name, model::Name>> out;
     out.reserve(labels_.size());
-    for (const auto& [contract, first] : first_label_) {
+    for (const model::Name contract : contracts) {
         for (const model::Name label : labels_of(contract)) out.emplace_back(label, contract);
     }
     return out;

@@ -85,8 +85,8 @@ class SeedContext {
     [[nodiscard]] std::vector<store::TransactionDraft> take_retired() {
         return std::exchange(retired_, {});
     }
-    // Every label and its contract, each contract's in the order they were set (a state file's
-    // record of them: set_label in this order makes them again).
+    // Every label and its contract, by contract id, each contract's in the order they were set (a
+    // state file's record of them: set_label in this order makes them again).
     [[nodiscard]] std::vector<std::pair<model::Name, model::Name>> labels() const;
     // Points every label of `from` (a contract a step is about to re-create) at `to`.
     // REQUIRES: called before the commit that consumes `from`, which forgets its labels.

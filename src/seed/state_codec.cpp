@@ -13,6 +13,8 @@
 #include <array>
 #include <cstring>
 #include <limits>
+#include <optional>
+#include <unordered_map>
 #include <utility>
 
 #include "cantonlite/seed/state_file.hpp"
@@ -35,6 +37,9 @@ std::uint32_t crc_of(std::string_view bytes) {
 
 // ---- writing ----
 
+// The payload's body, its texts kept apart: each distinct text once, in a table before the body,
+// which names it by its index (a party's id, a template's name, a record's labels are written
+// thousands of times).
 class Out {
   public:
     void byte(std::uint8_t b) { out_ += static_cast<char>(b); }
@@ -50,8 +55,9 @@ class Out {
     }
     void boolean(bool b) { byte(b ? 1 : 0); }
     void text(std::string_view s) {
-        varint(s.size());
-        out_.append(s);
+        const auto [it, added] = index_.try_emplace(std::string(s), texts_.size());
+        if (added) texts_.push_back(&it->first);
+        varint(it->second);
     }
     void time(Timestamp t) { integer(t.micros); }
     template <class Range>
@@ -66,10 +72,25 @@ class Out {
             text(v);
         }
     }
-    std::string& bytes() { return out_; }
+    // The payload: the table of texts, then the body.
+    [[nodiscard]] std::string payload() const {
+        std::string table;
+        Out counts;
+        counts.varint(texts_.size());
+        for (const std::string* t : texts_) counts.varint(t->size());
+        std::size_t size = counts.out_.size() + out_.size();
+        for (const std::string* t : texts_) size += t->size();
+        table.reserve(size);
+        table += counts.out_;
+        for (const std::string* t : texts_) table += *t;
+        table += out_;
+        return table;
+    }
 
   private:
     std::string out_;
+    std::unordered_map<std::string, std::uint64_t> index_;
+    std::vector<const std::string*> texts_;  // by index; the keys of index_
 };
 
 void write_value(Out& out, const Value& v) {
@@ -264,7 +285,17 @@ void write_completion(Out& out, const store::CommandCompletion& c) {
 
 class In {
   public:
-    explicit In(std::string_view bytes) : bytes_(bytes) {}
+    // Reads the table of texts at the start of `payload`; the body follows it.
+    explicit In(std::string_view payload) : bytes_(payload) {
+        std::vector<std::uint64_t> sizes(count());
+        for (std::uint64_t& size : sizes) size = varint();
+        texts_.reserve(sizes.size());
+        for (const std::uint64_t size : sizes) {
+            need(size);
+            texts_.push_back(bytes_.substr(at_, size));
+            at_ += size;
+        }
+    }
 
     std::uint8_t byte() {
         need(1);
@@ -288,12 +319,20 @@ class In {
         if (b > 1) fail("a flag is neither 0 nor 1");
         return b == 1;
     }
-    std::string text() {
-        const std::uint64_t size = varint();
-        need(size);
-        std::string out(bytes_.substr(at_, size));
-        at_ += size;
-        return out;
+    std::string_view text_view() {
+        const std::uint64_t i = varint();
+        if (i >= texts_.size()) fail("a text is not in the table");
+        return texts_[i];
+    }
+    std::string text() { return std::string(text_view()); }
+    // A text as a Name, interned once per text of the table (templates' names repeat on every
+    // node).
+    model::Name name() {
+        const std::uint64_t i = varint();
+        if (i >= texts_.size()) fail("a text is not in the table");
+        if (names_.size() < texts_.size()) names_.resize(texts_.size());
+        if (!names_[i]) names_[i] = model::Name(texts_[i]);
+        return *names_[i];
     }
     Timestamp time() { return Timestamp{integer()}; }
     // A count of items that take at least a byte each: no more than the bytes left.
@@ -315,6 +354,7 @@ class In {
         }
         return out;
     }
+    [[nodiscard]] std::size_t text_count() const { return texts_.size(); }
     [[nodiscard]] bool at_end() const { return at_ == bytes_.size(); }
     [[noreturn]] static void fail(const std::string& what) {
         throw StateError("is damaged: " + what);
@@ -326,6 +366,8 @@ class In {
     }
     std::string_view bytes_;
     std::size_t at_ = 0;
+    std::vector<std::string_view> texts_;
+    std::vector<std::optional<model::Name>> names_;  // by text, once asked for
 };
 
 Value read_value(In& in, int depth = 0) {
@@ -392,10 +434,10 @@ Value read_value(In& in, int depth = 0) {
 
 model::TemplateId read_template(In& in) {
     model::TemplateId t;
-    t.package_id = model::Name(in.text());
-    t.module_name = model::Name(in.text());
-    t.entity_name = model::Name(in.text());
-    t.package_name = model::Name(in.text());
+    t.package_id = in.name();
+    t.module_name = in.name();
+    t.entity_name = in.name();
+    t.package_name = in.name();
     return t;
 }
 
@@ -569,7 +611,6 @@ std::string_view payload_of(std::string_view bytes) {
 
 std::string write_state(const store::LedgerStore& store, const SeedContext& context) {
     Out out;
-    out.bytes().assign(header_size, '\0');
     write_network(out, store.network());
     out.time(store.genesis_time());
     // The Scan snapshots first: the replay takes each between the updates it came between.
@@ -604,19 +645,22 @@ std::string write_state(const store::LedgerStore& store, const SeedContext& cont
         out.text(label.view());
         out.text(contract.view());
     }
-    std::string& bytes = out.bytes();
-    const std::string_view payload = std::string_view(bytes).substr(header_size);
+    const std::string payload = out.payload();
+    std::string bytes(header_size, '\0');
     std::memcpy(bytes.data(), state_file_magic.data(), state_file_magic.size());
     put_u32(bytes, 16, state_file_format);
     put_u32(bytes, 20, crc_of(payload));
     const std::uint64_t size = payload.size();
     put_u32(bytes, 24, static_cast<std::uint32_t>(size));
     put_u32(bytes, 28, static_cast<std::uint32_t>(size >> 32));
-    return std::move(bytes);
+    bytes.reserve(header_size + payload.size());
+    bytes += payload;
+    return bytes;
 }
 
 LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress) {
     In in(payload_of(bytes));
+    model::Name::reserve(in.text_count());
     LoadedSeed loaded;
     {
         model::Network network = read_network(in);

@@ -62,6 +62,11 @@ struct Config {
     // `clock`: "seed" (the seed's ledger time) or "now": at start the ledger time moves to the
     // wall clock and a mining round opens around it (docs/exchange-flows.md).
     bool clock_now = false;
+    // State files (docs/state-files.md): `load_state` is loaded instead of the seed; `dump_state`
+    // is written on a clean stop; `state` is both (loaded when it exists). Empty: none.
+    std::filesystem::path load_state;
+    std::filesystem::path dump_state;
+    std::filesystem::path state;
     // `progress`: show how far a long load has come on stderr even when it is not a terminal.
     bool progress = false;
 };
@@ -80,7 +85,8 @@ void settle_seed(Config& config);
 
 // Sets one overridable setting from text: key is address, port, io_threads, log_level, log_format,
 // seed, journal, admin_token, release, enable_deprecated (all of Canton 3.6's deprecated APIs:
-// true or false), localnet (true or false), clock (seed or now) or progress (true or false).
+// true or false), localnet (true or false), clock (seed or now), progress (true or false),
+// state, load_state or dump_state (files).
 // `source` names the flag or variable in errors. Throws ConfigError.
 void apply_setting(Config& config, std::string_view key, std::string_view value,
                    std::string_view source);

@@ -15,7 +15,7 @@ namespace cantonlite::app {
 
 class ProgressLine {
   public:
-    enum class Unit { bytes, records };
+    enum class Unit { bytes, records, updates };
     using Clock = std::function<std::chrono::steady_clock::time_point()>;
 
     // `what`: "loading seed big.json". `terminal`: rewrite one line rather than add lines.

@@ -161,6 +161,15 @@ AdminArea::AdminArea(seed::LiveNetwork& network, http::FaultTable& faults, Admin
         const std::shared_lock lock(network_.gate());
         return http::Response::json(200, options_.describe(network_.store()));
     });
+    route("GET", "/state", [this](const http::RequestContext& /*ctx*/) {
+        // The network as it stands, as a state file (docs/state-files.md): `serve --load-state`
+        // starts from it.
+        http::Response r;
+        r.content_type = "application/octet-stream";
+        r.headers.push_back({"Content-Disposition", "attachment; filename=\"cantonlite.state\""});
+        r.body = network_.state();
+        return r;
+    });
     route("GET", "/overview", [this](const http::RequestContext& /*ctx*/) {
         if (!options_.overview) throw ApiError(ErrorKind::not_found, "", "no overview here");
         const std::shared_lock lock(network_.gate());

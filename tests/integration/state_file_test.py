@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""state.check: a network saved as a state file (docs/state-files.md) and loaded by another daemon
+answers as the daemon that saved it.
+
+1. Daemon A serves the default network and takes run-time writes: the command service's, the
+   user and party management's and interactive submission's requests of tests/openapi, and admin
+   steps. Its GET /_cantonlite/v1/state is saved.
+2. Daemon B starts from that file (--load-state). Every read request of tests/openapi (the Ledger
+   API, Scan, the validator, the registry) and the admin API's reads answer the same status,
+   content type and bytes on A and B; B's own state file is A's, byte for byte.
+3. The same admin steps on both answer the same, and leave the same state file.
+4. A generated network: the same for the example requests of every operation.
+5. serve --state FILE: the file is written on a clean stop and loaded at the next start;
+   --dump-state writes one too; a damaged file is refused with one line naming it.
+
+Usage: state_file_test.py BIN SOURCE_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import urllib.error
+import urllib.request
+
+from daemon_lib import Check
+
+BIN, SRC = sys.argv[1], sys.argv[2]
+SEED = os.path.join(SRC, "config/default-network.json")
+OPENAPI = os.path.join(SRC, "tests/openapi")
+CHECK = Check("state.check")
+fail = CHECK.fail
+WORK = tempfile.mkdtemp()
+# A fixed W3C trace context: an error's trace id is then the same on both daemons.
+TRACEPARENT = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+
+
+def call(port, method, path, body=None, headers=None):
+    """(status, content type, body bytes) of one request."""
+    data = None
+    if body is not None:
+        data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
+    all_headers = {"traceparent": TRACEPARENT}
+    if data is not None:
+        all_headers["Content-Type"] = "application/json"
+    for name, value in (headers or {}).items():
+        if value is None:
+            all_headers.pop(name, None)
+        else:
+            all_headers[name] = value
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method,
+                                 headers={k: v for k, v in all_headers.items() if v is not None})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, r.headers.get("Content-Type"), r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers.get("Content-Type"), e.read()
+
+
+def token(user, *load):
+    return subprocess.run([BIN, "token", "--user", user, *load], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def is_write(case):
+    method, path = case["method"], case["path"].split("?")[0]
+    if method in ("PATCH", "DELETE", "PUT"):
+        return True
+    if method != "POST":
+        return False
+    return (path.startswith("/v2/commands/") and path != "/v2/commands/completions") or \
+        path.startswith("/v2/interactive-submission/execute") or \
+        path in ("/v2/parties", "/v2/users", "/v2/parties/external/allocate") or \
+        path.endswith("/rights") or path.startswith("/_cantonlite/")
+
+
+def nondeterministic(case):
+    """Answers that differ on every call, on any daemon: a prepared transaction names a fresh
+    uuid (its contract ids' salt)."""
+    return case["path"].startswith("/v2/interactive-submission/prepare")
+
+
+def cases(*files):
+    out = []
+    for name in files:
+        with open(os.path.join(OPENAPI, name)) as f:
+            out += json.load(f)
+    return out
+
+
+def with_token(case, bearer):
+    headers = dict(case.get("headers") or {})
+    if "Authorization" not in headers:
+        headers["Authorization"] = "Bearer " + bearer
+    return headers
+
+
+def same_answers(a, b, requests, what):
+    """Fails unless every request answers the same on ports a and b (an answer that quotes the
+    request's URI names its own port)."""
+    def answer(port, method, path, body, headers):
+        status, content_type, text = call(port, method, path, body, headers)
+        if path == "/_cantonlite/v1/overview":  # how to mint a token names the file it loaded
+            document = json.loads(text)
+            document.pop("token_command", None)
+            text = json.dumps(document).encode()
+        return status, content_type, text.replace(f"127.0.0.1:{port}".encode(), b"<host>")
+
+    for name, method, path, body, headers in requests:
+        on_a = answer(a, method, path, body, headers)
+        on_b = answer(b, method, path, body, headers)
+        if on_a != on_b:
+            for i, (x, y) in enumerate(zip(on_a[2], on_b[2])):
+                if x != y:
+                    print("first difference at byte", i, on_a[2][max(0, i - 200):i + 200],
+                          "\n", on_b[2][max(0, i - 200):i + 200])
+                    break
+            fail(f"{what}: {name} ({method} {path}) differs after loading the state file:\n"
+                 f"  saved:  {on_a[0]} {on_a[2][:400]!r}\n  loaded: {on_b[0]} {on_b[2][:400]!r}")
+    print(f"PASS {what}: {len(requests)} requests answer the same")
+
+
+def state_of(port):
+    status, content_type, body = call(port, "GET", "/_cantonlite/v1/state")
+    if status != 200 or content_type != "application/octet-stream":
+        fail(f"GET /state answered {status} {content_type}")
+    return body
+
+
+def save(body, name):
+    path = os.path.join(WORK, name)
+    with open(path, "wb") as f:
+        f.write(body)
+    return path
+
+
+ALICE = token("alice", "--seed", SEED)
+ADMIN = token("ledger-api-user", "--seed", SEED)
+STEPS = [{"step": "mint", "owner": "alice", "amount": "7", "as": "state-mint"},
+         {"step": "transfer", "sender": "alice", "inputs": ["state-mint"],
+          "outputs": [{"receiver": "bob", "amount": "2"}]},
+         {"step": "advance_time", "by_seconds": 3600}]
+
+# 1. Daemon A: the default network and run-time writes.
+_, a, _ = CHECK.start_daemon(BIN, "--seed", SEED)
+writes = cases("ledger-commands.json", "ledger-external-parties.json")
+admin_writes = cases("ledger-admin.json")
+for case in writes:
+    if is_write(case):
+        call(a, case["method"], case["path"], case.get("body"), with_token(case, ALICE))
+for case in admin_writes:
+    if is_write(case):
+        call(a, case["method"], case["path"], case.get("body"), with_token(case, ADMIN))
+status, _, body = call(a, "POST", "/_cantonlite/v1/steps", STEPS)
+if status != 200:
+    fail(f"the admin steps answered {status}: {body[:300]!r}")
+saved = state_of(a)
+if not saved.startswith(b"cantonlite state"):
+    fail("GET /state is not a state file")
+path = save(saved, "default.state")
+
+# 2. Daemon B from the state file: the same reads.
+_, b, _ = CHECK.start_daemon(BIN, "--load-state", path)
+reads = []
+for case in cases("default-network.json", "ledger-read.json", "scan-both.json", "validator.json",
+                  "ledger-commands.json", "ledger-external-parties.json"):
+    if not is_write(case) and not nondeterministic(case):
+        reads.append((case["name"], case["method"], case["path"], case.get("body"),
+                      with_token(case, ALICE)))
+for case in admin_writes:
+    if not is_write(case):
+        reads.append((case["name"], case["method"], case["path"], case.get("body"),
+                      with_token(case, ADMIN)))
+for path_ in ("/_cantonlite/v1/network", "/_cantonlite/v1/time", "/_cantonlite/v1/overview",
+              "/_cantonlite/v1/snapshots"):
+    reads.append(("admin " + path_, "GET", path_, None, {}))
+same_answers(a, b, reads, "default network")
+if state_of(b) != saved:
+    fail("the loaded daemon's state file is not the one it loaded")
+print("PASS the loaded daemon saves the same state file")
+
+# 3. The same writes on both.
+on_a = call(a, "POST", "/_cantonlite/v1/steps", STEPS[:1] + [dict(STEPS[0], **{"as": "m2"})])
+on_b = call(b, "POST", "/_cantonlite/v1/steps", STEPS[:1] + [dict(STEPS[0], **{"as": "m2"})])
+if on_a != on_b or on_a[0] != 200:
+    fail(f"the same steps answer differently: {on_a[2][:300]!r} / {on_b[2][:300]!r}")
+if state_of(a) != state_of(b):
+    fail("after the same steps, the state files differ")
+same_answers(a, b, reads, "default network after the same writes")
+CHECK.stop_all()
+CHECK.processes.clear()
+
+# 4. A generated network: the example requests of every operation.
+generated = os.path.join(WORK, "generated.json")
+with open(generated, "w") as f:
+    subprocess.run([BIN, "generate", "--parties", "12", "--amulets", "1500", "--updates", "300"],
+                   check=True, stdout=f)
+_, c, _ = CHECK.start_daemon(BIN, "--seed", generated)
+gen_path = save(state_of(c), "generated.state")
+_, d, _ = CHECK.start_daemon(BIN, "--load-state", gen_path)
+described = json.loads(subprocess.run([BIN, "describe", "--json", "--seed", generated], check=True,
+                                      capture_output=True, text=True).stdout)
+tokens = {}
+examples = []
+for e in described["examples"]:
+    headers = {}
+    if e.get("user"):
+        if e["user"] not in tokens:
+            tokens[e["user"]] = token(e["user"], "--seed", generated)
+        headers["Authorization"] = "Bearer " + tokens[e["user"]]
+    examples.append((f"op {e['op']}", e["method"], e["path"], e.get("body"), headers))
+examples.append(("admin network", "GET", "/_cantonlite/v1/network", None, {}))
+same_answers(c, d, examples, "generated network")
+if state_of(d) != state_of(c):
+    fail("the generated network's state files differ")
+CHECK.stop_all()
+CHECK.processes.clear()
+
+# 5. serve --state and --dump-state; a damaged file.
+state = os.path.join(WORK, "kept.state")
+dumped = os.path.join(WORK, "dumped.state")
+p, e, log = CHECK.start_daemon(BIN, "--seed", SEED, "--state", state, "--dump-state", dumped)
+call(e, "POST", "/_cantonlite/v1/steps", STEPS)
+before = state_of(e)
+p.terminate()
+if p.wait(timeout=30) != 0:
+    fail("the daemon did not stop cleanly", log)
+CHECK.processes.clear()
+for written in (state, dumped):
+    with open(written, "rb") as f:
+        if f.read() != before:
+            fail(f"{written} is not the state the daemon stopped with", log)
+p, e, log = CHECK.start_daemon(BIN, "--seed", SEED, "--state", state)
+with open(log) as f:
+    if f"state {state}" not in f.read():
+        fail("--state did not load its file", log)
+if state_of(e) != before:
+    fail("--state did not start from the state it saved")
+CHECK.stop_all()
+CHECK.processes.clear()
+print("PASS --state and --dump-state")
+
+damaged = bytearray(before)
+damaged[len(damaged) // 2] ^= 0x20
+bad = save(bytes(damaged), "damaged.state")
+r = subprocess.run([BIN, "serve", "--port", "0", "--load-state", bad], capture_output=True,
+                   text=True, timeout=30)
+if r.returncode != 2 or r.stderr.strip().splitlines() != [
+        f"cantonlite: {bad}: is damaged: its checksum does not match its contents"]:
+    fail(f"a damaged state file: exit {r.returncode}, stderr {r.stderr!r}")
+print("PASS a damaged state file is refused")
+print("state.check passed")
