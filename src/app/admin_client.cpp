@@ -14,6 +14,8 @@
 #include "cantonlite/app/examples.hpp"
 #include "cantonlite/http/request.hpp"
 #include "cantonlite/net/http_client.hpp"
+#include "cantonlite/seed/state_file.hpp"
+#include "cantonlite/util/atomic_file.hpp"
 
 namespace cantonlite::app {
 namespace {
@@ -27,12 +29,23 @@ constexpr int exit_usage = 2;
 constexpr std::string_view admin_prefix = "/_cantonlite/v1";
 constexpr std::size_t max_error_chars = 1000;  // of a raw (non-JSON) error body
 
-// One admin API call: method, path under admin_prefix, JSON body ("" for none).
+// One admin API call: method, path under admin_prefix, body ("" for none) and its type.
 struct AdminCall {
     std::string method;
     std::string path;
     std::string body;
+    std::string content_type = "application/json";
 };
+
+// The bytes of FILE. Throws UsageError (exit 2) when it cannot be read.
+std::string read_file(const std::string& file) {
+    std::error_code ec;
+    std::ifstream f(file, std::ios::binary);
+    if (!f || std::filesystem::is_directory(file, ec)) throw UsageError(file + ": cannot be read");
+    std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    if (f.bad()) throw UsageError(file + ": cannot be read");
+    return bytes;
+}
 
 [[noreturn]] void bad_url(std::string_view text, std::string_view source) {
     throw UsageError(std::string(source) + ": must look like http://HOST:PORT, got \"" +
@@ -128,6 +141,10 @@ AdminCall make_call(const CommandLine& cli, std::istream& in) {
             return {"POST", "/snapshots/" + encode_path_segment(cli.snapshot_id) + "/revert", ""};
         case Command::reset:
             return {"POST", "/reset", ""};
+        case Command::state_save:
+            return {"GET", "/state", ""};
+        case Command::state_load:
+            return {"POST", "/state", read_file(cli.file), "application/octet-stream"};
         default:
             break;
     }
@@ -143,7 +160,7 @@ net::ClientRequest make_request(const AdminUrl& url, const AdminCall& call,
                                .headers = {{"Accept", "application/json"},
                                            {"User-Agent", "cantonlite/" CANTONLITE_VERSION}},
                                .body = call.body};
-    if (!call.body.empty()) request.headers.push_back({"Content-Type", "application/json"});
+    if (!call.body.empty()) request.headers.push_back({"Content-Type", call.content_type});
     if (token) request.headers.push_back({"Authorization", "Bearer " + *token});
     return request;
 }
@@ -152,6 +169,18 @@ net::ClientRequest make_request(const AdminUrl& url, const AdminCall& call,
 // code.
 int print_answer(const CommandLine& cli, const net::ClientResponse& response, std::ostream& out,
                  std::ostream& err) {
+    if (cli.command == Command::state_save) {  // the file, written whole or not at all
+        if (!response.body.starts_with(seed::state_file_magic)) {
+            err << "cantonlite: " << response.status << ": the answer is not a state file\n";
+            return exit_failed;
+        }
+        if (const auto error = util::write_file_atomically(cli.file, response.body)) {
+            err << "cantonlite: " << *error << '\n';
+            return exit_failed;
+        }
+        out << cli.file << '\n';
+        return out ? exit_ok : exit_failed;
+    }
     const json answer = json::parse(response.body, nullptr, false);
     if (answer.is_discarded()) {
         err << "cantonlite: " << response.status
@@ -241,7 +270,9 @@ int run_admin_command(const CommandLine& cli, std::istream& in, std::ostream& ou
 
     net::ClientResponse response;
     try {
-        response = net::send_request(make_request(url, call, token));
+        net::ClientOptions options;
+        if (cli.command == Command::state_save) options.max_body_bytes = 64ULL << 30;  // any state
+        response = net::send_request(make_request(url, call, token), options);
     } catch (const net::ClientError& e) {
         err << "cantonlite: cannot reach " << url.text << ": " << e.what() << '\n';
         return exit_failed;

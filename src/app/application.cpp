@@ -43,6 +43,7 @@
 #include "cantonlite/net/server.hpp"
 #include "cantonlite/seed/live_network.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
+#include "cantonlite/util/atomic_file.hpp"
 
 namespace cantonlite::app {
 namespace {
@@ -131,26 +132,12 @@ std::optional<Loaded> load_network(const CommandLine& cli) {
     return std::nullopt;
 }
 
-// Writes the network's state file to `path` whole or not at all (a file beside it, then renamed
-// over it). Logs and returns false when that fails.
+// Writes the network's state file to `path`, whole or not at all. Logs and returns false when
+// that fails.
 bool dump_state(const seed::LiveNetwork& network, const std::filesystem::path& path) {
     const std::string bytes = network.state();
-    const std::filesystem::path partial = path.string() + ".partial";
-    {
-        std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        out.flush();
-        if (!out) {
-            spdlog::error("state file {}: cannot be written", partial.string());
-            std::error_code ignored;
-            std::filesystem::remove(partial, ignored);
-            return false;
-        }
-    }
-    std::error_code error;
-    std::filesystem::rename(partial, path, error);
-    if (error) {
-        spdlog::error("state file {}: {}", path.string(), error.message());
+    if (const auto error = util::write_file_atomically(path, bytes)) {
+        spdlog::error("state file {}", *error);
         return false;
     }
     spdlog::info("state file {} written ({:.1f} MiB)", path.string(),
@@ -261,7 +248,8 @@ areas::admin::AdminOptions admin_options(const Config& config, std::string token
         .overview =
             [token_command = std::move(token_command)](const store::LedgerStore& store) {
                 return overview_json(store, token_command).dump();
-            }};
+            },
+        .state_dir = config.state_dir};
     if (!options.open && options.token.empty()) {
         spdlog::warn(
             "the admin API (/_cantonlite/v1/) answers 403: {} is not a loopback address "
@@ -438,6 +426,8 @@ int run(const std::vector<std::string>& args) {
         case Command::snapshot:
         case Command::revert:
         case Command::reset:
+        case Command::state_save:
+        case Command::state_load:
             return run_admin_command(cli, std::cin, std::cout, std::cerr,
                                      [](const char* name) { return std::getenv(name); });
     }

@@ -34,7 +34,7 @@ struct FlagSpec {
     std::string_view setting = {};  // FlagKind::setting: the key for apply_setting
 };
 
-constexpr std::array<FlagSpec, 17> serve_flags{{
+constexpr std::array<FlagSpec, 18> serve_flags{{
     {"--config", FlagKind::config},
     {"--seed", FlagKind::setting, "seed"},
     {"--address", FlagKind::setting, "address"},
@@ -52,6 +52,7 @@ constexpr std::array<FlagSpec, 17> serve_flags{{
     {"--state", FlagKind::setting, "state"},
     {"--load-state", FlagKind::setting, "load_state"},
     {"--dump-state", FlagKind::setting, "dump_state"},
+    {"--state-dir", FlagKind::setting, "state_dir"},
 }};
 
 constexpr std::array<FlagSpec, 8> describe_flags{{
@@ -108,7 +109,7 @@ struct CommandSpec {
 constexpr std::array<std::string_view, 1> token_required{"--user"};
 constexpr std::array<std::string_view, 3> generate_required{"--parties", "--amulets", "--updates"};
 
-constexpr std::array<CommandSpec, 9> commands{{
+constexpr std::array<CommandSpec, 11> commands{{
     {"serve", Command::serve, serve_flags, {}},
     {"describe", Command::describe, describe_flags, {}},
     {"token", Command::token, token_flags, token_required},
@@ -118,6 +119,8 @@ constexpr std::array<CommandSpec, 9> commands{{
     {"snapshot", Command::snapshot, admin_flags, {}},
     {"revert", Command::revert, admin_flags, {}, "ID", &CommandLine::snapshot_id},
     {"reset", Command::reset, admin_flags, {}},
+    {"state save", Command::state_save, admin_flags, {}, "FILE", &CommandLine::file},
+    {"state load", Command::state_load, admin_flags, {}, "FILE", &CommandLine::file},
 }};
 
 constexpr std::int64_t max_expires_in = 10LL * 366 * 86'400;  // ten years
@@ -259,6 +262,19 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
         out.command = Command::version;
         return out;
     }
+    // `state save FILE` and `state load FILE`: a command of two words.
+    if (first == "state") {
+        if (args.size() < 2 || (args[1] != "save" && args[1] != "load"))
+            throw UsageError("state: give save FILE or load FILE (see --help)");
+        std::vector<std::string> rest(args.begin() + 1, args.end());
+        const CommandSpec* command = find_command("state " + args[1]);
+        for (const std::string& a : rest) {
+            if (a == "--help" || a == "-h") return out;
+        }
+        out.command = command->command;
+        parse_flags(rest, *command, out);
+        return out;
+    }
     const CommandSpec* command = find_command(first);
     if (command == nullptr) throw UsageError(first + ": unknown command (see --help)");
     for (const std::string& a : args) {
@@ -287,6 +303,8 @@ Usage:
   cantonlite snapshot          save a running daemon's state; prints the snapshot's id
   cantonlite revert ID         go back to snapshot ID
   cantonlite reset             go back to the network of the seed
+  cantonlite state save FILE   save a running daemon's network as a state file (docs/state-files.md)
+  cantonlite state load FILE   replace a running daemon's network with a state file's
   cantonlite --help            this text
   cantonlite --version         the version
 
@@ -319,6 +337,8 @@ Flags of serve (each overrides the config file and the CANTONLITE_* variable):
   --dump-state FILE     write the network's state file here on a clean stop  [CANTONLITE_DUMP_STATE]
   --state FILE          both: start from FILE when it exists (else the seed), write it on a
                         clean stop, like Anvil's --state                        [CANTONLITE_STATE]
+  --state-dir DIR       keep snapshots taken with {"name", "persist": true} here, for this
+                        daemon and later ones to revert to by name          [CANTONLITE_STATE_DIR]
   --progress            show how far a long load (seed, journal) has come, once a second, even
                         when stderr is not a terminal (on a terminal it shows anyway)
                                                                          [CANTONLITE_PROGRESS=true]

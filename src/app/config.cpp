@@ -191,12 +191,14 @@ void apply_setting(Config& config, std::string_view key, std::string_view value,
         if (value.empty()) throw ConfigError(where + ": must not be empty");
         config.seed = std::filesystem::path(value);
         config.seed_set = true;
-    } else if (key == "journal" || key == "state" || key == "load_state" || key == "dump_state") {
+    } else if (key == "journal" || key == "state" || key == "load_state" || key == "dump_state" ||
+               key == "state_dir") {
         if (value.empty()) throw ConfigError(where + ": must not be empty");
         (key == "journal"      ? config.journal
          : key == "state"      ? config.state
          : key == "load_state" ? config.load_state
-                               : config.dump_state) = std::filesystem::path(value);
+         : key == "dump_state" ? config.dump_state
+                               : config.state_dir) = std::filesystem::path(value);
     } else if (key == "admin_token") {
         config.admin.token = std::string(value);
     } else if (key == "release") {
@@ -216,7 +218,7 @@ void apply_setting(Config& config, std::string_view key, std::string_view value,
 }
 
 void apply_environment(Config& config, const std::function<const char*(const char*)>& getenv) {
-    static constexpr std::array<std::pair<const char*, std::string_view>, 16> variables{{
+    static constexpr std::array<std::pair<const char*, std::string_view>, 17> variables{{
         {"CANTONLITE_ADDRESS", "address"},
         {"CANTONLITE_PORT", "port"},
         {"CANTONLITE_IO_THREADS", "io_threads"},
@@ -233,6 +235,7 @@ void apply_environment(Config& config, const std::function<const char*(const cha
         {"CANTONLITE_STATE", "state"},
         {"CANTONLITE_LOAD_STATE", "load_state"},
         {"CANTONLITE_DUMP_STATE", "dump_state"},
+        {"CANTONLITE_STATE_DIR", "state_dir"},
     }};
     for (const auto& [name, key] : variables) {
         const char* value = getenv(name);

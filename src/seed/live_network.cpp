@@ -523,4 +523,84 @@ Written LiveNetwork::reset() {
     return write({{"op", "reset"}});
 }
 
+namespace {
+
+// What of `loaded` differs from `running` that the APIs were made with (their auth verifiers,
+// the ids they answer); nullopt when only what writes change differs (users, parties, keys).
+std::optional<std::string> fixed_facts_differ(const model::Network& running,
+                                              const model::Network& loaded) {
+    const auto svs = [](const model::Network& n) {
+        std::vector<std::pair<std::string, std::string>> out;
+        for (const auto& sv : n.svs) out.emplace_back(sv.name, sv.party);
+        return out;
+    };
+    const auto keys = [](const model::AuthSettings& a) {
+        std::vector<std::pair<std::string, std::string>> out;
+        for (const auto& k : a.rs256_keys) out.emplace_back(k.kid, k.pem);
+        return out;
+    };
+    const model::AuthSettings& a = running.auth;
+    const model::AuthSettings& b = loaded.auth;
+    const std::pair<bool, const char*> checks[] = {
+        {running.dso_party == loaded.dso_party, "its DSO party differs"},
+        {svs(running) == svs(loaded), "its super validators differ"},
+        {running.synchronizer_id == loaded.synchronizer_id &&
+             running.other_synchronizers == loaded.other_synchronizers,
+         "its synchronizers differ"},
+        {running.participant_id == loaded.participant_id &&
+             running.validator_party == loaded.validator_party &&
+             running.validator_user == loaded.validator_user,
+         "its participant or validator differs"},
+        {running.ans_acronym == loaded.ans_acronym && running.package_ids == loaded.package_ids &&
+             running.lsu == loaded.lsu && running.id_namespace == loaded.id_namespace,
+         "its packages, ANS acronym, upgrade or id namespace differ"},
+        {a.hs256_secret == b.hs256_secret && keys(running.auth) == keys(loaded.auth) &&
+             a.jwks_json == b.jwks_json && a.audience == b.audience &&
+             a.ledger_auth == b.ledger_auth,
+         "its auth settings differ"},
+    };
+    for (const auto& [same, what] : checks) {
+        if (!same) return std::string(what);
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+Written LiveNetwork::load_state_bytes(std::string_view bytes, const std::string& source) {
+    if (journal_ != nullptr) {  // (set before the network serves)
+        throw WriteError(409,
+                         "a journaled network does not load a state file while it runs (its "
+                         "journal would not replay on it): restart it with --load-state");
+    }
+    // Read whole into a network of its own first, without the lock: a file that does not load
+    // changes nothing.
+    try {
+        (void)read_state(bytes);
+    } catch (const StateError& e) {
+        throw WriteError(400, source + ": " + e.what());
+    }
+    const std::unique_lock lock(gate_);
+    try {
+        context_ = read_state_into(
+            bytes, [&](model::Network network, model::Timestamp genesis) -> store::LedgerStore& {
+                if (const auto what = fixed_facts_differ(store_->network(), network)) {
+                    throw WriteError(409, source + ": is the state of another network (" + *what +
+                                              "): start a daemon on it with --load-state");
+                }
+                store_->clear(std::move(network), genesis);
+                return *store_;
+            });
+    } catch (const StateError& e) {  // it loaded above: not expected
+        throw WriteError(500, source + ": " + e.what());
+    }
+    if (!context_->snapshot_interval_seconds())
+        context_->set_snapshot_interval(scan_default_snapshot_seconds);
+    snapshots_.clear();
+    store_->undo().set_recording(true);
+    nlohmann::json answer = clock_json();
+    answer["loaded"] = source;
+    return Written{.answer = std::move(answer)};
+}
+
 }  // namespace cantonlite::seed

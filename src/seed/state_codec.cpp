@@ -658,17 +658,15 @@ std::string write_state(const store::LedgerStore& store, const SeedContext& cont
     return bytes;
 }
 
-LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress) {
+std::unique_ptr<SeedContext> read_state_into(std::string_view bytes, const StoreFor& store_for,
+                                             const LoadProgress& progress) {
     In in(payload_of(bytes));
     model::Name::reserve(in.text_count());
-    LoadedSeed loaded;
-    {
+    store::LedgerStore& store = [&]() -> store::LedgerStore& {
         model::Network network = read_network(in);
         const Timestamp genesis = in.time();
-        loaded.store = std::make_unique<store::LedgerStore>(std::move(network), genesis);
-    }
-    store::LedgerStore& store = *loaded.store;
-    splice::SpliceViews::attach(store);
+        return store_for(std::move(network), genesis);
+    }();
     struct Taken {
         std::int64_t migration;
         Timestamp at;
@@ -724,8 +722,8 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress) {
     // The seed context.
     std::optional<std::int64_t> interval;
     if (in.boolean()) interval = in.integer();
-    loaded.context = std::make_unique<SeedContext>(store, interval);
-    SeedContext& context = *loaded.context;
+    auto made = std::make_unique<SeedContext>(store, interval);
+    SeedContext& context = *made;
     context.restore_snapshot_schedule(interval, in.integer());
     context.start_time = in.time();
     context.dso_rules = in.text();
@@ -740,6 +738,19 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress) {
     context.clear_step_labels();
     if (!in.at_end()) In::fail("bytes follow the network's last record");
     if (progress) progress(updates, updates);
+    return made;
+}
+
+LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress) {
+    LoadedSeed loaded;
+    loaded.context = read_state_into(
+        bytes,
+        [&](model::Network network, Timestamp genesis) -> store::LedgerStore& {
+            loaded.store = std::make_unique<store::LedgerStore>(std::move(network), genesis);
+            splice::SpliceViews::attach(*loaded.store);
+            return *loaded.store;
+        },
+        progress);
     return loaded;
 }
 

@@ -387,6 +387,28 @@ void SpliceViews::on_rollback() {
     last_rows_.reset();  // the ACS may be back to another state in rows of the same address
 }
 
+void SpliceViews::on_clear() {
+    prepared_.clear();
+    facts_.clear();
+    unlocked_by_owner_.clear();
+    offers_by_party_.clear();
+    counter_by_sender_.clear();
+    preapprovals_by_receiver_.clear();
+    open_rounds_.clear();
+    amulet_rules_.clear();
+    featured_by_provider_.clear();
+    external_rules_.clear();
+    ans_by_name_.clear();
+    vote_requests_.clear();
+    vote_by_tracking_.clear();
+    buy_traffic_.clear();
+    buy_traffic_request_.clear();
+    expiring_.clear();
+    snapshots_.clear();
+    next_row_id_ = 1;
+    last_rows_.reset();
+}
+
 HoldingsSnapshotPtr SpliceViews::holdings(const store::Snapshot& snapshot) const {
     const auto lock = store_.read_lock();
     const auto m = snapshots_.find(snapshot.migration_id);

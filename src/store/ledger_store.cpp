@@ -224,6 +224,34 @@ void LedgerStore::rollback(UndoLog::Mark mark) {
     for (const auto& e : extensions_) e->on_rollback();
 }
 
+void LedgerStore::clear(model::Network network, Timestamp genesis_time) {
+    const std::unique_lock lock(mutex_);
+    undo_.clear();
+    undo_.set_recording(false);
+    network_ = std::move(network);
+    genesis_time_ = genesis_time;
+    id_namespace_ = Name(network_.id_namespace);
+    history_.clear();
+    completions_.clear();
+    completion_keys_.clear();
+    sequence_of_.clear();
+    contracts_.clear();
+    reassignments_.clear();
+    offset_of_update_.clear();
+    offset_of_external_hash_.clear();
+    now_ = genesis_time;
+    migration_id_ = 0;
+    imports_.clear();
+    snapshots_.clear();
+    next_acs_row_id_ = 1;
+    last_acs_rows_.reset();
+    last_acs_rows_version_ = 0;
+    acs_version_ = 0;
+    in_flight_.clear();
+    templates_.clear();
+    for (const auto& e : extensions_) e->on_clear();
+}
+
 void LedgerStore::add_extension(std::unique_ptr<LedgerExtension> extension) {
     const std::unique_lock lock(mutex_);
     extensions_.push_back(std::move(extension));

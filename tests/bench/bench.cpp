@@ -1033,6 +1033,11 @@ struct SweepPoint {
     long holdings_rows = -1;  // created_events of the page: the party's holdings, at most 100
     Load holdings;            // one page of 100 at the latest snapshot
     Load lookup;              // op 1: transaction-by-offset in the middle of the ledger
+    // The same network as a state file (GET /_cantonlite/v1/state), and serve --load-state.
+    std::uintmax_t state_bytes = 0;
+    double save = 0;        // GET /state, s
+    double state_load = 0;  // spawn to first answer, s: the median of the loads
+    long state_resident_kib = 0;
 
     // The whole process's resident memory per amulet.
     double bytes_per_amulet() const { return resident_kib * 1024.0 / amulets; }
@@ -1157,6 +1162,29 @@ SweepPoint sweep_point(const Options& o, int amulets, long& unexpected) {
     p.holdings = run_load(daemon.port(), holdings, cap_seconds, 1, o.sweep_requests);
     p.lookup = run_load(daemon.port(), lookup, cap_seconds, 1, o.sweep_requests);
     unexpected += p.holdings.unexpected + p.lookup.unexpected;
+
+    // The state file: saved from the daemon, then o.sweep_loads daemons started from it.
+    const TempFile state(fs::temp_directory_path(), "sweep-" + std::to_string(amulets) + ".state");
+    {
+        cantonlite::testing::HttpConnection c(daemon.port());
+        const auto start = Clock::now();
+        const auto r =
+            c.send(cantonlite::testing::make_request("GET", "/_cantonlite/v1/state", "", ""))
+                ? c.read_response()
+                : std::nullopt;
+        p.save = std::chrono::duration<double>(Clock::now() - start).count();
+        if (!r || r->status != 200) return ++unexpected, p;
+        std::ofstream(state.path(), std::ios::binary) << r->body;
+        p.state_bytes = fs::file_size(state.path());
+    }
+    std::vector<double> state_loads;
+    for (int i = 0; i < o.sweep_loads; ++i) {
+        const Daemon loaded(o.bin, seed.path().string(),
+                            serve_flags(o, {"--load-state", state.path().string()}));
+        state_loads.push_back(loaded.startup_seconds());
+        p.state_resident_kib = loaded.resident_kib();
+    }
+    p.state_load = median(state_loads);
     return p;
 }
 
@@ -1239,6 +1267,37 @@ long bench_sweep(const Options& o) {
                   << first.amulets << ": " << verdict(h <= 1.5) << " (" << fixed(h, 2) << "x)\n"
                   << "- op-1 lookup p50 at " << last.amulets << " at most 1.5x at " << first.amulets
                   << ": " << verdict(l <= 1.5) << " (" << fixed(l, 2) << "x)\n";
+    }
+
+    std::cout << "\n## state files (GET /_cantonlite/v1/state, then serve --load-state: medians of "
+              << o.sweep_loads << ")\n\n"
+              << "| amulets | state MiB | bytes/amulet on disk | save s | load s | load ÷ parse | "
+              << "load ÷ seed load | RSS MiB | RSS ÷ seed load's |\n"
+              << "|---|---|---|---|---|---|---|---|---|\n";
+    for (const SweepPoint& p : points) {
+        std::cout << "| " << p.amulets << " | "
+                  << fixed(static_cast<double>(p.state_bytes) / (1024 * 1024), 1) << " | "
+                  << fixed(static_cast<double>(p.state_bytes) / p.amulets, 0) << " | "
+                  << fixed(p.save, 3) << " | " << fixed(p.state_load, 3) << " | "
+                  << fixed(ratio(p.state_load, p.parse), 2) << " | "
+                  << fixed(ratio(p.state_load, p.load), 2) << " | "
+                  << fixed(p.state_resident_kib / 1024.0, 1) << " | "
+                  << fixed(ratio(static_cast<double>(p.state_resident_kib),
+                                 static_cast<double>(p.resident_kib)),
+                           2)
+                  << " |\n";
+    }
+    std::cout << "\nTargets of issue 37 (reported, never failed on):\n";
+    for (const SweepPoint& p : points) {
+        const double on_disk = static_cast<double>(p.state_bytes) / p.amulets;
+        std::cout << "- " << p.amulets << " amulets: state load at most 0.5x parse "
+                  << verdict(p.state_load <= 0.5 * p.parse) << " ("
+                  << fixed(ratio(p.state_load, p.parse), 2) << "x); at most 1000 bytes per amulet "
+                  << "on disk " << verdict(on_disk <= 1000) << " (" << fixed(on_disk, 0)
+                  << "); resident memory at most the seed load's "
+                  << verdict(p.state_resident_kib <= p.resident_kib) << " ("
+                  << fixed(p.state_resident_kib / 1024.0, 1) << " against "
+                  << fixed(p.resident_kib / 1024.0, 1) << " MiB)\n";
     }
     return unexpected;
 }

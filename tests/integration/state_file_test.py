@@ -12,6 +12,11 @@ answers as the daemon that saved it.
 4. A generated network: the same for the example requests of every operation.
 5. serve --state FILE: the file is written on a clean stop and loaded at the next start;
    --dump-state writes one too; a damaged file is refused with one line naming it.
+6. A running daemon loads a state file in place (`cantonlite state load`, POST /state) and then
+   saves that file (`cantonlite state save`); another network's file, or one on a journaled
+   daemon, is refused and changes nothing.
+7. Persisted snapshots: {"name", "persist": true} writes <state_dir>/<name>.state; the daemon
+   and a later one revert to it by name.
 
 Usage: state_file_test.py BIN SOURCE_DIR
 """
@@ -38,7 +43,9 @@ TRACEPARENT = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
 def call(port, method, path, body=None, headers=None):
     """(status, content type, body bytes) of one request."""
     data = None
-    if body is not None:
+    if isinstance(body, bytes):
+        data = body
+    elif body is not None:
         data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
     all_headers = {"traceparent": TRACEPARENT}
     if data is not None:
@@ -249,4 +256,83 @@ if r.returncode != 2 or r.stderr.strip().splitlines() != [
         f"cantonlite: {bad}: is damaged: its checksum does not match its contents"]:
     fail(f"a damaged state file: exit {r.returncode}, stderr {r.stderr!r}")
 print("PASS a damaged state file is refused")
+
+
+def cli(*args):
+    return subprocess.run([BIN, *args], capture_output=True, text=True, timeout=60)
+
+
+# 6. Loading in place.
+p, f, log = CHECK.start_daemon(BIN, "--seed", SEED)
+url = f"http://127.0.0.1:{f}"
+call(f, "POST", "/_cantonlite/v1/steps", [{"step": "mint", "owner": "bob", "amount": "99"}])
+r = cli("state", "load", path, "--url", url)
+if r.returncode != 0:
+    fail(f"state load: exit {r.returncode}: {r.stderr}", log)
+if state_of(f) != saved:
+    fail("after state load, the daemon's state is not the file's", log)
+out = os.path.join(WORK, "cli.state")
+r = cli("state", "save", out, "--url", url)
+with open(out, "rb") as saved_by_cli:
+    if r.returncode != 0 or r.stdout.strip() != out or saved_by_cli.read() != saved:
+        fail(f"state save: exit {r.returncode}: {r.stdout} {r.stderr}", log)
+r = cli("state", "load", gen_path, "--url", url)
+if r.returncode != 1 or "409: " not in r.stderr or \
+        "is the state of another network (its DSO party differs)" not in r.stderr:
+    fail(f"another network's state file: exit {r.returncode}: {r.stderr}", log)
+if state_of(f) != saved:
+    fail("a refused state file changed the daemon", log)
+status, _, body = call(f, "POST", "/_cantonlite/v1/state", "not a state file")
+if status != 400 or b"is not a cantonlite state file" not in body:
+    fail(f"POST /state of other bytes: {status} {body!r}", log)
+CHECK.stop_all()
+CHECK.processes.clear()
+_, j, log = CHECK.start_daemon(BIN, "--seed", SEED, "--journal", os.path.join(WORK, "j.journal"))
+status, _, body = call(j, "POST", "/_cantonlite/v1/state", saved)
+if status != 409 or b"journaled" not in body:
+    fail(f"a journaled daemon loading a state file: {status} {body[:300]!r}", log)
+CHECK.stop_all()
+CHECK.processes.clear()
+print("PASS state load and state save on a running daemon")
+
+# 7. Persisted snapshots.
+state_dir = os.path.join(WORK, "snapshots")
+_, h, log = CHECK.start_daemon(BIN, "--seed", SEED, "--state-dir", state_dir)
+status, _, body = call(h, "POST", "/_cantonlite/v1/snapshots", {"name": "fixture", "persist": True})
+answer = json.loads(body)
+fixture = os.path.join(state_dir, "fixture.state")
+if status != 200 or answer.get("name") != "fixture" or answer.get("file") != fixture:
+    fail(f"a persisted snapshot: {status} {body!r}", log)
+with open(fixture, "rb") as kept:
+    fixture_state = kept.read()
+if fixture_state != state_of(h):
+    fail("the persisted snapshot is not the state it was taken at", log)
+call(h, "POST", "/_cantonlite/v1/steps", STEPS)
+status, _, body = call(h, "POST", "/_cantonlite/v1/snapshots/fixture/revert")
+if status != 200 or state_of(h) != fixture_state:
+    fail(f"reverting to the persisted snapshot: {status} {body[:300]!r}", log)
+listed = json.loads(call(h, "GET", "/_cantonlite/v1/snapshots")[2])
+if listed.get("persisted") != [{"name": "fixture", "bytes": len(fixture_state)}]:
+    fail(f"GET /snapshots: {listed}", log)
+for request, expect in (({"persist": True}, 400), ({"name": "x"}, 400),
+                        ({"name": "../x", "persist": True}, 400)):
+    status, _, body = call(h, "POST", "/_cantonlite/v1/snapshots", request)
+    if status != expect:
+        fail(f"POST /snapshots {request}: {status} {body!r}", log)
+status, _, body = call(h, "POST", "/_cantonlite/v1/snapshots/nothing/revert")
+if status != 404:
+    fail(f"reverting to an unknown persisted snapshot: {status} {body!r}", log)
+CHECK.stop_all()
+CHECK.processes.clear()
+_, k, log = CHECK.start_daemon(BIN, "--seed", SEED, "--state-dir", state_dir)
+call(k, "POST", "/_cantonlite/v1/steps", STEPS)
+status, _, body = call(k, "POST", "/_cantonlite/v1/snapshots/fixture/revert")
+if status != 200 or state_of(k) != fixture_state:
+    fail(f"a later daemon reverting to the persisted snapshot: {status} {body[:300]!r}", log)
+_, no_dir, log = CHECK.start_daemon(BIN, "--seed", SEED)
+status, _, body = call(no_dir, "POST", "/_cantonlite/v1/snapshots", {"name": "x", "persist": True})
+if status != 400 or b"state_dir" not in body:
+    fail(f"a persisted snapshot without a state_dir: {status} {body!r}", log)
+CHECK.stop_all()
+print("PASS persisted snapshots")
 print("state.check passed")

@@ -32,6 +32,8 @@ enum class Command {
     snapshot,
     revert,
     reset,
+    state_save,  // state save FILE
+    state_load,  // state load FILE
 };
 
 struct CommandLine {
@@ -48,7 +50,7 @@ struct CommandLine {
     // CANTONLITE_URL and CANTONLITE_ADMIN_TOKEN); at most one of advance and set is given.
     std::optional<std::string> url;      // --url URL
     std::optional<std::string> token;    // --token T
-    std::string file;                    // apply FILE, "-" for stdin
+    std::string file;                    // apply FILE, "-" for stdin; state save|load FILE
     std::optional<std::string> advance;  // time --advance DURATION
     std::optional<std::string> set;      // time --set TIMESTAMP
     std::string snapshot_id;             // revert ID

@@ -67,6 +67,8 @@ struct Config {
     std::filesystem::path load_state;
     std::filesystem::path dump_state;
     std::filesystem::path state;
+    // Where persisted snapshots are kept (POST /_cantonlite/v1/snapshots {"persist": true}).
+    std::filesystem::path state_dir;
     // `progress`: show how far a long load has come on stderr even when it is not a terminal.
     bool progress = false;
 };
@@ -86,7 +88,7 @@ void settle_seed(Config& config);
 // Sets one overridable setting from text: key is address, port, io_threads, log_level, log_format,
 // seed, journal, admin_token, release, enable_deprecated (all of Canton 3.6's deprecated APIs:
 // true or false), localnet (true or false), clock (seed or now), progress (true or false),
-// state, load_state or dump_state (files).
+// state, load_state, dump_state (files) or state_dir (a folder).
 // `source` names the flag or variable in errors. Throws ConfigError.
 void apply_setting(Config& config, std::string_view key, std::string_view value,
                    std::string_view source);

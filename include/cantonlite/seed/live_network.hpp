@@ -121,6 +121,13 @@ class LiveNetwork {
     Written take_snapshot();
     Written revert(const std::string& id);
     Written reset();
+    // Replaces the running network's state with a state file's (`source` names it in errors):
+    // the ledger, clock, parties, users and labels the file holds; its snapshots are dropped and
+    // the file becomes what reset() goes back to. The file must be of this network (the same DSO
+    // party, synchronizers, participant, packages and auth settings, which the APIs were made
+    // with): 409 otherwise, and 409 on a journaled network (its journal would not replay); 400
+    // for bytes that are not a state file. Checked whole before anything changes.
+    Written load_state_bytes(std::string_view bytes, const std::string& source);
 
     [[nodiscard]] nlohmann::json time() const;
     [[nodiscard]] nlohmann::json snapshots() const;

@@ -47,6 +47,8 @@ class LedgerExtension {
     virtual void on_snapshot(const Snapshot& snapshot) = 0;
     // The store rolled back: whatever was derived from its state and not undone is stale.
     virtual void on_rollback() = 0;
+    // The store was emptied (LedgerStore::clear): so is everything derived from it.
+    virtual void on_clear() = 0;
 };
 
 }  // namespace cantonlite::store

@@ -139,6 +139,11 @@ class LedgerStore {
     [[nodiscard]] UndoLog& undo() { return undo_; }
     // Undoes every change recorded after `mark`: history, indexes, clock, snapshots, network.
     void rollback(UndoLog::Mark mark);
+    // Empties the store, as if made now with `network` and `genesis_time`: no history, no
+    // snapshots, nothing to undo (recording off); its extensions are emptied too. For loading a
+    // state file into a running network (LiveNetwork::load_state_bytes): readers see the old
+    // ledger or the new one, as with a rollback.
+    void clear(model::Network network, model::Timestamp genesis_time);
 
     // Adds a party alias (network.parties) or a participant user. Throws AppendError when the
     // alias or user id is taken.
@@ -287,9 +292,9 @@ class LedgerStore {
     }
 
   private:
-    model::Network network_;  // grows by add_party and add_user; guarded by mutex_
-    const model::Timestamp genesis_time_;
-    const Name id_namespace_;  // network_.id_namespace, which every update carries
+    model::Network network_;         // grows by add_party and add_user; guarded by mutex_
+    model::Timestamp genesis_time_;  // changed by clear() alone
+    Name id_namespace_;              // network_.id_namespace, which every update carries
     mutable std::shared_mutex mutex_;
     std::vector<UpdatePtr> history_;              // guarded by mutex_
     std::vector<CommandCompletion> completions_;  // guarded by mutex_, in offset order

@@ -58,6 +58,7 @@ class PositionIndex {
     void erase(std::uint32_t position) { set_.erase(position); }
     // Room for `n` positions without a rehash.
     void reserve(std::size_t n) { set_.reserve(n); }
+    void clear() { set_.clear(); }
     [[nodiscard]] std::size_t size() const { return set_.size(); }
 
   private:

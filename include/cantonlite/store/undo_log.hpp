@@ -32,6 +32,9 @@ class UndoLog {
         entries_.push_back(std::make_unique<Entry<std::decay_t<F>>>(std::forward<F>(undo)));
     }
 
+    // Forgets everything recorded (the store it undoes was emptied: LedgerStore::clear).
+    void clear() { entries_.clear(); }
+
     // Undoes, newest first, everything recorded after `mark`. REQUIRES: mark <= mark().
     void rollback(Mark mark) {
         while (entries_.size() > mark) {

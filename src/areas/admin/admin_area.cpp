@@ -1,5 +1,10 @@
 #include "cantonlite/areas/admin/admin_area.hpp"
 
+#include <cctype>
+#include <fstream>
+
+#include "cantonlite/util/atomic_file.hpp"
+
 #include <algorithm>
 #include <exception>
 #include <mutex>
@@ -114,13 +119,35 @@ AdminArea::AdminArea(seed::LiveNetwork& network, http::FaultTable& faults, Admin
         return run([&] { return set_time(network_, body_json(ctx.request, nullptr)); });
     });
     route("GET", "/snapshots", [this](const http::RequestContext& /*ctx*/) {
-        return run([&] { return network_.snapshots(); });
+        return run([&] {
+            nlohmann::json answer = network_.snapshots();
+            answer["persisted"] = persisted_snapshots();
+            return answer;
+        });
     });
-    route("POST", "/snapshots", [this](const http::RequestContext& /*ctx*/) {
-        return run([&] { return network_.take_snapshot(); });
+    route("POST", "/snapshots", [this](const http::RequestContext& ctx) {
+        return run([&] { return take_snapshot(body_json(ctx.request, nlohmann::json::object())); });
     });
     route("POST", "/snapshots/{id}/revert", [this](const http::RequestContext& ctx) {
-        return run([&] { return network_.revert(ctx.params.get("id")); });
+        return run([&] {
+            const std::string& id = ctx.params.get("id");
+            // A persisted snapshot's name starts with a letter; an id is a number.
+            if (valid_snapshot_name(id)) return revert_to_persisted(id);
+            return network_.revert(id);
+        });
+    });
+    route("GET", "/state", [this](const http::RequestContext& /*ctx*/) {
+        // The network as it stands, as a state file (docs/state-files.md): `serve --load-state`
+        // starts from it, POST /state loads it.
+        http::Response r;
+        r.content_type = "application/octet-stream";
+        r.headers.push_back({"Content-Disposition", "attachment; filename=\"cantonlite.state\""});
+        r.body = network_.state();
+        return r;
+    });
+    route("POST", "/state", [this](const http::RequestContext& ctx) {
+        return run(
+            [&] { return network_.load_state_bytes(ctx.request.body, "the state file sent"); });
     });
     route("POST", "/reset", [this](const http::RequestContext& /*ctx*/) {
         return run([&] {
@@ -161,20 +188,94 @@ AdminArea::AdminArea(seed::LiveNetwork& network, http::FaultTable& faults, Admin
         const std::shared_lock lock(network_.gate());
         return http::Response::json(200, options_.describe(network_.store()));
     });
-    route("GET", "/state", [this](const http::RequestContext& /*ctx*/) {
-        // The network as it stands, as a state file (docs/state-files.md): `serve --load-state`
-        // starts from it.
-        http::Response r;
-        r.content_type = "application/octet-stream";
-        r.headers.push_back({"Content-Disposition", "attachment; filename=\"cantonlite.state\""});
-        r.body = network_.state();
-        return r;
-    });
     route("GET", "/overview", [this](const http::RequestContext& /*ctx*/) {
         if (!options_.overview) throw ApiError(ErrorKind::not_found, "", "no overview here");
         const std::shared_lock lock(network_.gate());
         return http::Response::json(200, options_.overview(network_.store()));
     });
+}
+
+seed::Written AdminArea::take_snapshot(const nlohmann::json& body) {
+    if (!body.is_object()) throw http::DecodeError("the body must be a JSON object");
+    for (const auto& [key, _] : body.items()) {
+        if (key != "name" && key != "persist")
+            throw http::DecodeError("unknown key '" + key + "' (give name and persist)");
+    }
+    const nlohmann::json persist = body.value("persist", nlohmann::json(false));
+    if (!persist.is_boolean()) throw http::DecodeError("persist must be true or false");
+    if (!persist.get<bool>()) {
+        if (body.contains("name"))
+            throw http::DecodeError("a name is for a persisted snapshot: give persist: true too");
+        return network_.take_snapshot();
+    }
+    const nlohmann::json name = body.value("name", nlohmann::json());
+    if (!name.is_string() || !valid_snapshot_name(name.get<std::string>())) {
+        throw http::DecodeError(
+            "a persisted snapshot needs a name: a letter, then letters, digits, '.', '-' or '_' "
+            "(at most 100)");
+    }
+    if (options_.state_dir.empty()) {
+        throw http::DecodeError(
+            "no state_dir is configured (--state-dir, CANTONLITE_STATE_DIR) to persist it in");
+    }
+    const std::filesystem::path file = snapshot_file(name.get<std::string>());
+    std::error_code error;
+    std::filesystem::create_directories(options_.state_dir, error);
+    if (error)
+        throw ApiError(ErrorKind::internal, "",
+                       options_.state_dir.string() + ": " + error.message());
+    seed::Written written = network_.take_snapshot();
+    if (const auto failed = util::write_file_atomically(file, network_.state())) {
+        throw ApiError(ErrorKind::internal, "", *failed);
+    }
+    written.answer["name"] = name;
+    written.answer["file"] = file.string();
+    return written;
+}
+
+seed::Written AdminArea::revert_to_persisted(const std::string& name) {
+    const std::filesystem::path file = snapshot_file(name);
+    std::ifstream in(file, std::ios::binary | std::ios::ate);
+    if (options_.state_dir.empty() || !in) {
+        throw ApiError(ErrorKind::not_found, "",
+                       "no snapshot '" + name + "'" +
+                           (options_.state_dir.empty() ? " (no state_dir is configured)"
+                                                       : " in " + options_.state_dir.string()));
+    }
+    std::string bytes(static_cast<std::size_t>(in.tellg()), '\0');
+    in.seekg(0);
+    if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size())))
+        throw ApiError(ErrorKind::internal, "", file.string() + ": cannot be read");
+    return network_.load_state_bytes(bytes, file.string());
+}
+
+nlohmann::json AdminArea::persisted_snapshots() const {
+    nlohmann::json out = nlohmann::json::array();
+    std::error_code error;
+    if (options_.state_dir.empty() || !std::filesystem::is_directory(options_.state_dir, error))
+        return out;
+    std::vector<std::pair<std::string, std::uintmax_t>> found;
+    for (const auto& entry : std::filesystem::directory_iterator(options_.state_dir, error)) {
+        const std::string stem = entry.path().stem().string();
+        if (entry.path().extension() == ".state" && valid_snapshot_name(stem))
+            found.emplace_back(stem, entry.file_size(error));
+    }
+    std::sort(found.begin(), found.end());
+    for (const auto& [name, bytes] : found) out.push_back({{"name", name}, {"bytes", bytes}});
+    return out;
+}
+
+std::filesystem::path AdminArea::snapshot_file(const std::string& name) const {
+    return options_.state_dir / (name + ".state");
+}
+
+bool valid_snapshot_name(std::string_view name) {
+    return !name.empty() && name.size() <= 100 &&
+           std::isalpha(static_cast<unsigned char>(name[0])) &&
+           std::all_of(name.begin(), name.end(), [](char c) {
+               return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' ||
+                      c == '_';
+           });
 }
 
 void AdminArea::route(std::string method, std::string_view path, http::Handler handler) {

@@ -374,14 +374,13 @@ TEST(ApplyEnvironment, AsksForTheDocumentedVariablesOnly) {
         return nullptr;
     });
 
-    EXPECT_EQ(asked,
-              (std::vector<std::string>{
-                  "CANTONLITE_ADDRESS", "CANTONLITE_PORT", "CANTONLITE_IO_THREADS",
-                  "CANTONLITE_LOG_LEVEL", "CANTONLITE_LOG_FORMAT", "CANTONLITE_SEED",
-                  "CANTONLITE_JOURNAL", "CANTONLITE_ADMIN_TOKEN", "CANTONLITE_RELEASE",
-                  "CANTONLITE_ENABLE_DEPRECATED", "CANTONLITE_LOCALNET", "CANTONLITE_CLOCK",
-                  "CANTONLITE_PROGRESS", "CANTONLITE_STATE", "CANTONLITE_LOAD_STATE",
-                  "CANTONLITE_DUMP_STATE"}));
+    EXPECT_EQ(asked, (std::vector<std::string>{
+                         "CANTONLITE_ADDRESS", "CANTONLITE_PORT", "CANTONLITE_IO_THREADS",
+                         "CANTONLITE_LOG_LEVEL", "CANTONLITE_LOG_FORMAT", "CANTONLITE_SEED",
+                         "CANTONLITE_JOURNAL", "CANTONLITE_ADMIN_TOKEN", "CANTONLITE_RELEASE",
+                         "CANTONLITE_ENABLE_DEPRECATED", "CANTONLITE_LOCALNET", "CANTONLITE_CLOCK",
+                         "CANTONLITE_PROGRESS", "CANTONLITE_STATE", "CANTONLITE_LOAD_STATE",
+                         "CANTONLITE_DUMP_STATE", "CANTONLITE_STATE_DIR"}));
 }
 
 TEST(ApplyEnvironment, LocalnetIsTrueOrFalse) {

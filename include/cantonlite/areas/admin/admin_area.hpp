@@ -4,8 +4,10 @@
 // the ledger clock, snapshots, reverts and resets, what the network holds now, and the faults
 // injected into the other APIs' answers.
 
+#include <filesystem>
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -25,7 +27,14 @@ struct AdminOptions {
     std::function<std::string(const store::LedgerStore&)> describe;
     // The browser page's view of the network as it stands (GET /overview), likewise; empty: 404.
     std::function<std::string(const store::LedgerStore&)> overview;
+    // Where snapshots taken with "persist": true are kept, as state files "<name>.state", for
+    // this daemon and later ones to revert to by name; empty: none (such a snapshot is a 400).
+    std::filesystem::path state_dir;
 };
+
+// Whether `name` names a persisted snapshot: a letter, then letters, digits, '.', '-' or '_', at
+// most 100 (never a path, never an in-memory snapshot's number).
+[[nodiscard]] bool valid_snapshot_name(std::string_view name);
 
 // Errors are {"error": "..."} with 400, 403, 404 or 409 (500 when the journal fails).
 class AdminArea : public http::Area {
@@ -53,6 +62,13 @@ class AdminArea : public http::Area {
     // Runs a write or read of the network, turning its WriteError into the area's errors.
     template <class F>
     http::Response run(F&& operation) const;
+    // POST /snapshots: {} takes one in memory; {"name", "persist": true} keeps it in state_dir too.
+    seed::Written take_snapshot(const nlohmann::json& body);
+    // Reverts to the persisted snapshot `name`: loads its state file (load_state_bytes).
+    seed::Written revert_to_persisted(const std::string& name);
+    // GET /snapshots' "persisted": [{"name", "bytes"}], by name.
+    [[nodiscard]] nlohmann::json persisted_snapshots() const;
+    [[nodiscard]] std::filesystem::path snapshot_file(const std::string& name) const;
 };
 
 // True for an address on the loopback network (127.0.0.0/8, ::1, localhost).
