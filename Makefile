@@ -93,7 +93,7 @@ asan: san-configure
 # writes from the test suite's inputs; a crash stops it and leaves the input as
 # $(SAN_TREE)/crash-*.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= router parsers jwt seed execute
+FUZZ_TARGETS ?= router parsers jwt seed execute state
 fuzz: san-configure
 	cmake --build $(SAN_TREE) -j$(JOBS) --target cantonlite_fuzz_corpus \
 	  $(addprefix cantonlite_fuzz_,$(FUZZ_TARGETS))

@@ -334,7 +334,20 @@ class In {
         if (!names_[i]) names_[i] = model::Name(texts_[i]);
         return *names_[i];
     }
-    Timestamp time() { return Timestamp{integer()}; }
+    // A time of years 0 to 9999, as a seed's (RFC 3339) can be.
+    Timestamp time() {
+        const Timestamp t{integer()};
+        if (t < earliest() || t > latest()) fail("a time is beyond the year 9999");
+        return t;
+    }
+    static Timestamp earliest() {
+        static const Timestamp t = *model::parse_timestamp("0000-01-01T00:00:00+23:59");
+        return t;
+    }
+    static Timestamp latest() {
+        static const Timestamp t = *model::parse_timestamp("9999-12-31T23:59:59.999999-23:59");
+        return t;
+    }
     // A count of items that take at least a byte each: no more than the bytes left.
     std::size_t count() {
         const std::uint64_t n = varint();
@@ -382,15 +395,32 @@ Value read_value(In& in, int depth = 0) {
             break;
         case Kind::boolean:
         case Kind::int64:
-        case Kind::timestamp:
-        case Kind::date:
             v.number = in.integer();
+            if (v.kind == Kind::boolean && v.number != 0 && v.number != 1)
+                In::fail("a boolean is neither 0 nor 1");
             break;
+        case Kind::timestamp:
+            v.number = in.time().micros;
+            break;
+        case Kind::date: {
+            // Days since the epoch of years 1 to 9999, as a Daml Date.
+            constexpr std::int64_t first = -719162;
+            constexpr std::int64_t last = 2932896;
+            v.number = in.integer();
+            if (v.number < first || v.number > last) In::fail("a date is beyond the year 9999");
+            break;
+        }
         case Kind::numeric: {
             const std::uint64_t low = in.varint();
             const std::uint64_t high = in.varint();
-            v.decimal = model::Decimal::from_units(
-                static_cast<model::Int128>((static_cast<model::UInt128>(high) << 64) | low));
+            const auto units =
+                static_cast<model::Int128>((static_cast<model::UInt128>(high) << 64) | low);
+            // A Numeric has at most 38 digits: 28 before the point and 10 after.
+            constexpr model::Int128 limit =
+                static_cast<model::Int128>(10'000'000'000'000'000'000ULL) *
+                10'000'000'000'000'000'000ULL;
+            if (units >= limit || units <= -limit) In::fail("a number has more than 38 digits");
+            v.decimal = model::Decimal::from_units(units);
             break;
         }
         case Kind::text:
@@ -667,78 +697,94 @@ std::unique_ptr<SeedContext> read_state_into(std::string_view bytes, const Store
         const Timestamp genesis = in.time();
         return store_for(std::move(network), genesis);
     }();
-    struct Taken {
-        std::int64_t migration;
-        Timestamp at;
-        std::int64_t ledger_end;
-    };
-    std::vector<Taken> taken(in.count());
-    for (Taken& t : taken) t = Taken{in.integer(), in.time(), in.integer()};
-    std::size_t next_snapshot = 0;
-    // Takes the snapshots that came after `end` updates.
-    const auto take_due = [&](store::Offset end) {
-        for (; next_snapshot < taken.size() && taken[next_snapshot].ledger_end <= end;
-             ++next_snapshot) {
-            if (taken[next_snapshot].ledger_end != end ||
-                store.migration_id() != taken[next_snapshot].migration)
-                In::fail("a Scan snapshot is out of place");
-            store.take_snapshot(taken[next_snapshot].at);
-        }
-    };
-    const std::size_t updates = in.count();
-    store.reserve(updates, updates);
-    for (std::size_t i = 0; i < updates; ++i) {
-        const auto offset = static_cast<store::Offset>(i) + 1;
-        take_due(offset - 1);
-        if (progress && i % 256 == 0) progress(i, updates);
-        try {
-            read_update(in, store, offset);
-        } catch (const store::AppendError& e) {
-            In::fail("update " + std::to_string(offset) + " does not replay: " + e.what());
-        }
-        if (store.ledger_end() != offset) In::fail("update " + std::to_string(offset) + " is lost");
-    }
-    take_due(static_cast<store::Offset>(updates));
-    if (next_snapshot != taken.size()) In::fail("a Scan snapshot comes after the last update");
-    for (std::size_t n = in.count(); n > 0; --n) {
-        store::CommandCompletion c;
-        c.offset = in.integer();
-        c.user_id = in.text();
-        c.command_id = in.text();
-        c.submission_id = in.text();
-        c.act_as = in.texts();
-        c.record_time = in.time();
-        c.deduplication_kind = in.text();
-        c.deduplication_value = in.integer();
-        c.deduplication_nanos = static_cast<std::int32_t>(in.integer());
-        store.add_completion(std::move(c));
-    }
-    const Timestamp now = in.time();
+    // Whatever the store or its views refuse of what the file says is damage too.
     try {
-        if (now > store.now()) store.advance_time(now);
-    } catch (const store::AppendError& e) {
-        In::fail(e.what());
+        struct Taken {
+            std::int64_t migration;
+            Timestamp at;
+            std::int64_t ledger_end;
+        };
+        std::vector<Taken> taken(in.count());
+        for (Taken& t : taken) t = Taken{in.integer(), in.time(), in.integer()};
+        std::size_t next_snapshot = 0;
+        // Takes the snapshots that came after `end` updates.
+        const auto take_due = [&](store::Offset end) {
+            for (; next_snapshot < taken.size() && taken[next_snapshot].ledger_end <= end;
+                 ++next_snapshot) {
+                if (taken[next_snapshot].ledger_end != end ||
+                    store.migration_id() != taken[next_snapshot].migration)
+                    In::fail("a Scan snapshot is out of place");
+                store.take_snapshot(taken[next_snapshot].at);
+            }
+        };
+        const std::size_t updates = in.count();
+        store.reserve(updates, updates);
+        for (std::size_t i = 0; i < updates; ++i) {
+            const auto offset = static_cast<store::Offset>(i) + 1;
+            take_due(offset - 1);
+            if (progress && i % 256 == 0) progress(i, updates);
+            try {
+                read_update(in, store, offset);
+            } catch (const store::AppendError& e) {
+                In::fail("update " + std::to_string(offset) + " does not replay: " + e.what());
+            }
+            if (store.ledger_end() != offset)
+                In::fail("update " + std::to_string(offset) + " is lost");
+        }
+        take_due(static_cast<store::Offset>(updates));
+        if (next_snapshot != taken.size()) In::fail("a Scan snapshot comes after the last update");
+        for (std::size_t n = in.count(); n > 0; --n) {
+            store::CommandCompletion c;
+            c.offset = in.integer();
+            c.user_id = in.text();
+            c.command_id = in.text();
+            c.submission_id = in.text();
+            c.act_as = in.texts();
+            c.record_time = in.time();
+            c.deduplication_kind = in.text();
+            c.deduplication_value = in.integer();
+            c.deduplication_nanos = static_cast<std::int32_t>(in.integer());
+            store.add_completion(std::move(c));
+        }
+        const Timestamp now = in.time();
+        try {
+            if (now > store.now()) store.advance_time(now);
+        } catch (const store::AppendError& e) {
+            In::fail(e.what());
+        }
+        // The seed context.
+        std::optional<std::int64_t> interval;
+        if (in.boolean()) {
+            interval = in.integer();
+            if (*interval < 1 || *interval > (std::int64_t{1} << 40))  // as a seed's
+                In::fail("the snapshot interval is not 1 to 2^40 seconds");
+        }
+        auto made = std::make_unique<SeedContext>(store, interval);
+        SeedContext& context = *made;
+        const std::int64_t next_snapshot_seconds = in.integer();
+        if (next_snapshot_seconds < In::earliest().micros / model::micros_per_second ||
+            next_snapshot_seconds > In::latest().micros / model::micros_per_second)
+            In::fail("the next snapshot is beyond the year 9999");
+        context.restore_snapshot_schedule(interval, next_snapshot_seconds);
+        context.start_time = in.time();
+        context.dso_rules = in.text();
+        context.amulet_rules = in.text();
+        context.external_party_amulet_rules = in.text();
+        context.wallet_installs = in.text_map();
+        context.directory().replace_aliases(in.text_map());
+        for (std::size_t n = in.count(); n > 0; --n) {
+            const std::string label = in.text();
+            context.set_label(label, in.text());
+        }
+        context.clear_step_labels();
+        if (!in.at_end()) In::fail("bytes follow the network's last record");
+        if (progress) progress(updates, updates);
+        return made;
+    } catch (const StateError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw StateError(std::string("is damaged: ") + e.what());
     }
-    // The seed context.
-    std::optional<std::int64_t> interval;
-    if (in.boolean()) interval = in.integer();
-    auto made = std::make_unique<SeedContext>(store, interval);
-    SeedContext& context = *made;
-    context.restore_snapshot_schedule(interval, in.integer());
-    context.start_time = in.time();
-    context.dso_rules = in.text();
-    context.amulet_rules = in.text();
-    context.external_party_amulet_rules = in.text();
-    context.wallet_installs = in.text_map();
-    context.directory().replace_aliases(in.text_map());
-    for (std::size_t n = in.count(); n > 0; --n) {
-        const std::string label = in.text();
-        context.set_label(label, in.text());
-    }
-    context.clear_step_labels();
-    if (!in.at_end()) In::fail("bytes follow the network's last record");
-    if (progress) progress(updates, updates);
-    return made;
 }
 
 LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress) {

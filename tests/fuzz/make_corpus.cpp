@@ -1,6 +1,7 @@
 // Writes the fuzzers' seed corpora from the test suite's own inputs (tests/fuzz/README in the
 // top-level README, "Fuzzing"): the openapi request lists (router), their bodies, date-times and
-// headers (parsers), tokens the tests use (jwt), and the shipped seeds (seed).
+// headers (parsers), tokens the tests use (jwt), the shipped seeds (seed), and the forms of
+// fuzz_execute's and fuzz_state's inputs.
 //   cantonlite_fuzz_corpus SOURCE_DIR OUT_DIR
 #include <filesystem>
 #include <fstream>
@@ -87,6 +88,16 @@ int main(int argc, char** argv) {
           std::string("\x02\x10\x41", 3), std::string("\x05", 1),
           std::string("\x03{\"preparedTransaction\": \"\", \"partySignatures\": {}}")}) {
         write(out / "execute", seed);
+    }
+    // fuzz_state: its first byte picks the form (a payload, patches to the default network's,
+    // patches after a cut).
+    for (const std::string& seed :
+         {std::string("\x00", 1), std::string("\x01", 1), std::string("\x01\x40\x00\x00\x07", 5),
+          std::string("\x02\x00\x02\x00\x00", 5),
+          // Its first findings: a snapshot before the ledger time escaped as an AppendError; a
+          // snapshot interval of 0 divided by zero.
+          std::string("\x35\x20\x00\x3f\xfb", 5), std::string("\x06\x00\x00\x31\x00\x8b\x00", 7)}) {
+        write(out / "state", seed);
     }
     for (const auto& entry : fs::directory_iterator(source / "config")) {
         if (entry.path().extension() == ".json" && fs::file_size(entry.path()) < (1 << 20)) {
