@@ -55,8 +55,11 @@ class Out {
     }
     void boolean(bool b) { byte(b ? 1 : 0); }
     void text(std::string_view s) {
-        const auto [it, added] = index_.try_emplace(std::string(s), texts_.size());
-        if (added) texts_.push_back(&it->first);
+        auto it = index_.find(s);  // no string made for a text seen before
+        if (it == index_.end()) {
+            it = index_.emplace(std::string(s), texts_.size()).first;
+            texts_.push_back(&it->first);
+        }
         varint(it->second);
     }
     void time(Timestamp t) { integer(t.micros); }
@@ -89,7 +92,13 @@ class Out {
 
   private:
     std::string out_;
-    std::unordered_map<std::string, std::uint64_t> index_;
+    struct TextHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view t) const {
+            return std::hash<std::string_view>{}(t);
+        }
+    };
+    std::unordered_map<std::string, std::uint64_t, TextHash, std::equal_to<>> index_;
     std::vector<const std::string*> texts_;  // by index; the keys of index_
 };
 
