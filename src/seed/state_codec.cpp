@@ -102,8 +102,17 @@ class Out {
     std::vector<const std::string*> texts_;  // by index; the keys of index_
 };
 
+// The tag of a text that was a Name when saved (a party's id quoted in metadata, a vocabulary
+// word): read back, it is a Name again, so that it packs as small as it did.
+constexpr std::uint8_t name_text_tag = 0x80 | static_cast<std::uint8_t>(Value::Kind::text);
+
 void write_value(Out& out, const Value& v) {
     using Kind = Value::Kind;
+    if (v.kind == Kind::text && model::Name::find(v.text)) {
+        out.byte(name_text_tag);
+        out.text(v.text);
+        return;
+    }
     out.byte(static_cast<std::uint8_t>(v.kind));
     switch (v.kind) {
         case Kind::unit:
@@ -396,6 +405,7 @@ Value read_value(In& in, int depth = 0) {
     using Kind = Value::Kind;
     if (depth > max_value_depth) In::fail("a value nests too deep");
     const std::uint8_t tag = in.byte();
+    if (tag == name_text_tag) return Value::text_value(std::string(in.name().view()));
     if (tag > static_cast<std::uint8_t>(Kind::enumeration)) In::fail("a value of no known kind");
     Value v;
     v.kind = static_cast<Kind>(tag);
