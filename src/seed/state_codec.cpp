@@ -794,6 +794,8 @@ std::unique_ptr<SeedContext> read_state_into(std::string_view bytes, const Store
         for (std::size_t n = in.count(); n > 0; --n) {
             const std::string label = in.text();
             context.set_label(label, in.text());
+            // set_label also lists it for a step's answer: kept short, not a million long.
+            if (n % 256 == 0) context.clear_step_labels();
         }
         context.clear_step_labels();
         if (!in.at_end()) In::fail("bytes follow the network's last record");
