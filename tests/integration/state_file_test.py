@@ -11,7 +11,8 @@ answers as the daemon that saved it.
 3. The same admin steps on both answer the same, and leave the same state file.
 4. A generated network: the same for the example requests of every operation.
 5. serve --state FILE: the file is written on a clean stop and loaded at the next start;
-   --dump-state writes one too; a damaged file is refused with one line naming it.
+   --dump-state writes one too; a journal started from a state file replays on it (and is
+   refused on the seed); a damaged file is refused with one line naming it.
 6. A running daemon loads a state file in place (`cantonlite state load`, POST /state) and then
    saves that file (`cantonlite state save`); another network's file, or one on a journaled
    daemon, is refused and changes nothing.
@@ -246,6 +247,26 @@ if state_of(e) != before:
 CHECK.stop_all()
 CHECK.processes.clear()
 print("PASS --state and --dump-state")
+
+# A journal started from a state file is written for it: it replays on it at the next start, and
+# is refused on the seed.
+journal = os.path.join(WORK, "on-state.journal")
+p, e, log = CHECK.start_daemon(BIN, "--load-state", path, "--journal", journal)
+call(e, "POST", "/_cantonlite/v1/steps", STEPS)
+journaled = state_of(e)
+p.terminate()
+p.wait(timeout=30)
+CHECK.processes.clear()
+_, e, log = CHECK.start_daemon(BIN, "--load-state", path, "--journal", journal)
+if state_of(e) != journaled:
+    fail("a journal on a state file did not replay to the state it kept", log)
+CHECK.stop_all()
+CHECK.processes.clear()
+r = subprocess.run([BIN, "serve", "--port", "0", "--seed", SEED, "--journal", journal],
+                   capture_output=True, text=True, timeout=30)
+if r.returncode != 2 or "this journal was written for another seed" not in r.stderr:
+    fail(f"a state file's journal on the seed: exit {r.returncode}, stderr {r.stderr!r}")
+print("PASS a journal on a state file")
 
 damaged = bytearray(before)
 damaged[len(damaged) // 2] ^= 0x20
