@@ -1,8 +1,6 @@
 #include "cantonlite/app/admin_client.hpp"
 
 #include <charconv>
-#include <filesystem>
-#include <fstream>
 #include <istream>
 #include <iterator>
 #include <optional>
@@ -15,7 +13,7 @@
 #include "cantonlite/http/request.hpp"
 #include "cantonlite/net/http_client.hpp"
 #include "cantonlite/seed/state_file.hpp"
-#include "cantonlite/util/atomic_file.hpp"
+#include "cantonlite/util/whole_file.hpp"
 
 namespace cantonlite::app {
 namespace {
@@ -39,12 +37,9 @@ struct AdminCall {
 
 // The bytes of FILE. Throws UsageError (exit 2) when it cannot be read.
 std::string read_file(const std::string& file) {
-    std::error_code ec;
-    std::ifstream f(file, std::ios::binary);
-    if (!f || std::filesystem::is_directory(file, ec)) throw UsageError(file + ": cannot be read");
-    std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    if (f.bad()) throw UsageError(file + ": cannot be read");
-    return bytes;
+    std::optional<std::string> bytes = util::read_file(file);
+    if (!bytes) throw UsageError(file + ": cannot be read");
+    return std::move(*bytes);
 }
 
 [[noreturn]] void bad_url(std::string_view text, std::string_view source) {
@@ -107,12 +102,7 @@ std::string read_steps(const std::string& file, std::istream& in) {
         text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
         if (in.bad()) throw UsageError(name + ": cannot be read");
     } else {
-        std::error_code ec;
-        std::ifstream f(file, std::ios::binary);
-        if (!f || std::filesystem::is_directory(file, ec))
-            throw UsageError(name + ": cannot be read");
-        text.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-        if (f.bad()) throw UsageError(name + ": cannot be read");
+        text = read_file(file);
     }
     json steps;
     try {

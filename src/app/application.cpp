@@ -9,10 +9,8 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <system_error>
 #include <thread>
@@ -43,7 +41,7 @@
 #include "cantonlite/net/server.hpp"
 #include "cantonlite/seed/live_network.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
-#include "cantonlite/util/atomic_file.hpp"
+#include "cantonlite/util/whole_file.hpp"
 
 namespace cantonlite::app {
 namespace {
@@ -179,10 +177,7 @@ net::ServerOptions server_options(const Config& config) {
 // The SHA-256 of the bytes of the file the network was loaded from (its seed or state file): what
 // a journal is written for.
 std::string seed_fingerprint(const std::filesystem::path& seed) {
-    std::ifstream in(seed, std::ios::binary);
-    std::stringstream bytes;
-    bytes << in.rdbuf();
-    return model::sha256_hex(bytes.str());
+    return model::sha256_hex(util::read_file(seed).value_or(""));
 }
 
 // Opens the configured journal and replays it into the network. Prints one line and returns

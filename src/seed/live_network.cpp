@@ -3,13 +3,13 @@
 #include "cantonlite/seed/commands.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <functional>
 #include <mutex>
 
 #include "cantonlite/seed/seed_loader.hpp"
 #include "cantonlite/seed/state_file.hpp"
 #include "cantonlite/splice/splice_views.hpp"
+#include "cantonlite/util/whole_file.hpp"
 #include "seed_context.hpp"
 #include "state_codec.hpp"
 #include "steps.hpp"
@@ -104,13 +104,9 @@ std::unique_ptr<LiveNetwork> LiveNetwork::load_state(std::string_view bytes,
 
 std::unique_ptr<LiveNetwork> LiveNetwork::load_state_file(const std::filesystem::path& path,
                                                           const LoadProgress& progress) {
-    std::ifstream in(path, std::ios::binary | std::ios::ate);
-    if (!in) throw SeedError(path.string() + ": cannot be read");
-    std::string bytes(static_cast<std::size_t>(in.tellg()), '\0');
-    in.seekg(0);
-    if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size())))
-        throw SeedError(path.string() + ": cannot be read");
-    return load_state(bytes, path.string(), progress);
+    const std::optional<std::string> bytes = util::read_file(path);
+    if (!bytes) throw SeedError(path.string() + ": cannot be read");
+    return load_state(*bytes, path.string(), progress);
 }
 
 std::string LiveNetwork::state() const {

@@ -1,11 +1,7 @@
 #include "cantonlite/areas/admin/admin_area.hpp"
 
-#include <cctype>
-#include <fstream>
-
-#include "cantonlite/util/atomic_file.hpp"
-
 #include <algorithm>
+#include <cctype>
 #include <exception>
 #include <mutex>
 #include <string>
@@ -16,6 +12,7 @@
 
 #include "cantonlite/http/json_nesting.hpp"
 #include "cantonlite/model/timestamp.hpp"
+#include "cantonlite/util/whole_file.hpp"
 #include "fault_rules_json.hpp"
 
 namespace cantonlite::areas::admin {
@@ -235,18 +232,15 @@ seed::Written AdminArea::take_snapshot(const nlohmann::json& body) {
 
 seed::Written AdminArea::revert_to_persisted(const std::string& name) {
     const std::filesystem::path file = snapshot_file(name);
-    std::ifstream in(file, std::ios::binary | std::ios::ate);
-    if (options_.state_dir.empty() || !in) {
+    const std::optional<std::string> bytes =
+        options_.state_dir.empty() ? std::nullopt : util::read_file(file);
+    if (!bytes) {
         throw ApiError(ErrorKind::not_found, "",
                        "no snapshot '" + name + "'" +
                            (options_.state_dir.empty() ? " (no state_dir is configured)"
                                                        : " in " + options_.state_dir.string()));
     }
-    std::string bytes(static_cast<std::size_t>(in.tellg()), '\0');
-    in.seekg(0);
-    if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size())))
-        throw ApiError(ErrorKind::internal, "", file.string() + ": cannot be read");
-    return network_.load_state_bytes(bytes, file.string());
+    return network_.load_state_bytes(*bytes, file.string());
 }
 
 nlohmann::json AdminArea::persisted_snapshots() const {

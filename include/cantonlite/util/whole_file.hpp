@@ -1,6 +1,7 @@
 #pragma once
-// A file written whole or not at all: its bytes go to a file beside it, which is then renamed over
-// it, so that a reader (or a crash) never sees half of it.
+// Files read or written whole. A file written here is written whole or not at all: its bytes go
+// to a file beside it, which is then renamed over it, so that a reader (or a crash) never sees
+// half of it.
 
 #include <filesystem>
 #include <fstream>
@@ -10,6 +11,21 @@
 #include <system_error>
 
 namespace cantonlite::util {
+
+// The bytes of the file at `path`; nullopt when it cannot be read (missing, a directory, an error
+// while reading).
+[[nodiscard]] inline std::optional<std::string> read_file(const std::filesystem::path& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) return std::nullopt;
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    if (!in) return std::nullopt;
+    const std::streamoff size = in.tellg();
+    if (size < 0) return std::nullopt;
+    std::string bytes(static_cast<std::size_t>(size), '\0');
+    in.seekg(0);
+    if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) return std::nullopt;
+    return bytes;
+}
 
 // Writes `bytes` to `path`; nullopt when done, else why not (one line, naming the file).
 [[nodiscard]] inline std::optional<std::string> write_file_atomically(
