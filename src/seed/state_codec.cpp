@@ -26,7 +26,7 @@ namespace {
 using model::Timestamp;
 using model::Value;
 
-constexpr std::size_t header_size = 32;
+constexpr std::size_t header_size = state_file_header_size;
 // Daml values nest at most 100 levels; a deeper one is not a value cantonlite wrote.
 constexpr int max_value_depth = 200;
 
@@ -75,19 +75,17 @@ class Out {
             text(v);
         }
     }
-    // The payload: the table of texts, then the body.
-    [[nodiscard]] std::string payload() const {
-        std::string table;
+    // Appends the payload to `file`: the table of texts, then the body.
+    void append_payload(std::string& file) const {
         Out counts;
         counts.varint(texts_.size());
         for (const std::string* t : texts_) counts.varint(t->size());
-        std::size_t size = counts.out_.size() + out_.size();
+        std::size_t size = file.size() + counts.out_.size() + out_.size();
         for (const std::string* t : texts_) size += t->size();
-        table.reserve(size);
-        table += counts.out_;
-        for (const std::string* t : texts_) table += *t;
-        table += out_;
-        return table;
+        file.reserve(size);
+        file += counts.out_;
+        for (const std::string* t : texts_) file += *t;
+        file += out_;
     }
 
   private:
@@ -617,8 +615,9 @@ void read_update(In& in, store::LedgerStore& store, store::Offset offset) {
     }
 }
 
-void put_u32(std::string& out, std::size_t at, std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) out[at + i] = static_cast<char>((v >> (8 * i)) & 0xFF);
+void put_le(std::string& out, std::size_t at, std::uint64_t v, int width) {
+    for (int i = 0; i < width; ++i)
+        out[at + static_cast<std::size_t>(i)] = static_cast<char>((v >> (8 * i)) & 0xFF);
 }
 std::uint64_t get_le(std::string_view bytes, std::size_t at, int width) {
     std::uint64_t v = 0;
@@ -658,6 +657,14 @@ std::string_view payload_of(std::string_view bytes) {
 
 }  // namespace
 
+void seal_state_file(std::string& file) {
+    const std::string_view payload = std::string_view(file).substr(header_size);
+    std::memcpy(file.data(), state_file_magic.data(), state_file_magic.size());
+    put_le(file, 16, state_file_format, 4);
+    put_le(file, 20, crc_of(payload), 4);
+    put_le(file, 24, payload.size(), 8);
+}
+
 std::string write_state(const store::LedgerStore& store, const SeedContext& context) {
     Out out;
     write_network(out, store.network());
@@ -694,17 +701,10 @@ std::string write_state(const store::LedgerStore& store, const SeedContext& cont
         out.text(label.view());
         out.text(contract.view());
     }
-    const std::string payload = out.payload();
-    std::string bytes(header_size, '\0');
-    std::memcpy(bytes.data(), state_file_magic.data(), state_file_magic.size());
-    put_u32(bytes, 16, state_file_format);
-    put_u32(bytes, 20, crc_of(payload));
-    const std::uint64_t size = payload.size();
-    put_u32(bytes, 24, static_cast<std::uint32_t>(size));
-    put_u32(bytes, 28, static_cast<std::uint32_t>(size >> 32));
-    bytes.reserve(header_size + payload.size());
-    bytes += payload;
-    return bytes;
+    std::string file(header_size, '\0');
+    out.append_payload(file);
+    seal_state_file(file);
+    return file;
 }
 
 std::unique_ptr<SeedContext> read_state_into(std::string_view bytes, const StoreFor& store_for,

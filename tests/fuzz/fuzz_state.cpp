@@ -13,7 +13,6 @@
 #include <string>
 
 #include <spdlog/spdlog.h>
-#include <zlib.h>
 
 #include "cantonlite/seed/live_network.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
@@ -24,29 +23,17 @@ namespace {
 using cantonlite::seed::LiveNetwork;
 using cantonlite::seed::SeedError;
 
-constexpr std::size_t header_size = 32;
-
 std::string& base_payload() {
     static std::string payload;
     return payload;
 }
 
-void put_le(std::string& out, std::size_t at, std::uint64_t v, int width) {
-    for (int i = 0; i < width; ++i)
-        out[at + static_cast<std::size_t>(i)] = static_cast<char>((v >> (8 * i)) & 0xFF);
-}
-
 // `payload` under a header that checks out.
 std::string file_of(const std::string& payload) {
-    std::string file(header_size, '\0');
-    file.replace(0, 16, cantonlite::seed::state_file_magic);
-    put_le(file, 16, cantonlite::seed::state_file_format, 4);
-    put_le(file, 20,
-           crc32_z(crc32_z(0, Z_NULL, 0), reinterpret_cast<const Bytef*>(payload.data()),
-                   payload.size()),
-           4);
-    put_le(file, 24, payload.size(), 8);
-    return file + payload;
+    std::string file(cantonlite::seed::state_file_header_size, '\0');
+    file += payload;
+    cantonlite::seed::seal_state_file(file);
+    return file;
 }
 
 [[noreturn]] void fail(const std::string& why) {
@@ -60,7 +47,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     spdlog::set_level(spdlog::level::off);
     const auto network =
         LiveNetwork::load_file(CANTONLITE_SOURCE_DIR "/config/default-network.json");
-    base_payload() = network->state().substr(header_size);
+    base_payload() = network->state().substr(cantonlite::seed::state_file_header_size);
     return 0;
 }
 

@@ -2,6 +2,7 @@
 // State files (docs/state-files.md): a whole network as it stands, binary, versioned and
 // checksummed, written and read by cantonlite (LiveNetwork::state, LiveNetwork::load_state_file).
 
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -11,6 +12,9 @@ namespace cantonlite::seed {
 
 // A state file's first 16 bytes.
 inline constexpr std::string_view state_file_magic = "cantonlite state";
+// A state file's header: the magic, the format, the payload's CRC-32 and its size; the payload
+// follows it.
+inline constexpr std::size_t state_file_header_size = 32;
 // The format this cantonlite writes and reads. A file of another format is refused.
 inline constexpr std::uint32_t state_file_format = 1;
 
@@ -20,5 +24,9 @@ class StateError : public std::runtime_error {
   public:
     using std::runtime_error::runtime_error;
 };
+
+// Writes the header of `file` over its first state_file_header_size bytes, for the payload that
+// follows them. REQUIRES: file.size() >= state_file_header_size.
+void seal_state_file(std::string& file);
 
 }  // namespace cantonlite::seed
