@@ -1,10 +1,12 @@
 #include "cantonlite/app/config.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -89,6 +91,15 @@ areas::Release parse_release(std::string_view text, const std::string& where) {
                       std::string(text) + "\"");
 }
 
+// The settings that name a file (or folder) besides the seed: in a config file relative to its
+// folder, in a flag or variable as given; never empty.
+constexpr std::array<std::pair<std::string_view, std::filesystem::path Config::*>, 5> file_settings{
+    {{"journal", &Config::journal},
+     {"state", &Config::state},
+     {"load_state", &Config::load_state},
+     {"dump_state", &Config::dump_state},
+     {"state_dir", &Config::state_dir}}};
+
 bool parse_clock(std::string_view text, const std::string& where) {
     if (text == "now") return true;
     if (text == "seed") return false;
@@ -124,23 +135,17 @@ Config load_config(const std::filesystem::path& file) {
         const JsonObject root(document, "");
         root.reject_unknown_keys({"server", "log", "seed", "localnet_seed", "journal", "admin",
                                   "release", "deprecated", "localnet", "clock", "progress", "state",
-                                  "load_state", "dump_state"});
+                                  "load_state", "dump_state", "state_dir"});
         if (auto server = root.optional_object("server")) read_server(*server, config.server);
         if (auto log = root.optional_object("log")) read_log(*log, config.log);
         config.seed = file.parent_path() / root.string("seed");
         if (const auto localnet_seed = root.optional_string("localnet_seed")) {
             config.localnet_seed = file.parent_path() / *localnet_seed;
         }
-        // Files the daemon writes or reads besides the seed, relative to the config's folder.
-        for (auto [key, path] :
-             {std::pair{"journal", &config.journal}, std::pair{"state", &config.state},
-              std::pair{"load_state", &config.load_state},
-              std::pair{"dump_state", &config.dump_state}}) {
-            if (const auto value = root.optional_string(key)) {
-                if (value->empty())
-                    throw model::JsonFieldError(root.pointer_of(key), "must not be empty");
-                *path = file.parent_path() / *value;
-            }
+        for (const auto& [key, field] : file_settings) {
+            // (optional_string refuses an empty one)
+            if (const auto value = root.optional_string(key))
+                config.*field = file.parent_path() / *value;
         }
         if (auto admin = root.optional_object("admin")) {
             admin->reject_unknown_keys({"token"});
@@ -191,14 +196,11 @@ void apply_setting(Config& config, std::string_view key, std::string_view value,
         if (value.empty()) throw ConfigError(where + ": must not be empty");
         config.seed = std::filesystem::path(value);
         config.seed_set = true;
-    } else if (key == "journal" || key == "state" || key == "load_state" || key == "dump_state" ||
-               key == "state_dir") {
+    } else if (const auto f = std::find_if(file_settings.begin(), file_settings.end(),
+                                           [&](const auto& e) { return e.first == key; });
+               f != file_settings.end()) {
         if (value.empty()) throw ConfigError(where + ": must not be empty");
-        (key == "journal"      ? config.journal
-         : key == "state"      ? config.state
-         : key == "load_state" ? config.load_state
-         : key == "dump_state" ? config.dump_state
-                               : config.state_dir) = std::filesystem::path(value);
+        config.*(f->second) = std::filesystem::path(value);
     } else if (key == "admin_token") {
         config.admin.token = std::string(value);
     } else if (key == "release") {

@@ -411,6 +411,28 @@ TEST_F(ConfigFileTest, TheClockIsTheSeedsOrNow) {
               "--clock: must be \"seed\" or \"now\", got \"wall\"");
 }
 
+// The files beside the seed: relative to the config file's folder in it, as given in a flag or
+// variable; never empty.
+TEST_F(ConfigFileTest, TheJournalAndStateFilesAndStateDirAreFiles) {
+    const fs::path file = write(R"({"seed": "a.json", "journal": "j", "state": "s.state",
+        "load_state": "l.state", "dump_state": "d.state", "state_dir": "snapshots"})");
+    Config config = load_config(file);
+    EXPECT_EQ(config.journal, file.parent_path() / "j");
+    EXPECT_EQ(config.state, file.parent_path() / "s.state");
+    EXPECT_EQ(config.load_state, file.parent_path() / "l.state");
+    EXPECT_EQ(config.dump_state, file.parent_path() / "d.state");
+    EXPECT_EQ(config.state_dir, file.parent_path() / "snapshots");
+    apply_setting(config, "state_dir", "elsewhere", "--state-dir");
+    EXPECT_EQ(config.state_dir, fs::path("elsewhere"));
+    apply_environment(config, fake_env({{"CANTONLITE_DUMP_STATE", "x.state"}}));
+    EXPECT_EQ(config.dump_state, fs::path("x.state"));
+    EXPECT_EQ(config_error([&] { apply_setting(config, "load_state", "", "--load-state"); }),
+              "--load-state: must not be empty");
+    EXPECT_EQ(
+        config_error([&] { (void)load_config(write(R"({"seed": "a.json", "state_dir": ""})")); }),
+        file.string() + ": /state_dir: must be a non-empty string, got \"\"");
+}
+
 TEST_F(ConfigFileTest, ProgressIsOffUnlessAsked) {
     EXPECT_FALSE(load_config(write(R"({"seed": "a.json"})")).progress);
     Config config = load_config(write(R"({"seed": "a.json", "progress": true})"));
