@@ -76,11 +76,6 @@ bool stderr_is_terminal() {
     return ::isatty(STDERR_FILENO) == 1;
 }
 
-// Whether long loads show their progress: asked for, or on a terminal.
-bool progress_wanted(const Config& config) {
-    return config.progress || stderr_is_terminal();
-}
-
 // The state file to start from instead of the seed: load_state, or state when it exists.
 std::optional<std::filesystem::path> state_to_load(const Config& config) {
     if (!config.load_state.empty()) return config.load_state;
@@ -107,13 +102,13 @@ std::optional<Loaded> load_network(const CommandLine& cli) {
         check_state_settings(config);
         const std::optional<std::filesystem::path> state = state_to_load(config);
         const std::filesystem::path base = state ? *state : config.seed;
+        // Long loads show their progress on a terminal, or anywhere when asked.
         ProgressLine progress((state ? "loading state " : "loading seed ") + base.string(),
                               state ? ProgressLine::Unit::updates : ProgressLine::Unit::bytes,
                               std::cerr, stderr_is_terminal(), config.progress);
-        const seed::LoadProgress report =
-            progress_wanted(config) ? progress.as_load_progress() : nullptr;
-        auto network = state ? seed::LiveNetwork::load_state_file(*state, report)
-                             : seed::LiveNetwork::load_file(config.seed, report);
+        auto network = state
+                           ? seed::LiveNetwork::load_state_file(*state, progress.as_load_progress())
+                           : seed::LiveNetwork::load_file(config.seed, progress.as_load_progress());
         progress.finish();
         model::Name::release_retired_tables();  // no other thread yet
 #if defined(__GLIBC__)
@@ -199,8 +194,7 @@ std::unique_ptr<journal::Journal> open_journal(const Config& config,
         ProgressLine progress("replaying journal " + config.journal.string(),
                               ProgressLine::Unit::records, std::cerr, stderr_is_terminal(),
                               config.progress);
-        network.attach_journal(*journal,
-                               progress_wanted(config) ? progress.as_load_progress() : nullptr);
+        network.attach_journal(*journal, progress.as_load_progress());
         progress.finish();
         spdlog::info("journal {}: {} writes replayed; every write is kept there",
                      config.journal.string(), journal->recovered().size());

@@ -32,7 +32,6 @@ ProgressLine::ProgressLine(std::string what, Unit unit, std::ostream& out, bool 
       last_line_(start_) {}
 
 void ProgressLine::update(std::uint64_t done, std::uint64_t total) {
-    done_ = done;
     total_ = total;
     // The whole done: finish() says so.
     if (done >= total || clock_() - last_line_ < std::chrono::seconds(1)) return;

@@ -26,7 +26,10 @@ class ProgressLine {
     // What the loader calls (a seed::LoadProgress): writes a line when a second has passed since
     // the start or the last line.
     void update(std::uint64_t done, std::uint64_t total);
+    // update() as the loader's callback; none (nothing to report to) when the line shows nothing
+    // (neither on a terminal nor `always`).
     [[nodiscard]] seed::LoadProgress as_load_progress() {
+        if (!terminal_ && !always_) return nullptr;
         return [this](std::uint64_t done, std::uint64_t total) { update(done, total); };
     }
     // The last line, the whole done in the time taken: when a line was written, or `always`. On a
@@ -44,8 +47,7 @@ class ProgressLine {
     Clock clock_;
     std::chrono::steady_clock::time_point start_;
     std::chrono::steady_clock::time_point last_line_;
-    std::uint64_t done_ = 0;
-    std::uint64_t total_ = 0;
+    std::uint64_t total_ = 0;  // the last update's, for finish()
     bool wrote_ = false;
 };
 

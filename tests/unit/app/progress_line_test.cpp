@@ -72,5 +72,12 @@ TEST(ProgressLine, AlwaysWritesTheLastLineWhenAskedFor) {
               "cantonlite: loading seed s.json: 100% (10 records in 0.25 s, 40 records/s)\n");
 }
 
+TEST(ProgressLine, HasNothingToReportToWhenItShowsNothing) {
+    Fixture f;
+    EXPECT_FALSE(f.line(ProgressLine::Unit::bytes, false, false).as_load_progress());
+    EXPECT_TRUE(f.line(ProgressLine::Unit::bytes, true, false).as_load_progress());
+    EXPECT_TRUE(f.line(ProgressLine::Unit::bytes, false, true).as_load_progress());
+}
+
 }  // namespace
 }  // namespace cantonlite::app
