@@ -78,7 +78,6 @@ class LiveNetwork {
     [[nodiscard]] const store::LedgerStore& store() const { return *store_; }
     [[nodiscard]] util::SharedGate& gate() const { return gate_; }
 
-    // Re-applies the journal's recovered records, then appends every accepted write to it.
     // The network a state file saved (docs/state-files.md), instead of a seed. Throws SeedError
     // naming the file ("PATH: is truncated: …") when it cannot be read or is not such a file.
     [[nodiscard]] static std::unique_ptr<LiveNetwork> load_state_file(
@@ -92,7 +91,9 @@ class LiveNetwork {
     // undo log.
     [[nodiscard]] std::string state() const;
 
-    // Throws journal::JournalError naming the record that cannot be applied.
+    // Re-applies the journal's recovered records, then appends every accepted write to it.
+    // Throws journal::JournalError naming the record that cannot be applied. `progress` hears of
+    // the records replayed.
     void attach_journal(journal::Journal& journal, const LoadProgress& progress = {});
 
     // ---- the admin operations ----
