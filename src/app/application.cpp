@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <initializer_list>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
@@ -125,17 +126,24 @@ std::optional<Loaded> load_network(const CommandLine& cli) {
     return std::nullopt;
 }
 
-// Writes the network's state file to `path`, whole or not at all. Logs and returns false when
-// that fails.
-bool dump_state(const seed::LiveNetwork& network, const std::filesystem::path& path) {
-    const std::string bytes = network.state();
-    if (const auto error = util::write_file_atomically(path, bytes)) {
-        spdlog::error("state file {}", *error);
-        return false;
+// Writes the network's state file to each of `paths` that is set (--dump-state, --state), whole
+// or not at all; saved once. Logs and returns false when one fails.
+bool dump_state(const seed::LiveNetwork& network,
+                std::initializer_list<std::filesystem::path> paths) {
+    std::optional<std::string> bytes;
+    bool ok = true;
+    for (const std::filesystem::path& path : paths) {
+        if (path.empty()) continue;
+        if (!bytes) bytes = network.state();
+        if (const auto error = util::write_file_atomically(path, *bytes)) {
+            spdlog::error("state file {}", *error);
+            ok = false;
+            continue;
+        }
+        spdlog::info("state file {} written ({:.1f} MiB)", path.string(),
+                     static_cast<double>(bytes->size()) / (1024.0 * 1024.0));
     }
-    spdlog::info("state file {} written ({:.1f} MiB)", path.string(),
-                 static_cast<double>(bytes.size()) / (1024.0 * 1024.0));
-    return true;
+    return ok;
 }
 
 // server.max_connections, or when it is 0 the soft descriptor limit less a reserve for what else
@@ -317,10 +325,7 @@ int serve(const CommandLine& cli) {
     // Writes still waiting for their sync are answered (into closed sessions) while the areas
     // and the server's io context still exist.
     journal.reset();
-    bool dumped = true;
-    for (const std::filesystem::path& path : {config.dump_state, config.state}) {
-        if (!path.empty()) dumped = dump_state(*loaded->network, path) && dumped;
-    }
+    const bool dumped = dump_state(*loaded->network, {config.dump_state, config.state});
     spdlog::info("stopped");
     return dumped ? exit_ok : exit_start_failed;
 }
