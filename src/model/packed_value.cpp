@@ -1,6 +1,6 @@
 #include "cantonlite/model/packed_value.hpp"
 
-#include "packed_reader.hpp"
+#include "cantonlite/model/packed_reader.hpp"
 
 namespace cantonlite::model {
 namespace {

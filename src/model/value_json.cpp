@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cantonlite/util/json_escape.hpp"
-#include "packed_reader.hpp"
+#include "cantonlite/model/packed_reader.hpp"
 
 namespace cantonlite::model {
 namespace {

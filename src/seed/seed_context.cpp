@@ -98,13 +98,16 @@ std::vector<model::Name> SeedContext::labels_of(model::Name contract_id) const {
 
 std::vector<std::pair<model::Name, model::Name>> SeedContext::labels() const {
     // By contract id, so that equal networks list them alike (the map's order is its own).
-    std::vector<model::Name> contracts;
+    // Sorted by their texts, read once each (a Name compares by its text, read at each compare).
+    std::vector<std::pair<std::string_view, model::Name>> contracts;
     contracts.reserve(first_label_.size());
-    for (const auto& [contract, first] : first_label_) contracts.push_back(contract);
-    std::sort(contracts.begin(), contracts.end());
+    for (const auto& [contract, first] : first_label_)
+        contracts.emplace_back(contract.view(), contract);
+    std::sort(contracts.begin(), contracts.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<std::pair<model::Name, model::Name>> out;
     out.reserve(labels_.size());
-    for (const model::Name contract : contracts) {
+    for (const auto& [text, contract] : contracts) {
         for (const model::Name label : labels_of(contract)) out.emplace_back(label, contract);
     }
     return out;

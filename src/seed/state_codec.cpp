@@ -12,11 +12,15 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <deque>
 #include <limits>
 #include <optional>
 #include <unordered_map>
 #include <utility>
 
+#include <boost/unordered/unordered_flat_map.hpp>
+
+#include "cantonlite/model/packed_reader.hpp"
 #include "cantonlite/seed/state_file.hpp"
 #include "cantonlite/splice/splice_views.hpp"
 
@@ -54,19 +58,36 @@ class Out {
         varint((static_cast<std::uint64_t>(n) << 1) ^ static_cast<std::uint64_t>(n >> 63));
     }
     void boolean(bool b) { byte(b ? 1 : 0); }
+    // A text, with a Name's text as that Name: one index for both.
     void text(std::string_view s) {
-        auto it = index_.find(s);  // no string made for a text seen before
-        if (it == index_.end()) {
-            it = index_.emplace(std::string(s), texts_.size()).first;
-            texts_.push_back(&it->first);
-        }
-        varint(it->second);
+        if (const auto n = model::Name::find(s)) return name(*n);
+        const auto it = index_.find(s);
+        if (it != index_.end()) return varint(it->second);
+        const std::string_view copy = copies_.emplace_back(s);  // the caller's may go first
+        index_.emplace(copy, texts_.size());
+        varint(add(copy));
+    }
+    // A Name, by way of a table by its id (no text hashed): most texts written are Names, many
+    // of them thousands of times.
+    void name(model::Name n) {
+        const std::uint32_t id = n.id();
+        if (id >= index_of_name_.size())
+            index_of_name_.resize(std::max<std::size_t>(id + 1, 2 * index_of_name_.size()));
+        std::uint32_t& index = index_of_name_[id];
+        if (index == 0) index = static_cast<std::uint32_t>(add(n.view())) + 1;
+        varint(index - 1);
     }
     void time(Timestamp t) { integer(t.micros); }
     template <class Range>
     void texts(const Range& items) {
         varint(std::size(items));
-        for (const auto& item : items) text(std::string_view(item));
+        for (const auto& item : items) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(item)>, model::Name>) {
+                name(item);
+            } else {
+                text(item);
+            }
+        }
     }
     void text_map(const std::map<std::string, std::string>& m) {
         varint(m.size());
@@ -79,86 +100,123 @@ class Out {
     void append_payload(std::string& file) const {
         Out counts;
         counts.varint(texts_.size());
-        for (const std::string* t : texts_) counts.varint(t->size());
+        for (const std::string_view t : texts_) counts.varint(t.size());
         std::size_t size = file.size() + counts.out_.size() + out_.size();
-        for (const std::string* t : texts_) size += t->size();
+        for (const std::string_view t : texts_) size += t.size();
         file.reserve(size);
         file += counts.out_;
-        for (const std::string* t : texts_) file += *t;
+        for (const std::string_view t : texts_) file += t;
         file += out_;
     }
 
   private:
+    std::size_t add(std::string_view text) {
+        texts_.push_back(text);
+        return texts_.size() - 1;
+    }
+
     std::string out_;
-    struct TextHash {
-        using is_transparent = void;
-        std::size_t operator()(std::string_view t) const {
-            return std::hash<std::string_view>{}(t);
-        }
-    };
-    std::unordered_map<std::string, std::uint64_t, TextHash, std::equal_to<>> index_;
-    std::vector<const std::string*> texts_;  // by index; the keys of index_
+    std::vector<std::string_view> texts_;       // by index: Names' texts and copies_
+    std::vector<std::uint32_t> index_of_name_;  // by Name id: its text's index + 1, or 0
+    // The texts that are no Name's, each once.
+    boost::unordered_flat_map<std::string_view, std::size_t> index_;
+    std::deque<std::string> copies_;
 };
 
 // The tag of a text that was a Name when saved (a party's id quoted in metadata, a vocabulary
 // word): read back, it is a Name again, so that it packs as small as it did.
 constexpr std::uint8_t name_text_tag = 0x80 | static_cast<std::uint8_t>(Value::Kind::text);
 
-void write_value(Out& out, const Value& v) {
+// Writes the value of packed bytes as read_value reads it, without unpacking it: its Names go
+// through the Out's table by id.
+void write_packed(Out& out, model::packed::Reader& in) {
     using Kind = Value::Kind;
-    if (v.kind == Kind::text && model::Name::find(v.text)) {
+    const auto tag = static_cast<std::uint8_t>(in.position()[0]);
+    if (tag == model::packed::name_text_tag) {
+        (void)in.byte();
         out.byte(name_text_tag);
-        out.text(v.text);
+        out.name(in.name());
         return;
     }
-    out.byte(static_cast<std::uint8_t>(v.kind));
-    switch (v.kind) {
+    const Kind kind = in.kind();
+    if (kind == Kind::text) {
+        // A text packed before it became a Name reads back as the Name it is now, as it packs.
+        const std::string_view text = in.text();
+        if (const auto name = model::Name::find(text)) {
+            out.byte(name_text_tag);
+            out.name(*name);
+        } else {
+            out.byte(static_cast<std::uint8_t>(kind));
+            out.text(text);
+        }
+        return;
+    }
+    out.byte(static_cast<std::uint8_t>(kind));
+    switch (kind) {
         case Kind::unit:
+        case Kind::text:
             return;
         case Kind::boolean:
+            out.integer(in.byte());
+            return;
         case Kind::int64:
         case Kind::timestamp:
         case Kind::date:
-            out.integer(v.number);
+            out.integer(in.integer());
             return;
         case Kind::numeric: {
-            const auto units = static_cast<model::UInt128>(v.decimal.units());
+            const auto units = static_cast<model::UInt128>(in.decimal().units());
             out.varint(static_cast<std::uint64_t>(units));
             out.varint(static_cast<std::uint64_t>(units >> 64));
             return;
         }
-        case Kind::text:
+        case Kind::enumeration:
+            out.text(in.text());
+            return;
         case Kind::party:
         case Kind::contract_id:
-        case Kind::enumeration:
-            out.text(v.text);
+            out.name(in.name());
             return;
-        case Kind::optional:
+        case Kind::optional: {
+            const bool some = in.byte() != 0;
+            out.varint(some ? 1 : 0);
+            if (some) write_packed(out, in);
+            return;
+        }
         case Kind::list:
-        case Kind::gen_map:
-            out.varint(v.items.size());
-            for (const Value& item : v.items) write_value(out, item);
+        case Kind::gen_map: {
+            const std::size_t n = in.count() * (kind == Kind::gen_map ? 2 : 1);
+            out.varint(n);
+            for (std::size_t i = 0; i < n; ++i) write_packed(out, in);
             return;
+        }
         case Kind::text_map:
-        case Kind::record:
-            out.varint(v.items.size());
-            for (std::size_t i = 0; i < v.items.size(); ++i) {
-                out.text(i < v.labels.size() ? std::string_view(v.labels[i]) : std::string_view());
-                write_value(out, v.items[i]);
+        case Kind::record: {
+            const std::size_t n = in.count();
+            out.varint(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                out.name(in.name());
+                write_packed(out, in);
             }
             return;
+        }
         case Kind::variant:
-            out.text(v.text);
-            write_value(out, v.items.front());
+            out.text(in.text());
+            write_packed(out, in);
             return;
     }
 }
 
+void write_value(Out& out, const model::PackedValue& v) {
+    model::packed::Reader in(v.bytes());
+    write_packed(out, in);
+}
+
 void write_template(Out& out, const model::TemplateId& t) {
-    out.text(t.package_id.view());
-    out.text(t.module_name.view());
-    out.text(t.entity_name.view());
-    out.text(t.package_name.view());
+    out.name(t.package_id);
+    out.name(t.module_name);
+    out.name(t.entity_name);
+    out.name(t.package_name);
 }
 
 void write_network(Out& out, const model::Network& n) {
@@ -231,11 +289,11 @@ enum class NodeTag : std::uint8_t { created = 0, exercised = 1 };
 
 void write_transaction(Out& out, const store::Transaction& tx) {
     out.byte(static_cast<std::uint8_t>(UpdateTag::transaction));
-    out.text(tx.command_id.view());
-    out.text(tx.workflow_id.view());
+    out.name(tx.command_id);
+    out.name(tx.workflow_id);
     out.texts(tx.submitters);
-    out.text(tx.synchronizer_id.view());
-    out.text(tx.external_transaction_hash.view());
+    out.name(tx.synchronizer_id);
+    out.name(tx.external_transaction_hash);
     out.integer(tx.traffic_cost);
     out.time(tx.effective_at);
     out.time(tx.record_time);
@@ -247,23 +305,23 @@ void write_transaction(Out& out, const store::Transaction& tx) {
         if (const store::CreatedNode* c = store::created(node)) {
             const model::Contract& k = *c->contract;
             out.byte(static_cast<std::uint8_t>(NodeTag::created));
-            out.text(k.contract_id.view());
+            out.name(k.contract_id);
             write_template(out, k.template_id());
             out.texts(k.signatories);
             out.texts(k.stakeholders);
-            write_value(out, model::unpack(k.argument));
+            write_value(out, k.argument);
         } else {
             const store::ExercisedNode& e = *store::exercised(node);
             out.byte(static_cast<std::uint8_t>(NodeTag::exercised));
-            out.text(e.contract_id.view());
+            out.name(e.contract_id);
             write_template(out, e.template_id());
             out.boolean(e.has_interface);
             if (e.has_interface) write_template(out, e.interface.get());
-            out.text(e.choice.view());
-            write_value(out, model::unpack(e.choice_argument));
+            out.name(e.choice);
+            write_value(out, e.choice_argument);
             out.boolean(e.consuming);
             out.texts(e.acting_parties);
-            write_value(out, model::unpack(e.exercise_result));
+            write_value(out, e.exercise_result);
         }
     }
 }
@@ -274,9 +332,9 @@ void write_update(Out& out, const store::Update& update) {
     if (const auto* r = std::get_if<store::Reassignment>(&update)) {
         out.byte(static_cast<std::uint8_t>(UpdateTag::reassignment));
         out.boolean(r->kind == store::Reassignment::Kind::assign);
-        out.text(r->contract->contract_id.view());
-        out.text(r->submitter.view());
-        out.text(r->target_synchronizer.view());
+        out.name(r->contract->contract_id);
+        out.name(r->submitter);
+        out.name(r->target_synchronizer);
         out.time(r->record_time);
         return;
     }
@@ -698,8 +756,8 @@ std::string write_state(const store::LedgerStore& store, const SeedContext& cont
     const auto labels = context.labels();
     out.varint(labels.size());
     for (const auto& [label, contract] : labels) {
-        out.text(label.view());
-        out.text(contract.view());
+        out.name(label);
+        out.name(contract);
     }
     std::string file(header_size, '\0');
     out.append_payload(file);

@@ -65,6 +65,69 @@ TEST(StateFile, ALoadedNetworkSavesTheSameBytes) {
     EXPECT_EQ(summary(*loaded), summary(*network));
 }
 
+// Values are saved from their packed bytes: every kind, nested, and texts that are parties' ids
+// (kept as Names) or not, come back as they were.
+TEST(StateFile, EveryKindOfValueComesBackAsItWas) {
+    const auto network = default_network();
+    const json any = {
+        {"record",
+         {{"fields",
+           json::array(
+               {{{"label", "owner"}, {"value", {{"party", "alice"}}}},
+                {{"label", "big"},
+                 {"value", {{"numeric", "-9999999999999999999999999999.1234567891"}}}},
+                {{"label", "small"}, {"value", {{"numeric", "0.0000000001"}}}},
+                {{"label", "n"}, {"value", {{"int64", "-9223372036854775808"}}}},
+                {{"label", "yes"}, {"value", {{"bool", true}}}},
+                {{"label", "no"}, {"value", {{"bool", false}}}},
+                {{"label", "u"}, {"value", {{"unit", json::object()}}}},
+                {{"label", "at"}, {"value", {{"timestamp", "2025-01-01T00:00:00.000001Z"}}}},
+                {{"label", "day"}, {"value", {{"date", "0001-01-01"}}}},
+                {{"label", "plain"}, {"value", {{"text", "a text of no one's"}}}},
+                {{"label", "quoted"}, {"value", {{"text", "splice-amulet"}}}},
+                {{"label", "none"}, {"value", {{"optional", json::object()}}}},
+                {{"label", "some"},
+                 {"value",
+                  {{"optional", {{"value", {{"optional", {{"value", {{"text", ""}}}}}}}}}}}},
+                {{"label", "items"},
+                 {"value",
+                  {{"list", {{"elements", json::array({{{"int64", "1"}}, {{"party", "bob"}}})}}}}}},
+                {{"label", "texts"},
+                 {"value",
+                  {{"textMap",
+                    {{"entries", json::array({{{"key", "k"}, {"value", {{"text", "v"}}}}})}}}}}},
+                {{"label", "pairs"},
+                 {"value",
+                  {{"genMap",
+                    {{"entries",
+                      json::array({{{"key", {{"int64", "2"}}},
+                                    {"value", {{"enum", {{"constructor", "Red"}}}}}}})}}}}}},
+                {{"label", "choice"},
+                 {"value",
+                  {{"variant",
+                    {{"constructor", "Left"}, {"value", {{"unit", json::object()}}}}}}}}})}}}};
+    network->apply_steps(json::array(
+        {{{"step", "transaction"},
+          {"submitters", {"alice"}},
+          {"nodes",
+           json::array({{{"create",
+                          {{"template", "splice-wallet:Splice.Wallet.Payment:AppPaymentRequest"},
+                           {"argument", any},
+                           {"signatories", {"alice"}},
+                           {"as", "every-kind"}}}}})}}}));
+    const std::string bytes = network->state();
+
+    const auto loaded = LiveNetwork::load_state(bytes, "s.state");
+
+    const store::Offset end = network->store().ledger_end();
+    const auto& saved = std::get<store::Transaction>(*network->store().update_at(end));
+    const auto& read = std::get<store::Transaction>(*loaded->store().update_at(end));
+    ASSERT_EQ(read.nodes.size(), 1U);
+    EXPECT_EQ(model::unpack(store::created(read.nodes[0])->contract->argument),
+              model::unpack(store::created(saved.nodes[0])->contract->argument));
+    EXPECT_EQ(loaded->state(), bytes);
+}
+
 TEST(StateFile, ALoadedNetworkTakesTheSameStepsWithTheSameLabels) {
     const auto network = default_network();
     const auto loaded = LiveNetwork::load_state(network->state(), "s.state");

@@ -1,5 +1,6 @@
 #pragma once
-// PackedReader: walks the bytes of a PackedValue (model-internal; see packed_value.hpp).
+// PackedReader: walks the bytes of a PackedValue (see packed_value.hpp): for the model's own
+// readers and for those that copy values without unpacking them (the state file).
 
 #include <cstdint>
 #include <string_view>
