@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "cantonlite/util/json_escape.hpp"
 #include "cantonlite/model/packed_reader.hpp"
+#include "cantonlite/util/json_escape.hpp"
 
 namespace cantonlite::model {
 namespace {

@@ -501,6 +501,31 @@ Written LiveNetwork::take_snapshot() {
     return write({{"op", "snapshot"}});
 }
 
+std::pair<Written, std::string> LiveNetwork::take_snapshot_with_state() {
+    // Whether the network is as it was when snapshot `id` was taken: every change since would be
+    // in the undo log (a revert to it brings the log back to its mark).
+    const auto at_snapshot = [this](const nlohmann::json& id) {
+        return std::any_of(snapshots_.begin(), snapshots_.end(), [&](const SavedSnapshot& s) {
+            return s.id == id && s.mark == store_->undo().mark();
+        });
+    };
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        Written written = take_snapshot();
+        const std::shared_lock lock(gate_);
+        if (at_snapshot(written.answer.at("id")))
+            return {std::move(written), write_state(*store_, *context_)};
+    }
+    const std::unique_lock lock(gate_);
+    Written written = write_locked({{"op", "snapshot"}});
+    return {std::move(written), write_state(*store_, *context_)};
+}
+
+bool LiveNetwork::has_snapshot(const std::string& id) const {
+    const std::shared_lock lock(gate_);
+    return std::any_of(snapshots_.begin(), snapshots_.end(),
+                       [&](const SavedSnapshot& s) { return s.id == id; });
+}
+
 nlohmann::json LiveNetwork::snapshots() const {
     const std::shared_lock lock(gate_);
     nlohmann::json list = nlohmann::json::array();

@@ -97,18 +97,29 @@ std::vector<model::Name> SeedContext::labels_of(model::Name contract_id) const {
 }
 
 std::vector<std::pair<model::Name, model::Name>> SeedContext::labels() const {
-    // By contract id, so that equal networks list them alike (the map's order is its own).
-    // Sorted by their texts, read once each (a Name compares by its text, read at each compare).
-    std::vector<std::pair<std::string_view, model::Name>> contracts;
+    // By contract id, so that equal networks list them alike (the map's order is its own). Each
+    // id's first 8 bytes, read once into an integer that orders as they do, decide most compares.
+    struct Keyed {
+        std::uint64_t prefix;
+        std::string_view text;
+        model::Name contract;
+    };
+    std::vector<Keyed> contracts;
     contracts.reserve(first_label_.size());
-    for (const auto& [contract, first] : first_label_)
-        contracts.emplace_back(contract.view(), contract);
-    std::sort(contracts.begin(), contracts.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [contract, first] : first_label_) {
+        const std::string_view text = contract.view();
+        std::uint64_t prefix = 0;
+        for (std::size_t i = 0; i < 8; ++i)
+            prefix = prefix << 8U | (i < text.size() ? static_cast<unsigned char>(text[i]) : 0U);
+        contracts.push_back(Keyed{.prefix = prefix, .text = text, .contract = contract});
+    }
+    std::sort(contracts.begin(), contracts.end(), [](const Keyed& a, const Keyed& b) {
+        return a.prefix != b.prefix ? a.prefix < b.prefix : a.text < b.text;
+    });
     std::vector<std::pair<model::Name, model::Name>> out;
     out.reserve(labels_.size());
-    for (const auto& [text, contract] : contracts) {
-        for (const model::Name label : labels_of(contract)) out.emplace_back(label, contract);
+    for (const Keyed& k : contracts) {
+        for (const model::Name label : labels_of(k.contract)) out.emplace_back(label, k.contract);
     }
     return out;
 }

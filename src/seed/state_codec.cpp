@@ -4,7 +4,7 @@
 // clock, and the seed context (labels, aliases, the snapshot schedule). Reading replays the
 // history into a new store through its own appends, so that every index and view is made as it
 // was; what answers a request is then what it was in the daemon that saved it. Values are written
-// whole, with their texts: the packed form names interned ids, which are the process's own.
+// from their packed bytes, each interned id (the process's own) replaced by its text's index.
 #include "state_codec.hpp"
 
 #include <zlib.h>
@@ -46,13 +46,17 @@ std::uint32_t crc_of(std::string_view bytes) {
 // thousands of times).
 class Out {
   public:
-    void byte(std::uint8_t b) { out_ += static_cast<char>(b); }
+    void byte(std::uint8_t b) {
+        room(1);
+        out_[used_++] = static_cast<char>(b);
+    }
     void varint(std::uint64_t v) {
+        room(10);
         while (v >= 0x80) {
-            byte(static_cast<std::uint8_t>(v | 0x80));
+            out_[used_++] = static_cast<char>(v | 0x80);
             v >>= 7;
         }
-        byte(static_cast<std::uint8_t>(v));
+        out_[used_++] = static_cast<char>(v);
     }
     void integer(std::int64_t n) {
         varint((static_cast<std::uint64_t>(n) << 1) ^ static_cast<std::uint64_t>(n >> 63));
@@ -101,21 +105,26 @@ class Out {
         Out counts;
         counts.varint(texts_.size());
         for (const std::string_view t : texts_) counts.varint(t.size());
-        std::size_t size = file.size() + counts.out_.size() + out_.size();
+        std::size_t size = file.size() + counts.used_ + used_;
         for (const std::string_view t : texts_) size += t.size();
         file.reserve(size);
-        file += counts.out_;
+        file.append(counts.out_, 0, counts.used_);
         for (const std::string_view t : texts_) file += t;
-        file += out_;
+        file.append(out_, 0, used_);
     }
 
   private:
+    // Makes room for `n` more bytes: out_ grows ahead of used_, not a byte at a time.
+    void room(std::size_t n) {
+        if (out_.size() - used_ < n) out_.resize(std::max<std::size_t>(2 * out_.size(), 4096));
+    }
     std::size_t add(std::string_view text) {
         texts_.push_back(text);
         return texts_.size() - 1;
     }
 
-    std::string out_;
+    std::string out_;  // the body: its first used_ bytes
+    std::size_t used_ = 0;
     std::vector<std::string_view> texts_;       // by index: Names' texts and copies_
     std::vector<std::uint32_t> index_of_name_;  // by Name id: its text's index + 1, or 0
     // The texts that are no Name's, each once.

@@ -1038,6 +1038,11 @@ struct SweepPoint {
     double save = 0;        // GET /state, s
     double state_load = 0;  // spawn to first answer, s: the median of the loads
     long state_resident_kib = 0;
+    // A persisted snapshot ({"name", "persist": true}, s) and the reverts to it by name: in the
+    // daemon that took it (in memory) and in one started from the state file (its file loaded).
+    double persist = 0;
+    double revert_here = 0;
+    double revert_later = 0;
 
     // The whole process's resident memory per amulet.
     double bytes_per_amulet() const { return resident_kib * 1024.0 / amulets; }
@@ -1058,6 +1063,22 @@ const json& example_for(const json& described, int op, const std::string& path) 
     }
     throw std::runtime_error("describe --json has no op " + std::to_string(op) + " example " +
                              path);
+}
+
+// The seconds a POST to the admin API takes, with minutes to answer (a million amulets' state
+// takes seconds); 0 and one more unexpected when it is not a 200.
+double timed_admin(cantonlite::testing::HttpConnection& c, const std::string& path,
+                   const std::string& body, long& unexpected) {
+    const auto start = Clock::now();
+    const auto r =
+        c.send(cantonlite::testing::make_request("POST", admin_path + path, body, json_header))
+            ? c.read_response(std::chrono::minutes(10))
+            : std::nullopt;
+    if (r && r->status == 200) return std::chrono::duration<double>(Clock::now() - start).count();
+    std::cerr << "POST " << admin_path << path << ": "
+              << (r ? std::to_string(r->status) + " " + r->body : std::string("no answer")) << "\n";
+    ++unexpected;
+    return 0;
 }
 
 // One size of the sweep: generate, parse baseline, start the daemon, memory, then the latency of
@@ -1118,7 +1139,10 @@ SweepPoint sweep_point(const Options& o, int amulets, long& unexpected) {
     p.lookup_offset = lookup_body.at("offset").get<long>();
 
     parses.push_back(parse_baseline(seed.path().string()).first);
-    const Daemon daemon(o.bin, seed.path().string(), serve_flags(o));
+    const TempFile state_dir(fs::temp_directory_path(),
+                             "sweep-" + std::to_string(amulets) + "-dir");
+    const Daemon daemon(o.bin, seed.path().string(),
+                        serve_flags(o, {"--state-dir", state_dir.path().string()}));
     pair(daemon.startup_seconds());
     p.load = median(loads);
     p.parse = median(parses);
@@ -1178,14 +1202,29 @@ SweepPoint sweep_point(const Options& o, int amulets, long& unexpected) {
         std::ofstream(state.path(), std::ios::binary) << r->body;
         p.state_bytes = fs::file_size(state.path());
     }
+    // A persisted snapshot, a write, and the revert to it by name.
+    {
+        cantonlite::testing::HttpConnection c(daemon.port());
+        p.persist =
+            timed_admin(c, "/snapshots", R"({"name": "sweep", "persist": true})", unexpected);
+        timed_admin(c, "/steps", R"({"step": "advance_time", "by_seconds": 1})", unexpected);
+        p.revert_here = timed_admin(c, "/snapshots/sweep/revert", "", unexpected);
+    }
     std::vector<double> state_loads;
     for (int i = 0; i < o.sweep_loads; ++i) {
         const Daemon loaded(o.bin, seed.path().string(),
-                            serve_flags(o, {"--load-state", state.path().string()}));
+                            serve_flags(o, {"--load-state", state.path().string(), "--state-dir",
+                                            state_dir.path().string()}));
         state_loads.push_back(loaded.startup_seconds());
         p.state_resident_kib = loaded.resident_kib();
+        if (i == 0) {
+            cantonlite::testing::HttpConnection c(loaded.port());
+            p.revert_later = timed_admin(c, "/snapshots/sweep/revert", "", unexpected);
+        }
     }
     p.state_load = median(state_loads);
+    std::error_code ignored;
+    fs::remove_all(state_dir.path(), ignored);
     return p;
 }
 
@@ -1288,7 +1327,29 @@ long bench_sweep(const Options& o) {
                            2)
                   << " |\n";
     }
+    std::cout << "\n## persisted snapshots ({\"name\", \"persist\": true}, then a revert by name: "
+              << "in the daemon that took it, in memory; in one started from the state file, its "
+              << "file loaded)\n\n"
+              << "| amulets | persist s | ÷ seed load | revert here s | ÷ seed load | "
+              << "revert later s | ÷ seed load |\n|---|---|---|---|---|---|---|\n";
+    for (const SweepPoint& p : points) {
+        std::cout << "| " << p.amulets << " | " << fixed(p.persist, 3) << " | "
+                  << fixed(ratio(p.persist, p.load), 2) << " | " << fixed(p.revert_here, 4) << " | "
+                  << fixed(ratio(p.revert_here, p.load), 3) << " | " << fixed(p.revert_later, 3)
+                  << " | " << fixed(ratio(p.revert_later, p.load), 2) << " |\n";
+    }
     std::cout << "\nTargets of issue 37 (reported, never failed on):\n";
+    for (const SweepPoint& p : points) {
+        if (p.persist == 0) continue;
+        std::cout << "- " << p.amulets << " amulets: persisted snapshot at most 0.2x the seed load "
+                  << verdict(p.persist <= 0.2 * p.load) << " ("
+                  << fixed(ratio(p.persist, p.load), 2)
+                  << "x); its revert at most 0.2x: in the daemon that took it "
+                  << verdict(p.revert_here <= 0.2 * p.load) << " ("
+                  << fixed(ratio(p.revert_here, p.load), 3) << "x), in a later daemon "
+                  << verdict(p.revert_later <= 0.2 * p.load) << " ("
+                  << fixed(ratio(p.revert_later, p.load), 2) << "x)\n";
+    }
     for (const SweepPoint& p : points) {
         if (p.state_bytes == 0) {
             std::cout << "- " << p.amulets << " amulets: not measured (the state file was not "

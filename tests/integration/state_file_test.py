@@ -17,7 +17,8 @@ answers as the daemon that saved it.
    saves that file (`cantonlite state save`); another network's file, or one on a journaled
    daemon, is refused and changes nothing.
 7. Persisted snapshots: {"name", "persist": true} writes <state_dir>/<name>.state; the daemon
-   and a later one revert to it by name.
+   reverts to it by name in memory (a journaled one too) while the file is the one it wrote, and
+   loads the file when another wrote over it; a later daemon loads the file.
 
 Usage: state_file_test.py BIN SOURCE_DIR
 """
@@ -328,6 +329,28 @@ with open(fixture, "rb") as kept:
     fixture_state = kept.read()
 if fixture_state != state_of(h):
     fail("the persisted snapshot is not the state it was taken at", log)
+# The daemon that took it reverts in memory (as by its id): a snapshot taken before stays.
+earlier = json.loads(call(h, "POST", "/_cantonlite/v1/snapshots")[2])["id"]
+call(h, "POST", "/_cantonlite/v1/steps", STEPS)
+status, _, body = call(h, "POST", "/_cantonlite/v1/snapshots", {"name": "fixture2", "persist": True})
+fixture2 = json.loads(body)
+call(h, "POST", "/_cantonlite/v1/steps", STEPS)
+with open(os.path.join(state_dir, "fixture2.state"), "rb") as kept:
+    fixture2_state = kept.read()
+status, _, body = call(h, "POST", "/_cantonlite/v1/snapshots/fixture2/revert")
+reverted = json.loads(body) if status == 200 else {}
+if status != 200 or reverted.get("id") != fixture2.get("id") or \
+        reverted.get("name") != "fixture2" or state_of(h) != fixture2_state:
+    fail(f"reverting in memory to the persisted snapshot: {status} {body[:300]!r}", log)
+if not any(s["id"] == earlier for s in json.loads(call(h, "GET", "/_cantonlite/v1/snapshots")[2])["snapshots"]):
+    fail("an in-memory revert to a persisted snapshot dropped a snapshot taken before it", log)
+# A file written over since (another daemon's, here an earlier state) is loaded instead.
+with open(os.path.join(state_dir, "fixture2.state"), "wb") as over:
+    over.write(fixture_state)
+status, _, body = call(h, "POST", "/_cantonlite/v1/snapshots/fixture2/revert")
+if status != 200 or "loaded" not in json.loads(body) or state_of(h) != fixture_state:
+    fail(f"reverting to a persisted snapshot whose file was written over: {status} {body[:300]!r}", log)
+os.remove(os.path.join(state_dir, "fixture2.state"))
 call(h, "POST", "/_cantonlite/v1/steps", STEPS)
 status, _, body = call(h, "POST", "/_cantonlite/v1/snapshots/fixture/revert")
 if status != 200 or state_of(h) != fixture_state:
@@ -350,6 +373,20 @@ call(k, "POST", "/_cantonlite/v1/steps", STEPS)
 status, _, body = call(k, "POST", "/_cantonlite/v1/snapshots/fixture/revert")
 if status != 200 or state_of(k) != fixture_state:
     fail(f"a later daemon reverting to the persisted snapshot: {status} {body[:300]!r}", log)
+CHECK.stop_all()
+CHECK.processes.clear()
+# A journaled daemon cannot load a file, but reverts in memory to a snapshot it persisted.
+_, jd, log = CHECK.start_daemon(BIN, "--seed", SEED, "--state-dir", state_dir,
+                                "--journal", os.path.join(WORK, "persist.journal"))
+call(jd, "POST", "/_cantonlite/v1/snapshots", {"name": "journaled", "persist": True})
+journaled_state = state_of(jd)
+call(jd, "POST", "/_cantonlite/v1/steps", STEPS)
+status, _, body = call(jd, "POST", "/_cantonlite/v1/snapshots/journaled/revert")
+if status != 200 or state_of(jd) != journaled_state:
+    fail(f"a journaled daemon reverting to its persisted snapshot: {status} {body[:300]!r}", log)
+status, _, body = call(jd, "POST", "/_cantonlite/v1/snapshots/fixture/revert")
+if status != 409:
+    fail(f"a journaled daemon reverting to another daemon's persisted snapshot: {status} {body[:300]!r}", log)
 _, no_dir, log = CHECK.start_daemon(BIN, "--seed", SEED)
 status, _, body = call(no_dir, "POST", "/_cantonlite/v1/snapshots", {"name": "x", "persist": True})
 if status != 400 or b"state_dir" not in body:

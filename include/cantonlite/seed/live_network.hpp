@@ -120,6 +120,12 @@ class LiveNetwork {
     // Moves the clock forward by an ISO-8601 duration ("PT1H"). 400 for a bad duration.
     Written advance_time(const std::string& duration);
     Written take_snapshot();
+    // take_snapshot, and the state file of the network at that snapshot (a persisted snapshot).
+    // The file is written under the readers' lock, or under the writers' when writes keep coming
+    // between the two.
+    [[nodiscard]] std::pair<Written, std::string> take_snapshot_with_state();
+    // Whether a revert to snapshot `id` would find it.
+    [[nodiscard]] bool has_snapshot(const std::string& id) const;
     Written revert(const std::string& id);
     Written reset();
     // Replaces the running network's state with a state file's (`source` names it in errors):

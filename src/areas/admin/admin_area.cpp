@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <exception>
+#include <fstream>
 #include <mutex>
 #include <string>
 #include <type_traits>
@@ -12,6 +13,7 @@
 
 #include "cantonlite/http/json_nesting.hpp"
 #include "cantonlite/model/timestamp.hpp"
+#include "cantonlite/seed/state_file.hpp"
 #include "cantonlite/util/whole_file.hpp"
 #include "fault_rules_json.hpp"
 
@@ -221,16 +223,52 @@ seed::Written AdminArea::take_snapshot(const nlohmann::json& body) {
     if (error)
         throw ApiError(ErrorKind::internal, "",
                        options_.state_dir.string() + ": " + error.message());
-    seed::Written written = network_.take_snapshot();
-    if (const auto failed = util::write_file_atomically(file, network_.state())) {
+    auto [written, state] = network_.take_snapshot_with_state();
+    if (const auto failed = util::write_file_atomically(file, state)) {
         throw ApiError(ErrorKind::internal, "", *failed);
+    }
+    {
+        const std::lock_guard lock(persisted_mutex_);
+        persisted_[name.get<std::string>()] =
+            Persisted{.snapshot_id = written.answer.at("id").get<std::string>(),
+                      .header = state.substr(0, seed::state_file_header_size),
+                      .written = std::filesystem::last_write_time(file, error)};
     }
     written.answer["name"] = name;
     written.answer["file"] = file.string();
     return written;
 }
 
+std::optional<std::string> AdminArea::in_memory_snapshot(const std::string& name) const {
+    Persisted persisted;
+    {
+        const std::lock_guard lock(persisted_mutex_);
+        const auto it = persisted_.find(name);
+        if (it == persisted_.end()) return std::nullopt;
+        persisted = it->second;
+    }
+    const std::filesystem::path file = snapshot_file(name);
+    std::error_code error;
+    if (std::filesystem::last_write_time(file, error) != persisted.written || error)
+        return std::nullopt;
+    std::ifstream in(file, std::ios::binary);
+    std::string header(persisted.header.size(), '\0');
+    if (!in.read(header.data(), static_cast<std::streamsize>(header.size())) ||
+        header != persisted.header || !network_.has_snapshot(persisted.snapshot_id))
+        return std::nullopt;
+    return persisted.snapshot_id;
+}
+
 seed::Written AdminArea::revert_to_persisted(const std::string& name) {
+    if (const auto id = in_memory_snapshot(name)) {
+        try {
+            seed::Written written = network_.revert(*id);
+            written.answer["name"] = name;
+            return written;
+        } catch (const seed::WriteError& e) {
+            if (e.status() != 404) throw;  // a revert or reset dropped it since: load the file
+        }
+    }
     const std::filesystem::path file = snapshot_file(name);
     const std::optional<std::string> bytes =
         options_.state_dir.empty() ? std::nullopt : util::read_file(file);
@@ -240,7 +278,9 @@ seed::Written AdminArea::revert_to_persisted(const std::string& name) {
                            (options_.state_dir.empty() ? " (no state_dir is configured)"
                                                        : " in " + options_.state_dir.string()));
     }
-    return network_.load_state_bytes(*bytes, file.string());
+    seed::Written written = network_.load_state_bytes(*bytes, file.string());
+    written.answer["name"] = name;
+    return written;
 }
 
 nlohmann::json AdminArea::persisted_snapshots() const {

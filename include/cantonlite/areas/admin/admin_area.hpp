@@ -6,6 +6,9 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -64,11 +67,26 @@ class AdminArea : public http::Area {
     http::Response run(F&& operation) const;
     // POST /snapshots: {} takes one in memory; {"name", "persist": true} keeps it in state_dir too.
     seed::Written take_snapshot(const nlohmann::json& body);
-    // Reverts to the persisted snapshot `name`: loads its state file (load_state_bytes).
+    // Reverts to the persisted snapshot `name`: to the in-memory snapshot it is too, when this
+    // daemon took it, still has it and its file is still the one written; else loads its state
+    // file (load_state_bytes).
     seed::Written revert_to_persisted(const std::string& name);
+    // The in-memory snapshot of persisted snapshot `name`, when revert_to_persisted may use it.
+    [[nodiscard]] std::optional<std::string> in_memory_snapshot(const std::string& name) const;
     // GET /snapshots' "persisted": [{"name", "bytes"}], by name.
     [[nodiscard]] nlohmann::json persisted_snapshots() const;
     [[nodiscard]] std::filesystem::path snapshot_file(const std::string& name) const;
+
+    // The snapshots this daemon persisted, by name: the in-memory snapshot's id, and the header
+    // (which holds the checksum) and time of the file written for it, which another daemon
+    // sharing the state_dir may write over.
+    struct Persisted {
+        std::string snapshot_id;
+        std::string header;
+        std::filesystem::file_time_type written;
+    };
+    mutable std::mutex persisted_mutex_;
+    std::map<std::string, Persisted> persisted_;  // guarded by persisted_mutex_
 };
 
 // True for an address on the loopback network (127.0.0.0/8, ::1, localhost).
