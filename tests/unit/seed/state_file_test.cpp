@@ -215,6 +215,35 @@ TEST(StateFile, ConcurrentReadersWhileAStateFileLoads) {
     EXPECT_EQ(network->state(), second);
 }
 
+// A file whose header checks out but whose history does not replay (cut short, then sealed
+// again) is refused by a running network, which answers as before, its snapshots kept.
+TEST(StateFile, AFileThatFailsHalfWayLeavesTheRunningNetworkAsItWas) {
+    const auto network = default_network();
+    const std::string other = network->state();
+    network->apply_steps(json::array(
+        {{{"step", "mint"}, {"owner", "alice"}, {"amount", "4"}, {"as", "before-load"}}}));
+    const std::string snapshot = network->take_snapshot().answer.at("id");
+    const model::Timestamp at_snapshot = network->store().now();
+    network->apply_steps(json::array({{{"step", "advance_time"}, {"by_seconds", 60}}}));
+    const std::string before = network->state();
+    const json summary_before = summary(*network);
+    std::string broken = other.substr(0, other.size() - other.size() / 3);
+    seal_state_file(broken);
+
+    try {
+        (void)network->load_state_bytes(broken, "s.state");
+        FAIL() << "loaded";
+    } catch (const WriteError& e) {
+        EXPECT_EQ(e.status(), 400);
+        EXPECT_EQ(std::string(e.what()).rfind("s.state: is damaged: ", 0), 0U) << e.what();
+    }
+
+    EXPECT_EQ(network->state(), before);
+    EXPECT_EQ(summary(*network), summary_before);
+    network->revert(snapshot);
+    EXPECT_EQ(network->store().now(), at_snapshot);
+}
+
 TEST(StateFile, RefusesAFileThatCannotBeRead) {
     try {
         (void)LiveNetwork::load_state_file("/nonexistent/s.state");
