@@ -244,6 +244,33 @@ TEST(StateFile, AFileThatFailsHalfWayLeavesTheRunningNetworkAsItWas) {
     EXPECT_EQ(network->store().now(), at_snapshot);
 }
 
+// A persisted snapshot's file is the network at that snapshot, with writes coming concurrently:
+// reverted to, each snapshot's network saves that file again.
+TEST(StateFile, ConcurrentWritesDoNotComeBetweenASnapshotAndItsFile) {
+    const auto network = default_network();
+    std::atomic<bool> done{false};
+    std::thread writer([&] {
+        for (int i = 0; !done.load(); ++i) {
+            network->apply_steps(json::array({{{"step", "advance_time"}, {"by_seconds", 1}}}));
+            if (i % 4 == 0)
+                network->apply_steps(
+                    json::array({{{"step", "mint"}, {"owner", "alice"}, {"amount", "1"}}}));
+        }
+    });
+    std::vector<std::pair<std::string, std::string>> taken;  // snapshot id, its file
+    for (int i = 0; i < 8; ++i) {
+        auto [written, file] = network->take_snapshot_with_state();
+        taken.emplace_back(written.answer.at("id").get<std::string>(), std::move(file));
+    }
+    done = true;
+    writer.join();
+
+    for (auto it = taken.rbegin(); it != taken.rend(); ++it) {
+        network->revert(it->first);
+        EXPECT_EQ(network->state(), it->second) << "snapshot " << it->first;
+    }
+}
+
 TEST(StateFile, RefusesAFileThatCannotBeRead) {
     try {
         (void)LiveNetwork::load_state_file("/nonexistent/s.state");
