@@ -370,13 +370,19 @@ class In {
   public:
     // Reads the table of texts at the start of `payload`; the body follows it.
     explicit In(std::string_view payload) : bytes_(payload) {
-        std::vector<std::uint64_t> sizes(count());
-        for (std::uint64_t& size : sizes) size = varint();
-        texts_.reserve(sizes.size());
-        for (const std::uint64_t size : sizes) {
+        // The sizes first, kept in the views (no vector of sizes: freeing one so early would
+        // raise glibc's mmap threshold, and the load's larger blocks would then stay resident as
+        // heap holes), then the texts.
+        texts_.resize(count());
+        for (std::string_view& text : texts_) {
+            const std::uint64_t size = varint();
             need(size);
-            texts_.push_back(bytes_.substr(at_, size));
-            at_ += size;
+            text = std::string_view(bytes_.data(), size);
+        }
+        for (std::string_view& text : texts_) {
+            need(text.size());
+            text = bytes_.substr(at_, text.size());
+            at_ += text.size();
         }
     }
 
