@@ -150,9 +150,12 @@ void SeedContext::unlink_label(model::Name label, const Labelled& entry) {
 }
 
 void SeedContext::set_label(const std::string& name, const std::string& contract_id) {
+    restore_label(model::Name(name), model::Name(contract_id));
+    step_labels_.emplace_back(name, contract_id);
+}
+
+void SeedContext::restore_label(model::Name label, model::Name id) {
     store::UndoLog& undo = store_.undo();
-    const model::Name label(name);
-    const model::Name id(contract_id);
     if (const auto it = labels_.find(label); it != labels_.end()) {
         const Labelled entry = it->second;
         unlink_label(label, entry);
@@ -164,7 +167,6 @@ void SeedContext::set_label(const std::string& name, const std::string& contract
     } else {
         undo.assign(labels_, chain.back(), Labelled{.contract = id, .next = label});
     }
-    step_labels_.emplace_back(name, contract_id);
 }
 
 void SeedContext::relabel(const std::string& from, const std::string& to) {

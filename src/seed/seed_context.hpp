@@ -61,6 +61,8 @@ class SeedContext {
     // Labels `contract_id` with the step's `key` ("as"), if it gives one.
     void label(const JsonObject& step, std::string_view key, const std::string& contract_id);
     void set_label(const std::string& name, const std::string& contract_id);
+    // The same, not listed among the step's labels: a state file's, read back.
+    void restore_label(model::Name label, model::Name contract_id);
     // The labels set since the last clear_step_labels(), in order: what a run-time step reports.
     [[nodiscard]] const std::vector<std::pair<std::string, std::string>>& step_labels() const {
         return step_labels_;

@@ -865,12 +865,9 @@ std::unique_ptr<SeedContext> read_state_into(std::string_view bytes, const Store
         context.wallet_installs = in.text_map();
         context.directory().replace_aliases(in.text_map());
         for (std::size_t n = in.count(); n > 0; --n) {
-            const std::string label = in.text();
-            context.set_label(label, in.text());
-            // set_label also lists it for a step's answer: kept short, not a million long.
-            if (n % 256 == 0) context.clear_step_labels();
+            const model::Name label = in.name();
+            context.restore_label(label, in.name());
         }
-        context.clear_step_labels();
         if (!in.at_end()) In::fail("bytes follow the network's last record");
         if (progress) progress(updates, updates);
         return made;
