@@ -594,27 +594,23 @@ Written LiveNetwork::load_state_bytes(std::string_view bytes, const std::string&
                          "a journaled network does not load a state file while it runs (its "
                          "journal would not replay on it): restart it with --load-state");
     }
-    // Read whole into a network of its own first, without the lock: a file that does not load
-    // changes nothing.
+    // Read whole into a network of its own, without the lock (readers go on meanwhile): a file
+    // that does not load changes nothing. Then the two exchange their contents in a moment, and
+    // the old network is freed after the lock is let go.
+    LoadedSeed loaded;
     try {
-        (void)read_state(bytes);
+        loaded = read_state(bytes);
     } catch (const StateError& e) {
         throw WriteError(400, source + ": " + e.what());
     }
     const std::unique_lock lock(gate_);
-    try {
-        context_ = read_state_into(
-            bytes, [&](model::Network network, model::Timestamp genesis) -> store::LedgerStore& {
-                if (const auto what = fixed_facts_differ(store_->network(), network)) {
-                    throw WriteError(409, source + ": is the state of another network (" + *what +
-                                              "): start a daemon on it with --load-state");
-                }
-                store_->clear(std::move(network), genesis);
-                return *store_;
-            });
-    } catch (const StateError& e) {  // it loaded above: not expected
-        throw WriteError(500, source + ": " + e.what());
+    if (const auto what = fixed_facts_differ(store_->network(), loaded.store->network())) {
+        throw WriteError(409, source + ": is the state of another network (" + *what +
+                                  "): start a daemon on it with --load-state");
     }
+    store_->swap_contents(*loaded.store);
+    loaded.context->rebind(*store_);
+    std::swap(context_, loaded.context);
     if (!context_->snapshot_interval_seconds())
         context_->set_snapshot_interval(scan_default_snapshot_seconds);
     snapshots_.clear();

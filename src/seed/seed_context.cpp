@@ -19,7 +19,7 @@ std::string with_article(const std::string& noun) {
 SeedContext::SeedContext(store::LedgerStore& store,
                          std::optional<std::int64_t> snapshot_interval_seconds)
     : start_time(store.now()),
-      store_(store),
+      store_(&store),
       snapshot_interval_seconds_(snapshot_interval_seconds),
       parties_(store.network()) {
     if (snapshot_interval_seconds_) {
@@ -70,7 +70,7 @@ std::string SeedContext::resolve_contract(const nlohmann::json& ref,
             return it->second.contract.str();
         }
     }
-    if (store_.contract(text)) return text;
+    if (store_->contract(text)) return text;
     throw model::JsonFieldError(pointer, "unknown contract '" + text + "'");
 }
 
@@ -125,7 +125,7 @@ std::vector<std::pair<model::Name, model::Name>> SeedContext::labels() const {
 }
 
 void SeedContext::unlink_label(model::Name label, const Labelled& entry) {
-    store::UndoLog& undo = store_.undo();
+    store::UndoLog& undo = store_->undo();
     const auto first = first_label_.find(entry.contract);
     if (first == first_label_.end()) return;
     if (first->second == label) {
@@ -155,7 +155,7 @@ void SeedContext::set_label(const std::string& name, const std::string& contract
 }
 
 void SeedContext::restore_label(model::Name label, model::Name id) {
-    store::UndoLog& undo = store_.undo();
+    store::UndoLog& undo = store_->undo();
     if (const auto it = labels_.find(label); it != labels_.end()) {
         const Labelled entry = it->second;
         unlink_label(label, entry);
@@ -174,19 +174,19 @@ void SeedContext::relabel(const std::string& from, const std::string& to) {
     if (!id) return;
     const std::vector<model::Name> names = labels_of(*id);
     if (names.empty()) return;
-    store_.undo().erase(first_label_, *id);
+    store_->undo().erase(first_label_, *id);
     for (const model::Name name : names) set_label(std::string(name.view()), to);
 }
 
 void SeedContext::forget_labels(model::Name contract_id) {
     const std::vector<model::Name> names = labels_of(contract_id);
     if (names.empty()) return;
-    for (const model::Name name : names) store_.undo().erase(labels_, name);
-    store_.undo().erase(first_label_, contract_id);
+    for (const model::Name name : names) store_->undo().erase(labels_, name);
+    store_->undo().erase(first_label_, contract_id);
 }
 
 void SeedContext::check_usable(const std::string& contract_id, const std::string& pointer) const {
-    const auto state = store_.contract(contract_id);
+    const auto state = store_->contract(contract_id);
     if (!state) throw model::JsonFieldError(pointer, "unknown contract " + contract_id);
     check_usable(*state, contract_id, pointer);
 }
@@ -208,7 +208,7 @@ void SeedContext::check_usable(const store::ContractState& state, const std::str
 
 Value SeedContext::argument_of(const std::string& contract_id, std::string_view entity,
                                const std::string& pointer) const {
-    const auto state = store_.contract(contract_id);
+    const auto state = store_->contract(contract_id);
     if (!state || state->archived_offset()) {
         throw model::JsonFieldError(pointer, state && state->archived_offset()
                                                  ? "contract " + contract_id + " is archived"
@@ -225,7 +225,7 @@ Value SeedContext::argument_of(const std::string& contract_id, std::string_view 
 }
 
 Timestamp SeedContext::step_time(const JsonObject& step) const {
-    const Timestamp now = store_.now();
+    const Timestamp now = store_->now();
     if (!step.has("at")) return Timestamp{now.micros + micros_per_second};
     const Timestamp t = step.timestamp("at");
     if (t < now) {
@@ -237,14 +237,14 @@ Timestamp SeedContext::step_time(const JsonObject& step) const {
 }
 
 std::int64_t SeedContext::round_at(Timestamp t) const {
-    return store_.round_at(t);
+    return store_->round_at(t);
 }
 
 store::TransactionDraft SeedContext::draft(const JsonObject& step, std::vector<Party> submitters,
                                            Timestamp t) const {
-    const store::Offset offset = store_.next_offset();
+    const store::Offset offset = store_->next_offset();
     return store::TransactionDraft{.offset = offset,
-                                   .update_id = store_.id_for(offset),
+                                   .update_id = store_->id_for(offset),
                                    .command_id = step.optional_string("command_id").value_or(""),
                                    .workflow_id = step.optional_string("workflow_id").value_or(""),
                                    .submitters = std::move(submitters),
@@ -257,14 +257,14 @@ void SeedContext::snapshots_until(Timestamp t, bool inclusive) {
     if (!snapshot_interval_seconds_) return;
     while (next_snapshot_ * micros_per_second < t.micros ||
            (inclusive && next_snapshot_ * micros_per_second == t.micros)) {
-        store_.take_snapshot(Timestamp{next_snapshot_ * micros_per_second});
-        store_.undo().set(next_snapshot_, next_snapshot_ + *snapshot_interval_seconds_);
+        store_->take_snapshot(Timestamp{next_snapshot_ * micros_per_second});
+        store_->undo().set(next_snapshot_, next_snapshot_ + *snapshot_interval_seconds_);
     }
 }
 
 void SeedContext::set_snapshot_interval(std::int64_t seconds) {
     snapshot_interval_seconds_ = seconds;
-    const std::int64_t now = store_.now().micros / micros_per_second;
+    const std::int64_t now = store_->now().micros / micros_per_second;
     next_snapshot_ = (now / seconds + 1) * seconds;
 }
 
@@ -275,20 +275,20 @@ std::optional<Timestamp> SeedContext::next_interval_snapshot() const {
 
 void SeedContext::snapshot_at(Timestamp t, const std::string& pointer) {
     snapshots_until(t, false);
-    if (store_.snapshot(store_.migration_id(), t, false)) {
+    if (store_->snapshot(store_->migration_id(), t, false)) {
         throw model::JsonFieldError(pointer, "a snapshot of migration " +
-                                                 std::to_string(store_.migration_id()) + " at " +
+                                                 std::to_string(store_->migration_id()) + " at " +
                                                  model::format_instant(t) + " exists already");
     }
-    store_.take_snapshot(t);
+    store_->take_snapshot(t);
     if (snapshot_interval_seconds_ && next_snapshot_ * micros_per_second == t.micros) {
-        store_.undo().set(next_snapshot_, next_snapshot_ + *snapshot_interval_seconds_);
+        store_->undo().set(next_snapshot_, next_snapshot_ + *snapshot_interval_seconds_);
     }
 }
 
 void SeedContext::commit(const store::TransactionDraft& draft) {
     snapshots_until(draft.record_time, false);
-    store_.append_transaction(draft);
+    store_->append_transaction(draft);
     for (const store::NodeDraft& node : draft.nodes) {
         const auto* e = std::get_if<store::ExerciseDraft>(&node.event);
         if (e && e->consuming) forget_labels(model::Name(e->contract_id));

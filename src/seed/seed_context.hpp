@@ -38,9 +38,12 @@ class SeedContext {
     explicit SeedContext(store::LedgerStore& store,
                          std::optional<std::int64_t> snapshot_interval_seconds);
 
-    store::LedgerStore& store() { return store_; }
-    const store::LedgerStore& store() const { return store_; }
-    const model::Network& network() const { return store_.network(); }
+    store::LedgerStore& store() { return *store_; }
+    const store::LedgerStore& store() const { return *store_; }
+    const model::Network& network() const { return store_->network(); }
+    // Makes `store` this context's store: the one whose contents its own (a state file's, read
+    // into a store of their own) were exchanged with (LedgerStore::swap_contents).
+    void rebind(store::LedgerStore& store) { store_ = &store; }
 
     // ---- parties ----
     // Resolves a party reference (docs/seed-format.md). Throws JsonFieldError at `pointer`.
@@ -143,7 +146,7 @@ class SeedContext {
     Timestamp start_time;
 
   private:
-    store::LedgerStore& store_;
+    store::LedgerStore* store_;
     std::optional<std::int64_t> snapshot_interval_seconds_;
     std::int64_t next_snapshot_ = 0;  // seconds since epoch of the next interval snapshot
     PartyDirectory parties_;

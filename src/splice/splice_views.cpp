@@ -387,26 +387,28 @@ void SpliceViews::on_rollback() {
     last_rows_.reset();  // the ACS may be back to another state in rows of the same address
 }
 
-void SpliceViews::on_clear() {
-    prepared_.clear();
-    facts_.clear();
-    unlocked_by_owner_.clear();
-    offers_by_party_.clear();
-    counter_by_sender_.clear();
-    preapprovals_by_receiver_.clear();
-    open_rounds_.clear();
-    amulet_rules_.clear();
-    featured_by_provider_.clear();
-    external_rules_.clear();
-    ans_by_name_.clear();
-    vote_requests_.clear();
-    vote_by_tracking_.clear();
-    buy_traffic_.clear();
-    buy_traffic_request_.clear();
-    expiring_.clear();
-    snapshots_.clear();
-    next_row_id_ = 1;
-    last_rows_.reset();
+void SpliceViews::on_swap(store::LedgerExtension& other_extension) {
+    auto& other = dynamic_cast<SpliceViews&>(other_extension);
+    using std::swap;
+    prepared_.swap(other.prepared_);
+    facts_.swap(other.facts_);
+    unlocked_by_owner_.swap(other.unlocked_by_owner_);
+    offers_by_party_.swap(other.offers_by_party_);
+    counter_by_sender_.swap(other.counter_by_sender_);
+    preapprovals_by_receiver_.swap(other.preapprovals_by_receiver_);
+    open_rounds_.swap(other.open_rounds_);
+    amulet_rules_.swap(other.amulet_rules_);
+    featured_by_provider_.swap(other.featured_by_provider_);
+    external_rules_.swap(other.external_rules_);
+    ans_by_name_.swap(other.ans_by_name_);
+    vote_requests_.swap(other.vote_requests_);
+    vote_by_tracking_.swap(other.vote_by_tracking_);
+    buy_traffic_.swap(other.buy_traffic_);
+    buy_traffic_request_.swap(other.buy_traffic_request_);
+    expiring_.swap(other.expiring_);
+    snapshots_.swap(other.snapshots_);
+    swap(next_row_id_, other.next_row_id_);
+    last_rows_.swap(other.last_rows_);
 }
 
 HoldingsSnapshotPtr SpliceViews::holdings(const store::Snapshot& snapshot) const {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <mutex>
+#include <stdexcept>
 #include <tuple>
 #include <unordered_set>
 
@@ -224,32 +225,37 @@ void LedgerStore::rollback(UndoLog::Mark mark) {
     for (const auto& e : extensions_) e->on_rollback();
 }
 
-void LedgerStore::clear(model::Network network, Timestamp genesis_time) {
-    const std::unique_lock lock(mutex_);
+void LedgerStore::swap_contents(LedgerStore& other) {
+    const std::scoped_lock lock(mutex_, other.mutex_);
+    if (extensions_.size() != other.extensions_.size())
+        throw std::logic_error("stores with other extensions do not exchange their contents");
+    using std::swap;
+    swap(network_, other.network_);
+    swap(genesis_time_, other.genesis_time_);
+    swap(id_namespace_, other.id_namespace_);
+    history_.swap(other.history_);
+    completions_.swap(other.completions_);
+    completion_keys_.swap(other.completion_keys_);
+    contracts_.swap(other.contracts_);
+    sequence_of_.swap(other.sequence_of_);
+    reassignments_.swap(other.reassignments_);
+    offset_of_update_.swap(other.offset_of_update_);
+    offset_of_external_hash_.swap(other.offset_of_external_hash_);
+    swap(now_, other.now_);
+    swap(migration_id_, other.migration_id_);
+    imports_.swap(other.imports_);
+    snapshots_.swap(other.snapshots_);
+    swap(next_acs_row_id_, other.next_acs_row_id_);
+    last_acs_rows_.swap(other.last_acs_rows_);
+    swap(last_acs_rows_version_, other.last_acs_rows_version_);
+    swap(acs_version_, other.acs_version_);
+    in_flight_.swap(other.in_flight_);
+    templates_.swap(other.templates_);
+    for (std::size_t i = 0; i < extensions_.size(); ++i)
+        extensions_[i]->on_swap(*other.extensions_[i]);
+    // What the log would undo is the other contents' now.
     undo_.clear();
-    undo_.set_recording(false);
-    network_ = std::move(network);
-    genesis_time_ = genesis_time;
-    id_namespace_ = Name(network_.id_namespace);
-    history_.clear();
-    completions_.clear();
-    completion_keys_.clear();
-    sequence_of_.clear();
-    contracts_.clear();
-    reassignments_.clear();
-    offset_of_update_.clear();
-    offset_of_external_hash_.clear();
-    now_ = genesis_time;
-    migration_id_ = 0;
-    imports_.clear();
-    snapshots_.clear();
-    next_acs_row_id_ = 1;
-    last_acs_rows_.reset();
-    last_acs_rows_version_ = 0;
-    acs_version_ = 0;
-    in_flight_.clear();
-    templates_.clear();
-    for (const auto& e : extensions_) e->on_clear();
+    other.undo_.clear();
 }
 
 void LedgerStore::add_extension(std::unique_ptr<LedgerExtension> extension) {

@@ -169,7 +169,7 @@ class SpliceViews final : public store::LedgerExtension {
     void on_archived(const model::Contract& contract, std::uint64_t sequence) override;
     void on_snapshot(const store::Snapshot& snapshot) override;
     void on_rollback() override;
-    void on_clear() override;
+    void on_swap(store::LedgerExtension& other) override;
 
     // An Amulet's owner, or a LockedAmulet's (locked).
     struct HoldingFact {

@@ -47,8 +47,9 @@ class LedgerExtension {
     virtual void on_snapshot(const Snapshot& snapshot) = 0;
     // The store rolled back: whatever was derived from its state and not undone is stale.
     virtual void on_rollback() = 0;
-    // The store was emptied (LedgerStore::clear): so is everything derived from it.
-    virtual void on_clear() = 0;
+    // The store exchanged its contents with `other`'s store (LedgerStore::swap_contents), whose
+    // extension at the same place is `other`: exchange what is derived from them too.
+    virtual void on_swap(LedgerExtension& other) = 0;
 };
 
 }  // namespace cantonlite::store

@@ -139,11 +139,12 @@ class LedgerStore {
     [[nodiscard]] UndoLog& undo() { return undo_; }
     // Undoes every change recorded after `mark`: history, indexes, clock, snapshots, network.
     void rollback(UndoLog::Mark mark);
-    // Empties the store, as if made now with `network` and `genesis_time`: no history, no
-    // snapshots, nothing to undo (recording off); its extensions are emptied too. For loading a
-    // state file into a running network (LiveNetwork::load_state_bytes): readers see the old
-    // ledger or the new one, as with a rollback.
-    void clear(model::Network network, model::Timestamp genesis_time);
+    // Exchanges everything this store holds (its network, history, indexes, snapshots; its
+    // extensions' too, which must be of the same kinds in the same order) with `other`'s, and
+    // forgets what it could undo. For loading a state file into a running network
+    // (LiveNetwork::load_state_bytes): the file is read into a store of its own, then exchanged
+    // in a moment; readers see the old ledger or the new one, as with a rollback.
+    void swap_contents(LedgerStore& other);
 
     // Adds a party alias (network.parties) or a participant user. Throws AppendError when the
     // alias or user id is taken.

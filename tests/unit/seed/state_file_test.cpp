@@ -146,6 +146,36 @@ TEST(StateFile, ALoadedNetworkTakesTheSameStepsWithTheSameLabels) {
     EXPECT_EQ(loaded->state(), network->state());
 }
 
+// A state file loaded into a running network makes it the network a fresh load makes: the same
+// steps answer alike and leave the same file, and a reset goes back to the file.
+TEST(StateFile, ANetworkLoadedInPlaceGoesOnAsAFreshLoad) {
+    const auto saved = default_network();
+    saved->apply_steps(
+        json::array({{{"step", "mint"}, {"owner", "alice"}, {"amount", "7"}, {"as", "in-place"}},
+                     {{"step", "advance_time"}, {"by_seconds", 3600}}}));
+    const std::string file = saved->state();
+    const auto running = default_network();
+    running->apply_steps(json::array({{{"step", "mint"}, {"owner", "bob"}, {"amount", "1"}}}));
+    (void)running->take_snapshot();
+    const auto fresh = LiveNetwork::load_state(file, "s.state");
+
+    (void)running->load_state_bytes(file, "s.state");
+
+    EXPECT_EQ(running->state(), file);
+    EXPECT_EQ(summary(*running), summary(*fresh));
+    EXPECT_EQ(running->snapshots().at("snapshots").size(), 0U);
+    const json steps = json::array({
+        {{"step", "transfer"},
+         {"sender", "alice"},
+         {"inputs", {"in-place"}},
+         {"outputs", {{{"receiver", "bob"}, {"amount", "2"}, {"as", "after"}}}}},
+    });
+    EXPECT_EQ(running->apply_steps(steps).answer, fresh->apply_steps(steps).answer);
+    EXPECT_EQ(running->state(), fresh->state());
+    (void)running->reset();
+    EXPECT_EQ(running->state(), file);
+}
+
 TEST(StateFile, RefusesWhatIsNotAStateFile) {
     EXPECT_EQ(refusal(""), "s.state: is not a cantonlite state file");
     EXPECT_EQ(refusal(R"({"network": {}})"), "s.state: is not a cantonlite state file");

@@ -38,6 +38,32 @@ TEST(PositionIndex, FindsEachElementByItsKeyThroughRehashes) {
     EXPECT_EQ(index.find(""), std::nullopt);
 }
 
+// Two sequences exchange their elements, and their indexes their positions: each index then
+// finds its own sequence's new elements, and goes on growing over it.
+TEST(PositionIndex, SwappedWithItsSequenceFindsTheOtherSequencesElements) {
+    Rows a{"a0", "a1", "a2"};
+    Rows b{"b0", "b1"};
+    Index ia(&a);
+    Index ib(&b);
+    for (std::uint32_t i = 0; i < a.size(); ++i) ia.insert(i);
+    for (std::uint32_t i = 0; i < b.size(); ++i) ib.insert(i);
+
+    a.swap(b);
+    ia.swap(ib);
+
+    EXPECT_EQ(ia.find("b1"), std::optional<std::uint32_t>(1));
+    EXPECT_EQ(ia.find("a1"), std::nullopt);
+    EXPECT_EQ(ib.find("a2"), std::optional<std::uint32_t>(2));
+    for (int i = 0; i < 1000; ++i) {  // rehashes read the rows through the swapped index
+        a.push_back(id(i));
+        EXPECT_TRUE(ia.insert(static_cast<std::uint32_t>(a.size() - 1)));
+    }
+    EXPECT_EQ(ia.find("b0"), std::optional<std::uint32_t>(0));
+    EXPECT_EQ(ia.find(id(999)), std::optional<std::uint32_t>(1001));
+    EXPECT_EQ(ib.find("a0"), std::optional<std::uint32_t>(0));
+    EXPECT_EQ(ib.size(), 3U);
+}
+
 TEST(PositionIndex, RefusesASecondElementWithTheSameKey) {
     Rows rows{"a", "b", "a"};
     Index index(&rows);
