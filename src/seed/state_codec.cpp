@@ -100,18 +100,29 @@ class Out {
             text(v);
         }
     }
-    // Appends the payload to `file`: the table of texts, then the body.
-    void append_payload(std::string& file) const {
-        Out counts;
-        counts.varint(texts_.size());
-        for (const std::string_view t : texts_) counts.varint(t.size());
-        std::size_t size = file.size() + counts.used_ + used_;
-        for (const std::string_view t : texts_) size += t.size();
-        file.reserve(size);
-        file.append(counts.out_, 0, counts.used_);
-        for (const std::string_view t : texts_) file += t;
-        file.append(out_, 0, used_);
+    // The file: the header's room, the body's size, the body written so far, then the table of
+    // its texts. The body is written where it stays: no copy of it is made.
+    std::string finish() && {
+        const std::size_t body_size = used_ - body_start;
+        for (int i = 0; i < 8; ++i)
+            out_[header_size + static_cast<std::size_t>(i)] =
+                static_cast<char>((body_size >> (8 * i)) & 0xFF);
+        varint(texts_.size());
+        std::size_t text_bytes = 0;
+        for (const std::string_view t : texts_) {
+            varint(t.size());
+            text_bytes += t.size();
+        }
+        out_.resize(used_ + text_bytes);
+        for (const std::string_view t : texts_) {
+            std::memcpy(out_.data() + used_, t.data(), t.size());
+            used_ += t.size();
+        }
+        return std::move(out_);
     }
+
+    // Where the body starts: after the header and the body's size.
+    static constexpr std::size_t body_start = header_size + 8;
 
   private:
     // Makes room for `n` more bytes: out_ grows ahead of used_, not a byte at a time.
@@ -123,8 +134,8 @@ class Out {
         return texts_.size() - 1;
     }
 
-    std::string out_;  // the body: its first used_ bytes
-    std::size_t used_ = 0;
+    std::string out_ = std::string(body_start, '\0');  // the file: its first used_ bytes
+    std::size_t used_ = body_start;
     std::vector<std::string_view> texts_;       // by index: Names' texts and copies_
     std::vector<std::uint32_t> index_of_name_;  // by Name id: its text's index + 1, or 0
     // The texts that are no Name's, each once.
@@ -368,12 +379,16 @@ void write_completion(Out& out, const store::CommandCompletion& c) {
 
 class In {
   public:
-    // Reads the table of texts at the start of `payload`; the body follows it.
-    explicit In(std::string_view payload) : bytes_(payload) {
+    // Reads the table of texts after the body of `payload`, then stands at the body's start.
+    explicit In(std::string_view payload) {
+        if (payload.size() < 8) fail("it ends inside a record");
+        const std::uint64_t body_size = le64(payload);
+        if (body_size > payload.size() - 8) fail("its body is larger than the file");
+        bytes_ = payload.substr(8 + body_size);  // the table
+        texts_.resize(count());
         // The sizes first, kept in the views (no vector of sizes: freeing one so early would
         // raise glibc's mmap threshold, and the load's larger blocks would then stay resident as
         // heap holes), then the texts.
-        texts_.resize(count());
         for (std::string_view& text : texts_) {
             const std::uint64_t size = varint();
             need(size);
@@ -384,6 +399,9 @@ class In {
             text = bytes_.substr(at_, text.size());
             at_ += text.size();
         }
+        if (at_ != bytes_.size()) fail("bytes follow its table of texts");
+        bytes_ = payload.substr(8, body_size);
+        at_ = 0;
     }
 
     std::uint8_t byte() {
@@ -463,6 +481,13 @@ class In {
     }
 
   private:
+    static std::uint64_t le64(std::string_view bytes) {
+        std::uint64_t v = 0;
+        for (int i = 0; i < 8; ++i)
+            v |= std::uint64_t{static_cast<unsigned char>(bytes[static_cast<std::size_t>(i)])}
+                 << (8 * i);
+        return v;
+    }
     void need(std::uint64_t n) const {
         if (n > bytes_.size() - at_) fail("it ends inside a record");
     }
@@ -774,8 +799,7 @@ std::string write_state(const store::LedgerStore& store, const SeedContext& cont
         out.name(label);
         out.name(contract);
     }
-    std::string file(header_size, '\0');
-    out.append_payload(file);
+    std::string file = std::move(out).finish();
     seal_state_file(file);
     return file;
 }

@@ -193,17 +193,30 @@ TEST(StateFile, RefusesATruncatedOrDamagedFile) {
     EXPECT_EQ(refusal(bytes + "x"), "s.state: is damaged: 1 bytes follow its end");
 }
 
+// The payload is the body's size, the body, then the table of the texts it names: a size that
+// points past the end, or bytes after the table, are damage even under a checksum that matches.
+TEST(StateFile, RefusesABodySizeThatDoesNotFit) {
+    const std::string bytes = default_network()->state();
+    std::string too_large = bytes;
+    too_large[32 + 7] = 0x7F;  // the size's highest byte
+    seal_state_file(too_large);
+    EXPECT_EQ(refusal(too_large), "s.state: is damaged: its body is larger than the file");
+    std::string trailing = bytes + "x";
+    seal_state_file(trailing);
+    EXPECT_EQ(refusal(trailing), "s.state: is damaged: bytes follow its table of texts");
+}
+
 TEST(StateFile, RefusesAnotherFormat) {
     std::string newer = default_network()->state();
     newer[16] = static_cast<char>(state_file_format + 1);
     EXPECT_EQ(refusal(newer),
-              "s.state: is a state file of format 2, newer than the format this "
-              "cantonlite reads (1)");
+              "s.state: is a state file of format 3, newer than the format this "
+              "cantonlite reads (2)");
     std::string older = newer;
-    older[16] = 0;
+    older[16] = 1;
     EXPECT_EQ(refusal(older),
-              "s.state: is a state file of format 0, which is not the format this "
-              "cantonlite reads (1)");
+              "s.state: is a state file of format 1, which is not the format this "
+              "cantonlite reads (2)");
 }
 
 // Readers of the store while a running network loads state files in place: those that take the
