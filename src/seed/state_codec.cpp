@@ -1,7 +1,8 @@
 // The state file's codec. A file is a 32-byte header (the magic, the format, the CRC-32 of the
-// payload, the payload's size; little-endian) and the payload: the network's facts, its genesis
-// time, its history and Scan snapshots in the order they were made, the command completions, the
-// clock, and the seed context (labels, aliases, the snapshot schedule). Reading replays the
+// payload, the payload's size; little-endian) and the payload: the body's size, the body (the
+// network's facts, its genesis time, its history and Scan snapshots in the order they were made,
+// the command completions, the clock, and the seed context: labels, aliases, the snapshot
+// schedule), then the table of the texts the body names by index. Reading replays the
 // history into a new store through its own appends, so that every index and view is made as it
 // was; what answers a request is then what it was in the daemon that saved it. Values are written
 // from their packed bytes, each interned id (the process's own) replaced by its text's index.
@@ -41,9 +42,9 @@ std::uint32_t crc_of(std::string_view bytes) {
 
 // ---- writing ----
 
-// The payload's body, its texts kept apart: each distinct text once, in a table before the body,
-// which names it by its index (a party's id, a template's name, a record's labels are written
-// thousands of times).
+// The file, its texts kept apart: each distinct text once, in a table after the body, which names
+// it by its index (a party's id, a template's name, a record's labels are written thousands of
+// times).
 class Out {
   public:
     void byte(std::uint8_t b) {
