@@ -28,6 +28,14 @@ ContractPtr make_contract(std::string_view contract_id, TemplateId template_id,
                           const Value& argument, const std::vector<std::string>& signatories,
                           const std::vector<std::string>& observers, Timestamp created_at,
                           std::int64_t created_offset, int created_node_id) {
+    return make_contract(contract_id, std::move(template_id), pack(argument), signatories,
+                         observers, created_at, created_offset, created_node_id);
+}
+
+ContractPtr make_contract(std::string_view contract_id, TemplateId template_id,
+                          PackedValue argument, const std::vector<std::string>& signatories,
+                          const std::vector<std::string>& observers, Timestamp created_at,
+                          std::int64_t created_offset, int created_node_id) {
     auto c = std::make_shared<Contract>();
     c->contract_id = Name(contract_id);
     c->template_ref = TemplateRef(template_id);
@@ -41,7 +49,7 @@ ContractPtr make_contract(std::string_view contract_id, TemplateId template_id,
     c->created_at = created_at;
     c->created_offset = static_cast<std::uint32_t>(created_offset);
     c->created_node_id = created_node_id;
-    c->argument = pack(argument);
+    c->argument = std::move(argument);
     return c;
 }
 

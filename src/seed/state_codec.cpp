@@ -62,6 +62,21 @@ class Out {
     void integer(std::int64_t n) {
         varint((static_cast<std::uint64_t>(n) << 1) ^ static_cast<std::uint64_t>(n >> 63));
     }
+    void varint128(model::UInt128 v) {
+        room(19);
+        while (v >= 0x80) {
+            out_[used_++] = static_cast<char>(static_cast<std::uint8_t>(v) | 0x80);
+            v >>= 7;
+        }
+        out_[used_++] = static_cast<char>(v);
+    }
+    // A size, then the bytes themselves (a text within a value: rarely repeated).
+    void bytes(std::string_view b) {
+        varint(b.size());
+        room(b.size());
+        std::memcpy(out_.data() + used_, b.data(), b.size());
+        used_ += b.size();
+    }
     void boolean(bool b) { byte(b ? 1 : 0); }
     // A text, with a Name's text as that Name: one index for both.
     void text(std::string_view s) {
@@ -128,7 +143,7 @@ class Out {
   private:
     // Makes room for `n` more bytes: out_ grows ahead of used_, not a byte at a time.
     void room(std::size_t n) {
-        if (out_.size() - used_ < n) out_.resize(std::max<std::size_t>(2 * out_.size(), 4096));
+        while (out_.size() - used_ < n) out_.resize(std::max<std::size_t>(2 * out_.size(), 4096));
     }
     std::size_t add(std::string_view text) {
         texts_.push_back(text);
@@ -144,41 +159,22 @@ class Out {
     std::deque<std::string> copies_;
 };
 
-// The tag of a text that was a Name when saved (a party's id quoted in metadata, a vocabulary
-// word): read back, it is a Name again, so that it packs as small as it did.
-constexpr std::uint8_t name_text_tag = 0x80 | static_cast<std::uint8_t>(Value::Kind::text);
-
-// Writes the value of packed bytes as read_value reads it, without unpacking it: its Names go
-// through the Out's table by id.
+// Writes packed bytes as they are, but for each Name id (a party, a contract id, a record label, a
+// text-map key, a text kept as a Name), which is written as its text's index in the table.
 void write_packed(Out& out, model::packed::Reader& in) {
     using Kind = Value::Kind;
-    const auto tag = static_cast<std::uint8_t>(in.position()[0]);
-    if (tag == model::packed::name_text_tag) {
-        (void)in.byte();
-        out.byte(name_text_tag);
+    if (static_cast<std::uint8_t>(in.position()[0]) == model::packed::name_text_tag) {
+        out.byte(in.byte());
         out.name(in.name());
         return;
     }
     const Kind kind = in.kind();
-    if (kind == Kind::text) {
-        // A text packed before it became a Name reads back as the Name it is now, as it packs.
-        const std::string_view text = in.text();
-        if (const auto name = model::Name::find(text)) {
-            out.byte(name_text_tag);
-            out.name(*name);
-        } else {
-            out.byte(static_cast<std::uint8_t>(kind));
-            out.text(text);
-        }
-        return;
-    }
     out.byte(static_cast<std::uint8_t>(kind));
     switch (kind) {
         case Kind::unit:
-        case Kind::text:
             return;
         case Kind::boolean:
-            out.integer(in.byte());
+            out.byte(in.byte());
             return;
         case Kind::int64:
         case Kind::timestamp:
@@ -186,29 +182,31 @@ void write_packed(Out& out, model::packed::Reader& in) {
             out.integer(in.integer());
             return;
         case Kind::numeric: {
-            const auto units = static_cast<model::UInt128>(in.decimal().units());
-            out.varint(static_cast<std::uint64_t>(units));
-            out.varint(static_cast<std::uint64_t>(units >> 64));
+            const model::Int128 n = in.decimal().units();
+            out.varint128((static_cast<model::UInt128>(n) << 1) ^
+                          static_cast<model::UInt128>(n >> 127));
             return;
         }
+        case Kind::text:
         case Kind::enumeration:
-            out.text(in.text());
+            out.bytes(in.text());
             return;
         case Kind::party:
         case Kind::contract_id:
             out.name(in.name());
             return;
         case Kind::optional: {
-            const bool some = in.byte() != 0;
-            out.varint(some ? 1 : 0);
-            if (some) write_packed(out, in);
+            const std::uint8_t some = in.byte();
+            out.byte(some);
+            if (some != 0) write_packed(out, in);
             return;
         }
         case Kind::list:
         case Kind::gen_map: {
-            const std::size_t n = in.count() * (kind == Kind::gen_map ? 2 : 1);
+            const std::size_t n = in.count();
             out.varint(n);
-            for (std::size_t i = 0; i < n; ++i) write_packed(out, in);
+            for (std::size_t i = 0; i < n * (kind == Kind::gen_map ? 2 : 1); ++i)
+                write_packed(out, in);
             return;
         }
         case Kind::text_map:
@@ -222,7 +220,7 @@ void write_packed(Out& out, model::packed::Reader& in) {
             return;
         }
         case Kind::variant:
-            out.text(in.text());
+            out.bytes(in.text());
             write_packed(out, in);
             return;
     }
@@ -422,6 +420,24 @@ class In {
         const std::uint64_t v = varint();
         return static_cast<std::int64_t>((v >> 1) ^ (~(v & 1) + 1));
     }
+    model::UInt128 varint128() {
+        model::UInt128 v = 0;
+        for (unsigned shift = 0;; shift += 7) {
+            if (shift > 127) fail("a number is too long");
+            const std::uint8_t b = byte();
+            v |= model::UInt128{b & 0x7FU} << shift;
+            if ((b & 0x80U) == 0) return v;
+        }
+    }
+    // A size, then that many bytes, in place.
+    std::string_view bytes() {
+        const std::size_t n = count();
+        const std::string_view out = bytes_.substr(at_, n);
+        at_ += n;
+        return out;
+    }
+    // A buffer the reader of a value reuses.
+    std::string& scratch() { return scratch_; }
     bool boolean() {
         const std::uint8_t b = byte();
         if (b > 1) fail("a flag is neither 0 nor 1");
@@ -496,86 +512,108 @@ class In {
     std::size_t at_ = 0;
     std::vector<std::string_view> texts_;
     std::vector<std::optional<model::Name>> names_;  // by text, once asked for
+    std::string scratch_;
 };
 
-Value read_value(In& in, int depth = 0) {
+void put_varint(std::string& out, model::UInt128 v) {
+    while (v >= 0x80) {
+        out += static_cast<char>(static_cast<std::uint8_t>(v) | 0x80);
+        v >>= 7;
+    }
+    out += static_cast<char>(v);
+}
+void put_integer(std::string& out, std::int64_t n) {
+    put_varint(out, (static_cast<std::uint64_t>(n) << 1) ^ static_cast<std::uint64_t>(n >> 63));
+}
+
+// Reads a value written by write_packed into `out` in pack()'s form, each text index that stands
+// for a Name replaced by this process's Name id; checks it as a seed's values are checked (kinds,
+// nesting, the range of numerics, times and dates).
+void read_packed(In& in, std::string& out, int depth = 0) {
     using Kind = Value::Kind;
     if (depth > max_value_depth) In::fail("a value nests too deep");
     const std::uint8_t tag = in.byte();
-    if (tag == name_text_tag) return Value::text_value(std::string(in.name().view()));
+    out += static_cast<char>(tag);
+    if (tag == model::packed::name_text_tag) return put_varint(out, in.name().id());
     if (tag > static_cast<std::uint8_t>(Kind::enumeration)) In::fail("a value of no known kind");
-    Value v;
-    v.kind = static_cast<Kind>(tag);
-    switch (v.kind) {
+    switch (static_cast<Kind>(tag)) {
         case Kind::unit:
-            break;
+            return;
         case Kind::boolean:
+        case Kind::optional: {
+            const std::uint8_t b = in.byte();
+            if (b > 1) In::fail("a flag is neither 0 nor 1");
+            out += static_cast<char>(b);
+            if (tag == static_cast<std::uint8_t>(Kind::optional) && b == 1)
+                read_packed(in, out, depth + 1);
+            return;
+        }
         case Kind::int64:
-            v.number = in.integer();
-            if (v.kind == Kind::boolean && v.number != 0 && v.number != 1)
-                In::fail("a boolean is neither 0 nor 1");
-            break;
+            return put_integer(out, in.integer());
         case Kind::timestamp:
-            v.number = in.time().micros;
-            break;
+            return put_integer(out, in.time().micros);
         case Kind::date: {
             // Days since the epoch of years 1 to 9999, as a Daml Date.
             constexpr std::int64_t first = -719162;
             constexpr std::int64_t last = 2932896;
-            v.number = in.integer();
-            if (v.number < first || v.number > last) In::fail("a date is beyond the year 9999");
-            break;
+            const std::int64_t days = in.integer();
+            if (days < first || days > last) In::fail("a date is beyond the year 9999");
+            return put_integer(out, days);
         }
         case Kind::numeric: {
-            const std::uint64_t low = in.varint();
-            const std::uint64_t high = in.varint();
-            const auto units =
-                static_cast<model::Int128>((static_cast<model::UInt128>(high) << 64) | low);
+            const model::UInt128 zigzag = in.varint128();
+            const auto units = static_cast<model::Int128>((zigzag >> 1) ^ (~(zigzag & 1) + 1));
             // A Numeric has at most 38 digits: 28 before the point and 10 after.
             constexpr model::Int128 limit =
                 static_cast<model::Int128>(10'000'000'000'000'000'000ULL) *
                 10'000'000'000'000'000'000ULL;
             if (units >= limit || units <= -limit) In::fail("a number has more than 38 digits");
-            v.decimal = model::Decimal::from_units(units);
-            break;
+            return put_varint(out, zigzag);
         }
         case Kind::text:
+        case Kind::enumeration: {
+            const std::string_view text = in.bytes();
+            put_varint(out, text.size());
+            out += text;
+            return;
+        }
         case Kind::party:
         case Kind::contract_id:
-        case Kind::enumeration:
-            v.text = in.text();
-            break;
-        case Kind::optional:
+            return put_varint(out, in.name().id());
         case Kind::list:
         case Kind::gen_map: {
             const std::size_t n = in.count();
-            if ((v.kind == Kind::optional && n > 1) || (v.kind == Kind::gen_map && n % 2 != 0))
-                In::fail("a value has the wrong number of items");
-            v.items.reserve(n);
-            for (std::size_t i = 0; i < n; ++i) v.items.push_back(read_value(in, depth + 1));
-            break;
+            put_varint(out, n);
+            for (std::size_t i = 0;
+                 i < n * (tag == static_cast<std::uint8_t>(Kind::gen_map) ? 2 : 1); ++i)
+                read_packed(in, out, depth + 1);
+            return;
         }
         case Kind::text_map:
         case Kind::record: {
             const std::size_t n = in.count();
-            v.labels.reserve(n);
-            v.items.reserve(n);
+            put_varint(out, n);
             for (std::size_t i = 0; i < n; ++i) {
-                v.labels.push_back(in.text());
-                v.items.push_back(read_value(in, depth + 1));
+                put_varint(out, in.name().id());
+                read_packed(in, out, depth + 1);
             }
-            // A record written without labels reads back without them.
-            if (std::all_of(v.labels.begin(), v.labels.end(),
-                            [](const std::string& l) { return l.empty(); }))
-                v.labels.clear();
-            break;
+            return;
         }
-        case Kind::variant:
-            v.text = in.text();
-            v.items.push_back(read_value(in, depth + 1));
-            break;
+        case Kind::variant: {
+            const std::string_view constructor = in.bytes();
+            put_varint(out, constructor.size());
+            out += constructor;
+            return read_packed(in, out, depth + 1);
+        }
     }
-    return v;
+}
+
+// A value written by write_packed, packed for this process.
+model::PackedValue read_value(In& in) {
+    std::string& bytes = in.scratch();
+    bytes.clear();
+    read_packed(in, bytes);
+    return model::PackedValue::adopt(bytes);
 }
 
 model::TemplateId read_template(In& in) {
@@ -670,7 +708,7 @@ store::TransactionDraft read_transaction(In& in, const store::LedgerStore& store
             c.template_id = read_template(in);
             c.signatories = in.texts();
             c.observers = in.texts();  // the stakeholders: the same set with the signatories
-            c.argument = read_value(in);
+            c.packed_argument = read_value(in);
             node.event = std::move(c);
         } else if (tag == static_cast<std::uint8_t>(NodeTag::exercised)) {
             store::ExerciseDraft e;
@@ -678,10 +716,10 @@ store::TransactionDraft read_transaction(In& in, const store::LedgerStore& store
             e.template_id = read_template(in);
             if (in.boolean()) e.interface_id = read_template(in);
             e.choice = in.text();
-            e.argument = read_value(in);
+            e.packed_argument = read_value(in);
             e.consuming = in.boolean();
             e.acting_parties = in.texts();
-            e.result = read_value(in);
+            e.packed_result = read_value(in);
             node.event = std::move(e);
         } else {
             In::fail("a node of no known kind");

@@ -147,6 +147,30 @@ Fact extract(const model::TemplateId& t, const Value& a) {
     return std::monostate{};
 }
 
+// The same from a packed argument (a state file's): a holding's facts read without unpacking it,
+// any other's from the unpacked value (as are a holding's errors).
+Fact extract(const model::TemplateId& t, const model::PackedValue& a) {
+    const bool locked = templates::is(t, templates::locked_amulet);
+    if (locked || templates::is(t, templates::amulet)) {
+        const auto field_of = [&](std::initializer_list<std::string_view> path, Value::Kind kind) {
+            std::array<std::string_view, 5> full{};
+            std::size_t n = 0;
+            if (locked) full[n++] = "amulet";
+            for (const std::string_view label : path) full[n++] = label;
+            auto v = model::field_at(a, std::span<const std::string_view>(full.data(), n));
+            return v && v->kind == kind ? std::move(v) : std::nullopt;
+        };
+        using K = Value::Kind;
+        if (field_of({"amount", "initialAmount"}, K::numeric) &&
+            field_of({"amount", "ratePerRound", "rate"}, K::numeric) &&
+            field_of({"amount", "createdAt", "number"}, K::int64)) {
+            if (const auto owner = field_of({"owner"}, K::party))
+                return HoldingFact{.owner = Name(owner->text), .locked = locked};
+        }
+    }
+    return extract(t, model::unpack(a));
+}
+
 bool is_holding(const model::TemplateId& t) {
     return templates::is(t, templates::amulet) || templates::is(t, templates::locked_amulet);
 }
@@ -234,7 +258,8 @@ void SpliceViews::prepare(const store::TransactionDraft& draft) {
     prepared_.resize(draft.nodes.size());  // monostate each
     for (std::size_t i = 0; i < draft.nodes.size(); ++i) {
         if (const auto* c = std::get_if<store::CreateDraft>(&draft.nodes[i].event)) {
-            prepared_[i] = extract(c->template_id, c->argument);
+            prepared_[i] = c->packed_argument ? extract(c->template_id, *c->packed_argument)
+                                              : extract(c->template_id, c->argument);
         }
     }
 }
@@ -348,8 +373,9 @@ void SpliceViews::on_exercised(const store::ExerciseDraft& e, const model::Updat
         event.status = BuyTrafficStatus::completed;
     } else if (e.choice == "BuyTrafficRequest_Cancel") {
         event.status = BuyTrafficStatus::rejected;
-        const Value* reason =
-            e.argument.kind == Value::Kind::record ? e.argument.field("reason") : nullptr;
+        const Value argument = e.packed_argument ? model::unpack(*e.packed_argument) : Value();
+        const Value& a = e.packed_argument ? argument : e.argument;
+        const Value* reason = a.kind == Value::Kind::record ? a.field("reason") : nullptr;
         if (reason != nullptr) event.reason = reason->text;
     } else if (e.choice == "BuyTrafficRequest_Expire") {
         event.status = BuyTrafficStatus::expired;

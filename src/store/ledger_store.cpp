@@ -458,8 +458,11 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             const std::string cid = draft.contract_id_of(id);
             if (sequence_of(cid)) throw AppendError("contract " + cid + " exists already");
             auto contract =
-                model::make_contract(cid, c->template_id, c->argument, c->signatories, c->observers,
-                                     draft.effective_at, draft.offset, id);
+                c->packed_argument
+                    ? model::make_contract(cid, c->template_id, *c->packed_argument, c->signatories,
+                                           c->observers, draft.effective_at, draft.offset, id)
+                    : model::make_contract(cid, c->template_id, c->argument, c->signatories,
+                                           c->observers, draft.effective_at, draft.offset, id);
             informees = contract->stakeholders;
             known.emplace_back(contract->contract_id, Known{.contract = contract});
             built.nodes.push_back(Node{.event = CreatedNode{contract}, .node_id = id});
@@ -494,19 +497,19 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             it->second.consumed = e.consuming;
             informees = sorted_union(e.consuming ? target.stakeholders : target.signatories,
                                      e.acting_parties);
-            built.exercises.push_back(std::make_unique<ExercisedNode>(
-                ExercisedNode{.contract_id = it->second.contract->contract_id,
-                              .template_ref = model::TemplateRef(e.template_id),
-                              .interface = e.interface_id ? model::TemplateRef(*e.interface_id)
-                                                          : model::TemplateRef(),
-                              .choice = Name(e.choice),
-                              .choice_argument = model::pack(e.argument),
-                              .consuming = e.consuming,
-                              .has_interface = e.interface_id.has_value(),
-                              .acting_parties = model::NameSet::sorted(e.acting_parties),
-                              .exercise_result = model::pack(e.result),
-                              .stakeholders = target.stakeholders,
-                              .last_descendant = id}));
+            built.exercises.push_back(std::make_unique<ExercisedNode>(ExercisedNode{
+                .contract_id = it->second.contract->contract_id,
+                .template_ref = model::TemplateRef(e.template_id),
+                .interface =
+                    e.interface_id ? model::TemplateRef(*e.interface_id) : model::TemplateRef(),
+                .choice = Name(e.choice),
+                .choice_argument = e.packed_argument ? *e.packed_argument : model::pack(e.argument),
+                .consuming = e.consuming,
+                .has_interface = e.interface_id.has_value(),
+                .acting_parties = model::NameSet::sorted(e.acting_parties),
+                .exercise_result = e.packed_result ? *e.packed_result : model::pack(e.result),
+                .stakeholders = target.stakeholders,
+                .last_descendant = id}));
             built.nodes.push_back(Node{.event = built.exercises.back().get(), .node_id = id});
         }
         Node& node = built.nodes.back();
@@ -538,10 +541,8 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             sequence_of_.insert(static_cast<std::uint32_t>(sequence));
             undo_.record(
                 [this, sequence] { sequence_of_.erase(static_cast<std::uint32_t>(sequence)); });
-            const CreateDraft& create = std::get<CreateDraft>(draft.nodes[i].event);
             undo_.insert(templates_, c->template_ref);
             const CreatedEvent event{.contract = c,
-                                     .argument = create.argument,
                                      .sequence = sequence,
                                      .node = i,
                                      .update_id = draft.update_id,

@@ -45,6 +45,13 @@ using ContractPtr = std::shared_ptr<const Contract>;
 [[nodiscard]] std::string created_event_blob(const Contract& c);
 
 // Builds a contract and packs its argument. Sorts and de-duplicates the parties.
+// The same with the argument packed already.
+[[nodiscard]] ContractPtr make_contract(std::string_view contract_id, TemplateId template_id,
+                                        PackedValue argument,
+                                        const std::vector<std::string>& signatories,
+                                        const std::vector<std::string>& observers,
+                                        Timestamp created_at, std::int64_t created_offset = 0,
+                                        int created_node_id = 0);
 [[nodiscard]] ContractPtr make_contract(std::string_view contract_id, TemplateId template_id,
                                         const Value& argument,
                                         const std::vector<std::string>& signatories,

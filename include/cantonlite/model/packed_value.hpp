@@ -61,6 +61,9 @@ class PackedValue {
     bool operator==(const PackedValue& other) const;
 
     friend PackedValue pack(const Value& v);
+    // The value of `bytes`, which a checked transcoder wrote in pack()'s form with this process's
+    // Name ids (the state file's reader). REQUIRES: they are such bytes.
+    [[nodiscard]] static PackedValue adopt(std::string_view bytes) { return PackedValue(bytes); }
 
   private:
     static_assert(std::endian::native == std::endian::little && sizeof(void*) == 8,

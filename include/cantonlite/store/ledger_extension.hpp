@@ -20,9 +20,8 @@ struct Snapshot;
 // One contract a committed transaction created.
 struct CreatedEvent {
     const model::ContractPtr& contract;
-    const model::Value& argument;  // the create argument as the draft gave it (not packed)
-    std::uint64_t sequence;        // its creation sequence in the store
-    std::size_t node;              // its node in the draft
+    std::uint64_t sequence;  // its creation sequence in the store
+    std::size_t node;        // its node in the draft
     const model::UpdateId& update_id;
     Offset offset;
 };

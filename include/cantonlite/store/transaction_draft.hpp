@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cantonlite/model/ids.hpp"
+#include "cantonlite/model/packed_value.hpp"
 #include "cantonlite/model/template_id.hpp"
 #include "cantonlite/model/timestamp.hpp"
 #include "cantonlite/model/value.hpp"
@@ -19,6 +20,8 @@ struct CreateDraft {
     model::Value argument;
     std::vector<Party> signatories;
     std::vector<Party> observers;
+    // The argument packed already (a state file's, read back): then `argument` is not read.
+    std::optional<model::PackedValue> packed_argument;
 };
 
 struct ExerciseDraft {
@@ -30,6 +33,9 @@ struct ExerciseDraft {
     bool consuming = false;
     std::vector<Party> acting_parties;
     model::Value result;
+    // The argument and result packed already (a state file's): then the Values are not read.
+    std::optional<model::PackedValue> packed_argument;
+    std::optional<model::PackedValue> packed_result;
 };
 
 struct NodeDraft {
