@@ -253,11 +253,16 @@ TEST(StateFile, ConcurrentReadersWhileAStateFileLoads) {
             }
         });
     }
-    for (int i = 0; i < 6; ++i)
+    // Loads go on until the readers have read meanwhile (a load is quicker than a thread's
+    // start on a busy machine), then end on `second`.
+    while (reads.load() == 0) std::this_thread::yield();
+    const long before = reads.load();
+    for (int i = 0; i < 1000 && (i < 6 || reads.load() < before + 20); ++i)
         (void)network->load_state_bytes(i % 2 == 0 ? first : second, "s.state");
+    (void)network->load_state_bytes(second, "s.state");
     done = true;
     for (std::thread& t : readers) t.join();
-    EXPECT_GT(reads.load(), 0);
+    EXPECT_GE(reads.load(), before + 20);
     EXPECT_EQ(network->state(), second);
 }
 
