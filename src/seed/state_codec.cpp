@@ -40,6 +40,23 @@ std::uint32_t crc_of(std::string_view bytes) {
         crc32_z(crc32_z(0, Z_NULL, 0), reinterpret_cast<const Bytef*>(bytes.data()), bytes.size()));
 }
 
+// Little-endian numbers of the header and the payload.
+void put_le(std::string& out, std::size_t at, std::uint64_t v, int width) {
+    for (int i = 0; i < width; ++i)
+        out[at + static_cast<std::size_t>(i)] = static_cast<char>((v >> (8 * i)) & 0xFF);
+}
+std::uint64_t get_le(std::string_view bytes, std::size_t at, int width) {
+    std::uint64_t v = 0;
+    for (int i = 0; i < width; ++i)
+        v |= std::uint64_t{static_cast<unsigned char>(bytes[at + static_cast<std::size_t>(i)])}
+             << (8 * i);
+    return v;
+}
+
+// A varint's number: 64 bits, or 128 for a 128-bit one.
+template <class Number>
+using Wide = std::conditional_t<(sizeof(Number) > 8), model::UInt128, std::uint64_t>;
+
 // ---- writing ----
 
 // The file, its texts kept apart: each distinct text once, in a table after the body, which names
@@ -51,24 +68,19 @@ class Out {
         room(1);
         out_[used_++] = static_cast<char>(b);
     }
-    void varint(std::uint64_t v) {
-        room(10);
+    // A number of up to 64 bits, or of 128 (a Numeric's), 7 bits a byte.
+    template <class Number>
+    void varint(Number number) {
+        auto v = static_cast<Wide<Number>>(number);
+        room(sizeof v * 8 / 7 + 1);
         while (v >= 0x80) {
-            out_[used_++] = static_cast<char>(v | 0x80);
+            out_[used_++] = static_cast<char>(static_cast<std::uint8_t>(v) | 0x80);
             v >>= 7;
         }
         out_[used_++] = static_cast<char>(v);
     }
     void integer(std::int64_t n) {
         varint((static_cast<std::uint64_t>(n) << 1) ^ static_cast<std::uint64_t>(n >> 63));
-    }
-    void varint128(model::UInt128 v) {
-        room(19);
-        while (v >= 0x80) {
-            out_[used_++] = static_cast<char>(static_cast<std::uint8_t>(v) | 0x80);
-            v >>= 7;
-        }
-        out_[used_++] = static_cast<char>(v);
     }
     // A size, then the bytes themselves (a text within a value: rarely repeated).
     void bytes(std::string_view b) {
@@ -119,10 +131,7 @@ class Out {
     // The file: the header's room, the body's size, the body written so far, then the table of
     // its texts. The body is written where it stays: no copy of it is made.
     std::string finish() && {
-        const std::size_t body_size = used_ - body_start;
-        for (int i = 0; i < 8; ++i)
-            out_[header_size + static_cast<std::size_t>(i)] =
-                static_cast<char>((body_size >> (8 * i)) & 0xFF);
+        put_le(out_, header_size, used_ - body_start, 8);
         varint(texts_.size());
         std::size_t text_bytes = 0;
         for (const std::string_view t : texts_) {
@@ -183,8 +192,8 @@ void write_packed(Out& out, model::packed::Reader& in) {
             return;
         case Kind::numeric: {
             const model::Int128 n = in.decimal().units();
-            out.varint128((static_cast<model::UInt128>(n) << 1) ^
-                          static_cast<model::UInt128>(n >> 127));
+            out.varint((static_cast<model::UInt128>(n) << 1) ^
+                       static_cast<model::UInt128>(n >> 127));
             return;
         }
         case Kind::text:
@@ -381,7 +390,7 @@ class In {
     // Reads the table of texts after the body of `payload`, then stands at the body's start.
     explicit In(std::string_view payload) {
         if (payload.size() < 8) fail("it ends inside a record");
-        const std::uint64_t body_size = le64(payload);
+        const std::uint64_t body_size = get_le(payload, 0, 8);
         if (body_size > payload.size() - 8) fail("its body is larger than the file");
         bytes_ = payload.substr(8 + body_size);  // the table
         texts_.resize(count());
@@ -407,27 +416,20 @@ class In {
         need(1);
         return static_cast<std::uint8_t>(bytes_[at_++]);
     }
-    std::uint64_t varint() {
-        std::uint64_t v = 0;
+    // An unsigned number of 64 or 128 bits, 7 bits a byte.
+    template <class Unsigned = std::uint64_t>
+    Unsigned varint() {
+        Unsigned v = 0;
         for (unsigned shift = 0;; shift += 7) {
-            if (shift > 63) fail("a number is too long");
+            if (shift >= sizeof v * 8) fail("a number is too long");
             const std::uint8_t b = byte();
-            v |= std::uint64_t{b & 0x7FU} << shift;
+            v |= Unsigned{b & 0x7FU} << shift;
             if ((b & 0x80U) == 0) return v;
         }
     }
     std::int64_t integer() {
         const std::uint64_t v = varint();
         return static_cast<std::int64_t>((v >> 1) ^ (~(v & 1) + 1));
-    }
-    model::UInt128 varint128() {
-        model::UInt128 v = 0;
-        for (unsigned shift = 0;; shift += 7) {
-            if (shift > 127) fail("a number is too long");
-            const std::uint8_t b = byte();
-            v |= model::UInt128{b & 0x7FU} << shift;
-            if ((b & 0x80U) == 0) return v;
-        }
     }
     // A size, then that many bytes, in place.
     std::string_view bytes() {
@@ -443,17 +445,12 @@ class In {
         if (b > 1) fail("a flag is neither 0 nor 1");
         return b == 1;
     }
-    std::string_view text_view() {
-        const std::uint64_t i = varint();
-        if (i >= texts_.size()) fail("a text is not in the table");
-        return texts_[i];
-    }
+    std::string_view text_view() { return texts_[text_index()]; }
     std::string text() { return std::string(text_view()); }
     // A text as a Name, interned once per text of the table (templates' names repeat on every
     // node).
     model::Name name() {
-        const std::uint64_t i = varint();
-        if (i >= texts_.size()) fail("a text is not in the table");
+        const std::size_t i = text_index();
         if (names_.size() < texts_.size()) names_.resize(texts_.size());
         if (!names_[i]) names_[i] = model::Name(texts_[i]);
         return *names_[i];
@@ -498,12 +495,10 @@ class In {
     }
 
   private:
-    static std::uint64_t le64(std::string_view bytes) {
-        std::uint64_t v = 0;
-        for (int i = 0; i < 8; ++i)
-            v |= std::uint64_t{static_cast<unsigned char>(bytes[static_cast<std::size_t>(i)])}
-                 << (8 * i);
-        return v;
+    std::size_t text_index() {
+        const std::uint64_t i = varint();
+        if (i >= texts_.size()) fail("a text is not in the table");
+        return static_cast<std::size_t>(i);
     }
     void need(std::uint64_t n) const {
         if (n > bytes_.size() - at_) fail("it ends inside a record");
@@ -515,7 +510,9 @@ class In {
     std::string scratch_;
 };
 
-void put_varint(std::string& out, model::UInt128 v) {
+template <class Number>
+void put_varint(std::string& out, Number number) {
+    auto v = static_cast<Wide<Number>>(number);
     while (v >= 0x80) {
         out += static_cast<char>(static_cast<std::uint8_t>(v) | 0x80);
         v >>= 7;
@@ -541,10 +538,9 @@ void read_packed(In& in, std::string& out, int depth = 0) {
             return;
         case Kind::boolean:
         case Kind::optional: {
-            const std::uint8_t b = in.byte();
-            if (b > 1) In::fail("a flag is neither 0 nor 1");
-            out += static_cast<char>(b);
-            if (tag == static_cast<std::uint8_t>(Kind::optional) && b == 1)
+            const bool set = in.boolean();
+            out += static_cast<char>(set);
+            if (tag == static_cast<std::uint8_t>(Kind::optional) && set)
                 read_packed(in, out, depth + 1);
             return;
         }
@@ -561,7 +557,7 @@ void read_packed(In& in, std::string& out, int depth = 0) {
             return put_integer(out, days);
         }
         case Kind::numeric: {
-            const model::UInt128 zigzag = in.varint128();
+            const model::UInt128 zigzag = in.varint<model::UInt128>();
             const auto units = static_cast<model::Int128>((zigzag >> 1) ^ (~(zigzag & 1) + 1));
             // A Numeric has at most 38 digits: 28 before the point and 10 after.
             constexpr model::Int128 limit =
@@ -752,18 +748,6 @@ void read_update(In& in, store::LedgerStore& store, store::Offset offset) {
     }
 }
 
-void put_le(std::string& out, std::size_t at, std::uint64_t v, int width) {
-    for (int i = 0; i < width; ++i)
-        out[at + static_cast<std::size_t>(i)] = static_cast<char>((v >> (8 * i)) & 0xFF);
-}
-std::uint64_t get_le(std::string_view bytes, std::size_t at, int width) {
-    std::uint64_t v = 0;
-    for (int i = 0; i < width; ++i)
-        v |= std::uint64_t{static_cast<unsigned char>(bytes[at + static_cast<std::size_t>(i)])}
-             << (8 * i);
-    return v;
-}
-
 // The payload of `bytes` once its header and checksum are checked. Throws StateError.
 std::string_view payload_of(std::string_view bytes) {
     if (bytes.size() < state_file_magic.size() ||
@@ -843,15 +827,17 @@ std::string write_state(const store::LedgerStore& store, const SeedContext& cont
     return file;
 }
 
-std::unique_ptr<SeedContext> read_state_into(std::string_view bytes, const StoreFor& store_for,
-                                             const LoadProgress& progress) {
+LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress) {
     In in(payload_of(bytes));
     model::Name::reserve(in.text_count());
-    store::LedgerStore& store = [&]() -> store::LedgerStore& {
+    LoadedSeed loaded;
+    {
         model::Network network = read_network(in);
         const Timestamp genesis = in.time();
-        return store_for(std::move(network), genesis);
-    }();
+        loaded.store = std::make_unique<store::LedgerStore>(std::move(network), genesis);
+        splice::SpliceViews::attach(*loaded.store);
+    }
+    store::LedgerStore& store = *loaded.store;
     // Whatever the store or its views refuse of what the file says is damage too.
     try {
         struct Taken {
@@ -914,8 +900,8 @@ std::unique_ptr<SeedContext> read_state_into(std::string_view bytes, const Store
             if (*interval < 1 || *interval > (std::int64_t{1} << 40))  // as a seed's
                 In::fail("the snapshot interval is not 1 to 2^40 seconds");
         }
-        auto made = std::make_unique<SeedContext>(store, interval);
-        SeedContext& context = *made;
+        loaded.context = std::make_unique<SeedContext>(store, interval);
+        SeedContext& context = *loaded.context;
         const std::int64_t next_snapshot_seconds = in.integer();
         if (next_snapshot_seconds < In::earliest().micros / model::micros_per_second ||
             next_snapshot_seconds > In::latest().micros / model::micros_per_second)
@@ -933,25 +919,12 @@ std::unique_ptr<SeedContext> read_state_into(std::string_view bytes, const Store
         }
         if (!in.at_end()) In::fail("bytes follow the network's last record");
         if (progress) progress(updates, updates);
-        return made;
+        return loaded;
     } catch (const StateError&) {
         throw;
     } catch (const std::exception& e) {
         throw StateError(std::string("is damaged: ") + e.what());
     }
-}
-
-LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress) {
-    LoadedSeed loaded;
-    loaded.context = read_state_into(
-        bytes,
-        [&](model::Network network, Timestamp genesis) -> store::LedgerStore& {
-            loaded.store = std::make_unique<store::LedgerStore>(std::move(network), genesis);
-            splice::SpliceViews::attach(*loaded.store);
-            return *loaded.store;
-        },
-        progress);
-    return loaded;
 }
 
 }  // namespace cantonlite::seed

@@ -2,7 +2,6 @@
 // The state file's codec (docs/state-files.md): the network as it stands, written from a store and
 // its seed context, and read back into new ones.
 
-#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -20,14 +19,5 @@ namespace cantonlite::seed {
 // Throws StateError (its message is one line, without the file's name) for bytes that are not a
 // state file, another format's, truncated or damaged. `progress` hears of the updates replayed.
 [[nodiscard]] LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress = {});
-
-// The store a state file is read into, given the file's network and genesis time: a new one, or a
-// running network's emptied (LedgerStore::clear). May throw to refuse the file.
-using StoreFor = std::function<store::LedgerStore&(model::Network, model::Timestamp)>;
-
-// read_state's work, into the store `store_for` gives; returns the seed context made with it.
-[[nodiscard]] std::unique_ptr<SeedContext> read_state_into(std::string_view bytes,
-                                                           const StoreFor& store_for,
-                                                           const LoadProgress& progress = {});
 
 }  // namespace cantonlite::seed
