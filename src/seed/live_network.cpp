@@ -71,11 +71,12 @@ const std::string& op_kind(const nlohmann::json& op) {
 LiveNetwork::LiveNetwork(std::unique_ptr<store::LedgerStore> store,
                          std::unique_ptr<SeedContext> context)
     : store_(std::move(store)), context_(std::move(context)) {
-    // From here on Scan's automation takes its periodic snapshots, at the seed's interval or at
-    // Scan's own default, and every change can be undone.
-    if (!context_->snapshot_interval_seconds()) {
+    go_live();
+}
+
+void LiveNetwork::go_live() {
+    if (!context_->snapshot_interval_seconds())
         context_->set_snapshot_interval(scan_default_snapshot_seconds);
-    }
     store_->undo().set_recording(true);
 }
 
@@ -186,8 +187,7 @@ Written LiveNetwork::write_locked(const nlohmann::json& op, bool brief) {
         // Snapshots, reverts and resets cannot fail once checked, and a revert cannot be
         // undone: check, journal, then apply.
         if (kind == "revert" &&
-            std::none_of(snapshots_.begin(), snapshots_.end(),
-                         [&](const SavedSnapshot& s) { return s.id == op.at("id"); })) {
+            find_snapshot(op.at("id").get_ref<const std::string&>()) == snapshots_.end()) {
             execute_revert(op.at("id").get<std::string>());  // throws the 404
         }
         if (journal_ != nullptr) {
@@ -397,8 +397,7 @@ nlohmann::json LiveNetwork::execute_time(model::Timestamp t) {
 }
 
 nlohmann::json LiveNetwork::execute_revert(const std::string& id) {
-    const auto it = std::find_if(snapshots_.begin(), snapshots_.end(),
-                                 [&](const SavedSnapshot& s) { return s.id == id; });
+    const auto it = find_snapshot(id);
     if (it == snapshots_.end()) {
         throw WriteError(
             404, "no snapshot '" + id + "': it was never taken, or a revert or reset dropped it");
@@ -408,6 +407,12 @@ nlohmann::json LiveNetwork::execute_revert(const std::string& id) {
     nlohmann::json answer = clock_json();
     answer["id"] = id;
     return answer;
+}
+
+std::vector<LiveNetwork::SavedSnapshot>::const_iterator LiveNetwork::find_snapshot(
+    std::string_view id) const {
+    return std::find_if(snapshots_.begin(), snapshots_.end(),
+                        [&](const SavedSnapshot& s) { return s.id == id; });
 }
 
 nlohmann::json LiveNetwork::clock_json() const {
@@ -505,9 +510,8 @@ std::pair<Written, std::string> LiveNetwork::take_snapshot_with_state() {
     // Whether the network is as it was when snapshot `id` was taken: every change since would be
     // in the undo log (a revert to it brings the log back to its mark).
     const auto at_snapshot = [this](const nlohmann::json& id) {
-        return std::any_of(snapshots_.begin(), snapshots_.end(), [&](const SavedSnapshot& s) {
-            return s.id == id && s.mark == store_->undo().mark();
-        });
+        const auto it = find_snapshot(id.get_ref<const std::string&>());
+        return it != snapshots_.end() && it->mark == store_->undo().mark();
     };
     for (int attempt = 0; attempt < 2; ++attempt) {
         Written written = take_snapshot();
@@ -518,12 +522,6 @@ std::pair<Written, std::string> LiveNetwork::take_snapshot_with_state() {
     const std::unique_lock lock(gate_);
     Written written = write_locked({{"op", "snapshot"}});
     return {std::move(written), write_state(*store_, *context_)};
-}
-
-bool LiveNetwork::has_snapshot(const std::string& id) const {
-    const std::shared_lock lock(gate_);
-    return std::any_of(snapshots_.begin(), snapshots_.end(),
-                       [&](const SavedSnapshot& s) { return s.id == id; });
 }
 
 nlohmann::json LiveNetwork::snapshots() const {
@@ -611,10 +609,8 @@ Written LiveNetwork::load_state_bytes(std::string_view bytes, const std::string&
     store_->swap_contents(*loaded.store);
     loaded.context->rebind(*store_);
     std::swap(context_, loaded.context);
-    if (!context_->snapshot_interval_seconds())
-        context_->set_snapshot_interval(scan_default_snapshot_seconds);
     snapshots_.clear();
-    store_->undo().set_recording(true);
+    go_live();
     nlohmann::json answer = clock_json();
     answer["loaded"] = source;
     return Written{.answer = std::move(answer)};

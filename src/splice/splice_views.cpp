@@ -416,25 +416,25 @@ void SpliceViews::on_rollback() {
 void SpliceViews::on_swap(store::LedgerExtension& other_extension) {
     auto& other = dynamic_cast<SpliceViews&>(other_extension);
     using std::swap;
-    prepared_.swap(other.prepared_);
-    facts_.swap(other.facts_);
-    unlocked_by_owner_.swap(other.unlocked_by_owner_);
-    offers_by_party_.swap(other.offers_by_party_);
-    counter_by_sender_.swap(other.counter_by_sender_);
-    preapprovals_by_receiver_.swap(other.preapprovals_by_receiver_);
-    open_rounds_.swap(other.open_rounds_);
-    amulet_rules_.swap(other.amulet_rules_);
-    featured_by_provider_.swap(other.featured_by_provider_);
-    external_rules_.swap(other.external_rules_);
-    ans_by_name_.swap(other.ans_by_name_);
-    vote_requests_.swap(other.vote_requests_);
-    vote_by_tracking_.swap(other.vote_by_tracking_);
-    buy_traffic_.swap(other.buy_traffic_);
-    buy_traffic_request_.swap(other.buy_traffic_request_);
-    expiring_.swap(other.expiring_);
-    snapshots_.swap(other.snapshots_);
+    swap(prepared_, other.prepared_);
+    swap(facts_, other.facts_);
+    swap(unlocked_by_owner_, other.unlocked_by_owner_);
+    swap(offers_by_party_, other.offers_by_party_);
+    swap(counter_by_sender_, other.counter_by_sender_);
+    swap(preapprovals_by_receiver_, other.preapprovals_by_receiver_);
+    swap(open_rounds_, other.open_rounds_);
+    swap(amulet_rules_, other.amulet_rules_);
+    swap(featured_by_provider_, other.featured_by_provider_);
+    swap(external_rules_, other.external_rules_);
+    swap(ans_by_name_, other.ans_by_name_);
+    swap(vote_requests_, other.vote_requests_);
+    swap(vote_by_tracking_, other.vote_by_tracking_);
+    swap(buy_traffic_, other.buy_traffic_);
+    swap(buy_traffic_request_, other.buy_traffic_request_);
+    swap(expiring_, other.expiring_);
+    swap(snapshots_, other.snapshots_);
     swap(next_row_id_, other.next_row_id_);
-    last_rows_.swap(other.last_rows_);
+    swap(last_rows_, other.last_rows_);
 }
 
 HoldingsSnapshotPtr SpliceViews::holdings(const store::Snapshot& snapshot) const {

@@ -233,24 +233,24 @@ void LedgerStore::swap_contents(LedgerStore& other) {
     swap(network_, other.network_);
     swap(genesis_time_, other.genesis_time_);
     swap(id_namespace_, other.id_namespace_);
-    history_.swap(other.history_);
-    completions_.swap(other.completions_);
-    completion_keys_.swap(other.completion_keys_);
-    contracts_.swap(other.contracts_);
-    sequence_of_.swap(other.sequence_of_);
-    reassignments_.swap(other.reassignments_);
+    swap(history_, other.history_);
+    swap(completions_, other.completions_);
+    swap(completion_keys_, other.completion_keys_);
+    swap(contracts_, other.contracts_);
+    sequence_of_.swap(other.sequence_of_);  // its own: it keeps its container
+    swap(reassignments_, other.reassignments_);
     offset_of_update_.swap(other.offset_of_update_);
-    offset_of_external_hash_.swap(other.offset_of_external_hash_);
+    swap(offset_of_external_hash_, other.offset_of_external_hash_);
     swap(now_, other.now_);
     swap(migration_id_, other.migration_id_);
-    imports_.swap(other.imports_);
-    snapshots_.swap(other.snapshots_);
+    swap(imports_, other.imports_);
+    swap(snapshots_, other.snapshots_);
     swap(next_acs_row_id_, other.next_acs_row_id_);
-    last_acs_rows_.swap(other.last_acs_rows_);
+    swap(last_acs_rows_, other.last_acs_rows_);
     swap(last_acs_rows_version_, other.last_acs_rows_version_);
     swap(acs_version_, other.acs_version_);
-    in_flight_.swap(other.in_flight_);
-    templates_.swap(other.templates_);
+    swap(in_flight_, other.in_flight_);
+    swap(templates_, other.templates_);
     for (std::size_t i = 0; i < extensions_.size(); ++i)
         extensions_[i]->on_swap(*other.extensions_[i]);
     // What the log would undo is the other contents' now.

@@ -124,8 +124,6 @@ class LiveNetwork {
     // The file is written under the readers' lock, or under the writers' when writes keep coming
     // between the two.
     [[nodiscard]] std::pair<Written, std::string> take_snapshot_with_state();
-    // Whether a revert to snapshot `id` would find it.
-    [[nodiscard]] bool has_snapshot(const std::string& id) const;
     Written revert(const std::string& id);
     Written reset();
     // Replaces the running network's state with a state file's (`source` names it in errors):
@@ -181,6 +179,13 @@ class LiveNetwork {
     nlohmann::json execute_time(model::Timestamp t);
     nlohmann::json execute_revert(const std::string& id);
     [[nodiscard]] nlohmann::json clock_json() const;
+    // Snapshot `id` among snapshots_, or their end. REQUIRES: gate_ held.
+    [[nodiscard]] std::vector<SavedSnapshot>::const_iterator find_snapshot(
+        std::string_view id) const;
+    // What a network that starts serving, or has loaded a state file, is set to: Scan's periodic
+    // snapshots at the seed's interval or Scan's own default, and every change undoable.
+    // REQUIRES: gate_ held exclusively (or the network not serving yet).
+    void go_live();
 
     std::unique_ptr<store::LedgerStore> store_;
     std::unique_ptr<SeedContext> context_;

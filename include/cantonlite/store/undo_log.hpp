@@ -32,7 +32,8 @@ class UndoLog {
         entries_.push_back(std::make_unique<Entry<std::decay_t<F>>>(std::forward<F>(undo)));
     }
 
-    // Forgets everything recorded (the store it undoes was emptied: LedgerStore::clear).
+    // Forgets everything recorded (the store it undoes has other contents now:
+    // LedgerStore::swap_contents).
     void clear() { entries_.clear(); }
 
     // Undoes, newest first, everything recorded after `mark`. REQUIRES: mark <= mark().

@@ -71,7 +71,8 @@ class AdminArea : public http::Area {
     // daemon took it, still has it and its file is still the one written; else loads its state
     // file (load_state_bytes).
     seed::Written revert_to_persisted(const std::string& name);
-    // The in-memory snapshot of persisted snapshot `name`, when revert_to_persisted may use it.
+    // The in-memory snapshot of persisted snapshot `name`, when this daemon took it and its file
+    // is still the one written (the revert finds whether a revert or reset has dropped it).
     [[nodiscard]] std::optional<std::string> in_memory_snapshot(const std::string& name) const;
     // GET /snapshots' "persisted": [{"name", "bytes"}], by name.
     [[nodiscard]] nlohmann::json persisted_snapshots() const;
