@@ -190,25 +190,26 @@ std::unique_ptr<journal::Journal> open_journal(const Config& config,
                                                seed::LiveNetwork& network, bool& ok) {
     ok = true;
     if (config.journal.empty()) return nullptr;
+    // A URL's password stays out of messages and logs.
+    const std::string name = journal::redact_url(config.journal.string());
     std::unique_ptr<journal::Journal> journal;
     try {
-        journal = journal::open_file_journal(config.journal, seed_fingerprint(base));
-    } catch (const journal::JournalError& e) {  // names the file already
+        journal = journal::open_journal(config.journal.string(), seed_fingerprint(base));
+    } catch (const journal::JournalError& e) {  // names the journal already
         std::cerr << "cantonlite: " << e.what() << '\n';
         ok = false;
         return nullptr;
     }
     try {
-        ProgressLine progress("replaying journal " + config.journal.string(),
-                              ProgressLine::Unit::records, std::cerr, stderr_is_terminal(),
-                              config.progress);
+        ProgressLine progress("replaying journal " + name, ProgressLine::Unit::records, std::cerr,
+                              stderr_is_terminal(), config.progress);
         network.attach_journal(*journal, progress.as_load_progress());
         progress.finish();
-        spdlog::info("journal {}: {} writes replayed; every write is kept there",
-                     config.journal.string(), journal->recovered().size());
+        spdlog::info("journal {}: {} writes replayed; every write is kept there", name,
+                     journal->recovered().size());
         return journal;
     } catch (const journal::JournalError& e) {
-        std::cerr << "cantonlite: " << config.journal.string() << ": " << e.what() << '\n';
+        std::cerr << "cantonlite: " << name << ": " << e.what() << '\n';
     }
     ok = false;
     return nullptr;

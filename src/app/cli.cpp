@@ -317,7 +317,8 @@ Flags of serve (each overrides the config file and the CANTONLITE_* variable):
   --io-threads N        io threads, 0 for one per core                          [CANTONLITE_IO_THREADS]
   --log-level LEVEL     trace, debug, info, warn, error or off                  [CANTONLITE_LOG_LEVEL]
   --log-format FORMAT   text or json (JSON lines)                               [CANTONLITE_LOG_FORMAT]
-  --journal FILE        keep the accepted writes in FILE, replayed on restart   [CANTONLITE_JOURNAL]
+  --journal FILE|URL    keep the accepted writes in FILE, or in PostgreSQL      [CANTONLITE_JOURNAL]
+                        (postgresql://user@host/db), replayed on restart
   --admin-token T       bearer token of the admin API /_cantonlite/v1/, needed
                         when listening on a non-loopback address                [CANTONLITE_ADMIN_TOKEN]
   --release R           the release line served: splice-0.6 (Canton 3.5, Splice 0.6.12, the

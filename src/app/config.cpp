@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cantonlite/journal/journal.hpp"
 #include "cantonlite/model/json_fields.hpp"
 
 namespace cantonlite::app {
@@ -144,8 +145,11 @@ Config load_config(const std::filesystem::path& file) {
         }
         for (const auto& [key, field] : file_settings) {
             // (optional_string refuses an empty one)
-            if (const auto value = root.optional_string(key))
-                config.*field = file.parent_path() / *value;
+            if (const auto value = root.optional_string(key)) {
+                // A journal in PostgreSQL is a URL, not a file.
+                const bool url = field == &Config::journal && journal::is_postgres_url(*value);
+                config.*field = url ? std::filesystem::path(*value) : file.parent_path() / *value;
+            }
         }
         if (auto admin = root.optional_object("admin")) {
             admin->reject_unknown_keys({"token"});

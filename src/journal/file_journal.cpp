@@ -249,7 +249,9 @@ std::pair<std::vector<Record>, std::uint64_t> recover(const std::filesystem::pat
     while (pos < data.size()) {
         const Parsed parsed = parse_frame(data, pos);
         if (parsed.ok) {
-            records.push_back(Record{.offset = pos, .payload = std::string(parsed.payload)});
+            records.push_back(Record{.offset = pos,
+                                     .payload = std::string(parsed.payload),
+                                     .where = "at byte " + std::to_string(pos)});
             pos = parsed.end;
             continue;
         }

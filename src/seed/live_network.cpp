@@ -58,8 +58,19 @@ std::string_view automation_name(ExpiringContract::Kind kind) {
 }
 
 WriteError sync_failed(const journal::JournalError& e) {
+    if (dynamic_cast<const journal::JournalUnavailable*>(&e) != nullptr) {
+        return WriteError(503, std::string(e.what()) +
+                                   " (the write is applied here, and kept once the journal is "
+                                   "back unless this daemon stops first)");
+    }
     return WriteError(
         500, std::string(e.what()) + " (the write is applied but may not survive a restart)");
+}
+
+// A write the journal could not take (and that is undone or was never applied).
+WriteError not_journaled(const journal::JournalError& e) {
+    const bool away = dynamic_cast<const journal::JournalUnavailable*>(&e) != nullptr;
+    return WriteError(away ? 503 : 500, e.what());
 }
 
 const std::string& op_kind(const nlohmann::json& op) {
@@ -129,8 +140,7 @@ void LiveNetwork::attach_journal(journal::Journal& journal, const LoadProgress& 
         try {
             execute(nlohmann::json::parse(record.payload));
         } catch (const std::exception& e) {
-            throw journal::JournalError("the journal's record at byte " +
-                                        std::to_string(record.offset) +
+            throw journal::JournalError("the journal's record " + record.where +
                                         " cannot be applied to this seed: " + e.what());
         }
     }
@@ -180,7 +190,7 @@ Written LiveNetwork::write_locked(const nlohmann::json& op, bool brief) {
                 ticket = journal_->append(op.dump());
             } catch (const journal::JournalError& e) {
                 store_->rollback(mark);
-                throw WriteError(500, e.what());
+                throw not_journaled(e);
             }
         }
     } else {
@@ -194,7 +204,7 @@ Written LiveNetwork::write_locked(const nlohmann::json& op, bool brief) {
             try {
                 ticket = journal_->append(op.dump());
             } catch (const journal::JournalError& e) {
-                throw WriteError(500, e.what());
+                throw not_journaled(e);
             }
         }
         answer = execute(op, brief);

@@ -52,7 +52,8 @@ struct Config {
     // The seed `localnet` loads instead of `seed` (config key localnet_seed); empty: `seed`.
     std::filesystem::path localnet_seed;
     bool seed_set = false;  // `seed` came from a flag or variable: it wins over localnet_seed
-    // The durable journal of run-time writes; empty: none (the network lives in memory only).
+    // The durable journal of run-time writes: a file, or a PostgreSQL URL (postgresql://...);
+    // empty: none (the network lives in memory only).
     std::filesystem::path journal;
     AdminConfig admin;
     // The release line served (`release`) and the deprecated APIs it re-enables (`deprecated`).

@@ -1,6 +1,6 @@
 #pragma once
 // Journal: where the accepted writes of a running network are kept, so that a restart gives the
-// same network. One small interface; a file is the first backend (PostgreSQL may follow).
+// same network. One small interface, two backends: a file, and a PostgreSQL database.
 
 #include <cstdint>
 #include <exception>
@@ -21,10 +21,19 @@ class JournalError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// One record read back at start-up, with the byte offset it starts at (for error messages).
+// The journal's store is away for now (PostgreSQL cannot be reached): writes are refused until it
+// is back, and the journal reconnects by itself. A service-unavailable answer, not a failure.
+class JournalUnavailable : public JournalError {
+  public:
+    using JournalError::JournalError;
+};
+
+// One record read back at start-up, with where it is: the byte offset it starts at in a file, its
+// number (from 1) in PostgreSQL; `where` says which, for messages ("at byte 120", "number 3").
 struct Record {
     std::uint64_t offset = 0;
     std::string payload;
+    std::string where;
 };
 
 // An append-only sequence of opaque records (the live network writes one JSON text per accepted
@@ -63,5 +72,26 @@ class Journal {
 // JournalError, never silently dropped.
 [[nodiscard]] std::unique_ptr<Journal> open_file_journal(const std::filesystem::path& path,
                                                          const std::string& seed_fingerprint);
+
+// A journal in the PostgreSQL database at `url` (a libpq connection URI: postgresql://user@host/db,
+// or postgres://), its tables created when missing (docs/postgresql.md). The same contract as a
+// file's: records in order, refused for another seed; a record is durable once its transaction
+// has committed, and concurrent waiters share commits. While the database cannot be reached,
+// append() and the waits throw JournalUnavailable; the journal reconnects by itself and commits
+// the records it holds, in order, when the database is back. One daemon at a time writes to a
+// database's journal: a second is refused while the first runs. Messages name the URL without
+// its password.
+[[nodiscard]] std::unique_ptr<Journal> open_postgres_journal(const std::string& url,
+                                                             const std::string& seed_fingerprint);
+
+// Whether `where` (the --journal setting) names a PostgreSQL database rather than a file.
+[[nodiscard]] bool is_postgres_url(std::string_view where);
+
+// `url` with its password hidden (user:***@host, password=***), for messages and logs.
+[[nodiscard]] std::string redact_url(std::string_view url);
+
+// The journal `where` names: open_postgres_journal for a PostgreSQL URL, else open_file_journal.
+[[nodiscard]] std::unique_ptr<Journal> open_journal(const std::string& where,
+                                                    const std::string& seed_fingerprint);
 
 }  // namespace cantonlite::journal

@@ -33,6 +33,8 @@ ErrorKind kind_of_status(int status) {
             return ErrorKind::not_found;
         case 409:
             return ErrorKind::already_exists;
+        case 503:
+            return ErrorKind::unavailable;
         default:
             return ErrorKind::internal;
     }
@@ -352,7 +354,10 @@ http::Response AdminArea::run(F&& operation) const {
                     if (!error) return done(ok(answer));
                     try {
                         std::rethrow_exception(error);
-                    } catch (const std::exception& e) {  // a WriteError: the sync failed
+                    } catch (const seed::WriteError& e) {  // the sync failed
+                        spdlog::error("admin write: {}", e.what());
+                        done(render_error(ApiError(kind_of_status(e.status()), "", e.what()), {}));
+                    } catch (const std::exception& e) {
                         spdlog::error("admin write: {}", e.what());
                         done(render_error(ApiError(ErrorKind::internal, "", e.what()), {}));
                     }

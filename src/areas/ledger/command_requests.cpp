@@ -278,7 +278,7 @@ seed::Written written_or_error(Write write, const std::string& submission_id,
         throw api_error_of(e, submission_id);
     } catch (const seed::WriteError& e) {
         spdlog::error("{} {}: {}", ctx.request.method, ctx.request.target, e.what());
-        throw ApiError(ErrorKind::internal, "", e.what());
+        throw write_failed(e);
     }
 }
 

@@ -317,7 +317,7 @@ http::Response post_allocate_external_party(seed::LiveNetwork& network, const Ro
             }
         }
         spdlog::error("POST /v2/parties/external/allocate: {}", e.what());
-        throw ApiError(ErrorKind::internal, "", e.what());
+        throw write_failed(e);
     }
     return answer_once_durable(network, std::move(written),
                                ordered_json{{"partyId", p2p.party}}.dump());

@@ -238,7 +238,7 @@ http::Response post_parties(seed::LiveNetwork& network, const RouteAuth& auth,
             if (std::binary_search(now.begin(), now.end(), party)) already();  // a concurrent one
         }
         spdlog::error("POST /v2/parties: {}", e.what());
-        throw ApiError(ErrorKind::internal, "", e.what());
+        throw write_failed(e);
     }
     ordered_json details = ordered_json::array();
     append_party_details(details, party);

@@ -401,7 +401,7 @@ http::Response plan_and_write(seed::LiveNetwork& network, std::shared_lock<util:
         } catch (const seed::WriteError& e) {
             if (attempt < attempts) continue;
             spdlog::error("{}: {}", route, e.what());
-            throw ApiError(ErrorKind::internal, "", e.what());
+            throw write_failed(e);
         }
     }
 }

@@ -433,6 +433,15 @@ TEST_F(ConfigFileTest, TheJournalAndStateFilesAndStateDirAreFiles) {
         file.string() + ": /state_dir: must be a non-empty string, got \"\"");
 }
 
+// A journal in PostgreSQL is a URL, taken as written in a config file (not a file beside it).
+TEST_F(ConfigFileTest, AJournalInPostgresqlIsAUrlNotAFile) {
+    const std::string url = "postgresql://cantonlite@db.example:5432/ledger?sslmode=require";
+    const fs::path file = write(R"({"seed": "a.json", "journal": ")" + url + R"("})");
+    EXPECT_EQ(load_config(file).journal.string(), url);
+    const fs::path short_form = write(R"({"seed": "a.json", "journal": "postgres://h/db"})");
+    EXPECT_EQ(load_config(short_form).journal.string(), "postgres://h/db");
+}
+
 TEST_F(ConfigFileTest, ProgressIsOffUnlessAsked) {
     EXPECT_FALSE(load_config(write(R"({"seed": "a.json"})")).progress);
     Config config = load_config(write(R"({"seed": "a.json", "progress": true})"));

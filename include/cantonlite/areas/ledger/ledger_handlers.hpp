@@ -8,6 +8,7 @@
 
 #include "cantonlite/areas/ledger/ledger_auth.hpp"
 #include "cantonlite/areas/release.hpp"
+#include "cantonlite/http/api_error.hpp"
 #include "cantonlite/http/response.hpp"
 #include "cantonlite/http/route_table.hpp"
 #include "cantonlite/seed/live_network.hpp"
@@ -67,8 +68,12 @@ inline constexpr std::int64_t http_list_max_elements = 200;
                                                     const http::RequestContext& ctx,
                                                     const ApiProfile& release);
 
+// The error of a write the network could not take: unavailable (503) while its journal is away,
+// internal (500) otherwise.
+[[nodiscard]] http::ApiError write_failed(const seed::WriteError& e);
+
 // A write's answer `body` (200 application/json), sent once the write is durable (at once without
-// a journal); a failed sync is the internal error.
+// a journal); a failed sync is write_failed's error.
 [[nodiscard]] http::Response answer_once_durable(seed::LiveNetwork& network, seed::Written written,
                                                  std::string body);
 

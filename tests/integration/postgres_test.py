@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""postgres.check: the journal in PostgreSQL (docs/postgresql.md), against a real server that this
+test starts itself (scripts/test-postgres.sh: Debian's postgresql, initdb in a temporary folder,
+a Unix socket; stopped at the end).
+
+1. SIGKILL under load: a daemon with --journal postgresql://... takes batches of 3 mints from 4
+   clients at once and is killed at a random moment, ROUNDS times; after each restart every write
+   it answered 200 holds the same offsets and update ids, no batch is half applied, and the log
+   shows the replay.
+2. PostgreSQL stopped under load: writes answer 503 with a clear message and change nothing,
+   reads go on from memory; once it is back, writes are taken again, and what the daemon had
+   applied but not yet committed is kept.
+3. A journal of another seed, and a second daemon on a database whose journal is in use, are
+   refused with one line and exit 2; the URL's password is never printed.
+
+Usage: postgres_test.py BIN SOURCE_DIR [ROUNDS]
+"""
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+from daemon_lib import Check
+
+BIN, SRC = sys.argv[1], sys.argv[2]
+ROUNDS = int(sys.argv[3]) if len(sys.argv) > 3 else 20
+SEED = os.path.join(SRC, "config/default-network.json")
+OTHER_SEED = os.path.join(SRC, "config/default-network-no-lsu.json")
+SCRIPT = os.path.join(SRC, "scripts/test-postgres.sh")
+CHECK = Check("postgres.check")
+PG_DIR = tempfile.mkdtemp(prefix="cantonlite-pg-", dir="/tmp")
+
+
+def fail(message, log=None):
+    subprocess.run([SCRIPT, "stop", PG_DIR], check=False)
+    CHECK.fail(message, log)
+
+
+def pg(command):
+    return subprocess.run([SCRIPT, command, PG_DIR], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def call(port, method, path, body=None, token=None, timeout=10):
+    """(status, parsed JSON body or text) of one request."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = "Bearer " + token
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method,
+                                 headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            status, raw = r.status, r.read()
+    except urllib.error.HTTPError as e:
+        status, raw = e.code, e.read()
+    try:
+        return status, json.loads(raw)
+    except ValueError:
+        return status, raw.decode(errors="replace")
+
+
+def mints(tag):
+    return [{"step": "mint", "owner": "alice", "amount": f"{tag}.{i}"} for i in (1, 2, 3)]
+
+
+def updates_of(answer):
+    return [(u["offset"], u["update_id"]) for r in answer["results"] for u in r["updates"]]
+
+
+def ledger_end(port):
+    status, body = call(port, "GET", "/_cantonlite/v1/time")
+    if status != 200:
+        fail(f"GET /_cantonlite/v1/time: {status} {body}")
+    return body["ledger_end"]
+
+
+def replayed(log):
+    with open(log) as f:
+        found = re.search(r"journal .*: (\d+) writes replayed", f.read())
+    return int(found.group(1)) if found else None
+
+
+def run_refused(args):
+    """Runs the daemon expecting a refusal: (exit code, stdout, stderr)."""
+    p = subprocess.run([BIN, "serve", "--port", "0", *args], capture_output=True, text=True,
+                       timeout=30)
+    return p.returncode, p.stdout, p.stderr
+
+
+URL = pg("start")
+ALICE_TOKEN = subprocess.run([BIN, "token", "--user", "alice", "--seed", SEED], check=True,
+                             capture_output=True, text=True).stdout.strip()
+described = json.loads(subprocess.run([BIN, "describe", "--seed", SEED, "--json"], check=True,
+                                      capture_output=True, text=True).stdout)
+SEED_END = described["ledger_end"]
+ALICE = next(u["party"] for u in described["users"] if u["id"] == "alice")
+
+
+def verify(port, acks, what):
+    """Every acknowledged write's offsets hold the same update ids (as alice sees them)."""
+    for offset, update_id in acks:
+        status, body = call(port, "POST", "/v2/updates/transaction-by-offset", {
+            "offset": offset,
+            "transactionFormat": {
+                "eventFormat": {"filtersByParty": {ALICE: {}}, "verbose": False},
+                "transactionShape": "TRANSACTION_SHAPE_ACS_DELTA"}}, ALICE_TOKEN)
+        if status != 200 or body["transaction"]["updateId"] != update_id:
+            fail(f"{what}: the write acknowledged at offset {offset} ({update_id}) is lost or "
+                 f"changed: {status} {str(body)[:300]}")
+
+
+def start(*extra):
+    process, port, log = CHECK.start_daemon(BIN, "--seed", SEED, "--journal", URL, *extra)
+    return process, port, log
+
+
+# 1. SIGKILL under load.
+acks = []  # (offset, update id) of every write answered 200
+acks_lock = threading.Lock()
+errors = []
+process, port, log = start()
+if ledger_end(port) != SEED_END:
+    fail("a new journal does not start at the seed's ledger end")
+
+
+def client(port, name, stop):
+    i = 0
+    while not stop.is_set():
+        i += 1
+        try:
+            status, body = call(port, "POST", "/_cantonlite/v1/steps", mints(f"{name}{i:04d}"))
+        except OSError:
+            return  # the daemon was killed
+        if status != 200:
+            errors.append(f"{name} write {i}: {status} {str(body)[:300]}")
+            return
+        got = updates_of(body)
+        if len(got) != 3:
+            errors.append(f"{name} write {i}: 200 without 3 updates: {body}")
+            return
+        with acks_lock:
+            acks.extend(got)
+
+
+started = time.monotonic()
+for round_ in range(1, ROUNDS + 1):
+    before = len(acks)
+    stop = threading.Event()
+    clients = [threading.Thread(target=client, args=(port, f"{round_}{c}", stop))
+               for c in range(1, 5)]
+    for c in clients:
+        c.start()
+    for _ in range(500):
+        if len(acks) > before:
+            break
+        time.sleep(0.02)
+    if len(acks) == before:
+        fail(f"round {round_}: no write acknowledged within 10 s: {errors}", log)
+    time.sleep(random.uniform(0.05, 0.4))
+    if process.poll() is not None:
+        fail(f"round {round_}: the daemon died before the kill", log)
+    process.kill()
+    process.wait()
+    stop.set()
+    for c in clients:
+        c.join(timeout=15)
+    if errors:
+        fail(f"round {round_}: {errors}", log)
+    round_acks = acks[before:]
+    process, port, log = start()
+    end = ledger_end(port)
+    if (end - SEED_END) % 3 != 0:
+        fail(f"round {round_}: a half-applied batch: ledger end {end}, seed's {SEED_END}", log)
+    if replayed(log) is None or SEED_END + 3 * replayed(log) != end:
+        fail(f"round {round_}: {replayed(log)} writes replayed, ledger end {end}", log)
+    if len(acks) // 3 > replayed(log):
+        fail(f"round {round_}: {replayed(log)} writes replayed, {len(acks) // 3} acknowledged")
+    verify(port, round_acks, f"round {round_}")
+verify(port, acks, "at the end")
+kills_seconds = time.monotonic() - started
+
+# 2. PostgreSQL stopped under load, then back.
+status, body = call(port, "POST", "/_cantonlite/v1/steps", mints("9001"))
+if status != 200:
+    fail(f"a write before PostgreSQL stops: {status} {body}", log)
+acks.extend(updates_of(body))
+pg("stop-server")
+end = ledger_end(port)
+statuses = []
+for i in range(3):
+    status, body = call(port, "POST", "/_cantonlite/v1/steps", mints(f"900{i + 2}"))
+    statuses.append(status)
+    if status == 200:
+        fail(f"a write while PostgreSQL is stopped was acknowledged: {body}", log)
+    if status != 503 or "PostgreSQL" not in json.dumps(body):
+        fail(f"a write while PostgreSQL is stopped: {status} {body} (503 naming PostgreSQL "
+             "expected)", log)
+# Reads go on.
+status, body = call(port, "GET", "/v2/state/ledger-end", token=ALICE_TOKEN)
+if status != 200:
+    fail(f"a read while PostgreSQL is stopped: {status} {body}", log)
+verify(port, acks[-3:], "while PostgreSQL is stopped")
+unkept_end = ledger_end(port)  # the first refused write may have been applied, not committed
+pg("start-server")
+back = None
+for _ in range(100):
+    status, body = call(port, "POST", "/_cantonlite/v1/steps", mints("9009"))
+    if status == 200:
+        back = body
+        break
+    time.sleep(0.1)
+if back is None:
+    fail(f"writes are not taken again 10 s after PostgreSQL is back: {status} {body}", log)
+acks.extend(updates_of(back))
+if updates_of(back)[0][0] != unkept_end + 1:
+    fail(f"after the outage the next write is at offset {updates_of(back)[0][0]}, "
+         f"not {unkept_end + 1}", log)
+final_end = ledger_end(port)
+process.kill()
+process.wait()
+process, port, log = start()
+if ledger_end(port) != final_end:
+    fail(f"after the outage and a SIGKILL: ledger end {ledger_end(port)}, was {final_end}", log)
+verify(port, acks, "after the outage")
+
+# 3. Refusals, while the daemon above still runs: the journal is in use.
+secret_url = URL.replace("cantonlite@", "cantonlite:s3cret@")
+code, out, err = run_refused(["--seed", SEED, "--journal", secret_url])
+if code != 2 or out or len(err.strip().splitlines()) != 1 or "in use by another" not in err \
+        or "s3cret" in err:
+    fail(f"a second daemon on a journal in use: exit {code}, stdout {out!r}, stderr {err!r}")
+process.terminate()
+process.wait(timeout=20)
+if process.returncode != 0:
+    fail(f"SIGTERM: exit {process.returncode}", log)
+code, out, err = run_refused(["--seed", OTHER_SEED, "--journal", URL])
+if code != 2 or out or len(err.strip().splitlines()) != 1 or "written for another seed" not in err:
+    fail(f"another seed's journal: exit {code}, stdout {out!r}, stderr {err!r}")
+
+pg("stop")
+print(f"postgres.check: {ROUNDS} kills under 4 writers ({kills_seconds:.0f} s), {len(acks) // 3} "
+      f"acknowledged writes, all present; PostgreSQL stopped and started under writes: 503s, "
+      f"nothing lost; another seed and a journal in use refused")
