@@ -1,23 +1,31 @@
 // The PostgreSQL backend of the journal, through libpq (Debian's libpq-dev).
 //
-// Tables (created when missing, under the writers' lock, so two daemons starting at once cannot
-// race):
+// Tables (created when missing, under a transaction-level advisory lock, so that daemons starting
+// at once cannot race):
 //     cantonlite_journal_meta (one row: schema_version, seed_sha256, created_at)
 //     cantonlite_journal      (seq bigint primary key from 1, payload bytea, committed_at)
 // A record is durable once the transaction that inserted it has committed (synchronous_commit is
-// the server's). The primary key is the last guard of order: no two records can ever take one
-// number, whatever a daemon believes.
+// the server's). The primary key is the last guard of order: no two records ever take one number.
 //
-// Group commit: append() only queues; a waiter hands its ticket to the journal's thread, which
-// inserts every queued record in one transaction, then runs the callbacks it made durable.
-// Waiters that arrive meanwhile share the next transaction.
+// Several daemons, one ledger. A daemon writes in its turn: a session-level advisory lock on its
+// connection, taken for a group of writes (until its writes pause for 2 ms, or for 20 ms at most
+// when they keep coming) and then given back. Having taken it, the daemon first applies what the
+// others committed since (catch_up), then its writes, each numbered after the last; so a write is
+// never made on a stale ledger. The turn is given back only once its records are committed.
+// Between its turns, a follower thread applies the others' commits, woken by NOTIFY (sent in the
+// inserting statement, delivered at commit) or by a poll every 250 ms.
 //
-// One writing daemon: it holds a session-level advisory lock for as long as its connection lives
-// (released by PostgreSQL when the daemon dies, however it dies). When the connection breaks, the
-// journal is unavailable: appends and waits throw JournalUnavailable, and the thread reconnects,
-// takes the lock again, checks that nobody wrote meanwhile, and commits what it still holds.
+// Group commit: append() only queues; the journal's thread inserts every queued record in one
+// statement when a waiter asks or the turn's holders are gone, then runs the callbacks it made
+// durable. Waiters that arrive meanwhile share the next transaction.
+//
+// When the connection breaks, the journal is unavailable: appends, turns and waits throw
+// JournalUnavailable, and the thread reconnects, takes the turn, and finds out what became of the
+// records in flight: committed (a commit whose answer was lost), still to commit, or lost while
+// other daemons wrote (the network takes them back: on_diverged).
 
 #include <libpq-fe.h>
+#include <poll.h>
 
 #include <algorithm>
 #include <array>
@@ -46,6 +54,12 @@ namespace {
 constexpr int schema_version = 1;
 // The writers' advisory lock: "cantonli" read as a big-endian 64-bit integer.
 constexpr std::string_view writers_lock = "7161677589733452905";
+// The lock that makes creating the tables one daemon's job at a time.
+constexpr std::string_view schema_lock = "7161677589733452906";
+// The channel a commit notifies the following daemons on.
+constexpr std::string_view channel = "cantonlite_journal";
+// How long a daemon waits for its turn to write before answering 503.
+constexpr std::string_view turn_wait = "10s";
 // Rows per INSERT statement (PostgreSQL takes at most 65 535 parameters in one).
 constexpr std::size_t rows_per_insert = 1000;
 
@@ -136,15 +150,16 @@ Connection connect(const std::string& url, const std::string& context) {
     return connection;
 }
 
-// Takes the writers' lock for this session. A session that just ended (its daemon stopped or was
-// killed a moment ago) may hold it until its server process has noticed: try for a few seconds.
-bool take_writers_lock(PGconn* connection, const std::string& context) {
-    for (int attempt = 0;; ++attempt) {
-        const Result r = run(connection, context,
-                             "SELECT pg_try_advisory_lock(" + std::string(writers_lock) + ")");
-        if (std::string_view(PQgetvalue(r.get(), 0, 0)) == "t") return true;
-        if (attempt == 30) return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+// Takes the writers' lock for this session: waits while another daemon has its turn, at most
+// lock_timeout (set at connect). Throws JournalUnavailable when the wait is too long.
+void take_writers_lock(PGconn* connection, const std::string& context) {
+    try {
+        run(connection, context, "SELECT pg_advisory_lock(" + std::string(writers_lock) + ")");
+    } catch (const JournalUnavailable&) {
+        throw;
+    } catch (const JournalError& e) {
+        throw JournalUnavailable(context + ": the writers' turn did not come within " +
+                                 std::string(turn_wait) + " (" + e.what() + ")");
     }
 }
 
@@ -182,11 +197,11 @@ std::vector<Record> read_records(PGconn* connection, const std::string& context,
 }
 
 // Creates the tables when missing and checks the journal is ours: schema version and seed.
-// REQUIRES: the writers' lock.
 void check_schema(PGconn* connection, const std::string& context,
                   const std::string& seed_fingerprint) {
     const std::string advice = "; use another database, or drop its cantonlite_journal tables";
     run(connection, context, "BEGIN");
+    run(connection, context, "SELECT pg_advisory_xact_lock(" + std::string(schema_lock) + ")");
     run(connection, context,
         "CREATE TABLE IF NOT EXISTS cantonlite_journal_meta ("
         " singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),"
@@ -226,7 +241,8 @@ struct Queued {
     std::string payload;
 };
 
-// Inserts `records` in one transaction. Throws as run().
+// Inserts `records` in one transaction, and notifies the daemons that follow the journal (a
+// notification is delivered when its transaction commits). Throws as run().
 void insert(PGconn* connection, const std::string& context,
             const std::vector<const Queued*>& records) {
     if (records.empty()) return;
@@ -235,7 +251,7 @@ void insert(PGconn* connection, const std::string& context,
     std::vector<std::string> numbers;
     for (std::size_t from = 0; from < records.size(); from += rows_per_insert) {
         const std::size_t to = std::min(records.size(), from + rows_per_insert);
-        std::string sql = "INSERT INTO cantonlite_journal (seq, payload) VALUES ";
+        std::string sql = "WITH inserted AS (INSERT INTO cantonlite_journal (seq, payload) VALUES ";
         std::vector<Param> params;
         numbers.clear();
         numbers.reserve(to - from);
@@ -245,6 +261,8 @@ void insert(PGconn* connection, const std::string& context,
             sql += "($" + std::to_string(n + 1) + "::bigint,$" + std::to_string(n + 2) + "::bytea)";
             numbers.push_back(std::to_string(records[i]->seq));
         }
+        sql += " RETURNING seq) SELECT pg_notify('" + std::string(channel) +
+               "', max(seq)::text) FROM inserted";
         for (std::size_t i = from; i < to; ++i) {
             params.push_back(Param{numbers[i - from]});
             params.push_back(Param{records[i]->payload, true});
@@ -254,6 +272,23 @@ void insert(PGconn* connection, const std::string& context,
     if (several_statements) run(connection, context, "COMMIT");
 }
 
+class PostgresJournal;
+
+class PostgresTurn final : public Journal::Turn {
+  public:
+    explicit PostgresTurn(PostgresJournal& journal) : journal_(journal) {}
+    ~PostgresTurn() override;
+    PostgresTurn(const PostgresTurn&) = delete;
+    PostgresTurn& operator=(const PostgresTurn&) = delete;
+
+  private:
+    PostgresJournal& journal_;
+};
+
+// The writers' turn of this daemon: the session advisory lock, taken on the journal's connection
+// for a while (a group of writes), then given back so that other daemons get theirs.
+enum class Lease { none, taking, held, giving_back };
+
 class PostgresJournal final : public Journal {
   public:
     PostgresJournal(std::string url, std::string context, Connection connection,
@@ -262,7 +297,7 @@ class PostgresJournal final : public Journal {
           context_(std::move(context)),
           connection_(std::move(connection)),
           records_(std::move(records)),
-          next_seq_(records_.size() + 1),
+          applied_(records_.size()),
           committed_(records_.size()) {
         worker_ = std::thread([this] { work(); });
     }
@@ -273,6 +308,8 @@ class PostgresJournal final : public Journal {
             stopping_ = true;
         }
         wake_.notify_all();
+        turn_changed_.notify_all();
+        if (follower_.joinable()) follower_.join();
         worker_.join();
     }
     PostgresJournal(const PostgresJournal&) = delete;
@@ -280,10 +317,92 @@ class PostgresJournal final : public Journal {
 
     [[nodiscard]] const std::vector<Record>& recovered() const override { return records_; }
 
+    [[nodiscard]] std::unique_ptr<Turn> writers_turn() override {
+        std::unique_lock lock(mutex_);
+        for (;;) {
+            throw_if_not_up();
+            if (lease_ == Lease::held && !handing_over_) {
+                ++holders_;
+                return std::make_unique<PostgresTurn>(*this);
+            }
+            if (lease_ == Lease::none) break;
+            turn_changed_.wait(lock);
+        }
+        lease_ = Lease::taking;
+        lock.unlock();
+        std::string failure;
+        bool away = false;
+        try {
+            const std::lock_guard use(connection_mutex_);
+            take_writers_lock(connection_.get(), context_);
+        } catch (const JournalUnavailable& e) {
+            failure = e.what();
+            away = true;
+        } catch (const JournalError& e) {
+            failure = e.what();
+        }
+        lock.lock();
+        if (!failure.empty()) {
+            lease_ = Lease::none;
+            if (away && unavailable_.empty() && broken_.empty()) {
+                spdlog::error("journal: {}; reconnecting", failure);
+                unavailable_ = failure;
+                wake_.notify_all();
+            }
+            turn_changed_.notify_all();
+            throw JournalUnavailable(failure);
+        }
+        lease_ = Lease::held;
+        lease_since_ = std::chrono::steady_clock::now();
+        caught_up_ = false;
+        ++holders_;
+        turn_changed_.notify_all();
+        wake_.notify_all();  // the worker hands the turn over after a while
+        return std::make_unique<PostgresTurn>(*this);
+    }
+
+    void catch_up(const Apply& apply) override {
+        std::uint64_t from = 0;
+        {
+            const std::lock_guard lock(mutex_);
+            throw_if_not_up();
+            if (lease_ != Lease::held) {
+                throw JournalError(context_ + ": catching up outside this daemon's turn (a bug)");
+            }
+            if (caught_up_) return;
+            from = applied_;
+        }
+        std::vector<Record> records;
+        try {
+            const std::lock_guard use(connection_mutex_);
+            records = read_records(connection_.get(), context_, from);
+        } catch (const JournalUnavailable& e) {
+            mark_unavailable(e.what());
+            throw;
+        }
+        apply_new(records, apply);
+        const std::lock_guard lock(mutex_);
+        caught_up_ = true;
+    }
+
+    void follow(Follow follow) override {
+        const std::lock_guard lock(mutex_);
+        if (follower_.joinable()) return;
+        follower_ = std::thread([this, follow = std::move(follow)] { run_follower(follow); });
+    }
+
+    void on_diverged(Diverged handler) override {
+        const std::lock_guard lock(mutex_);
+        diverged_ = std::move(handler);
+    }
+
     [[nodiscard]] std::uint64_t append(std::string_view payload) override {
         const std::lock_guard lock(mutex_);
         throw_if_not_up();
-        const std::uint64_t seq = next_seq_++;
+        if (lease_ != Lease::held || holders_ == 0) {
+            throw JournalError(context_ + ": a write outside this daemon's turn (a bug)");
+        }
+        const std::uint64_t seq = ++applied_;
         queued_.push_back(Queued{.seq = seq, .payload = std::string(payload)});
         return seq;
     }
@@ -304,13 +423,12 @@ class PostgresJournal final : public Journal {
         std::exception_ptr now;
         {
             const std::lock_guard lock(mutex_);
-            ticket =
-                std::min(ticket, next_seq_ - 1);  // a ticket from nowhere must not wait forever
+            ticket = std::min(ticket, applied_);  // a ticket from nowhere must not wait forever
             if (committed_ < ticket) {
                 try {
                     throw_if_not_up();
                     waiting_.emplace_back(ticket, std::move(done));
-                    wake_.notify_one();
+                    wake_.notify_all();
                     return;
                 } catch (const JournalError&) {
                     now = std::current_exception();
@@ -320,19 +438,134 @@ class PostgresJournal final : public Journal {
         done(now);
     }
 
+    // A Turn ends.
+    void leave_turn() {
+        const std::lock_guard lock(mutex_);
+        if (--holders_ == 0) {
+            last_left_ = std::chrono::steady_clock::now();
+            wake_.notify_all();
+        }
+    }
+
   private:
+    // How long a daemon keeps the turn while its writes keep coming, before it hands it over,
+    // and how long it keeps it after its writes pause.
+    static constexpr std::chrono::milliseconds turn_length{20};
+    static constexpr std::chrono::milliseconds turn_idle{2};
+
     // REQUIRES: mutex_.
     void throw_if_not_up() const {
         if (!broken_.empty()) throw JournalError(broken_);
         if (!unavailable_.empty()) throw JournalUnavailable(unavailable_);
     }
 
-    // The journal's thread: commits what waiters wait for, and reconnects while the database is
+    void mark_unavailable(const std::string& why) {
+        const std::lock_guard lock(mutex_);
+        if (!unavailable_.empty() || !broken_.empty()) return;
+        spdlog::error("journal: {}; reconnecting", why);
+        unavailable_ = why;
+        lease_ = Lease::none;
+        turn_changed_.notify_all();
+        wake_.notify_all();
+    }
+
+    // Applies, in order, the records of `records` that follow the last one applied here.
+    // REQUIRES: the network's writers' lock (the caller's).
+    void apply_new(const std::vector<Record>& records, const Apply& apply) {
+        for (const Record& r : records) {
+            {
+                const std::lock_guard lock(mutex_);
+                if (r.offset <= applied_) continue;
+                if (r.offset != applied_ + 1 || !queued_.empty()) return;  // not yet its turn
+            }
+            try {
+                apply(r);
+            } catch (const std::exception& e) {
+                const std::string why = context_ + ": record " + std::to_string(r.offset) +
+                                        " of another daemon cannot be applied here: " + e.what();
+                const std::lock_guard lock(mutex_);
+                spdlog::error("journal: {}", why);
+                broken_ = why;
+                turn_changed_.notify_all();
+                throw JournalError(why);
+            }
+            const std::lock_guard lock(mutex_);
+            applied_ = committed_ = r.offset;
+        }
+    }
+
+    // The follower: listens for the journal's commits (LISTEN/NOTIFY) and polls every 250 ms
+    // besides, on a connection of its own; applies the records the other daemons committed.
+    void run_follower(const Follow& follow) {
+        Connection listening;
+        bool warned = false;
+        for (;;) {
+            std::uint64_t from = 0;
+            {
+                std::unique_lock lock(mutex_);
+                if (stopping_) return;
+                from = applied_;
+            }
+            try {
+                if (!listening) {
+                    listening = connect(url_, context_);
+                    run(listening.get(), context_, "LISTEN " + std::string(channel));
+                    warned = false;
+                }
+                // Nothing to follow while this daemon holds the turn: nobody else writes.
+                bool mine = false;
+                {
+                    const std::lock_guard lock(mutex_);
+                    mine = lease_ != Lease::none;
+                }
+                if (!mine) {
+                    const std::vector<Record> records =
+                        read_records(listening.get(), context_, from);
+                    if (!records.empty()) {
+                        follow([&](const Apply& apply) { apply_new(records, apply); });
+                    }
+                }
+                wait_for_notification(listening.get());
+            } catch (const JournalUnavailable& e) {
+                if (!warned) spdlog::warn("journal: following: {}; reconnecting", e.what());
+                warned = true;
+                listening.reset();
+                std::unique_lock lock(mutex_);
+                wake_.wait_for(lock, std::chrono::milliseconds(250), [&] { return stopping_; });
+            } catch (const JournalError&) {
+                // broken: the record was reported; nothing more to follow
+                std::unique_lock lock(mutex_);
+                wake_.wait(lock, [&] { return stopping_; });
+            }
+        }
+    }
+
+    // Returns on a notification, after 250 ms, or when the connection breaks (throws).
+    void wait_for_notification(PGconn* connection) {
+        pollfd fd{.fd = PQsocket(connection), .events = POLLIN, .revents = 0};
+        if (fd.fd < 0) throw JournalUnavailable(context_ + ": the connection is closed");
+        ::poll(&fd, 1, 250);
+        if (PQconsumeInput(connection) == 0) {
+            throw JournalUnavailable(context_ + ": PostgreSQL cannot be reached (" +
+                                     one_line(PQerrorMessage(connection)) + ")");
+        }
+        while (PGnotify* n = PQnotifies(connection)) PQfreemem(n);
+    }
+
+    // The journal's thread: commits the queued records (when waited for, or when the turn is
+    // left), hands the turn over once its holders are gone, and reconnects while the database is
     // away. On stopping, commits what is still queued (a clean stop keeps every write).
     void work() {
         std::unique_lock lock(mutex_);
         for (;;) {
-            if (!unavailable_.empty() && broken_.empty()) {
+            if (!broken_.empty()) {
+                finish_waiters(lock);
+                if (stopping_) break;
+                wake_.wait(lock, [&] { return stopping_ || !waiting_.empty(); });
+                continue;
+            }
+            if (!unavailable_.empty()) {
+                finish_waiters(lock);
                 if (stopping_) break;
                 lock.unlock();
                 reconnect();
@@ -342,14 +575,37 @@ class PostgresJournal final : public Journal {
                 }
                 continue;
             }
-            wake_.wait(lock, [&] { return stopping_ || !waiting_.empty(); });
-            if (queued_.empty() || !broken_.empty()) {
-                finish_waiters(lock);
-                if (stopping_) break;
-                continue;
+            const auto commit_due = [&] {
+                return !queued_.empty() && (!waiting_.empty() || holders_ == 0 || stopping_);
+            };
+            // The turn is given back when its time is up, or when this daemon's writes pause.
+            const auto give_back_due = [&] {
+                return lease_ == Lease::held && holders_ == 0 && queued_.empty() &&
+                       (handing_over_ || stopping_ ||
+                        std::chrono::steady_clock::now() >= last_left_ + turn_idle);
+            };
+            if (lease_ == Lease::held) {
+                auto until = lease_since_ + turn_length;
+                if (holders_ == 0 && queued_.empty())
+                    until = std::min(until, last_left_ + turn_idle);
+                wake_.wait_until(lock, until, [&] {
+                    return stopping_ || commit_due() || !unavailable_.empty() ||
+                           (handing_over_ && give_back_due());
+                });
+                if (std::chrono::steady_clock::now() >= lease_since_ + turn_length) {
+                    handing_over_ = true;  // no new holders: the others' turn comes
+                }
+            } else {
+                wake_.wait(lock, [&] {
+                    return stopping_ || commit_due() || lease_ == Lease::held ||
+                           !waiting_.empty() || !unavailable_.empty();
+                });
             }
-            commit_queued(lock);
+            if (!unavailable_.empty()) continue;
+            if (commit_due()) commit_queued(lock);
             finish_waiters(lock);
+            if (give_back_due()) give_back_turn(lock);
+            if (stopping_ && queued_.empty() && waiting_.empty() && lease_ != Lease::held) break;
         }
         finish_waiters(lock);
     }
@@ -363,6 +619,7 @@ class PostgresJournal final : public Journal {
         lock.unlock();
         std::string failure;
         try {
+            const std::lock_guard use(connection_mutex_);
             insert(connection_.get(), context_, batch);
         } catch (const JournalError& e) {
             failure = e.what();
@@ -378,6 +635,27 @@ class PostgresJournal final : public Journal {
         // refuse writes meanwhile, and find out when reconnected.
         spdlog::error("journal: {}; reconnecting", failure);
         unavailable_ = failure;
+        lease_ = Lease::none;
+        turn_changed_.notify_all();
+    }
+
+    void give_back_turn(std::unique_lock<std::mutex>& lock) {
+        lease_ = Lease::giving_back;
+        lock.unlock();
+        std::string failure;
+        try {
+            const std::lock_guard use(connection_mutex_);
+            run(connection_.get(), context_,
+                "SELECT pg_advisory_unlock(" + std::string(writers_lock) + ")");
+        } catch (const JournalError& e) {
+            failure = e.what();
+        }
+        lock.lock();
+        lease_ = Lease::none;
+        handing_over_ = false;
+        caught_up_ = false;
+        if (!failure.empty() && unavailable_.empty()) unavailable_ = failure;
+        turn_changed_.notify_all();
     }
 
     // Runs the callbacks whose records are committed, and every one when the journal is not up.
@@ -403,84 +681,104 @@ class PostgresJournal final : public Journal {
         lock.lock();
     }
 
-    // One attempt to get the database back: connect, take the writers' lock, check that the
-    // records past the last known commit are ours (a commit whose answer was lost), commit the
-    // rest. Leaves the journal up, still unavailable, or broken when another writer came.
+    // One attempt to get the database back: connect, take the turn, and find out what became of
+    // the records in flight: committed (a commit whose answer was lost), still to commit, or lost
+    // while other daemons wrote (the network takes them back: on_diverged). Leaves the journal up
+    // holding the turn (given back once the rest is committed), or still unavailable.
     void reconnect() {
-        std::string failure;
-        std::string broken;
-        connection_.reset();  // its session may still hold the writers' lock
+        {
+            const std::lock_guard use(connection_mutex_);
+            connection_.reset();  // its session may still hold the writers' lock
+        }
         try {
             Connection fresh = connect(url_, context_);
-            if (!take_writers_lock(fresh.get(), context_)) {
-                // Still unavailable: whether the other daemon wrote is checked once the lock is
-                // ours (the records past ours would not be ours).
-                failure = context_ + ": the journal is in use by another cantonlite daemon";
-            } else {
-                std::unique_lock lock(mutex_);
-                const std::uint64_t known = committed_;
-                lock.unlock();
-                const std::vector<Record> theirs = read_records(fresh.get(), context_, known);
-                lock.lock();
-                std::size_t matched = 0;
-                for (const Record& r : theirs) {
-                    if (matched >= queued_.size() || queued_[matched].seq != r.offset ||
-                        queued_[matched].payload != r.payload) {
-                        broken = context_ + ": record " + std::to_string(r.offset) +
-                                 " in PostgreSQL is not this daemon's; this daemon's network is "
-                                 "no longer the journal's: restart it";
-                        break;
-                    }
-                    ++matched;
-                }
-                if (broken.empty() && matched > 0) {
-                    committed_ = queued_[matched - 1].seq;
-                    queued_.erase(queued_.begin(),
-                                  queued_.begin() + static_cast<std::ptrdiff_t>(matched));
-                }
-                lock.unlock();
-                if (broken.empty()) {
-                    connection_ = std::move(fresh);
-                    lock.lock();
-                    unavailable_.clear();
-                    const bool any = !queued_.empty();
-                    lock.unlock();
-                    spdlog::info("journal {}: PostgreSQL is back; writes are taken again",
-                                 context_);
-                    if (any) {
-                        lock.lock();
-                        commit_queued(lock);
-                    }
-                }
+            take_writers_lock(fresh.get(), context_);
+            std::unique_lock lock(mutex_);
+            const std::uint64_t known = committed_;
+            lock.unlock();
+            const std::vector<Record> theirs = read_records(fresh.get(), context_, known);
+            lock.lock();
+            std::size_t matched = 0;
+            while (matched < theirs.size() && matched < queued_.size() &&
+                   queued_[matched].payload == theirs[matched].payload) {
+                ++matched;
             }
+            const bool lost =
+                !queued_.empty() && matched < queued_.size() && matched < theirs.size();
+            if (matched > 0) {
+                committed_ = queued_[matched - 1].seq;
+                queued_.erase(queued_.begin(),
+                              queued_.begin() + static_cast<std::ptrdiff_t>(matched));
+            }
+            if (lost) {
+                const std::uint64_t last_common = committed_;
+                const std::string why = context_ + ": " + std::to_string(queued_.size()) +
+                                        " writes from record " + std::to_string(last_common + 1) +
+                                        " were not committed, and another daemon wrote since";
+                Diverged handler = diverged_;
+                lock.unlock();
+                const bool taken_back = handler && handler(last_common);
+                lock.lock();
+                if (!taken_back) {
+                    broken_ = why +
+                              "; they cannot be taken back (a snapshot, revert or reset among "
+                              "them): restart this daemon to load the journal";
+                    spdlog::critical("journal: {}", broken_);
+                    turn_changed_.notify_all();
+                    return;
+                }
+                spdlog::warn("journal: {}: taken back", why);
+                queued_.clear();
+                applied_ = last_common;
+            }
+            {
+                const std::lock_guard use(connection_mutex_);
+                connection_ = std::move(fresh);
+            }
+            unavailable_.clear();
+            lease_ = Lease::held;
+            lease_since_ = std::chrono::steady_clock::now();
+            caught_up_ = false;
+            handing_over_ = false;
+            spdlog::info("journal {}: PostgreSQL is back; writes are taken again", context_);
+            if (!queued_.empty()) commit_queued(lock);
+            turn_changed_.notify_all();
         } catch (const JournalError& e) {
-            failure = e.what();
-        }
-        const std::lock_guard lock(mutex_);
-        if (!broken.empty()) {
-            spdlog::error("journal: {}", broken);
-            broken_ = broken;
-        } else if (!failure.empty()) {
-            unavailable_ = failure;
+            const std::lock_guard lock(mutex_);
+            unavailable_ = e.what();
         }
     }
 
     const std::string url_;
-    const std::string context_;  // the URL without its password, for messages
-    Connection connection_;      // used by the opening thread, then by the journal's thread only
+    const std::string context_;    // the URL without its password, for messages
+    std::mutex connection_mutex_;  // one statement at a time on connection_
+    Connection connection_;        // the turn's session: lock, catch-up reads, inserts
     const std::vector<Record> records_;
 
-    std::mutex mutex_;  // guards what follows
-    std::condition_variable wake_;
-    std::uint64_t next_seq_;     // the number the next appended record takes
-    std::uint64_t committed_;    // every record up to it is committed
-    std::deque<Queued> queued_;  // appended, not known committed, in order
-    std::string unavailable_;    // set while the database is away
-    std::string broken_;         // set for good: this network is not the journal's
+    std::mutex mutex_;                      // guards what follows
+    std::condition_variable wake_;          // the worker's and the follower's
+    std::condition_variable turn_changed_;  // writers waiting for the turn
+    std::uint64_t applied_;                 // every record up to it is applied to the network
+    std::uint64_t committed_;               // every record up to it is committed
+    std::deque<Queued> queued_;             // appended, not known committed, in order
+    Lease lease_ = Lease::none;
+    int holders_ = 0;            // Turns alive
+    bool handing_over_ = false;  // held long enough: no new holders
+    bool caught_up_ = false;     // with the others' records, since the turn was taken
+    std::chrono::steady_clock::time_point lease_since_;
+    std::chrono::steady_clock::time_point last_left_;  // when the last holder left
+    std::string unavailable_;                          // set while the database is away
+    std::string broken_;  // set for good: a record of another daemon does not apply here
     std::vector<std::pair<std::uint64_t, std::function<void(std::exception_ptr)>>> waiting_;
+    Diverged diverged_;
     bool stopping_ = false;
     std::thread worker_;
+    std::thread follower_;
 };
+
+PostgresTurn::~PostgresTurn() {
+    journal_.leave_turn();
+}
 
 }  // namespace
 
@@ -523,11 +821,6 @@ std::unique_ptr<Journal> open_postgres_journal(const std::string& url,
             throw JournalError(e.what());  // at start, unreachable is a plain failure
         }
     }();
-    if (!take_writers_lock(connection.get(), context)) {
-        throw JournalError(context +
-                           ": the journal is in use by another cantonlite daemon (one daemon "
-                           "writes to a database's journal at a time)");
-    }
     check_schema(connection.get(), context, seed_fingerprint);
     std::vector<Record> records = read_records(connection.get(), context, 0);
     return std::make_unique<PostgresJournal>(url, context, std::move(connection),

@@ -146,6 +146,48 @@ void LiveNetwork::attach_journal(journal::Journal& journal, const LoadProgress& 
     }
     if (progress) progress(records.size(), records.size());
     journal_ = &journal;
+    journal.on_diverged([this](std::uint64_t last_common) { return take_back(last_common); });
+    journal.follow([this](const std::function<void(const journal::Journal::Apply&)>& apply_new) {
+        const std::unique_lock lock(gate_);
+        apply_new([this](const journal::Record& r) { apply_record(r); });
+    });
+}
+
+void LiveNetwork::apply_record(const journal::Record& record) {
+    (void)execute(nlohmann::json::parse(record.payload));
+}
+
+bool LiveNetwork::take_back(std::uint64_t last_common) {
+    const std::unique_lock lock(gate_);
+    const auto first = std::find_if(journaled_.begin(), journaled_.end(),
+                                    [&](const Journaled& j) { return j.ticket > last_common; });
+    const bool undoable =
+        first != journaled_.end() && first->ticket == last_common + 1 &&
+        std::all_of(first, journaled_.end(), [](const Journaled& j) { return j.mark.has_value(); });
+    if (!undoable) return false;
+    store_->rollback(*first->mark);
+    journaled_.erase(first, journaled_.end());
+    return true;
+}
+
+LiveNetwork::WriteLock LiveNetwork::lock_for_write() {
+    WriteLock w;
+    if (journal_ != nullptr) {
+        try {
+            w.turn = journal_->writers_turn();
+        } catch (const journal::JournalError& e) {
+            throw not_journaled(e);
+        }
+    }
+    w.gate = std::unique_lock(gate_);
+    if (journal_ != nullptr) {
+        try {
+            journal_->catch_up([this](const journal::Record& r) { apply_record(r); });
+        } catch (const journal::JournalError& e) {
+            throw not_journaled(e);
+        }
+    }
+    return w;
 }
 
 namespace {
@@ -167,13 +209,19 @@ LiveNetwork::Activity LiveNetwork::activity() const {
 }
 
 Written LiveNetwork::write(const nlohmann::json& op) {
-    const std::unique_lock lock(gate_);
+    const WriteLock lock = lock_for_write();
     return write_locked(op);
 }
 
 Written LiveNetwork::write(const std::function<nlohmann::json()>& make_op) {
-    const std::unique_lock lock(gate_);
+    const WriteLock lock = lock_for_write();
     return write_locked(make_op());
+}
+
+void LiveNetwork::remember_journaled(std::uint64_t ticket,
+                                     std::optional<store::UndoLog::Mark> mark) {
+    journaled_.push_back(Journaled{.ticket = ticket, .mark = mark});
+    if (journaled_.size() > 4096) journaled_.pop_front();
 }
 
 Written LiveNetwork::write_locked(const nlohmann::json& op, bool brief) {
@@ -192,6 +240,7 @@ Written LiveNetwork::write_locked(const nlohmann::json& op, bool brief) {
                 store_->rollback(mark);
                 throw not_journaled(e);
             }
+            remember_journaled(ticket, mark);
         }
     } else {
         // Snapshots, reverts and resets cannot fail once checked, and a revert cannot be
@@ -206,6 +255,7 @@ Written LiveNetwork::write_locked(const nlohmann::json& op, bool brief) {
             } catch (const journal::JournalError& e) {
                 throw not_journaled(e);
             }
+            remember_journaled(ticket, std::nullopt);
         }
         answer = execute(op, brief);
     }
@@ -455,7 +505,7 @@ Written LiveNetwork::apply_submission(nlohmann::json&& step,
                                       std::vector<ResolvedCommand> resolved) {
     const nlohmann::json op = steps_op(std::move(step));
     std::vector<store::TransactionDraft> retired;  // freed once the lock is let go
-    const std::unique_lock lock(gate_);
+    const WriteLock lock = lock_for_write();
     context_->set_resolved_commands(std::move(resolved));
     struct Forget {  // whatever happens, the next step resolves its own
         SeedContext& ctx;
@@ -529,7 +579,7 @@ std::pair<Written, std::string> LiveNetwork::take_snapshot_with_state() {
         if (at_snapshot(written.answer.at("id")))
             return {std::move(written), write_state(*store_, *context_)};
     }
-    const std::unique_lock lock(gate_);
+    const WriteLock lock = lock_for_write();
     Written written = write_locked({{"op", "snapshot"}});
     return {std::move(written), write_state(*store_, *context_)};
 }

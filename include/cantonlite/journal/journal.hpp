@@ -63,6 +63,41 @@ class Journal {
     // destroyed.
     virtual void when_durable(std::uint64_t ticket,
                               std::function<void(std::exception_ptr)> done) = 0;
+
+    // ---- several daemons on one journal (PostgreSQL); a file's journal has one writer ----
+    // A daemon writes in its turn, and applies what the others committed before it writes:
+    //     const auto turn = journal.writers_turn();  // before the network's writers' lock
+    //     (take the network's writers' lock)
+    //     journal.catch_up(apply);                  // the others' records since, in order
+    //     (apply the write), journal.append(record);
+    // Between its writes, follow() applies what the others commit.
+
+    // What holds this daemon's turn; the turn may pass on once every holder is gone.
+    class Turn {
+      public:
+        virtual ~Turn() = default;
+    };
+    // Waits for this daemon's turn to write (nullptr: always its turn). Throws JournalUnavailable
+    // when the turn does not come (the database is away, or another daemon keeps it too long).
+    [[nodiscard]] virtual std::unique_ptr<Turn> writers_turn() { return nullptr; }
+    // Runs `apply` on every record the other daemons committed that this daemon has not applied,
+    // in order. REQUIRES: a Turn, and the network's writers' lock. `apply` throwing leaves the
+    // journal unusable (the network is no longer the journal's): it throws JournalError.
+    using Apply = std::function<void(const Record&)>;
+    virtual void catch_up(const Apply& /*apply*/) {}
+    // Starts following the other daemons' commits: `follow` runs on the journal's own thread with
+    // a function to call under the network's writers' lock, which applies the new records through
+    // `apply` (as catch_up). Returns at once; nothing to follow for a one-writer journal.
+    using Follow = std::function<void(const std::function<void(const Apply&)>& apply_new)>;
+    virtual void follow(Follow /*follow*/) {}
+    // Called on the journal's thread when writes this daemon applied were not committed and other
+    // daemons wrote meanwhile (the database went away in the middle of a commit): the network
+    // takes back every record after `last_common` (the last one it shares with the journal),
+    // under its writers' lock, before the journal takes writes again; the records that follow are
+    // then applied as the others' (follow). Returns false when it cannot: the journal then
+    // refuses every write, saying to restart the daemon. Set before follow().
+    using Diverged = std::function<bool(std::uint64_t last_common)>;
+    virtual void on_diverged(Diverged /*handler*/) {}
 };
 
 // A journal in the file at `path`, created when missing. `seed_fingerprint` identifies the seed the
@@ -78,9 +113,9 @@ class Journal {
 // file's: records in order, refused for another seed; a record is durable once its transaction
 // has committed, and concurrent waiters share commits. While the database cannot be reached,
 // append() and the waits throw JournalUnavailable; the journal reconnects by itself and commits
-// the records it holds, in order, when the database is back. One daemon at a time writes to a
-// database's journal: a second is refused while the first runs. Messages name the URL without
-// its password.
+// the records it holds, in order, when the database is back. Any number of daemons may share one
+// database's journal (writers_turn, catch_up, follow). Messages name the URL without its
+// password.
 [[nodiscard]] std::unique_ptr<Journal> open_postgres_journal(const std::string& url,
                                                              const std::string& seed_fingerprint);
 

@@ -4,10 +4,12 @@
 // durable before it is acknowledged.
 
 #include <cstdint>
+#include <deque>
 #include <exception>
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <shared_mutex>
 #include <stdexcept>
@@ -165,6 +167,22 @@ class LiveNetwork {
     // The network of a seed load.
     static std::unique_ptr<LiveNetwork> adopt(LoadedSeed loaded);
 
+    // The writers' lock, taken in this daemon's turn of the journal and caught up with what other
+    // daemons on it wrote (a journal in PostgreSQL shared by several). Throws WriteError.
+    struct WriteLock {
+        std::unique_ptr<journal::Journal::Turn> turn;
+        std::unique_lock<util::SharedGate> gate;  // let go before the turn
+    };
+    WriteLock lock_for_write();
+    // Keeps `ticket`'s undo mark for take_back. REQUIRES: gate_ held exclusively.
+    void remember_journaled(std::uint64_t ticket, std::optional<store::UndoLog::Mark> mark);
+    // Applies a record of another daemon's. REQUIRES: gate_ held exclusively.
+    void apply_record(const journal::Record& record);
+    // Takes back this daemon's writes after record `last_common` of the journal (they were never
+    // committed; other daemons wrote since): on_diverged's handler. False when one of them is a
+    // snapshot, a revert or a reset, which cannot be taken back.
+    bool take_back(std::uint64_t last_common);
+
     // Applies a write (the journal's record form) and appends it to the journal. Throws
     // WriteError.
     Written write(const nlohmann::json& op);
@@ -192,8 +210,15 @@ class LiveNetwork {
     mutable util::SharedGate gate_;
     journal::Journal* journal_ = nullptr;   // guarded by gate_ (set before serving)
     std::vector<SavedSnapshot> snapshots_;  // guarded by gate_, oldest first
-    std::uint64_t next_snapshot_id_ = 1;    // guarded by gate_; never reused
-    Activity activity_;                     // guarded by gate_ (but snapshots_saved)
+    // This daemon's latest journaled writes: their tickets and the undo marks before them, for
+    // take_back (nullopt: a snapshot, revert or reset). Guarded by gate_; the last 4096.
+    struct Journaled {
+        std::uint64_t ticket;
+        std::optional<store::UndoLog::Mark> mark;
+    };
+    std::deque<Journaled> journaled_;
+    std::uint64_t next_snapshot_id_ = 1;  // guarded by gate_; never reused
+    Activity activity_;                   // guarded by gate_ (but snapshots_saved)
 };
 
 }  // namespace cantonlite::seed
