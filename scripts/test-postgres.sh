@@ -35,7 +35,11 @@ case $cmd in
   start)
     mkdir -p "$dir"
     dir=$(cd "$dir" && pwd)
-    [ "$(id -u)" = 0 ] && chown postgres: "$dir"
+    if [ "$(id -u)" = 0 ]; then
+      chown postgres: "$dir"
+      runuser -u postgres -- test -w "$dir" ||
+        { echo "test-postgres.sh: the postgres user cannot reach $dir (a folder of root's on the way?); use one such as /tmp/NAME" >&2; exit 1; }
+    fi
     as_owner "$bin/initdb" -D "$dir/data" -U cantonlite -A trust -E UTF8 --no-locale >"$dir/initdb.log" 2>&1 ||
       { cat "$dir/initdb.log" >&2; exit 1; }
     start_server || { cat "$dir/server.log" >&2; exit 1; }

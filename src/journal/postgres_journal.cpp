@@ -516,7 +516,7 @@ class PostgresJournal final : public Journal {
                 bool mine = false;
                 {
                     const std::lock_guard lock(mutex_);
-                    mine = lease_ != Lease::none;
+                    mine = lease_ == Lease::held || lease_ == Lease::giving_back;
                 }
                 if (!mine) {
                     const std::vector<Record> records =

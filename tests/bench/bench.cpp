@@ -8,6 +8,10 @@
 //     ratio to livez; with `serve --journal` and 1, 4, 16... writers, as a ratio to one fsync per
 //     write (write + fdatasync of a temp file, timed in the same run while the daemon serves
 //     reads) and to one writer: above 1 is group commit;
+//   - the same writes with the journal in PostgreSQL (a throwaway local server,
+//     scripts/test-postgres.sh), as ratios to the file journal's of the same writers; and the
+//     delay between a write's answer on one daemon and its visibility on a second daemon of the
+//     same database (p50, p99), against the issue-38 targets (reported only);
 //   - a read's p50/p99 latency while writers post mints, as a ratio to the same read alone;
 //   - snapshot, revert and reset after K mints, as ratios to the network's start-up time.
 //   - small GETs (livez, dso-party-id, lsu): the daemon's CPU per request and requests/s as ratios
@@ -959,7 +963,8 @@ long bench_revert(const Options& o, std::uint16_t port, const Example& mint_requ
 // timed on an idle machine can be many times slower (printed too, not a baseline). A write holds
 // its io thread until it is durable, so at most --io-threads writes can share a sync: the most
 // writers run once more on a daemon with as many io threads.
-long bench_journal(const Options& o, const std::string& seed) {
+long bench_journal(const Options& o, const std::string& seed,
+                   std::map<std::pair<int, int>, double>& rates) {
     const double probe_seconds = std::min(o.seconds, 1.0);
     const double idle_fsync = fsync_seconds(o.journal_dir, probe_seconds);
     long unexpected = 0;
@@ -997,6 +1002,7 @@ long bench_journal(const Options& o, const std::string& seed) {
             unexpected += w.unexpected;
             reset(daemon.port(), unexpected);
             if (n == 1 && one_writer == 0) one_writer = w.per_second;
+            rates[{n, io_threads}] = w.per_second;
             std::cout << "| " << n << (n == 1 ? " connection" : " connections") << ", "
                       << io_threads << " io threads | " << fixed(w.per_second, 0) << " | "
                       << fixed(w.p50_ms, 3) << " | " << fixed(w.p99_ms, 3) << " | "
@@ -1009,6 +1015,127 @@ long bench_journal(const Options& o, const std::string& seed) {
     run(o.writers, 2);
     const int most = *std::max_element(o.writers.begin(), o.writers.end());
     if (most > 2) run({most}, most);
+    return unexpected;
+}
+
+// A throwaway PostgreSQL server for the journal's runs (scripts/test-postgres.sh: initdb in a
+// temporary folder, a Unix socket there), stopped and removed when destroyed.
+class Postgres {
+  public:
+    Postgres() : script_(std::string(CANTONLITE_SOURCE_DIR) + "/scripts/test-postgres.sh") {
+        std::string dir = "/tmp/cantonlite-bench-pg-XXXXXX";
+        if (::mkdtemp(dir.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+        dir_ = dir;
+        url_ = run_capture(shell_quote(script_) + " start " + shell_quote(dir_));
+        while (!url_.empty() && url_.back() == '\n') url_.pop_back();
+    }
+    ~Postgres() {
+        (void)std::system((shell_quote(script_) + " stop " + shell_quote(dir_)).c_str());
+    }
+    Postgres(const Postgres&) = delete;
+    Postgres& operator=(const Postgres&) = delete;
+
+    // A new empty database's URL.
+    std::string fresh_database() {
+        const std::string name = "bench" + std::to_string(++databases_);
+        run_capture("psql " + shell_quote(url_) + " -qc 'CREATE DATABASE " + name + "'");
+        return url_.substr(0, url_.rfind('/') + 1) + name;
+    }
+
+  private:
+    std::string script_;
+    std::string dir_;
+    std::string url_;
+    int databases_ = 0;
+};
+
+// Mints with the journal in PostgreSQL over the same writers and io threads as bench_journal,
+// each run on a fresh database, as ratios to the file journal's `file_rates`; then the delay
+// from a write's answer on one daemon to its visibility (GET /_cantonlite/v1/time's ledger_end)
+// on a second daemon of the same database, p50 and p99 of sequential writes.
+long bench_postgres(const Options& o, const std::string& seed,
+                    const std::map<std::pair<int, int>, double>& file_rates) {
+    Postgres pg;
+    long unexpected = 0;
+    std::cout
+        << "\n| write with --journal postgresql:// (a local server, Unix socket) | writes/s | "
+        << "p50 ms | p99 ms | baseline: the file journal's writes/s | ratio |\n"
+        << "|---|---|---|---|---|---|\n";
+    double most_rate = 0;     // the most writers' rate, the lower of their runs
+    double most_ratio = 1e9;  // and their ratio to the file journal, the lower
+    const int most = *std::max_element(o.writers.begin(), o.writers.end());
+    const auto run = [&](const std::vector<int>& writers, int io_threads) {
+        const Daemon daemon(o.bin, seed,
+                            serve_flags(o, {"--journal", pg.fresh_database(), "--io-threads",
+                                            std::to_string(io_threads)}));
+        const Example mint = mint_example(daemon.port(), unexpected);
+        for (const int n : writers) {
+            const Load w = run_load(daemon.port(), mint, o.seconds, n);
+            unexpected += w.unexpected;
+            reset(daemon.port(), unexpected);
+            const auto file = file_rates.find({n, io_threads});
+            const double base = file == file_rates.end() ? 0 : file->second;
+            if (n == most) {
+                most_rate = most_rate == 0 ? w.per_second : std::min(most_rate, w.per_second);
+                most_ratio = std::min(most_ratio, ratio(w.per_second, base));
+            }
+            std::cout << "| " << n << (n == 1 ? " connection" : " connections") << ", "
+                      << io_threads << " io threads | " << fixed(w.per_second, 0) << " | "
+                      << fixed(w.p50_ms, 3) << " | " << fixed(w.p99_ms, 3) << " | "
+                      << fixed(base, 0) << " | " << fixed(ratio(w.per_second, base), 2)
+                      << (w.unexpected ? " (" + std::to_string(w.unexpected) + " unexpected)" : "")
+                      << " |\n";
+        }
+    };
+    run(o.writers, 2);
+    if (most > 2) run({most}, most);
+
+    // Visibility on a second daemon.
+    const std::string url = pg.fresh_database();
+    const Daemon first(o.bin, seed, serve_flags(o, {"--journal", url}));
+    const Daemon second(o.bin, seed, serve_flags(o, {"--journal", url}));
+    const Example mint = mint_example(first.port(), unexpected);
+    cantonlite::testing::HttpConnection writer(first.port());
+    cantonlite::testing::HttpConnection reader(second.port());
+    const int samples = o.seconds < 1 ? 20 : 300;
+    std::vector<double> delays;
+    for (int i = 0; i < samples; ++i) {
+        const auto r = writer.send(mint.request) ? writer.read_response() : std::nullopt;
+        if (!r || r->status != 200) {
+            ++unexpected;
+            continue;
+        }
+        const long end = json::parse(r->body).at("ledger_end").get<long>();
+        const auto begin = Clock::now();
+        for (;;) {
+            const auto t = admin(reader, "GET", "/time", unexpected);
+            if (!t || t->first.at("ledger_end").get<long>() >= end) break;
+            if (Clock::now() - begin > std::chrono::seconds(5)) {
+                ++unexpected;
+                std::cerr << "a write at offset " << end << " is not seen on the second daemon "
+                          << "within 5 s\n";
+                break;
+            }
+        }
+        delays.push_back(std::chrono::duration<double>(Clock::now() - begin).count() * 1000);
+    }
+    std::sort(delays.begin(), delays.end());
+    const auto at = [&](double q) {
+        return delays.empty() ? 0.0
+                              : delays[std::min(delays.size() - 1,
+                                                static_cast<std::size_t>(q * delays.size()))];
+    };
+    std::cout << "\n| visibility on a second daemon (" << delays.size()
+              << " writes) | p50 ms | p99 ms |\n|---|---|---|\n"
+              << "| from the write's answer to the second daemon's ledger end | "
+              << fixed(at(0.5), 3) << " | " << fixed(at(0.99), 3) << " |\n\n"
+              << "Issue 38 targets: " << most << " writers through PostgreSQL "
+              << fixed(most_rate, 0)
+              << " writes/s (at least 2000: " << (most_rate >= 2000 ? "met" : "NOT met") << "), "
+              << fixed(most_ratio, 2)
+              << "x the file journal (at least 0.3: " << (most_ratio >= 0.3 ? "met" : "NOT met")
+              << "); visibility p99 " << fixed(at(0.99), 1)
+              << " ms (at most 50: " << (at(0.99) <= 50 ? "met" : "NOT met") << ")\n";
     return unexpected;
 }
 
@@ -1580,7 +1707,9 @@ long bench_seed(const Options& o, const std::string& seed) {
         unexpected += bench_read_while_writing(o, daemon.port(), mint);
         unexpected += bench_revert(o, daemon.port(), mint, daemon.startup_seconds(), reset_after);
     }
-    unexpected += bench_journal(o, seed);
+    std::map<std::pair<int, int>, double> file_rates;
+    unexpected += bench_journal(o, seed, file_rates);
+    unexpected += bench_postgres(o, seed, file_rates);
     return unexpected;
 }
 
