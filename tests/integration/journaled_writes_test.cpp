@@ -6,8 +6,10 @@
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <random>
+#include <shared_mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -140,6 +142,74 @@ TEST_F(JournaledDaemon, PipelinedRequestsAreAnsweredInOrderAroundADeferredWrite)
     EXPECT_EQ(json::parse(second->body).at("ledger_end"), after_first);
     EXPECT_EQ(json::parse(third->body).at("ledger_end"), after_first + 1);
     EXPECT_TRUE(json::parse(fourth->body).contains("dso_party_id"));
+}
+
+}  // namespace
+}  // namespace cantonlite::testing::journaled_writes_test
+
+namespace cantonlite::testing::journaled_writes_test {
+namespace {
+
+// A journal shared with other daemons, played by the test: it hands the network the others'
+// records (follow) and reports this daemon's writes lost in a restart (on_diverged).
+class SharedJournalStub : public journal::Journal {
+  public:
+    const std::vector<journal::Record>& recovered() const override { return none_; }
+    std::uint64_t append(std::string_view payload) override {
+        records.emplace_back(payload);
+        return records.size();
+    }
+    void wait_durable(std::uint64_t /*ticket*/) override {}
+    void when_durable(std::uint64_t /*ticket*/,
+                      std::function<void(std::exception_ptr)> done) override {
+        done(nullptr);
+    }
+    void follow(Follow follow) override { follow_ = std::move(follow); }
+    void on_diverged(Diverged handler) override { diverged_ = std::move(handler); }
+
+    std::vector<std::string> records;
+    Follow follow_;
+    Diverged diverged_;
+
+  private:
+    std::vector<journal::Record> none_;
+};
+
+std::int64_t ledger_end_of(seed::LiveNetwork& network) {
+    const std::shared_lock lock(network.gate());
+    return network.store().ledger_end();
+}
+
+// Writes lost in a PostgreSQL restart while another daemon wrote are taken back (the undo log),
+// and the other daemon's records then apply in their place; a snapshot cannot be taken back.
+TEST(SharedJournal, LostWritesAreTakenBackAndTheOthersRecordsApplied) {
+    SharedJournalStub journal;
+    const auto network = seed::LiveNetwork::load_file(default_seed);
+    network->attach_journal(journal);
+    ASSERT_TRUE(journal.follow_ && journal.diverged_);
+    const std::int64_t start = ledger_end_of(*network);
+    (void)network->apply_steps(json::parse(mint(0)));
+    (void)network->apply_steps(json::parse(mint(1)));
+    ASSERT_EQ(ledger_end_of(*network), start + 2);
+    ASSERT_EQ(journal.records.size(), 2U);
+
+    EXPECT_TRUE(journal.diverged_(1));  // the second write was lost
+    EXPECT_EQ(ledger_end_of(*network), start + 1);
+    EXPECT_TRUE(journal.diverged_(0));  // and the first
+    EXPECT_EQ(ledger_end_of(*network), start);
+
+    // The other daemon's record 1 (here: the second mint, as it wrote it) applies in its place.
+    const std::string others = journal.records[1];
+    journal.follow_([&](const journal::Journal::Apply& apply) {
+        apply(journal::Record{.offset = 1, .payload = others, .where = "number 1"});
+    });
+    EXPECT_EQ(ledger_end_of(*network), start + 1);
+
+    (void)network->take_snapshot();
+    (void)network->apply_steps(json::parse(mint(2)));
+    const auto records = journal.records.size();
+    EXPECT_FALSE(journal.diverged_(records - 2));  // a snapshot among them: not taken back
+    EXPECT_EQ(ledger_end_of(*network), start + 2);
 }
 
 }  // namespace

@@ -269,9 +269,10 @@ def agree(what):
     return end
 
 
-def write_everywhere(tag, clients_per_daemon, count=None, stop=None):
+def write_everywhere(tag, clients_per_daemon, count=None, stop=None, refused=None):
     """Clients writing to every daemon at once, `count` writes each or until `stop` is set (or
-    their daemon is killed); returns the threads and the (offset, update id) acknowledged."""
+    their daemon is killed); returns the threads and the (offset, update id) acknowledged. With
+    `refused` (a list), a 503 is counted there and the client goes on."""
     got = []
     lock = threading.Lock()
 
@@ -283,6 +284,10 @@ def write_everywhere(tag, clients_per_daemon, count=None, stop=None):
                 status, body = call(port, "POST", "/_cantonlite/v1/steps", mints(f"{name}{i:03d}"))
             except OSError:
                 return  # killed
+            if status == 503 and refused is not None and "PostgreSQL" in json.dumps(body):
+                refused.append(name)
+                time.sleep(0.05)
+                continue
             if status != 200:
                 errors.append(f"{name} write {i}: {status} {str(body)[:300]}")
                 return
@@ -315,6 +320,36 @@ acks.extend(got)
 agree("after writes on three daemons")
 for _, p, _ in daemons:
     verify(p, got, "on every daemon")
+
+# PostgreSQL restarted while the three daemons take writes: writes in the outage answer 503;
+# afterwards every daemon takes writes again, all agree, and every acknowledged write is there.
+stop = threading.Event()
+refused = []
+threads, got = write_everywhere("5", 2, stop=stop, refused=refused)
+time.sleep(0.3)
+pg("stop-server")
+time.sleep(0.5)
+pg("start-server")
+before_back = len(got)
+for _ in range(100):
+    if len(got) > before_back + 30:
+        break
+    time.sleep(0.1)
+stop.set()
+for t in threads:
+    t.join()
+if errors:
+    fail(f"writes on three daemons while PostgreSQL restarts: {errors}")
+if not refused:
+    fail("no write was refused while PostgreSQL was stopped")
+if len(got) <= before_back:
+    fail("no write was taken after PostgreSQL came back")
+no_offset_twice(acks + got)
+acks.extend(got)
+agree("after PostgreSQL restarted under writes")
+for _, p, _ in daemons:
+    verify(p, got, "after PostgreSQL restarted, on every daemon")
+restart_refused = len(refused)
 
 # Visibility: a write on one daemon, seen on another.
 delays = []
@@ -374,5 +409,6 @@ pg("stop")
 print(f"postgres.check: {ROUNDS} kills under 4 writers ({kills_seconds:.0f} s), {len(acks) // 3} "
       f"acknowledged writes, all present; PostgreSQL stopped and started under writes: 503s, "
       f"nothing lost; three daemons on one database agree, a write seen on another daemon in "
-      f"{p50:.1f} ms (median), {p99:.1f} ms (max of 60); one killed under writes, the others "
+      f"{p50:.1f} ms (median), {p99:.1f} ms (max of 60); PostgreSQL restarted under their "
+      f"writes ({restart_refused} answered 503, none lost); one killed under writes, the others "
       f"went on; another seed's journal refused")
