@@ -1,8 +1,12 @@
 #pragma once
 // Files read or written whole. A file written here is written whole or not at all: its bytes go
-// to a file beside it, which is then renamed over it, so that a reader (or a crash) never sees
-// half of it.
+// to a file beside it, synced, which is then renamed over it (and the rename synced), so that a
+// reader, a crash or a power cut never sees half of it, and a file said written stays.
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -31,19 +35,46 @@ namespace cantonlite::util {
 [[nodiscard]] inline std::optional<std::string> write_file_atomically(
     const std::filesystem::path& path, std::string_view bytes) {
     const std::filesystem::path partial = path.string() + ".partial";
-    {
-        std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        out.flush();
-        if (!out) {
-            std::error_code ignored;
-            std::filesystem::remove(partial, ignored);
-            return partial.string() + ": cannot be written";
+    const auto failed = [&](const std::filesystem::path& what, int error) {
+        std::error_code ignored;
+        std::filesystem::remove(partial, ignored);
+        return what.string() +
+               ": cannot be written: " + std::error_code(error, std::generic_category()).message();
+    };
+    const int fd = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return failed(partial, errno);
+    for (std::string_view left = bytes; !left.empty();) {
+        const ssize_t n = ::write(fd, left.data(), left.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            const int error = n < 0 ? errno : EIO;
+            ::close(fd);
+            return failed(partial, error);
         }
+        left.remove_prefix(static_cast<std::size_t>(n));
     }
+    if (::fsync(fd) != 0) {
+        const int error = errno;
+        ::close(fd);
+        return failed(partial, error);
+    }
+    ::close(fd);
     std::error_code error;
     std::filesystem::rename(partial, path, error);
     if (error) return path.string() + ": " + error.message();
+    // The rename itself, in the folder.
+    std::filesystem::path dir = path.parent_path();
+    if (dir.empty()) dir = ".";
+    const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir_fd >= 0) {
+        const int synced = ::fsync(dir_fd);
+        const int sync_error = errno;
+        ::close(dir_fd);
+        if (synced != 0) {
+            return dir.string() + ": cannot sync: " +
+                   std::error_code(sync_error, std::generic_category()).message();
+        }
+    }
     return std::nullopt;
 }
 
