@@ -123,6 +123,20 @@ std::uint64_t append_in_turn(Journal& journal, const std::string& payload) {
     return journal.append(payload);
 }
 
+// Runs `write` until the journal takes it (it is back after a restart): 10 s at most. Whether it
+// did.
+bool once_back(const std::function<void()>& write) {
+    for (int attempt = 0; attempt < 200; ++attempt) {
+        try {
+            write();
+            return true;
+        } catch (const JournalUnavailable&) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+    }
+    return false;
+}
+
 std::string error_of(const std::function<void()>& f) {
     try {
         f();
@@ -340,16 +354,7 @@ TEST_F(PostgresJournal, AWriteLostInARestartIsTakenBackWhenAnotherDaemonWroteFir
         EXPECT_EQ(lost, 2U);
         Server::get().stop();
         Server::get().start();
-        bool written = false;
-        for (int attempt = 0; attempt < 100 && !written; ++attempt) {
-            try {
-                b.write();
-                written = true;
-            } catch (const JournalUnavailable&) {
-                std::this_thread::sleep_for(std::chrono::milliseconds(50));
-            }
-        }
-        ASSERT_TRUE(written) << "b could not write after the restart";
+        ASSERT_TRUE(once_back([&] { b.write(); })) << "b could not write after the restart";
     }  // a's turn ends: its commit fails, it reconnects and finds b's record in its place
     for (int i = 0; i < 200 && a.taken_back() == 0; ++i) {
         std::this_thread::sleep_for(std::chrono::milliseconds(25));
@@ -362,16 +367,7 @@ TEST_F(PostgresJournal, AWriteLostInARestartIsTakenBackWhenAnotherDaemonWroteFir
     EXPECT_EQ(a.applied(), (std::vector<std::string>{"a:0", "b:1"}));
     EXPECT_EQ(b.applied(), a.applied());
     // And a writes again, after b's.
-    bool written = false;
-    for (int attempt = 0; attempt < 100 && !written; ++attempt) {
-        try {
-            a.write();
-            written = true;
-        } catch (const JournalUnavailable&) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }
-    }
-    ASSERT_TRUE(written);
+    ASSERT_TRUE(once_back([&] { a.write(); }));
     EXPECT_EQ(payloads(*open_postgres_journal(url_, seed)),
               (std::vector<std::string>{"a:0", "b:1", "a:2"}));
 }
@@ -448,14 +444,8 @@ TEST_F(PostgresJournal, WritesWaitOutAServerRestart) {
     Server::get().start();
     // Back within a few reconnection attempts.
     std::uint64_t after = 0;
-    for (int attempt = 0; attempt < 200 && after == 0; ++attempt) {
-        try {
-            after = append_in_turn(*journal, "after");
-        } catch (const JournalUnavailable&) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }
-    }
-    ASSERT_NE(after, 0U) << "the journal did not come back";
+    ASSERT_TRUE(once_back([&] { after = append_in_turn(*journal, "after"); }))
+        << "the journal did not come back";
     journal->wait_durable(after);
     EXPECT_EQ(Server::sql(url_,
                           "SELECT string_agg(convert_from(payload, 'UTF8'), ',' ORDER BY "
