@@ -11,8 +11,9 @@ a Unix socket; stopped at the end).
    reads go on from memory; once it is back, writes are taken again, and what the daemon had
    applied but not yet committed is kept.
 3. Three daemons on one database, written to at once: one ledger. No offset is given to two
-   writes; every daemon reaches the same ledger end and answers the same bytes on the Ledger API
-   and Scan; a write on one is seen on another within (reported) milliseconds. One of them is
+   writes; every daemon reaches the same ledger end, saves the same state file, and answers the
+   same bytes to every read of tests/openapi (the Ledger API, Scan, the validator, the registry,
+   the admin API) and to op 1 at the latest offsets; a write on one is seen on another within (reported) milliseconds. One of them is
    SIGKILLed under writes: the others keep taking writes, and it comes back with all of them.
 4. A journal of another seed is refused with one line and exit 2; the URL's password is never
    printed.
@@ -32,13 +33,14 @@ import time
 import urllib.error
 import urllib.request
 
-from daemon_lib import Check
+from daemon_lib import Check, read_requests
 
 BIN, SRC = sys.argv[1], sys.argv[2]
 ROUNDS = int(sys.argv[3]) if len(sys.argv) > 3 else 20
 SEED = os.path.join(SRC, "config/default-network.json")
 OTHER_SEED = os.path.join(SRC, "config/default-network-no-lsu.json")
 SCRIPT = os.path.join(SRC, "scripts/test-postgres.sh")
+OPENAPI = os.path.join(SRC, "tests/openapi")
 CHECK = Check("postgres.check")
 PG_DIR = tempfile.mkdtemp(prefix="cantonlite-pg-", dir="/tmp")
 
@@ -53,12 +55,22 @@ def pg(command):
                           text=True).stdout.strip()
 
 
-def call(port, method, path, body=None, token=None, timeout=10):
-    """(status, parsed JSON body or text) of one request."""
-    headers = {"Content-Type": "application/json"}
+def call(port, method, path, body=None, token=None, timeout=10, headers=None):
+    """(status, parsed JSON body or text) of one request; `headers` (with their own
+    Authorization) win over `token`."""
+    given = headers
+    # A fixed W3C trace context: an error's trace id is then the same on every daemon.
+    headers = {"Content-Type": "application/json",
+               "traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}
     if token:
         headers["Authorization"] = "Bearer " + token
-    data = json.dumps(body).encode() if body is not None else None
+    headers.update(given or {})
+    headers = {k: v for k, v in headers.items() if v is not None}
+    data = None
+    if isinstance(body, str):
+        data = body.encode()
+    elif body is not None:
+        data = json.dumps(body).encode()
     req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method,
                                  headers=headers)
     try:
@@ -103,6 +115,9 @@ def run_refused(args):
 URL = pg("start")
 ALICE_TOKEN = subprocess.run([BIN, "token", "--user", "alice", "--seed", SEED], check=True,
                              capture_output=True, text=True).stdout.strip()
+ADMIN_TOKEN = subprocess.run([BIN, "token", "--user", "ledger-api-user", "--seed", SEED],
+                             check=True, capture_output=True, text=True).stdout.strip()
+READS = read_requests(OPENAPI, ALICE_TOKEN, ADMIN_TOKEN)
 described = json.loads(subprocess.run([BIN, "describe", "--seed", SEED, "--json"], check=True,
                                       capture_output=True, text=True).stdout)
 SEED_END = described["ledger_end"]
@@ -252,20 +267,28 @@ def agree(what):
     else:
         fail(f"{what}: the daemons do not reach one ledger end: {sorted(ends)}")
     end = ends.pop()
-    requests = [("GET", "/v2/state/ledger-end", None),
-                ("POST", "/api/scan/v2/updates", {"page_size": 1000}),
-                ("GET", "/_cantonlite/v1/time", None)]
+    states = set()
+    for _, p, _ in daemons:
+        req = urllib.request.Request(f"http://127.0.0.1:{p}/_cantonlite/v1/state")
+        with urllib.request.urlopen(req, timeout=30) as r:
+            states.add(r.read())
+    if len(states) != 1:
+        fail(f"{what}: the daemons' state files (GET /_cantonlite/v1/state) differ")
+    requests = [(name, method, path, body, headers) for name, method, path, body, headers
+                in READS]
     for offset, _ in acks[-30:]:
-        requests.append(("POST", "/v2/updates/transaction-by-offset", {
+        requests.append((f"op 1 at {offset}", "POST", "/v2/updates/transaction-by-offset", {
             "offset": offset, "transactionFormat": {
                 "eventFormat": {"filtersByParty": {ALICE: {}}, "verbose": True},
-                "transactionShape": "TRANSACTION_SHAPE_LEDGER_EFFECTS"}}))
-    for method, path, body in requests:
-        answers = {json.dumps(call(p, method, path, body, ALICE_TOKEN), sort_keys=False)
-                   for _, p, _ in daemons}
+                "transactionShape": "TRANSACTION_SHAPE_LEDGER_EFFECTS"}}, None))
+    for name, method, path, body, headers in requests:
+        answers = set()
+        for _, p, _ in daemons:
+            status, answer = call(p, method, path, body, ALICE_TOKEN, headers=headers)
+            answers.add((status, json.dumps(answer).replace(f"127.0.0.1:{p}", "<host>")))
         if len(answers) != 1:
-            fail(f"{what}: the daemons answer {method} {path} differently: "
-                 f"{[a[:200] for a in answers]}")
+            fail(f"{what}: the daemons answer {name} ({method} {path}) differently: "
+                 f"{[a[1][:200] for a in answers]}")
     return end
 
 
@@ -408,7 +431,8 @@ if code != 2 or out or len(err.strip().splitlines()) != 1 or "written for anothe
 pg("stop")
 print(f"postgres.check: {ROUNDS} kills under 4 writers ({kills_seconds:.0f} s), {len(acks) // 3} "
       f"acknowledged writes, all present; PostgreSQL stopped and started under writes: 503s, "
-      f"nothing lost; three daemons on one database agree, a write seen on another daemon in "
+      f"nothing lost; three daemons on one database agree (their state files, and {len(READS) + 30} "
+      f"requests of every API, byte for byte), a write seen on another daemon in "
       f"{p50:.1f} ms (median), {p99:.1f} ms (max of 60); PostgreSQL restarted under their "
       f"writes ({restart_refused} answered 503, none lost); one killed under writes, the others "
       f"went on; another seed's journal refused")

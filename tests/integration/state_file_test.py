@@ -30,7 +30,7 @@ import tempfile
 import urllib.error
 import urllib.request
 
-from daemon_lib import Check
+from daemon_lib import Check, cases as openapi_cases, is_write, read_requests, with_token
 
 BIN, SRC = sys.argv[1], sys.argv[2]
 SEED = os.path.join(SRC, "config/default-network.json")
@@ -69,39 +69,6 @@ def call(port, method, path, body=None, headers=None):
 def token(user, *load):
     return subprocess.run([BIN, "token", "--user", user, *load], check=True, capture_output=True,
                           text=True).stdout.strip()
-
-
-def is_write(case):
-    method, path = case["method"], case["path"].split("?")[0]
-    if method in ("PATCH", "DELETE", "PUT"):
-        return True
-    if method != "POST":
-        return False
-    return (path.startswith("/v2/commands/") and path != "/v2/commands/completions") or \
-        path.startswith("/v2/interactive-submission/execute") or \
-        path in ("/v2/parties", "/v2/users", "/v2/parties/external/allocate") or \
-        path.endswith("/rights") or path.startswith("/_cantonlite/")
-
-
-def nondeterministic(case):
-    """Answers that differ on every call, on any daemon: a prepared transaction names a fresh
-    uuid (its contract ids' salt)."""
-    return case["path"].startswith("/v2/interactive-submission/prepare")
-
-
-def cases(*files):
-    out = []
-    for name in files:
-        with open(os.path.join(OPENAPI, name)) as f:
-            out += json.load(f)
-    return out
-
-
-def with_token(case, bearer):
-    headers = dict(case.get("headers") or {})
-    if "Authorization" not in headers:
-        headers["Authorization"] = "Bearer " + bearer
-    return headers
 
 
 def same_answers(a, b, requests, what):
@@ -152,8 +119,8 @@ STEPS = [{"step": "mint", "owner": "alice", "amount": "7", "as": "state-mint"},
 
 # 1. Daemon A: the default network and run-time writes.
 _, a, _ = CHECK.start_daemon(BIN, "--seed", SEED)
-writes = cases("ledger-commands.json", "ledger-external-parties.json")
-admin_writes = cases("ledger-admin.json")
+writes = openapi_cases(OPENAPI, "ledger-commands.json", "ledger-external-parties.json")
+admin_writes = openapi_cases(OPENAPI, "ledger-admin.json")
 for case in writes:
     if is_write(case):
         call(a, case["method"], case["path"], case.get("body"), with_token(case, ALICE))
@@ -170,19 +137,7 @@ path = save(saved, "default.state")
 
 # 2. Daemon B from the state file: the same reads.
 _, b, _ = CHECK.start_daemon(BIN, "--load-state", path)
-reads = []
-for case in cases("default-network.json", "ledger-read.json", "scan-both.json", "validator.json",
-                  "ledger-commands.json", "ledger-external-parties.json"):
-    if not is_write(case) and not nondeterministic(case):
-        reads.append((case["name"], case["method"], case["path"], case.get("body"),
-                      with_token(case, ALICE)))
-for case in admin_writes:
-    if not is_write(case):
-        reads.append((case["name"], case["method"], case["path"], case.get("body"),
-                      with_token(case, ADMIN)))
-for path_ in ("/_cantonlite/v1/network", "/_cantonlite/v1/time", "/_cantonlite/v1/overview",
-              "/_cantonlite/v1/snapshots"):
-    reads.append(("admin " + path_, "GET", path_, None, {}))
+reads = read_requests(OPENAPI, ALICE, ADMIN)
 same_answers(a, b, reads, "default network")
 if state_of(b) != saved:
     fail("the loaded daemon's state file is not the one it loaded")
