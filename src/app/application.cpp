@@ -305,6 +305,7 @@ int serve(const CommandLine& cli) {
     };
     net::Server server(std::move(options), *router);
     root.set_open_connections([&server] { return server.open_connections(); });
+    if (journal) root.set_journal([&journal] { return journal->stats(); });
     try {
         server.start();
     } catch (const std::system_error& e) {

@@ -303,6 +303,27 @@ std::string render_metrics(const MetricsSources& sources) {
                           labels_of({{"kind", "error"}, {"status", std::to_string(status)}}), n);
         }
     }
+    if (sources.journal) {
+        const journal::Journal::Stats j = sources.journal();
+        append_family(out, "cantonlite_journal_records_total", "counter",
+                      "Journal records since start: this daemon's made durable, and the other "
+                      "daemons' applied here (a journal in PostgreSQL shared by several).");
+        append_sample(out, "cantonlite_journal_records_total",
+                      labels_of({{"origin", "this_daemon"}}), j.records_written);
+        append_sample(out, "cantonlite_journal_records_total",
+                      labels_of({{"origin", "other_daemons"}}), j.records_followed);
+        append_family(out, "cantonlite_journal_commits_total", "counter",
+                      "Syncs (a file) or transactions (PostgreSQL) that made this daemon's "
+                      "records durable; records per commit is the group commit's batch.");
+        append_sample(out, "cantonlite_journal_commits_total", "", j.commits);
+        append_family(out, "cantonlite_journal_turns_total", "counter",
+                      "Turns to write this daemon took on a journal in PostgreSQL.");
+        append_sample(out, "cantonlite_journal_turns_total", "", j.turns);
+        append_family(out, "cantonlite_journal_available", "gauge",
+                      "1 while the journal takes writes; 0 while PostgreSQL is away, or after the "
+                      "journal failed.");
+        append_sample(out, "cantonlite_journal_available", "", j.available ? 1 : 0);
+    }
     if (sources.open_connections) {
         append_family(out, "cantonlite_open_connections", "gauge", "HTTP connections open now.");
         append_sample(out, "cantonlite_open_connections", "", sources.open_connections());

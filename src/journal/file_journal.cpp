@@ -293,6 +293,12 @@ class FileJournal final : public Journal {
 
     [[nodiscard]] const std::vector<Record>& recovered() const override { return records_; }
 
+    [[nodiscard]] Stats stats() const override {
+        const std::lock_guard lock(mutex_);
+        return Stats{
+            .records_written = durable_records_, .commits = syncs_, .available = failure_.empty()};
+    }
+
     [[nodiscard]] std::uint64_t append(std::string_view payload) override {
         {
             const std::lock_guard lock(mutex_);
@@ -314,6 +320,7 @@ class FileJournal final : public Journal {
         end_ += bytes.size();
         const std::lock_guard lock(mutex_);
         written_ = end_;
+        ++written_records_;
         return end_;
     }
 
@@ -329,6 +336,7 @@ class FileJournal final : public Journal {
             }
             syncing_ = true;
             const std::uint64_t target = written_;
+            const std::uint64_t target_records = written_records_;
             lock.unlock();
             int result = 0;
             while ((result = ::fdatasync(fd_.get())) != 0 && errno == EINTR) {
@@ -338,6 +346,8 @@ class FileJournal final : public Journal {
             syncing_ = false;
             if (result == 0) {
                 synced_ = std::max(synced_, target);
+                durable_records_ = std::max(durable_records_, target_records);
+                ++syncs_;
             } else {
                 failure_ = path_.string() + ": cannot sync: " + errno_text(error);
             }
@@ -399,9 +409,12 @@ class FileJournal final : public Journal {
     const std::vector<Record> records_;
     std::uint64_t end_;  // the appending thread's own count of the file's size
 
-    std::mutex mutex_;  // guards what follows
+    mutable std::mutex mutex_;  // guards what follows
     std::condition_variable synced_or_failed_;
-    std::uint64_t written_;  // end offset of the records written so far
+    std::uint64_t written_;              // end offset of the records written so far
+    std::uint64_t written_records_ = 0;  // records appended by this process
+    std::uint64_t durable_records_ = 0;  // of which synced
+    std::uint64_t syncs_ = 0;
     // Nothing is known durable at start: the previous process may not have synced its last
     // records; the first sync covers them too.
     std::uint64_t synced_ = 0;

@@ -317,6 +317,13 @@ class PostgresJournal final : public Journal {
 
     [[nodiscard]] const std::vector<Record>& recovered() const override { return records_; }
 
+    [[nodiscard]] Stats stats() const override {
+        const std::lock_guard lock(mutex_);
+        Stats s = stats_;
+        s.available = unavailable_.empty() && broken_.empty();
+        return s;
+    }
+
     [[nodiscard]] std::unique_ptr<Turn> writers_turn() override {
         std::unique_lock lock(mutex_);
         for (;;) {
@@ -356,6 +363,7 @@ class PostgresJournal final : public Journal {
         lease_since_ = std::chrono::steady_clock::now();
         caught_up_ = false;
         ++holders_;
+        ++stats_.turns;
         turn_changed_.notify_all();
         wake_.notify_all();  // the worker hands the turn over after a while
         return std::make_unique<PostgresTurn>(*this);
@@ -491,6 +499,7 @@ class PostgresJournal final : public Journal {
             }
             const std::lock_guard lock(mutex_);
             applied_ = committed_ = r.offset;
+            ++stats_.records_followed;
         }
     }
 
@@ -627,6 +636,8 @@ class PostgresJournal final : public Journal {
         lock.lock();
         if (failure.empty()) {
             committed_ = batch.back()->seq;
+            stats_.records_written += batch.size();
+            ++stats_.commits;
             queued_.erase(queued_.begin(),
                           queued_.begin() + static_cast<std::ptrdiff_t>(batch.size()));
             return;
@@ -755,7 +766,8 @@ class PostgresJournal final : public Journal {
     Connection connection_;        // the turn's session: lock, catch-up reads, inserts
     const std::vector<Record> records_;
 
-    std::mutex mutex_;                      // guards what follows
+    mutable std::mutex mutex_;  // guards what follows
+    Stats stats_;
     std::condition_variable wake_;          // the worker's and the follower's
     std::condition_variable turn_changed_;  // writers waiting for the turn
     std::uint64_t applied_;                 // every record up to it is applied to the network

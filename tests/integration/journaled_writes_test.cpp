@@ -164,6 +164,7 @@ class SharedJournalStub : public journal::Journal {
                       std::function<void(std::exception_ptr)> done) override {
         done(nullptr);
     }
+    Stats stats() const override { return {}; }
     void follow(Follow follow) override { follow_ = std::move(follow); }
     void on_diverged(Diverged handler) override { diverged_ = std::move(handler); }
 

@@ -23,6 +23,7 @@
 
 #include "cantonlite/http/area.hpp"
 #include "cantonlite/http/router.hpp"
+#include "cantonlite/journal/journal.hpp"
 #include "cantonlite/net/server.hpp"
 #include "cantonlite/seed/live_network.hpp"
 
@@ -66,9 +67,10 @@ class RequestMetrics {
 // What else /metrics shows. Each source may be empty.
 struct MetricsSources {
     const RequestMetrics* requests = nullptr;
-    const seed::LiveNetwork* network = nullptr;     // read under its gate (the router holds it)
-    const http::FaultTable* faults = nullptr;       // the router's
-    std::function<std::size_t()> open_connections;  // the server's, once it exists
+    const seed::LiveNetwork* network = nullptr;        // read under its gate (the router holds it)
+    const http::FaultTable* faults = nullptr;          // the router's
+    std::function<std::size_t()> open_connections;     // the server's, once it exists
+    std::function<journal::Journal::Stats()> journal;  // the daemon's journal, when it has one
 };
 
 // The whole exposition, in the text format.
@@ -94,6 +96,10 @@ class RootArea : public http::Area {
     // The server's count of open connections. REQUIRES: start-up, before the server starts.
     void set_open_connections(std::function<std::size_t()> count) {
         sources_.open_connections = std::move(count);
+    }
+    // The journal's figures. REQUIRES: start-up, before the server starts.
+    void set_journal(std::function<journal::Journal::Stats()> stats) {
+        sources_.journal = std::move(stats);
     }
 
   protected:

@@ -64,6 +64,16 @@ class Journal {
     virtual void when_durable(std::uint64_t ticket,
                               std::function<void(std::exception_ptr)> done) = 0;
 
+    // What the journal has done since it was opened, for /metrics.
+    struct Stats {
+        std::uint64_t records_written = 0;   // this daemon's records made durable
+        std::uint64_t records_followed = 0;  // other daemons' records applied here
+        std::uint64_t commits = 0;           // syncs (a file) or transactions (PostgreSQL)
+        std::uint64_t turns = 0;             // turns to write taken (PostgreSQL)
+        bool available = true;               // takes writes now
+    };
+    [[nodiscard]] virtual Stats stats() const = 0;
+
     // ---- several daemons on one journal (PostgreSQL); a file's journal has one writer ----
     // A daemon writes in its turn, and applies what the others committed before it writes:
     //     const auto turn = journal.writers_turn();  // before the network's writers' lock

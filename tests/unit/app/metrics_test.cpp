@@ -113,5 +113,24 @@ TEST_F(Metrics, ShowsTheLedgerAndTheAdminWrites) {
     EXPECT_TRUE(has_line(text, "# TYPE process_resident_memory_bytes gauge"));
 }
 
+// The journal's figures, when the daemon has one (none: no journal families at all).
+TEST_F(Metrics, ShowsTheJournal) {
+    EXPECT_EQ(exposition().find("cantonlite_journal_"), std::string::npos);
+    root().set_journal([] {
+        return journal::Journal::Stats{.records_written = 7,
+                                       .records_followed = 3,
+                                       .commits = 2,
+                                       .turns = 4,
+                                       .available = false};
+    });
+    const std::string text = exposition();
+    EXPECT_TRUE(has_line(text, "cantonlite_journal_records_total{origin=\"this_daemon\"} 7"));
+    EXPECT_TRUE(has_line(text, "cantonlite_journal_records_total{origin=\"other_daemons\"} 3"));
+    EXPECT_TRUE(has_line(text, "cantonlite_journal_commits_total 2"));
+    EXPECT_TRUE(has_line(text, "cantonlite_journal_turns_total 4"));
+    EXPECT_TRUE(has_line(text, "cantonlite_journal_available 0"));
+    EXPECT_TRUE(has_line(text, "# TYPE cantonlite_journal_commits_total counter"));
+}
+
 }  // namespace
 }  // namespace cantonlite::app::metrics_test

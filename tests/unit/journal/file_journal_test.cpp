@@ -122,6 +122,17 @@ TEST_F(FileJournalTest, RoundTripsRecordsWithNewlinesAndEmptyPayloads) {
     }
 }
 
+TEST_F(FileJournalTest, CountsItsRecordsAndSyncs) {
+    const auto journal = open_file_journal(path_, seed);
+    journal->wait_durable(journal->append("a"));
+    journal->wait_durable(journal->append("b"));
+    const Journal::Stats stats = journal->stats();
+    EXPECT_EQ(stats.records_written, 2U);
+    EXPECT_EQ(stats.commits, 2U);
+    EXPECT_EQ(stats.records_followed, 0U);
+    EXPECT_TRUE(stats.available);
+}
+
 TEST_F(FileJournalTest, AppendsAfterReopenFollowTheRecoveredRecords) {
     write_journal({"a", "b"});
     {

@@ -312,6 +312,9 @@ TEST_F(PostgresJournal, TwoDaemonsWriteInTurnsAndFollowEachOther) {
     ASSERT_TRUE(a.wait_for(2));
     EXPECT_EQ(a.applied(), (std::vector<std::string>{"a:0", "b:1"}));
     EXPECT_EQ(b.applied(), a.applied());
+    EXPECT_EQ(a.journal().stats().records_written, 1U);
+    EXPECT_EQ(a.journal().stats().records_followed, 1U);
+    EXPECT_EQ(b.journal().stats().records_followed, 1U);
     // A third daemon starts from what the two wrote.
     const auto journal_c = open_postgres_journal(url_, seed);
     EXPECT_EQ(payloads(*journal_c), a.applied());
@@ -407,6 +410,13 @@ TEST_F(PostgresJournal, ConcurrentWaitersShareCommits) {
     for (auto& thread : threads) thread.join();
     EXPECT_EQ(Server::sql(url_, "SELECT count(*) FROM cantonlite_journal"), "800");
     EXPECT_EQ(Server::sql(url_, "SELECT max(seq) FROM cantonlite_journal"), "800");
+    const Journal::Stats stats = network.journal().stats();
+    EXPECT_EQ(stats.records_written, 800U);
+    EXPECT_EQ(stats.records_followed, 0U);
+    EXPECT_GE(stats.commits, 1U);
+    EXPECT_LT(stats.commits, 800U);  // shared
+    EXPECT_GE(stats.turns, 1U);
+    EXPECT_TRUE(stats.available);
 }
 
 TEST_F(PostgresJournal, WhenDurableCallbacksRunOnceEach) {
@@ -439,6 +449,7 @@ TEST_F(PostgresJournal, WritesWaitOutAServerRestart) {
         EXPECT_NE(std::string(e.what()).find(url_), std::string::npos) << e.what();
     }
     EXPECT_TRUE(unavailable);
+    EXPECT_FALSE(journal->stats().available);
     EXPECT_THROW((void)journal->append("refused"), JournalUnavailable);
     EXPECT_THROW((void)journal->writers_turn(), JournalUnavailable);
     Server::get().start();
