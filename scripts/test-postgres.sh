@@ -2,7 +2,10 @@
 # A throwaway PostgreSQL server for the tests: Debian's postgresql package (installed when
 # missing), a cluster made by initdb in DIR, listening on a Unix socket in DIR only (no TCP port,
 # so parallel runs cannot collide), with fsync on as in production.
-#   scripts/test-postgres.sh start DIR   prints the server's connection URL (also in DIR/url)
+#   scripts/test-postgres.sh start DIR [PID]
+#                                        prints the server's connection URL (also in DIR/url); with
+#                                        PID, the server also stops (and DIR goes) once that
+#                                        process has ended, however it ended
 #   scripts/test-postgres.sh stop DIR    stops it and removes DIR
 #   scripts/test-postgres.sh stop-server DIR / start-server DIR
 #                                        stop it and start it again on the same data (fault tests)
@@ -11,6 +14,7 @@ set -euo pipefail
 usage="usage: test-postgres.sh start|stop|stop-server|start-server DIR"
 cmd=${1:?$usage}
 dir=${2:?$usage}
+dir=${dir%/}
 here=$(cd "$(dirname "$0")" && pwd)
 
 bin=""
@@ -47,6 +51,12 @@ case $cmd in
     # A URL libpq reads: the socket's folder is the host, percent-encoded.
     url="postgresql://cantonlite@$(python3 -c 'import sys,urllib.parse;print(urllib.parse.quote(sys.argv[1],safe=""))' "$dir")/cantonlite"
     echo "$url" >"$dir/url"
+    if [ -n "${3:-}" ]; then
+      # A watcher of its own session, out of the caller's pipes: the test that crashed or was
+      # killed leaves no server behind.
+      setsid bash -c 'while kill -0 "$1" 2>/dev/null && [ -d "$2/data" ]; do sleep 1; done; exec "$0" stop "$2"' \
+        "$here/test-postgres.sh" "$3" "$dir" </dev/null >/dev/null 2>&1 &
+    fi
     echo "$url"
     ;;
   stop-server)

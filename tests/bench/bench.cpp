@@ -1026,7 +1026,8 @@ class Postgres {
         std::string dir = "/tmp/cantonlite-bench-pg-XXXXXX";
         if (::mkdtemp(dir.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
         dir_ = dir;
-        url_ = run_capture(shell_quote(script_) + " start " + shell_quote(dir_));
+        url_ = run_capture(shell_quote(script_) + " start " + shell_quote(dir_) + " " +
+                           std::to_string(::getpid()));
         while (!url_.empty() && url_.back() == '\n') url_.pop_back();
     }
     ~Postgres() {

@@ -51,7 +51,9 @@ def fail(message, log=None):
 
 
 def pg(command):
-    return subprocess.run([SCRIPT, command, PG_DIR], check=True, capture_output=True,
+    # Started with this test's pid: the server goes when the test does, however it ends.
+    extra = [str(os.getpid())] if command == "start" else []
+    return subprocess.run([SCRIPT, command, PG_DIR, *extra], check=True, capture_output=True,
                           text=True).stdout.strip()
 
 

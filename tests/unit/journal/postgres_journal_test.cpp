@@ -92,7 +92,7 @@ class Server {
     Server()
         : script_(std::string(CANTONLITE_SOURCE_DIR) + "/scripts/test-postgres.sh"),
           dir_(make_dir()),
-          url_(shell(script_ + " start " + dir_)) {
+          url_(shell(script_ + " start " + dir_ + " " + std::to_string(::getpid()))) {
         // spdlog's registry, made here before the journals' threads log at once: the library
         // is not instrumented, so TSan would not see the guard of its first use.
         (void)spdlog::default_logger_raw();
