@@ -351,11 +351,7 @@ class PostgresJournal final : public Journal {
         lock.lock();
         if (!failure.empty()) {
             lease_ = Lease::none;
-            if (away && unavailable_.empty() && broken_.empty()) {
-                spdlog::error("journal: {}; reconnecting", failure);
-                unavailable_ = failure;
-                wake_.notify_all();
-            }
+            if (away) become_unavailable(failure);
             turn_changed_.notify_all();
             throw JournalUnavailable(failure);
         }
@@ -385,7 +381,8 @@ class PostgresJournal final : public Journal {
             const std::lock_guard use(connection_mutex_);
             records = read_records(connection_.get(), context_, from);
         } catch (const JournalUnavailable& e) {
-            mark_unavailable(e.what());
+            const std::lock_guard lock(mutex_);
+            become_unavailable(e.what());
             throw;
         }
         apply_new(records, apply);
@@ -467,8 +464,10 @@ class PostgresJournal final : public Journal {
         if (!unavailable_.empty()) throw JournalUnavailable(unavailable_);
     }
 
-    void mark_unavailable(const std::string& why) {
-        const std::lock_guard lock(mutex_);
+    // The database went away (`why`): writes are refused, the turn is gone with the session, and
+    // the worker reconnects. Nothing changes when the journal is not up already.
+    // REQUIRES: mutex_.
+    void become_unavailable(const std::string& why) {
         if (!unavailable_.empty() || !broken_.empty()) return;
         spdlog::error("journal: {}; reconnecting", why);
         unavailable_ = why;
@@ -644,10 +643,7 @@ class PostgresJournal final : public Journal {
         }
         // Whether it committed is unknown until the database answers again: keep the records,
         // refuse writes meanwhile, and find out when reconnected.
-        spdlog::error("journal: {}; reconnecting", failure);
-        unavailable_ = failure;
-        lease_ = Lease::none;
-        turn_changed_.notify_all();
+        become_unavailable(failure);
     }
 
     void give_back_turn(std::unique_lock<std::mutex>& lock) {

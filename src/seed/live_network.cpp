@@ -57,8 +57,13 @@ std::string_view automation_name(ExpiringContract::Kind kind) {
     return "";
 }
 
+// Whether the journal's store is only away for now (PostgreSQL): a 503, not a 500.
+bool journal_away(const journal::JournalError& e) {
+    return dynamic_cast<const journal::JournalUnavailable*>(&e) != nullptr;
+}
+
 WriteError sync_failed(const journal::JournalError& e) {
-    if (dynamic_cast<const journal::JournalUnavailable*>(&e) != nullptr) {
+    if (journal_away(e)) {
         return WriteError(503, std::string(e.what()) +
                                    " (the write is applied here, and kept once the journal is "
                                    "back unless this daemon stops first)");
@@ -69,8 +74,7 @@ WriteError sync_failed(const journal::JournalError& e) {
 
 // A write the journal could not take (and that is undone or was never applied).
 WriteError not_journaled(const journal::JournalError& e) {
-    const bool away = dynamic_cast<const journal::JournalUnavailable*>(&e) != nullptr;
-    return WriteError(away ? 503 : 500, e.what());
+    return WriteError(journal_away(e) ? 503 : 500, e.what());
 }
 
 const std::string& op_kind(const nlohmann::json& op) {
@@ -138,7 +142,7 @@ void LiveNetwork::attach_journal(journal::Journal& journal, const LoadProgress& 
         const journal::Record& record = records[i];
         if (progress && i % 64 == 0) progress(i, records.size());
         try {
-            execute(nlohmann::json::parse(record.payload));
+            apply_record(record);
         } catch (const std::exception& e) {
             throw journal::JournalError("the journal's record " + record.where +
                                         " cannot be applied to this seed: " + e.what());
