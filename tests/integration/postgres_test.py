@@ -353,7 +353,10 @@ refused = []
 threads, got = write_everywhere("5", 2, stop=stop, refused=refused)
 time.sleep(0.3)
 pg("stop-server")
-time.sleep(0.5)
+for _ in range(1000):  # until the daemons refuse writes (10 s at most)
+    if len(refused) >= 3:
+        break
+    time.sleep(0.01)
 pg("start-server")
 before_back = len(got)
 for _ in range(100):
@@ -401,10 +404,13 @@ time.sleep(0.4)
 victim, _, victim_log = daemons[1]
 victim.kill()
 victim.wait()
-time.sleep(0.2)
+# The others go on: 30 more writes acknowledged after the kill (10 s at most).
 after_kill = len(got)
-time.sleep(0.4)
-if len(got) <= after_kill:
+for _ in range(1000):
+    if len(got) >= after_kill + 3 * 30:
+        break
+    time.sleep(0.01)
+else:
     fail("the other daemons stopped taking writes after one was killed")
 stop.set()
 for t in threads:
