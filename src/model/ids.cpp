@@ -75,9 +75,17 @@ std::string make_update_id(std::string_view namespace_, std::int64_t offset) {
 }
 
 UpdateId UpdateId::of(std::string_view namespace_, std::int64_t offset) {
+    if (namespace_.starts_with(kept_update_id_prefix)) {
+        namespace_.remove_prefix(kept_update_id_prefix.size());
+        return parse(namespace_).value_or(UpdateId());
+    }
     UpdateId id;
     id.hash_ = sha256(std::string(namespace_) + "/update/" + std::to_string(offset));
     return id;
+}
+
+std::string kept_id_source(const UpdateId& id) {
+    return std::string(kept_update_id_prefix) + id.str();
 }
 
 std::optional<UpdateId> UpdateId::parse(std::string_view text) {

@@ -69,6 +69,12 @@ NetworkSeed parse_network(const JsonObject& o) {
     model::Network& n = seed.network;
     n.dso_party = party_id(o, "dso_party");
     n.id_namespace = o.optional_string("id_namespace").value_or("cantonlite");
+    if (std::string_view(n.id_namespace).starts_with(model::kept_update_id_prefix)) {
+        throw model::JsonFieldError(o.pointer_of("id_namespace"),
+                                    "must not start with \"" +
+                                        std::string(model::kept_update_id_prefix) +
+                                        "\" (it marks an update id kept from a forked network)");
+    }
     const std::string tag = model::sha256_hex(n.id_namespace);
     n.synchronizer_id = o.optional_string("synchronizer_id").value_or("global-domain::1220" + tag);
     n.other_synchronizers = string_list(o, "other_synchronizers");

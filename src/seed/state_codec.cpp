@@ -1,6 +1,7 @@
 // The state file's codec. A file is a 32-byte header (the magic, the format, the CRC-32 of the
 // payload, the payload's size; little-endian) and the payload: the body's size, the body (the
-// network's facts, its genesis time, its history and Scan snapshots in the order they were made,
+// network's facts, its genesis time, a forked network's base (the contracts it started with), its
+// history and Scan snapshots in the order they were made,
 // the command completions, the clock, and the seed context: labels, aliases, the snapshot
 // schedule), then the table of the texts the body names by index. Reading replays the
 // history into a new store through its own appends, so that every index and view is made as it
@@ -315,8 +316,62 @@ std::vector<int> parents_of(const store::Transaction& tx) {
 enum class UpdateTag : std::uint8_t { transaction = 0, reassignment = 1, migration = 2 };
 enum class NodeTag : std::uint8_t { created = 0, exercised = 1 };
 
+// The id an update kept from the network it was forked from; "" when its id is derived.
+std::string kept_id_of(model::Name id_source) {
+    const std::string_view source = id_source.view();
+    if (!source.starts_with(model::kept_update_id_prefix)) return {};
+    return std::string(source.substr(model::kept_update_id_prefix.size()));
+}
+
+// The kept id written as kept_id_of gave it, read back; nullopt when it was "".
+std::optional<model::UpdateId> kept_id(const std::string& text) {
+    if (text.empty()) return std::nullopt;
+    const auto id = model::UpdateId::parse(text);
+    if (!id) throw StateError("is damaged: an update id is not 1220 and 64 hex digits");
+    return id;
+}
+
+void write_created(Out& out, const model::Contract& k) {
+    out.name(k.contract_id);
+    write_template(out, k.template_id());
+    out.texts(k.signatories);
+    out.texts(k.stakeholders);
+    write_value(out, k.argument);
+}
+
+// A fork's base, as runs of contracts created at the same time on the same synchronizer (the one
+// they were on at the fork: a contract that moved since names it in its first unassignment).
+void write_fork_base(Out& out, const store::LedgerStore& store) {
+    out.integer(store.fork_base_migration_id());
+    const std::vector<model::ContractPtr> base = store.fork_base();
+    const auto synchronizer_of = [&store](const model::Contract& c) -> std::string {
+        const std::vector<store::Offset> moves = store.reassignments_of(c.contract_id.view());
+        if (!moves.empty()) {
+            return std::get<store::Reassignment>(*store.update_at(moves.front()))
+                .source_synchronizer.str();
+        }
+        return store.contract(c.contract_id.view())->synchronizer_id.str();
+    };
+    std::vector<std::pair<std::size_t, std::string>> runs;  // first contract, synchronizer
+    for (std::size_t i = 0; i < base.size(); ++i) {
+        std::string synchronizer = synchronizer_of(*base[i]);
+        if (runs.empty() || base[i]->created_at != base[runs.back().first]->created_at ||
+            synchronizer != runs.back().second)
+            runs.emplace_back(i, std::move(synchronizer));
+    }
+    out.varint(runs.size());
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        const std::size_t end = r + 1 < runs.size() ? runs[r + 1].first : base.size();
+        out.time(base[runs[r].first]->created_at);
+        out.text(runs[r].second);
+        out.varint(end - runs[r].first);
+        for (std::size_t i = runs[r].first; i < end; ++i) write_created(out, *base[i]);
+    }
+}
+
 void write_transaction(Out& out, const store::Transaction& tx) {
     out.byte(static_cast<std::uint8_t>(UpdateTag::transaction));
+    out.text(kept_id_of(tx.id_namespace));
     out.name(tx.command_id);
     out.name(tx.workflow_id);
     out.texts(tx.submitters);
@@ -333,11 +388,7 @@ void write_transaction(Out& out, const store::Transaction& tx) {
         if (const store::CreatedNode* c = store::created(node)) {
             const model::Contract& k = *c->contract;
             out.byte(static_cast<std::uint8_t>(NodeTag::created));
-            out.name(k.contract_id);
-            write_template(out, k.template_id());
-            out.texts(k.signatories);
-            out.texts(k.stakeholders);
-            write_value(out, k.argument);
+            write_created(out, k);
         } else {
             const store::ExercisedNode& e = *store::exercised(node);
             out.byte(static_cast<std::uint8_t>(NodeTag::exercised));
@@ -348,6 +399,7 @@ void write_transaction(Out& out, const store::Transaction& tx) {
             out.name(e.choice);
             write_value(out, e.choice_argument);
             out.boolean(e.consuming);
+            out.boolean(e.stakeholders.empty());  // an unknown contract's (a fork's)
             out.texts(e.acting_parties);
             write_value(out, e.exercise_result);
         }
@@ -359,6 +411,9 @@ void write_update(Out& out, const store::Update& update) {
         return write_transaction(out, *tx);
     if (const auto* r = std::get_if<store::Reassignment>(&update)) {
         out.byte(static_cast<std::uint8_t>(UpdateTag::reassignment));
+        const std::string kept = kept_id_of(r->id_namespace);
+        out.text(kept);
+        if (!kept.empty()) out.name(r->unassign_id);
         out.boolean(r->kind == store::Reassignment::Kind::assign);
         out.name(r->contract->contract_id);
         out.name(r->submitter);
@@ -675,12 +730,57 @@ model::Network read_network(In& in) {
     return n;
 }
 
+// A create written by write_created, its contract id put in `contract_id`.
+store::CreateDraft read_created(In& in, std::string& contract_id) {
+    contract_id = in.text();
+    store::CreateDraft c;
+    c.template_id = read_template(in);
+    c.signatories = in.texts();
+    c.observers = in.texts();  // the stakeholders: the same set with the signatories
+    c.packed_argument = read_value(in);
+    return c;
+}
+
+// Adds the fork's base written by write_fork_base to `store`.
+void read_fork_base(In& in, store::LedgerStore& store) {
+    const std::int64_t migration = in.integer();
+    if (migration < 0) In::fail("a migration id is negative");
+    for (std::size_t runs = in.count(); runs > 0; --runs) {
+        store::TransactionDraft d;
+        d.effective_at = in.time();
+        d.record_time = d.effective_at;
+        d.synchronizer_id = in.text();
+        const std::size_t n = in.count();
+        d.nodes.reserve(n);
+        d.contract_id_cache.resize(n);
+        for (std::size_t i = 0; i < n; ++i)
+            d.nodes.push_back(store::NodeDraft{.event = read_created(in, d.contract_id_cache[i])});
+        try {
+            store.add_fork_base(d, migration);
+        } catch (const store::AppendError& e) {
+            In::fail(std::string("the fork's base does not load: ") + e.what());
+        }
+    }
+    if (migration != 0 && store.fork_base().empty()) {
+        try {
+            store.add_fork_base(store::TransactionDraft{}, migration);
+        } catch (const store::AppendError& e) {
+            In::fail(std::string("the fork's base does not load: ") + e.what());
+        }
+    }
+}
+
 // The draft that commits the transaction written at `offset` again, with the same contract ids.
 store::TransactionDraft read_transaction(In& in, const store::LedgerStore& store,
                                          store::Offset offset) {
     store::TransactionDraft d;
     d.offset = offset;
-    d.update_id = store.id_for(offset);
+    if (const auto kept = kept_id(in.text())) {
+        d.update_id = *kept;
+        d.keeps_update_id = true;
+    } else {
+        d.update_id = store.id_for(offset);
+    }
     d.command_id = in.text();
     d.workflow_id = in.text();
     d.submitters = in.texts();
@@ -699,13 +799,7 @@ store::TransactionDraft read_transaction(In& in, const store::LedgerStore& store
         store::NodeDraft node{.parent = static_cast<int>(parent) - 1};
         const std::uint8_t tag = in.byte();
         if (tag == static_cast<std::uint8_t>(NodeTag::created)) {
-            d.contract_id_cache[i] = in.text();
-            store::CreateDraft c;
-            c.template_id = read_template(in);
-            c.signatories = in.texts();
-            c.observers = in.texts();  // the stakeholders: the same set with the signatories
-            c.packed_argument = read_value(in);
-            node.event = std::move(c);
+            node.event = read_created(in, d.contract_id_cache[i]);
         } else if (tag == static_cast<std::uint8_t>(NodeTag::exercised)) {
             store::ExerciseDraft e;
             e.contract_id = in.text();
@@ -714,6 +808,7 @@ store::TransactionDraft read_transaction(In& in, const store::LedgerStore& store
             e.choice = in.text();
             e.packed_argument = read_value(in);
             e.consuming = in.boolean();
+            e.contract_unknown = in.boolean();
             e.acting_parties = in.texts();
             e.packed_result = read_value(in);
             node.event = std::move(e);
@@ -731,15 +826,18 @@ void read_update(In& in, store::LedgerStore& store, store::Offset offset) {
     if (tag == static_cast<std::uint8_t>(UpdateTag::transaction)) {
         store.append_transaction(read_transaction(in, store, offset));
     } else if (tag == static_cast<std::uint8_t>(UpdateTag::reassignment)) {
+        std::optional<store::LedgerStore::KeptIds> kept;
+        if (const auto id = kept_id(in.text()))
+            kept = store::LedgerStore::KeptIds{.update_id = *id, .unassign_id = in.text()};
         const bool assign = in.boolean();
         const std::string contract_id = in.text();
         const std::string submitter = in.text();
         const std::string target = in.text();
         const Timestamp t = in.time();
         if (assign) {
-            store.assign(contract_id, submitter, t);
+            store.assign(contract_id, submitter, t, kept);
         } else {
-            store.unassign(contract_id, target, submitter, t);
+            store.unassign(contract_id, target, submitter, t, kept);
         }
     } else if (tag == static_cast<std::uint8_t>(UpdateTag::migration)) {
         store.migrate(in.time());
@@ -798,6 +896,7 @@ std::string write_state(const store::LedgerStore& store, const SeedContext& cont
         out.time(t);
         out.integer(store.snapshot(migration, t, false)->ledger_end);
     }
+    write_fork_base(out, store);
     const store::Offset end = store.ledger_end();
     out.varint(static_cast<std::uint64_t>(end));
     for (store::Offset o = 1; o <= end; ++o) write_update(out, *store.update_at(o));
@@ -847,6 +946,7 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress) {
         };
         std::vector<Taken> taken(in.count());
         for (Taken& t : taken) t = Taken{in.integer(), in.time(), in.integer()};
+        read_fork_base(in, store);
         std::size_t next_snapshot = 0;
         // Takes the snapshots that came after `end` updates.
         const auto take_due = [&](store::Offset end) {

@@ -61,6 +61,24 @@ struct WithTrailing {
     }
 };
 
+// The node of exercise `e` of the contract `contract_id`, whose stakeholders are `stakeholders`,
+// at node `id`.
+ExercisedNode exercised_node(Name contract_id, const ExerciseDraft& e,
+                             const model::NameSet& stakeholders, int id) {
+    return ExercisedNode{
+        .contract_id = contract_id,
+        .template_ref = model::TemplateRef(e.template_id),
+        .interface = e.interface_id ? model::TemplateRef(*e.interface_id) : model::TemplateRef(),
+        .choice = Name(e.choice),
+        .choice_argument = e.packed_argument ? *e.packed_argument : model::pack(e.argument),
+        .consuming = e.consuming,
+        .has_interface = e.interface_id.has_value(),
+        .acting_parties = model::NameSet::sorted(e.acting_parties),
+        .exercise_result = e.packed_result ? *e.packed_result : model::pack(e.result),
+        .stakeholders = stakeholders,
+        .last_descendant = id};
+}
+
 // The update of `tx` with its nodes: one heap block holds the update and its shared count, the
 // nodes, their exercises and the exercises' values (NodeList).
 UpdatePtr with_nodes(Transaction tx, NodesBuilt built) {
@@ -251,6 +269,8 @@ void LedgerStore::swap_contents(LedgerStore& other) {
     swap(acs_version_, other.acs_version_);
     swap(in_flight_, other.in_flight_);
     swap(templates_, other.templates_);
+    swap(fork_base_size_, other.fork_base_size_);
+    swap(fork_base_migration_id_, other.fork_base_migration_id_);
     for (std::size_t i = 0; i < extensions_.size(); ++i)
         extensions_[i]->on_swap(*other.extensions_[i]);
     // What the log would undo is the other contents' now.
@@ -261,6 +281,15 @@ void LedgerStore::swap_contents(LedgerStore& other) {
 void LedgerStore::add_extension(std::unique_ptr<LedgerExtension> extension) {
     const std::unique_lock lock(mutex_);
     extensions_.push_back(std::move(extension));
+}
+
+void LedgerStore::add_synchronizer(const std::string& synchronizer_id) {
+    const std::unique_lock lock(mutex_);
+    auto& others = network_.other_synchronizers;
+    if (synchronizer_id == network_.synchronizer_id ||
+        std::find(others.begin(), others.end(), synchronizer_id) != others.end())
+        return;
+    undo_.push_back(others, synchronizer_id);
 }
 
 void LedgerStore::add_party(const std::string& alias, const Party& party) {
@@ -408,10 +437,13 @@ void LedgerStore::archive(const std::string& contract_id, Offset offset) {
 void LedgerStore::append_transaction(const TransactionDraft& draft) {
     const std::unique_lock lock(mutex_);
     const Offset expected = static_cast<Offset>(history_.size()) + 1;
-    if (draft.offset != expected || draft.update_id != id_for(draft.offset)) {
+    if (draft.offset != expected ||
+        (!draft.keeps_update_id && draft.update_id != id_for(draft.offset))) {
         throw AppendError("the draft is for offset " + std::to_string(draft.offset) +
                           " but the next offset is " + std::to_string(expected));
     }
+    if (draft.keeps_update_id && offset_of_update_.find(draft.update_id))
+        throw AppendError("update " + draft.update_id.str() + " exists already");
     check_time(draft.record_time);
     check_room(draft.nodes.size());
     if (draft.nodes.empty()) throw AppendError("a transaction needs at least one node");
@@ -428,20 +460,22 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
                             [id](const auto& entry) { return entry.first == id; });
     };
     NodesBuilt built;
-    Transaction tx{.offset = draft.offset,
-                   .command_id = Name(draft.command_id),
-                   .workflow_id = Name(draft.workflow_id),
-                   .submitters = model::NameSet(
-                       std::vector<Name>(draft.submitters.begin(), draft.submitters.end())),
-                   .synchronizer_id = Name(draft.synchronizer_id),
-                   .id_namespace = id_namespace_,
-                   .migration_id = static_cast<std::int32_t>(migration_id_),
-                   .external_transaction_hash = Name(draft.external_transaction_hash),
-                   .traffic_cost = draft.paid_traffic_cost
-                                       ? static_cast<std::int32_t>(*draft.paid_traffic_cost)
-                                       : Transaction::no_traffic_cost,
-                   .effective_at = draft.effective_at,
-                   .record_time = draft.record_time};
+    Transaction tx{
+        .offset = draft.offset,
+        .command_id = Name(draft.command_id),
+        .workflow_id = Name(draft.workflow_id),
+        .submitters =
+            model::NameSet(std::vector<Name>(draft.submitters.begin(), draft.submitters.end())),
+        .synchronizer_id = Name(draft.synchronizer_id),
+        .id_namespace =
+            draft.keeps_update_id ? Name(model::kept_id_source(draft.update_id)) : id_namespace_,
+        .migration_id = static_cast<std::int32_t>(migration_id_),
+        .external_transaction_hash = Name(draft.external_transaction_hash),
+        .traffic_cost = draft.paid_traffic_cost
+                            ? static_cast<std::int32_t>(*draft.paid_traffic_cost)
+                            : Transaction::no_traffic_cost,
+        .effective_at = draft.effective_at,
+        .record_time = draft.record_time};
     for (std::size_t i = 0; i < draft.nodes.size(); ++i) {
         const NodeDraft& nd = draft.nodes[i];
         const int id = static_cast<int>(i);
@@ -471,45 +505,45 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
             if (e.acting_parties.empty()) throw AppendError("an exercise needs acting parties");
             const std::optional<Name> target_id = Name::find(e.contract_id);
             auto it = target_id ? find_known(*target_id) : known.end();
-            if (it == known.end()) {
-                const ContractState& state = active_state(e.contract_id);
-                if (state.synchronizer_id.empty()) {
-                    throw AppendError("contract " + e.contract_id + " is unassigned (in flight)");
+            if (e.contract_unknown && it == known.end()) {
+                if (sequence_of(e.contract_id))
+                    throw AppendError("contract " + e.contract_id + " is not unknown");
+                informees = model::NameSet::sorted(e.acting_parties);
+                built.exercises.push_back(std::make_unique<ExercisedNode>(
+                    exercised_node(Name(e.contract_id), e, model::NameSet(), id)));
+            } else {
+                if (it == known.end()) {
+                    const ContractState& state = active_state(e.contract_id);
+                    if (state.synchronizer_id.empty()) {
+                        throw AppendError("contract " + e.contract_id +
+                                          " is unassigned (in flight)");
+                    }
+                    if (state.synchronizer_id != draft.synchronizer_id) {
+                        throw AppendError("contract " + e.contract_id + " is on " +
+                                          state.synchronizer_id + ", not on " +
+                                          draft.synchronizer_id);
+                    }
+                    known.emplace_back(state.contract->contract_id,
+                                       Known{.contract = state.contract});
+                    it = std::prev(known.end());
                 }
-                if (state.synchronizer_id != draft.synchronizer_id) {
-                    throw AppendError("contract " + e.contract_id + " is on " +
-                                      state.synchronizer_id + ", not on " + draft.synchronizer_id);
+                if (it->second.consumed) {
+                    throw AppendError("contract " + e.contract_id +
+                                      " was consumed earlier in this transaction");
                 }
-                known.emplace_back(state.contract->contract_id, Known{.contract = state.contract});
-                it = std::prev(known.end());
+                const model::Contract& target = *it->second.contract;
+                const model::TemplateId target_template = target.template_id();
+                if (!e.interface_id && !target_template.same_template(e.template_id)) {
+                    throw AppendError("contract " + e.contract_id + " is a " +
+                                      target_template.qualified_name() + ", not a " +
+                                      e.template_id.qualified_name());
+                }
+                it->second.consumed = e.consuming;
+                informees = sorted_union(e.consuming ? target.stakeholders : target.signatories,
+                                         e.acting_parties);
+                built.exercises.push_back(std::make_unique<ExercisedNode>(
+                    exercised_node(it->second.contract->contract_id, e, target.stakeholders, id)));
             }
-            if (it->second.consumed) {
-                throw AppendError("contract " + e.contract_id +
-                                  " was consumed earlier in this transaction");
-            }
-            const model::Contract& target = *it->second.contract;
-            const model::TemplateId target_template = target.template_id();
-            if (!e.interface_id && !target_template.same_template(e.template_id)) {
-                throw AppendError("contract " + e.contract_id + " is a " +
-                                  target_template.qualified_name() + ", not a " +
-                                  e.template_id.qualified_name());
-            }
-            it->second.consumed = e.consuming;
-            informees = sorted_union(e.consuming ? target.stakeholders : target.signatories,
-                                     e.acting_parties);
-            built.exercises.push_back(std::make_unique<ExercisedNode>(ExercisedNode{
-                .contract_id = it->second.contract->contract_id,
-                .template_ref = model::TemplateRef(e.template_id),
-                .interface =
-                    e.interface_id ? model::TemplateRef(*e.interface_id) : model::TemplateRef(),
-                .choice = Name(e.choice),
-                .choice_argument = e.packed_argument ? *e.packed_argument : model::pack(e.argument),
-                .consuming = e.consuming,
-                .has_interface = e.interface_id.has_value(),
-                .acting_parties = model::NameSet::sorted(e.acting_parties),
-                .exercise_result = e.packed_result ? *e.packed_result : model::pack(e.result),
-                .stakeholders = target.stakeholders,
-                .last_descendant = id}));
             built.nodes.push_back(Node{.event = built.exercises.back().get(), .node_id = id});
         }
         Node& node = built.nodes.back();
@@ -533,36 +567,95 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
     // Apply, in node order (a contract created and consumed in the same transaction works).
     for (std::size_t i = 0; i < draft.nodes.size(); ++i) {
         if (const auto* created = std::get_if<CreatedNode>(&built.nodes[i].event)) {
-            const model::ContractPtr& c = created->contract;
-            const std::uint64_t sequence = contracts_.size();
-            undo_.push_back(
-                contracts_,
-                ContractState{.contract = c, .synchronizer_id = Name(draft.synchronizer_id)});
-            sequence_of_.insert(static_cast<std::uint32_t>(sequence));
-            undo_.record(
-                [this, sequence] { sequence_of_.erase(static_cast<std::uint32_t>(sequence)); });
-            undo_.insert(templates_, c->template_ref);
-            const CreatedEvent event{.contract = c,
-                                     .sequence = sequence,
-                                     .node = i,
-                                     .update_id = draft.update_id,
-                                     .offset = draft.offset};
-            for (const auto& e : extensions_) e->on_created(event);
-            ++acs_version_;
+            add_created(created->contract, draft, i);
         } else {
             const auto& e = std::get<ExerciseDraft>(draft.nodes[i].event);
             for (const auto& x : extensions_) x->on_exercised(e, draft.update_id, draft.offset);
-            if (e.consuming) archive(e.contract_id, draft.offset);
+            if (e.consuming && !(e.contract_unknown && !sequence_of(e.contract_id)))
+                archive(e.contract_id, draft.offset);
         }
     }
     push(with_nodes(std::move(tx), std::move(built)));
 }
 
+void LedgerStore::check_kept(const std::optional<KeptIds>& kept) const {
+    if (kept && offset_of_update_.find(kept->update_id))
+        throw AppendError("update " + kept->update_id.str() + " exists already");
+}
+
+Name LedgerStore::id_source(const std::optional<KeptIds>& kept) const {
+    return kept ? Name(model::kept_id_source(kept->update_id)) : id_namespace_;
+}
+
+void LedgerStore::add_created(const model::ContractPtr& c, const TransactionDraft& draft,
+                              std::size_t node) {
+    const std::uint64_t sequence = contracts_.size();
+    undo_.push_back(contracts_,
+                    ContractState{.contract = c, .synchronizer_id = Name(draft.synchronizer_id)});
+    sequence_of_.insert(static_cast<std::uint32_t>(sequence));
+    undo_.record([this, sequence] { sequence_of_.erase(static_cast<std::uint32_t>(sequence)); });
+    undo_.insert(templates_, c->template_ref);
+    const CreatedEvent event{.contract = c,
+                             .sequence = sequence,
+                             .node = node,
+                             .update_id = draft.update_id,
+                             .offset = draft.offset};
+    for (const auto& e : extensions_) e->on_created(event);
+    ++acs_version_;
+}
+
+void LedgerStore::add_fork_base(const TransactionDraft& draft, std::int64_t migration_id) {
+    const std::unique_lock lock(mutex_);
+    if (!history_.empty()) throw AppendError("a fork's base comes before any update");
+    if (migration_id < 0 || migration_id >= std::numeric_limits<std::int32_t>::max())
+        throw AppendError("no migration id " + std::to_string(migration_id));
+    check_room(draft.nodes.size());
+    std::vector<model::ContractPtr> contracts;
+    contracts.reserve(draft.nodes.size());
+    for (std::size_t i = 0; i < draft.nodes.size(); ++i) {
+        const auto* c = std::get_if<CreateDraft>(&draft.nodes[i].event);
+        if (c == nullptr || draft.nodes[i].parent >= 0)
+            throw AppendError("a fork's base holds creates only, each a root");
+        if (c->signatories.empty()) throw AppendError("a contract needs at least one signatory");
+        const std::string cid = draft.contract_id_of(static_cast<int>(i));
+        if (sequence_of(cid) || std::any_of(contracts.begin(), contracts.end(),
+                                            [&](const auto& k) { return k->contract_id == cid; }))
+            throw AppendError("contract " + cid + " exists already");
+        const int node = static_cast<int>(i);
+        contracts.push_back(
+            c->packed_argument
+                ? model::make_contract(cid, c->template_id, *c->packed_argument, c->signatories,
+                                       c->observers, draft.effective_at, 0, node)
+                : model::make_contract(cid, c->template_id, c->argument, c->signatories,
+                                       c->observers, draft.effective_at, 0, node));
+    }
+    for (const auto& e : extensions_) e->prepare(draft);
+    undo_.set(migration_id_, migration_id);
+    undo_.set(fork_base_migration_id_, migration_id);
+    undo_.set(fork_base_size_, fork_base_size_ + contracts.size());
+    for (std::size_t i = 0; i < contracts.size(); ++i) add_created(contracts[i], draft, i);
+}
+
+std::vector<model::ContractPtr> LedgerStore::fork_base() const {
+    const std::shared_lock lock(mutex_);
+    std::vector<model::ContractPtr> out;
+    out.reserve(fork_base_size_);
+    for (std::size_t i = 0; i < fork_base_size_; ++i) out.push_back(contracts_[i].contract);
+    return out;
+}
+
+std::int64_t LedgerStore::fork_base_migration_id() const {
+    const std::shared_lock lock(mutex_);
+    return fork_base_migration_id_;
+}
+
 void LedgerStore::unassign(const std::string& contract_id, const std::string& target,
-                           const Party& submitter, Timestamp record_time) {
+                           const Party& submitter, Timestamp record_time,
+                           const std::optional<KeptIds>& kept) {
     const std::unique_lock lock(mutex_);
     check_time(record_time);
     check_room(0);
+    check_kept(kept);
     ContractState& state = active_state(contract_id);
     if (state.synchronizer_id.empty())
         throw AppendError("contract " + contract_id + " is already in flight");
@@ -582,8 +675,10 @@ void LedgerStore::unassign(const std::string& contract_id, const std::string& ta
         .submitter = Name(submitter),
         .source_synchronizer = state.synchronizer_id,
         .target_synchronizer = Name(target),
-        .unassign_id = Name(model::sha256_hex("unassign/" + update_id)),
-        .id_namespace = id_namespace_,
+        .unassign_id =
+            Name(kept && !kept->unassign_id.empty() ? kept->unassign_id
+                                                    : model::sha256_hex("unassign/" + update_id)),
+        .id_namespace = id_source(kept),
         .reassignment_counter = counter_of(reassignments_, state.contract->contract_id) + 1,
         .migration_id = migration_id_,
         .record_time = record_time};
@@ -594,10 +689,11 @@ void LedgerStore::unassign(const std::string& contract_id, const std::string& ta
 }
 
 void LedgerStore::assign(const std::string& contract_id, const Party& submitter,
-                         Timestamp record_time) {
+                         Timestamp record_time, const std::optional<KeptIds>& kept) {
     const std::unique_lock lock(mutex_);
     check_time(record_time);
     check_room(0);
+    check_kept(kept);
     ContractState& state = active_state(contract_id);
     const auto pending = in_flight_.find(contract_id);
     if (pending == in_flight_.end())
@@ -606,6 +702,7 @@ void LedgerStore::assign(const std::string& contract_id, const Party& submitter,
     Reassignment r = pending->second;
     r.offset = offset;
     r.kind = Reassignment::Kind::assign;
+    r.id_namespace = id_source(kept);
     r.submitter = Name(submitter);
     r.record_time = record_time;
     undo_.set(state.synchronizer_id, r.target_synchronizer);

@@ -25,7 +25,8 @@ namespace cantonlite::model {
 class UpdateId {
   public:
     UpdateId() = default;
-    // make_update_id(namespace_, offset), without its text.
+    // make_update_id(namespace_, offset), without its text; or the id that `namespace_` keeps,
+    // when it is a kept_id_source().
     [[nodiscard]] static UpdateId of(std::string_view namespace_, std::int64_t offset);
     // The id `text` spells; nullopt unless it is "1220" and 64 lower-case hex digits.
     [[nodiscard]] static std::optional<UpdateId> parse(std::string_view text);
@@ -41,6 +42,13 @@ class UpdateId {
   private:
     std::array<unsigned char, 32> hash_{};
 };
+
+// An update keeps the id it came with, rather than one derived from its offset, when it was
+// forked from another network (cantonlite fork): the namespace it carries then spells the id
+// behind this prefix, which no network's id namespace may start with (the seed loader refuses
+// one that does).
+inline constexpr std::string_view kept_update_id_prefix = "update-id=";
+[[nodiscard]] std::string kept_id_source(const UpdateId& id);
 
 // A V1 contract id: "00" + 64 hex discriminator + "ca10" + "1220" + 64 hex suffix, derived from the
 // creating update and node.

@@ -128,7 +128,7 @@ class LedgerStore {
     LedgerStore& operator=(const LedgerStore&) = delete;
 
     // The network facts: DSO party, SVs, users, LSU announcement. Only add_party(), add_user(),
-    // set_user_rights(), replace_user() and remove_user() change them, under the writers' lock
+    // add_synchronizer(), set_user_rights(), replace_user() and remove_user() change them, under the writers' lock
     // (readers of the areas hold the readers' side of it).
     [[nodiscard]] const model::Network& network() const { return network_; }
 
@@ -149,6 +149,9 @@ class LedgerStore {
     // Adds a party alias (network.parties) or a participant user. Throws AppendError when the
     // alias or user id is taken.
     void add_party(const std::string& alias, const Party& party);
+    // Adds a synchronizer to network.other_synchronizers (a forked network learns its source's
+    // as its history names them); none when it is known.
+    void add_synchronizer(const std::string& synchronizer_id);
     // Records an external party's Ed25519 key (raw bytes). REQUIRES: the party was added.
     void set_external_key(const Party& party, std::string key);
     void add_user(model::User user);
@@ -176,14 +179,34 @@ class LedgerStore {
     // in pre-order; the store is then unchanged.
     void append_transaction(const TransactionDraft& draft);
 
+    // What a reassignment of a forked network keeps from its source (cantonlite fork): its
+    // update id and, for an unassignment, its unassign id ("": derived, as for any other).
+    struct KeptIds {
+        model::UpdateId update_id;
+        std::string unassign_id;
+    };
+
     // Unassigns an active contract from its synchronizer towards `target`: the contract is in
     // flight until assign(). Throws AppendError.
     void unassign(const std::string& contract_id, const std::string& target_synchronizer,
-                  const Party& submitter, model::Timestamp record_time);
+                  const Party& submitter, model::Timestamp record_time,
+                  const std::optional<KeptIds>& kept = std::nullopt);
 
     // Assigns an in-flight contract to the target of its unassignment. Throws AppendError.
     void assign(const std::string& contract_id, const Party& submitter,
-                model::Timestamp record_time);
+                model::Timestamp record_time, const std::optional<KeptIds>& kept = std::nullopt);
+
+    // A forked network's starting state (cantonlite fork): contracts that were active on the
+    // source network at its snapshot, created by updates this ledger does not hold. Adds the
+    // creates of `draft` (creates only, roots only, each with its contract id in
+    // contract_id_cache) as contracts of no offset, created at draft.effective_at on
+    // draft.synchronizer_id, and makes `migration_id` the current migration. The extensions see
+    // them as created. REQUIRES: the history is empty. Throws AppendError.
+    void add_fork_base(const TransactionDraft& draft, std::int64_t migration_id);
+    // The contracts add_fork_base added, in creation order, and the migration id it began with
+    // (0 when none: a network's first migration).
+    [[nodiscard]] std::vector<model::ContractPtr> fork_base() const;
+    [[nodiscard]] std::int64_t fork_base_migration_id() const;
 
     // Starts the next migration id: every active contract is re-imported into it (import updates).
     void migrate(model::Timestamp record_time);
@@ -344,6 +367,9 @@ class LedgerStore {
     std::unordered_map<std::string, Reassignment> in_flight_;  // unassigned, by contract id
     // The templates of every contract ever created.
     boost::unordered_flat_set<model::TemplateRef, std::hash<model::TemplateRef>> templates_;
+    // The first contracts_ are a fork's base (add_fork_base). Guarded by mutex_.
+    std::size_t fork_base_size_ = 0;
+    std::int64_t fork_base_migration_id_ = 0;                   // guarded by mutex_
     std::vector<std::unique_ptr<LedgerExtension>> extensions_;  // guarded by mutex_
     UndoLog undo_;                                              // the writer's
 
@@ -351,10 +377,16 @@ class LedgerStore {
     void push(Update update);
     void push(UpdatePtr update);
     void check_time(model::Timestamp t) const;
+    // Throws AppendError when the kept update id is in the history already.
+    void check_kept(const std::optional<KeptIds>& kept) const;
+    // What an update carries to derive its id from: the network's namespace, or the kept id.
+    [[nodiscard]] Name id_source(const std::optional<KeptIds>& kept) const;
     // Throws AppendError unless one more update and `new_contracts` more contracts fit: their
     // positions are 32-bit (the indexes, ContractState::archived_at).
     void check_room(std::size_t new_contracts) const;
     void archive(const std::string& contract_id, Offset offset);
+    // Adds contract `c`, created by node `node` of `draft`, and tells the extensions.
+    void add_created(const model::ContractPtr& c, const TransactionDraft& draft, std::size_t node);
     // Adds an unassignment's or assignment's offset to the contract's moves.
     void record_reassignment(Name contract_id, Offset offset);
     // The creation sequence of an active contract; throws AppendError when it is unknown or

@@ -36,6 +36,11 @@ struct ExerciseDraft {
     // The argument and result packed already (a state file's): then the Values are not read.
     std::optional<model::PackedValue> packed_argument;
     std::optional<model::PackedValue> packed_result;
+    // The contract is not in this ledger: a forked network's update exercises one that its
+    // source's Scan never showed (cantonlite fork: Scan holds only what the DSO party sees).
+    // The store then checks nothing of it and archives nothing; the node's stakeholders are
+    // unknown (empty). REQUIRES: the ledger has no contract of that id.
+    bool contract_unknown = false;
 };
 
 struct NodeDraft {
@@ -48,7 +53,10 @@ struct NodeDraft {
 // (contract_id_of), so exercise results can name contracts created below them.
 struct TransactionDraft {
     Offset offset = 0;          // LedgerStore::next_offset() at the time of the draft
-    model::UpdateId update_id;  // LedgerStore::id_for(offset)
+    model::UpdateId update_id;  // LedgerStore::id_for(offset), unless keeps_update_id
+    // The update keeps `update_id`, the id it had on the network it was forked from (cantonlite
+    // fork), rather than one derived from its offset.
+    bool keeps_update_id = false;
     std::string command_id;
     std::string workflow_id;
     std::vector<Party> submitters;

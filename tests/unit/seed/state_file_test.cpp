@@ -213,13 +213,13 @@ TEST(StateFile, RefusesAnotherFormat) {
     std::string newer = default_network()->state();
     newer[16] = static_cast<char>(state_file_format + 1);
     EXPECT_EQ(refusal(newer),
-              "s.state: is a state file of format 4, newer than the format this "
-              "cantonlite reads (3)");
+              "s.state: is a state file of format 5, newer than the format this "
+              "cantonlite reads (4)");
     std::string older = newer;
     older[16] = 1;
     EXPECT_EQ(refusal(older),
               "s.state: is a state file of format 1, which is not the format this "
-              "cantonlite reads (3)");
+              "cantonlite reads (4)");
 }
 
 // Readers of the store while a running network loads state files in place: those that take the

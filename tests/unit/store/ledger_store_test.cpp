@@ -439,6 +439,137 @@ TEST_F(LedgerStoreTest, ReassignmentToAnUnknownSynchronizerIsRejected) {
     EXPECT_THROW(store_.unassign(cid, "nowhere::1220", alice, store_.now()), AppendError);
 }
 
+// ---- a forked network (cantonlite fork): kept update ids and the fork's base ----
+
+const std::string foreign_id_1 = "1220" + std::string(64, 'a');
+const std::string foreign_id_2 = "1220" + std::string(64, 'b');
+
+TEST_F(LedgerStoreTest, AnUpdateKeepsTheIdItCameWith) {
+    auto d = draft();
+    d.update_id = *model::UpdateId::parse(foreign_id_1);
+    d.keeps_update_id = true;
+    d.add(-1, amulet_create(alice, "1"));
+    store_.append_transaction(d);
+
+    EXPECT_EQ(update_id_of(*store_.update_at(1)).str(), foreign_id_1);
+    EXPECT_EQ(store_.offset_of_update(foreign_id_1), 1);
+    ASSERT_NE(store_.update_by_id(foreign_id_1), nullptr);
+    // The next update's id is derived again, as on any network.
+    const std::string next = mint(bob, "2");
+    EXPECT_EQ(update_id_of(*store_.update_at(2)), store_.id_for(2));
+    EXPECT_FALSE(next.empty());
+}
+
+TEST_F(LedgerStoreTest, AKeptUpdateIdIsNotTakenTwice) {
+    auto d = draft();
+    d.update_id = *model::UpdateId::parse(foreign_id_1);
+    d.keeps_update_id = true;
+    d.add(-1, amulet_create(alice, "1"));
+    store_.append_transaction(d);
+    auto again = draft();
+    again.update_id = d.update_id;
+    again.keeps_update_id = true;
+    again.add(-1, amulet_create(alice, "2"));
+
+    EXPECT_THROW(store_.append_transaction(again), AppendError);
+    EXPECT_EQ(store_.ledger_end(), 1);
+}
+
+TEST_F(LedgerStoreTest, AReassignmentKeepsItsIdsAndItsUnassignId) {
+    const std::string cid = mint(alice, "1");
+    const LedgerStore::KeptIds unassigned{.update_id = *model::UpdateId::parse(foreign_id_1),
+                                          .unassign_id = "the-source-unassign-id"};
+    store_.unassign(cid, "private::1220ee", alice, store_.now(), unassigned);
+    store_.assign(cid, alice, store_.now(),
+                  LedgerStore::KeptIds{.update_id = *model::UpdateId::parse(foreign_id_2)});
+
+    const auto& out = std::get<Reassignment>(*store_.update_at(2));
+    const auto& in = std::get<Reassignment>(*store_.update_at(3));
+    EXPECT_EQ(out.update_id().str(), foreign_id_1);
+    EXPECT_EQ(out.unassign_id, "the-source-unassign-id");
+    EXPECT_EQ(in.update_id().str(), foreign_id_2);
+    EXPECT_EQ(in.unassign_id, "the-source-unassign-id");
+    EXPECT_EQ(store_.offset_of_update(foreign_id_2), 3);
+}
+
+TransactionDraft fork_base_draft(const std::vector<std::pair<std::string, CreateDraft>>& creates,
+                                 Timestamp created_at) {
+    TransactionDraft d{
+        .effective_at = created_at, .record_time = created_at, .synchronizer_id = "global::1220dd"};
+    for (const auto& [cid, create] : creates) {
+        d.add(-1, create);
+        d.contract_id_cache.push_back(cid);
+    }
+    return d;
+}
+
+TEST_F(LedgerStoreTest, AForkBaseHoldsContractsOfNoOffsetThatLaterUpdatesConsume) {
+    const std::string a = "00" + std::string(64, '1') + "ca101220" + std::string(64, '2');
+    const std::string b = "00" + std::string(64, '3') + "ca101220" + std::string(64, '4');
+    const Timestamp then{500 * second};  // before the store's genesis: created on the source
+    store_.add_fork_base(
+        fork_base_draft({{a, amulet_create(alice, "10")}, {b, amulet_create(bob, "20")}}, then), 4);
+
+    EXPECT_EQ(store_.ledger_end(), 0);
+    EXPECT_EQ(store_.migration_id(), 4);
+    ASSERT_EQ(store_.fork_base().size(), 2U);
+    const auto state = store_.contract(a);
+    ASSERT_TRUE(state.has_value());
+    EXPECT_EQ(state->created_offset(), 0);
+    EXPECT_EQ(state->contract->created_at, then);
+    EXPECT_EQ(state->synchronizer_id, "global::1220dd");
+    EXPECT_EQ(store_.active_contracts().size(), 2U);
+
+    auto d = draft();
+    d.add(-1, archive(a, alice));
+    store_.append_transaction(d);
+    EXPECT_EQ(store_.contract(a)->archived_offset(), 1);
+    EXPECT_EQ(store_.active_contracts().size(), 1U);
+    EXPECT_EQ(std::get<Transaction>(*store_.update_at(1)).migration_id, 4);
+}
+
+TEST_F(LedgerStoreTest, AForkBaseComesFirstAndHoldsRootCreatesOfNewContracts) {
+    const std::string a = "00" + std::string(64, '1') + "ca101220" + std::string(64, '2');
+    EXPECT_THROW(store_.add_fork_base(fork_base_draft({{a, amulet_create(alice, "1")},
+                                                       {a, amulet_create(alice, "2")}},
+                                                      Timestamp{500 * second}),
+                                      0),
+                 AppendError);
+    EXPECT_TRUE(store_.fork_base().empty());
+    mint(alice, "1");
+    EXPECT_THROW(store_.add_fork_base(
+                     fork_base_draft({{a, amulet_create(alice, "1")}}, Timestamp{500 * second}), 0),
+                 AppendError);
+    EXPECT_EQ(store_.active_contracts().size(), 1U);
+}
+
+TEST_F(LedgerStoreTest, AForkedUpdateMayExerciseAContractItsSourceNeverShowed) {
+    const std::string unseen = "00" + std::string(64, '9') + "ca101220" + std::string(64, '8');
+    auto d = draft();
+    auto exercise = archive(unseen, alice);
+    exercise.contract_unknown = true;
+    const int root = d.add(-1, exercise);
+    d.add(root, amulet_create(bob, "5"));
+    store_.append_transaction(d);
+
+    const auto& tx = std::get<Transaction>(*store_.update_at(1));
+    const ExercisedNode* e = exercised(tx.nodes[0]);
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(e->contract_id, unseen);
+    EXPECT_TRUE(e->stakeholders.empty());
+    EXPECT_FALSE(store_.contract(unseen).has_value());  // nothing is made up, nothing archived
+    EXPECT_EQ(store_.active_contracts().size(), 1U);
+    EXPECT_TRUE(tx.nodes[1].witnesses.contains(Name(alice)));  // the acting party sees below
+
+    // A contract the ledger holds is never taken for an unknown one.
+    const std::string known = mint(alice, "1");
+    auto again = draft();
+    auto on_known = archive(known, alice);
+    on_known.contract_unknown = true;
+    again.add(-1, on_known);
+    EXPECT_THROW(store_.append_transaction(again), AppendError);
+}
+
 TEST_F(LedgerStoreTest, ConcurrentReadersSeeWholeUpdates) {
     constexpr int writes = 400;
     constexpr int checkpoints = 4;  // the writer waits for a reader every writes/checkpoints
