@@ -18,7 +18,7 @@ declare -A allowed=(
   [seed]="splice store model interactive journal util nlohmann boost_containers zlib"
   [http]="util nlohmann spdlog zlib"
   [areas]="http splice store seed auth interactive model util nlohmann openssl spdlog"
-  [net]="http util boost spdlog"
+  [net]="http util boost spdlog openssl"
   [app]="areas net seed splice store journal auth interactive http model util nlohmann spdlog openssl boost"
 )
 
