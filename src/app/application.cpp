@@ -7,7 +7,9 @@
 #include <malloc.h>
 #endif
 
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <initializer_list>
 #include <iostream>
@@ -22,6 +24,7 @@
 #include "cantonlite/app/cli.hpp"
 #include "cantonlite/app/config.hpp"
 #include "cantonlite/app/describe.hpp"
+#include "cantonlite/app/fork.hpp"
 #include "cantonlite/app/generate.hpp"
 #include "cantonlite/app/localnet.hpp"
 #include "cantonlite/app/logging.hpp"
@@ -361,6 +364,16 @@ int token(const CommandLine& cli) {
     return exit_ok;
 }
 
+// Set by SIGINT and SIGTERM while a fork runs: it stops, writing nothing.
+std::atomic<bool> fork_stop{false};
+
+int fork_command(const CommandLine& cli) {
+    const auto on_signal = [](int /*signal*/) { fork_stop.store(true); };
+    std::signal(SIGINT, on_signal);
+    std::signal(SIGTERM, on_signal);
+    return run_fork(cli.fork, std::cerr, fork_stop);
+}
+
 int generate(const CommandLine& cli) {
     write_generated_seed(std::cout, cli.generate);
     std::cout.flush();
@@ -417,6 +430,8 @@ int run(const std::vector<std::string>& args) {
             return token(cli);
         case Command::generate:
             return generate(cli);
+        case Command::fork:
+            return fork_command(cli);
         case Command::apply:
         case Command::time:
         case Command::snapshot:

@@ -7,6 +7,8 @@
 #include <span>
 #include <string_view>
 
+#include "cantonlite/model/timestamp.hpp"
+
 namespace cantonlite::app {
 namespace {
 
@@ -26,6 +28,12 @@ enum class FlagKind {
     admin_token,     // admin commands: --token
     advance,         // time --advance
     set_time,        // time --set
+    fork_scan,       // fork --scan
+    fork_out,        // fork --out
+    fork_at,         // fork --at
+    fork_updates,    // fork --updates
+    fork_ca_file,    // fork --ca-file
+    fork_progress,   // fork --progress (takes no value)
 };
 
 struct FlagSpec {
@@ -96,6 +104,15 @@ constexpr std::array<FlagSpec, 4> time_flags{{
     {"--set", FlagKind::set_time},
 }};
 
+constexpr std::array<FlagSpec, 6> fork_flags{{
+    {"--scan", FlagKind::fork_scan},
+    {"--out", FlagKind::fork_out},
+    {"--at", FlagKind::fork_at},
+    {"--updates", FlagKind::fork_updates},
+    {"--ca-file", FlagKind::fork_ca_file},
+    {"--progress", FlagKind::fork_progress},
+}};
+
 struct CommandSpec {
     std::string_view name;
     Command command;
@@ -108,8 +125,9 @@ struct CommandSpec {
 
 constexpr std::array<std::string_view, 1> token_required{"--user"};
 constexpr std::array<std::string_view, 3> generate_required{"--parties", "--amulets", "--updates"};
+constexpr std::array<std::string_view, 2> fork_required{"--scan", "--out"};
 
-constexpr std::array<CommandSpec, 11> commands{{
+constexpr std::array<CommandSpec, 12> commands{{
     {"serve", Command::serve, serve_flags, {}},
     {"describe", Command::describe, describe_flags, {}},
     {"token", Command::token, token_flags, token_required},
@@ -121,6 +139,7 @@ constexpr std::array<CommandSpec, 11> commands{{
     {"reset", Command::reset, admin_flags, {}},
     {"state save", Command::state_save, admin_flags, {}, "FILE", &CommandLine::file},
     {"state load", Command::state_load, admin_flags, {}, "FILE", &CommandLine::file},
+    {"fork", Command::fork, fork_flags, fork_required},
 }};
 
 constexpr std::int64_t max_expires_in = 10LL * 366 * 86'400;  // ten years
@@ -205,6 +224,29 @@ void apply_flag(const FlagSpec& spec, std::string_view name, std::string value, 
         case FlagKind::set_time:
             out.set = non_empty(name, std::move(value));
             return;
+        case FlagKind::fork_scan:
+            out.fork.scan_url = non_empty(name, std::move(value));
+            return;
+        case FlagKind::fork_out:
+            out.fork.out = non_empty(name, std::move(value));
+            return;
+        case FlagKind::fork_at:
+            if (!model::parse_timestamp(value)) {
+                throw UsageError(std::string(name) +
+                                 ": must be a date-time such as 2025-01-01T00:00:00Z, got \"" +
+                                 value + "\"");
+            }
+            out.fork.at = std::move(value);
+            return;
+        case FlagKind::fork_updates:
+            out.fork.updates = parse_integer<std::int64_t>(name, value, 0, max_steps);
+            return;
+        case FlagKind::fork_ca_file:
+            out.fork.ca_file = non_empty(name, std::move(value));
+            return;
+        case FlagKind::fork_progress:
+            out.fork.progress = true;
+            return;
     }
 }
 
@@ -227,7 +269,8 @@ void parse_flags(const std::vector<std::string>& args, const CommandSpec& comman
         const FlagSpec* spec = find_flag(command, name);
         if (spec == nullptr) throw UsageError(std::string(name) + ": unknown flag (see --help)");
         std::string value;
-        if (spec->kind == FlagKind::json || spec->kind == FlagKind::on) {
+        if (spec->kind == FlagKind::json || spec->kind == FlagKind::on ||
+            spec->kind == FlagKind::fork_progress) {
             if (eq != std::string_view::npos)
                 throw UsageError(std::string(name) + ": takes no value");
         } else if (eq != std::string_view::npos) {
@@ -305,6 +348,8 @@ Usage:
   cantonlite reset             go back to the network of the seed
   cantonlite state save FILE   save a running daemon's network as a state file (docs/state-files.md)
   cantonlite state load FILE   replace a running daemon's network with a state file's
+  cantonlite fork --scan URL --out FILE [--at TIME] [--updates N] [--ca-file FILE] [--progress]
+                               write a state file of the network a Scan serves (docs/fork.md)
   cantonlite --help            this text
   cantonlite --version         the version
 
@@ -357,6 +402,15 @@ Flags of generate (output is deterministic for a given S):
   --updates K           further steps: transfers, transfer offers, buy-traffic requests and
                         their outcomes, ANS entries, transfer commands, vote requests
   --seed S              seed of the pseudo-random choices, default 1
+
+Flags of fork (nothing is written unless the whole fork succeeds):
+  --scan URL            the Scan, http[s]://HOST[:PORT][/PATH] (PATH default /api/scan)
+  --out FILE            the state file to write; serve it with serve --load-state FILE
+  --at TIME             start from the latest ACS snapshot at or before TIME (default: the latest)
+  --updates N           take at most N updates after the snapshot (default: all)
+  --ca-file FILE        PEM trust anchors for https, besides the system's (certificates are
+                        always verified)
+  --progress            show the progress line even when stderr is not a terminal
 
 Flags of apply, time, snapshot, revert and reset (clients of a running daemon's admin API):
   --url URL             the daemon, http://HOST:PORT[/PATH] (default: $CANTONLITE_URL, else

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "cantonlite/app/fork.hpp"
 #include "cantonlite/app/generate.hpp"
 
 namespace cantonlite::app {
@@ -34,6 +35,7 @@ enum class Command {
     reset,
     state_save,  // state save FILE
     state_load,  // state load FILE
+    fork,        // fork --scan URL --out FILE
 };
 
 struct CommandLine {
@@ -54,6 +56,7 @@ struct CommandLine {
     std::optional<std::string> advance;  // time --advance DURATION
     std::optional<std::string> set;      // time --set TIMESTAMP
     std::string snapshot_id;             // revert ID
+    ForkSpec fork;                       // fork --scan, --out, --at, --updates, --ca-file
 };
 
 // Parses the arguments after the program name:
@@ -62,6 +65,7 @@ struct CommandLine {
 //   describe [--config FILE] [--seed FILE] [--json]
 //   token --user ID [--config FILE] [--seed FILE] [--expires-in SECONDS]
 //   generate --parties N --amulets M --updates K [--seed S]
+//   fork --scan URL --out FILE [--at TIME] [--updates N] [--ca-file FILE] [--progress]
 //   apply FILE|-   time [--advance DURATION | --set TIMESTAMP]   snapshot   revert ID   reset
 //         (each with [--url URL] [--token T])
 //   --help | -h | help     --version | -V | version

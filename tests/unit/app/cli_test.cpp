@@ -187,6 +187,29 @@ TEST(ParseAdminCommand, Reset) {
     EXPECT_EQ(cli.token, "t");
 }
 
+TEST(ParseFork, TakesTheScanTheFileAndTheLimits) {
+    const CommandLine cli = parse_command_line(
+        {"fork", "--scan", "https://scan.example/api/scan", "--out", "f.state",
+         "--at=2025-01-01T00:00:00Z", "--updates", "10", "--ca-file", "ca.pem", "--progress"});
+
+    EXPECT_EQ(cli.command, Command::fork);
+    EXPECT_EQ(cli.fork.scan_url, "https://scan.example/api/scan");
+    EXPECT_EQ(cli.fork.out, "f.state");
+    EXPECT_EQ(cli.fork.at, "2025-01-01T00:00:00Z");
+    EXPECT_EQ(cli.fork.updates, 10);
+    EXPECT_EQ(cli.fork.ca_file, "ca.pem");
+    EXPECT_TRUE(cli.fork.progress);
+}
+
+TEST(ParseFork, LimitsStayUnsetWhenNotGiven) {
+    const CommandLine cli = parse_command_line({"fork", "--scan", "http://h:1", "--out", "f"});
+
+    EXPECT_FALSE(cli.fork.at.has_value());
+    EXPECT_FALSE(cli.fork.updates.has_value());
+    EXPECT_TRUE(cli.fork.ca_file.empty());
+    EXPECT_FALSE(cli.fork.progress);
+}
+
 class ParseCommandLineHelp : public testing::TestWithParam<Args> {};
 
 TEST_P(ParseCommandLineHelp, AsksForHelp) {
@@ -258,7 +281,17 @@ INSTANTIATE_TEST_SUITE_P(
         UsageErrorCase{{"time", "--advance="}, "--advance: must not be empty"},
         UsageErrorCase{{"time", "now"}, "now: unknown flag (see --help)"},
         UsageErrorCase{{"serve", "--token", "t"}, "--token: unknown flag (see --help)"},
-        UsageErrorCase{{"describe", "--journal", "j"}, "--journal: unknown flag (see --help)"}));
+        UsageErrorCase{{"describe", "--journal", "j"}, "--journal: unknown flag (see --help)"},
+        UsageErrorCase{{"fork", "--out", "f"}, "--scan: is required (see --help)"},
+        UsageErrorCase{{"fork", "--scan", "http://h:1"}, "--out: is required (see --help)"},
+        UsageErrorCase{{"fork", "--scan", "http://h:1", "--out", "f", "--at", "yesterday"},
+                       "--at: must be a date-time such as 2025-01-01T00:00:00Z, got \"yesterday\""},
+        UsageErrorCase{{"fork", "--scan", "http://h:1", "--out", "f", "--updates", "-1"},
+                       "--updates: must be an integer from 0 to 100000000, got \"-1\""},
+        UsageErrorCase{{"fork", "--scan", "http://h:1", "--out", "f", "--progress=1"},
+                       "--progress: takes no value"},
+        UsageErrorCase{{"fork", "--scan", "http://h:1", "--out", "f", "--insecure"},
+                       "--insecure: unknown flag (see --help)"}));
 
 class UsageTextNames : public testing::TestWithParam<std::string> {};
 
@@ -277,7 +310,8 @@ INSTANTIATE_TEST_SUITE_P(
                     "--journal FILE", "--admin-token T", "CANTONLITE_JOURNAL",
                     "CANTONLITE_ADMIN_TOKEN", "apply FILE|-", "snapshot", "revert ID", "reset",
                     "--url URL", "--token T", "--advance DURATION", "--set TIMESTAMP",
-                    "CANTONLITE_URL", "http://127.0.0.1:7575"));
+                    "CANTONLITE_URL", "http://127.0.0.1:7575", "fork --scan URL --out FILE",
+                    "--at TIME", "--updates N", "--ca-file FILE"));
 
 }  // namespace
 }  // namespace cantonlite::app::cli_test

@@ -1,0 +1,28 @@
+#pragma once
+// cantonlite fork (docs/fork.md): a state file of the network a Scan serves, from its ACS at a
+// snapshot and the updates after it, for `serve --load-state` to serve.
+
+#include <atomic>
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+
+namespace cantonlite::app {
+
+struct ForkSpec {
+    std::string scan_url;                 // --scan URL: http[s]://HOST[:PORT][/PATH] of a Scan
+    std::string out;                      // --out FILE
+    std::optional<std::string> at;        // --at TIME: the latest snapshot at or before it
+    std::optional<std::int64_t> updates;  // --updates N: at most N updates after the snapshot
+    std::string ca_file;                  // --ca-file FILE: more trust anchors for https
+    bool progress = false;                // --progress: a progress line even off a terminal
+};
+
+// Runs `cantonlite fork`: fetches from the Scan at spec.scan_url (paged, each request retried on a
+// transient failure) and writes the state file at spec.out whole, or nothing. `stop` (Ctrl-C)
+// ends it early, writing nothing. Reports on `err`: the progress line, retries, the summary, or
+// the one request that failed and why. Returns the exit code: 0 written, 1 not.
+[[nodiscard]] int run_fork(const ForkSpec& spec, std::ostream& err, const std::atomic<bool>& stop);
+
+}  // namespace cantonlite::app

@@ -1,0 +1,70 @@
+#pragma once
+// A forked network (cantonlite fork, docs/fork.md): built from what a Scan serves, the ACS at one
+// of its snapshots and the updates after it, into a state file that `serve --load-state` serves.
+// This layer reads the Scan's answers as they came (JSON documents); fetching them is the
+// caller's (app/fork.cpp).
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cantonlite/model/timestamp.hpp"
+
+namespace cantonlite::seed {
+
+// What a Scan served cannot be forked: what() says which item and why ("update 1220…: event
+// 1220…:3: contract 00ab… is archived").
+class ForkError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+// What the fork starts from, as the source's Scan reports it.
+struct ForkSource {
+    std::string dso_party;
+    std::string synchronizer_id;     // the global synchronizer's
+    std::int64_t migration_id = 0;   // of the snapshot
+    model::Timestamp snapshot_time;  // the record time of the ACS snapshot
+};
+
+// What a fork holds so far.
+struct ForkCounts {
+    std::size_t contracts = 0;  // of the ACS at the snapshot
+    std::size_t updates = 0;    // after it
+    // Assignments of contracts that were in flight at the snapshot: the ACS does not hold them,
+    // so neither does the fork.
+    std::size_t skipped_assignments = 0;
+};
+
+// Builds a forked network: the ACS pages first, then the update pages, then finish().
+class ForkBuilder {
+  public:
+    explicit ForkBuilder(ForkSource source);
+    ~ForkBuilder();
+    ForkBuilder(const ForkBuilder&) = delete;
+    ForkBuilder& operator=(const ForkBuilder&) = delete;
+
+    // One page of the ACS at the snapshot: the `created_events` of /v2/state/acs (or
+    // /v0/state/acs), in the order served ((created_at, contract id)). Throws ForkError.
+    void add_acs_page(const nlohmann::ordered_json& created_events);
+    // A later Scan snapshot of the source (record time): the fork takes one at the same time once
+    // its history passes it. REQUIRES: before the updates it comes after.
+    void add_snapshot_time(model::Timestamp t);
+    // One page of /v2/updates after the snapshot, served with daml_value_encoding protobuf_json
+    // (`typed`) and compact_json (`labelled`): the same updates, in the same order. Throws
+    // ForkError.
+    void add_updates_page(const nlohmann::json& typed, const nlohmann::ordered_json& labelled);
+
+    [[nodiscard]] ForkCounts counts() const;
+    // The forked network as a state file. Throws ForkError.
+    [[nodiscard]] std::string finish();
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cantonlite::seed

@@ -1,0 +1,367 @@
+// cantonlite fork (docs/fork.md): pages a Scan's public API and hands its answers to the seed
+// layer's ForkBuilder. Every request is retried on a transient failure (no answer, 429, 502, 503,
+// 504) with a bounded backoff; any other failure ends the fork, naming the request, and nothing
+// is written.
+#include "cantonlite/app/fork.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ostream>
+#include <sstream>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "cantonlite/model/timestamp.hpp"
+#include "cantonlite/net/http_client.hpp"
+#include "cantonlite/seed/fork.hpp"
+#include "cantonlite/util/whole_file.hpp"
+
+namespace cantonlite::app {
+namespace {
+
+using json = nlohmann::json;
+using ordered_json = nlohmann::ordered_json;
+using Clock = std::chrono::steady_clock;
+
+constexpr int exit_ok = 0;
+constexpr int exit_failed = 1;
+constexpr std::string_view default_scan_path = "/api/scan";
+constexpr int acs_page_size = 1000;     // Scan's largest
+constexpr int updates_page_size = 500;  // two encodings of each page are fetched
+constexpr std::int64_t max_migration_probe = 64;
+
+// A request failed for good: what() names it and says why.
+class FetchError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+// What an error answer says: Scan's {"error": "..."}, else the body's first 300 characters.
+std::string answer_text(const std::string& body) {
+    const json parsed = json::parse(body, nullptr, false);
+    if (parsed.is_object() && parsed.contains("error") && parsed["error"].is_string())
+        return parsed["error"].get<std::string>();
+    std::string text = body.substr(0, 300);
+    for (char& c : text)
+        if (c == '\n' || c == '\r') c = ' ';
+    return text.empty() ? "(empty body)" : text;
+}
+
+std::string seconds(Clock::duration d) {
+    char text[32];
+    std::snprintf(
+        text, sizeof text, "%.1f s",
+        std::chrono::duration<double>(d).count());  // NOLINT(cppcoreguidelines-pro-type-vararg)
+    return text;
+}
+
+// The Scan's public API at one base URL.
+class ScanClient {
+  public:
+    ScanClient(net::Url url, net::ClientOptions options, const std::atomic<bool>& stop,
+               std::ostream& err)
+        : url_(std::move(url)), options_(std::move(options)), stop_(stop), err_(err) {
+        if (url_.base_path.empty()) url_.base_path = default_scan_path;
+    }
+
+    // The answer to `method path`, parsed; nullopt for a 404 when `absent_ok`. Throws FetchError.
+    template <class Json = json>
+    std::optional<Json> call(const std::string& method, const std::string& path,
+                             const std::string& body = {}, bool absent_ok = false) {
+        net::ClientRequest request{.method = method,
+                                   .host = url_.host,
+                                   .port = url_.port,
+                                   .tls = url_.tls,
+                                   .target = url_.base_path + path};
+        if (!body.empty()) {
+            request.headers.push_back({"Content-Type", "application/json"});
+            request.body = body;
+        }
+        const std::string name = method + " " + where(path);
+        net::ClientResponse response;
+        try {
+            response = net::send_with_retries(
+                request, options_, net::RetryPolicy{}, &stop_,
+                [&](int attempt, const std::string& reason, std::chrono::milliseconds wait) {
+                    err_ << "cantonlite: fork: " << name << ": " << reason << "; trying again in "
+                         << wait.count() << " ms (try " << attempt + 1 << " of "
+                         << net::RetryPolicy{}.max_attempts << ")\n";
+                });
+        } catch (const net::ClientError& e) {
+            throw FetchError(name + ": " + e.what());
+        }
+        ++requests_;
+        if (response.status == 404 && absent_ok) return std::nullopt;
+        if (response.status != 200) {
+            throw FetchError(name + ": HTTP " + std::to_string(response.status) + ": " +
+                             answer_text(response.body));
+        }
+        Json parsed = Json::parse(response.body, nullptr, false);
+        if (parsed.is_discarded() || !parsed.is_object())
+            throw FetchError(name + ": the answer is not a JSON object");
+        return parsed;
+    }
+
+    [[nodiscard]] std::string where(const std::string& path) const {
+        const bool ipv6 = url_.host.find(':') != std::string::npos;
+        return std::string(url_.tls ? "https://" : "http://") +
+               (ipv6 ? "[" + url_.host + "]" : url_.host) + ":" + std::to_string(url_.port) +
+               url_.base_path + path;
+    }
+    [[nodiscard]] std::size_t requests() const { return requests_; }
+
+  private:
+    net::Url url_;
+    net::ClientOptions options_;
+    const std::atomic<bool>& stop_;
+    std::ostream& err_;
+    std::size_t requests_ = 0;
+};
+
+// The progress line: on a terminal it rewrites itself; with --progress it adds a line a second.
+class Progress {
+  public:
+    Progress(std::ostream& err, bool shown, bool terminal)
+        : err_(err), shown_(shown || terminal), terminal_(terminal) {}
+
+    void show(const std::string& phase, std::size_t done, const std::string& unit,
+              const std::string& more = {}) {
+        const auto now = Clock::now();
+        if (!shown_ || now - last_ < std::chrono::seconds(1)) return;
+        if (phase != phase_) {
+            phase_ = phase;
+            phase_start_ = now;
+            phase_base_ = done;
+        }
+        last_ = now;
+        const double secs = std::chrono::duration<double>(now - phase_start_).count();
+        const double rate = secs > 0 ? static_cast<double>(done - phase_base_) / secs : 0;
+        std::ostringstream line;
+        line << "cantonlite: fork: " << phase << ": " << done << " " << unit << " ("
+             << static_cast<std::uint64_t>(rate) << "/s)" << more;
+        err_ << (terminal_ ? "\r\033[K" : "") << line.str() << (terminal_ ? "" : "\n");
+        err_.flush();
+        dirty_ = terminal_;
+    }
+    // Ends a rewritten line before other output.
+    void end_line() {
+        if (dirty_) err_ << '\n';
+        dirty_ = false;
+    }
+
+  private:
+    std::ostream& err_;
+    bool shown_;
+    bool terminal_;
+    bool dirty_ = false;
+    std::string phase_;
+    Clock::time_point phase_start_ = Clock::now();
+    Clock::time_point last_ = Clock::now();
+    std::size_t phase_base_ = 0;
+};
+
+std::string url_encode(const std::string& text) {
+    std::string out;
+    for (const char c : text) {
+        if (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.' ||
+            c == '~') {
+            out += c;
+        } else {
+            char hex[4];
+            std::snprintf(hex, sizeof hex, "%%%02X",  // NOLINT(cppcoreguidelines-pro-type-vararg)
+                          static_cast<unsigned char>(c));
+            out += hex;
+        }
+    }
+    return out;
+}
+
+model::Timestamp timestamp_of(const json& answer, const std::string& what) {
+    if (!answer.contains("record_time") || !answer["record_time"].is_string())
+        throw FetchError(what + ": the answer has no record_time");
+    const auto t = model::parse_timestamp(answer["record_time"].get<std::string>());
+    if (!t) throw FetchError(what + ": the record_time is no date-time");
+    return *t;
+}
+
+// The item's migration id and record time: where the next page starts.
+std::pair<std::int64_t, std::string> position_of(const json& item) {
+    const json& holder = item.contains("event") ? item["event"] : item;
+    return {holder.value("migration_id", std::int64_t{0}), item.value("record_time", "")};
+}
+
+struct Forked {
+    std::string bytes;
+    seed::ForkCounts counts;
+    model::Timestamp snapshot;
+    std::int64_t migration = 0;
+};
+
+Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
+                    const std::atomic<bool>& stop) {
+    const auto check_stop = [&stop] {
+        if (stop.load()) throw FetchError("stopped (Ctrl-C)");
+    };
+    // The DSO party, and the global synchronizer (where the AmuletRules are).
+    const json dso = *scan.call("GET", "/v0/dso-party-id");
+    if (!dso.contains("dso_party_id") || !dso["dso_party_id"].is_string())
+        throw FetchError("GET " + scan.where("/v0/dso-party-id") + ": no dso_party_id");
+    const json rules = *scan.call("POST", "/v0/amulet-rules", "{}");
+    const json* update =
+        rules.contains("amulet_rules_update") ? &rules["amulet_rules_update"] : nullptr;
+    if (update == nullptr || !update->contains("domain_id") || !(*update)["domain_id"].is_string())
+        throw FetchError("POST " + scan.where("/v0/amulet-rules") + ": no domain_id");
+    Forked out;
+
+    // The latest snapshot at or before --at, of the latest migration that has one.
+    const std::string before = spec.at.value_or("9999-12-31T23:59:59Z");
+    std::optional<std::pair<std::int64_t, model::Timestamp>> snapshot;
+    for (std::int64_t m = 0, misses = 0; m < max_migration_probe && misses < 2; ++m) {
+        check_stop();
+        const std::string path = "/v0/state/acs/snapshot-timestamp?before=" + url_encode(before) +
+                                 "&migration_id=" + std::to_string(m);
+        const auto answer = scan.call("GET", path, {}, true);
+        if (!answer) {
+            ++misses;
+            continue;
+        }
+        misses = 0;
+        snapshot = std::pair{m, timestamp_of(*answer, "GET " + scan.where(path))};
+    }
+    if (!snapshot)
+        throw FetchError("GET " + scan.where("/v0/state/acs/snapshot-timestamp") +
+                         ": no ACS snapshot before " + before + " in migrations 0 to " +
+                         std::to_string(max_migration_probe - 1));
+    out.migration = snapshot->first;
+    out.snapshot = snapshot->second;
+    seed::ForkBuilder builder(
+        seed::ForkSource{.dso_party = dso["dso_party_id"].get<std::string>(),
+                         .synchronizer_id = (*update)["domain_id"].get<std::string>(),
+                         .migration_id = out.migration,
+                         .snapshot_time = out.snapshot});
+
+    // The ACS at the snapshot, page by page.
+    json page_token;  // none: the first page
+    for (;;) {
+        check_stop();
+        json request = {{"migration_id", out.migration},
+                        {"record_time", model::format_instant(out.snapshot)},
+                        {"page_size", acs_page_size}};
+        if (!page_token.is_null()) request["after"] = page_token;
+        const ordered_json page = *scan.call<ordered_json>("POST", "/v2/state/acs", request.dump());
+        if (!page.contains("created_events"))
+            throw FetchError("POST " + scan.where("/v2/state/acs") + ": no created_events");
+        builder.add_acs_page(page["created_events"]);
+        progress.show("ACS", builder.counts().contracts, "contracts");
+        if (!page.contains("next_page_token") || page["next_page_token"].is_null()) break;
+        page_token = json::parse(page["next_page_token"].dump());
+    }
+
+    // The source's later snapshots, as far as the history reaches: fetched ahead of the updates.
+    model::Timestamp probed = out.snapshot;
+    bool snapshots_done = false;
+    const auto snapshots_until = [&](const model::Timestamp& t) {
+        while (!snapshots_done && probed <= t) {
+            const std::string path = "/v0/state/acs/snapshot-timestamp-after?after=" +
+                                     url_encode(model::format_instant(probed)) +
+                                     "&migration_id=" + std::to_string(out.migration);
+            const auto answer = scan.call("GET", path, {}, true);
+            if (!answer) {
+                snapshots_done = true;
+                break;
+            }
+            const model::Timestamp next = timestamp_of(*answer, "GET " + scan.where(path));
+            if (next <= probed) {
+                snapshots_done = true;
+                break;
+            }
+            builder.add_snapshot_time(next);
+            probed = next;
+        }
+    };
+
+    // The updates after it, each page in both encodings (types and labels; model/scan_values.hpp).
+    std::pair<std::int64_t, std::string> after{out.migration, model::format_instant(out.snapshot)};
+    const std::int64_t limit = spec.updates.value_or(std::numeric_limits<std::int64_t>::max());
+    while (static_cast<std::int64_t>(builder.counts().updates) < limit) {
+        check_stop();
+        const std::int64_t left = limit - static_cast<std::int64_t>(builder.counts().updates);
+        const json request = {
+            {"after", {{"after_migration_id", after.first}, {"after_record_time", after.second}}},
+            {"page_size", std::min<std::int64_t>(updates_page_size, left)}};
+        json typed_request = request;
+        typed_request["daml_value_encoding"] = "protobuf_json";
+        json labelled_request = request;
+        labelled_request["daml_value_encoding"] = "compact_json";
+        json typed = *scan.call("POST", "/v2/updates", typed_request.dump());
+        ordered_json labelled =
+            *scan.call<ordered_json>("POST", "/v2/updates", labelled_request.dump());
+        if (!typed.contains("transactions") || !typed["transactions"].is_array() ||
+            !labelled.contains("transactions") || !labelled["transactions"].is_array())
+            throw FetchError("POST " + scan.where("/v2/updates") + ": no transactions");
+        // The history may have grown between the two: keep what both hold.
+        const std::size_t n =
+            std::min(typed["transactions"].size(), labelled["transactions"].size());
+        if (n == 0) break;
+        typed["transactions"].erase(typed["transactions"].begin() + static_cast<std::ptrdiff_t>(n),
+                                    typed["transactions"].end());
+        labelled["transactions"].erase(
+            labelled["transactions"].begin() + static_cast<std::ptrdiff_t>(n),
+            labelled["transactions"].end());
+        const json& last = typed["transactions"].back();
+        const auto last_time = model::parse_timestamp(last.value("record_time", ""));
+        if (last_time) snapshots_until(*last_time);
+        builder.add_updates_page(typed, labelled);
+        after = position_of(last);
+        progress.show("updates", builder.counts().updates, "updates", ", at " + after.second);
+    }
+    progress.end_line();
+    out.counts = builder.counts();
+    out.bytes = builder.finish();
+    return out;
+}
+
+}  // namespace
+
+int run_fork(const ForkSpec& spec, std::ostream& err, const std::atomic<bool>& stop) {
+    std::string why;
+    const std::optional<net::Url> url = net::parse_url(spec.scan_url, &why);
+    if (!url) {
+        err << "cantonlite: --scan: " << why << '\n';
+        return exit_failed;
+    }
+    const auto started = Clock::now();
+    ScanClient scan(*url, net::ClientOptions{.ca_file = spec.ca_file}, stop, err);
+    Progress progress(err, spec.progress, ::isatty(STDERR_FILENO) == 1);
+    Forked forked;
+    try {
+        forked = fork_network(scan, spec, progress, stop);
+    } catch (const FetchError& e) {
+        progress.end_line();
+        err << "cantonlite: fork: " << e.what() << "; nothing written\n";
+        return exit_failed;
+    } catch (const seed::ForkError& e) {
+        progress.end_line();
+        err << "cantonlite: fork: " << e.what() << "; nothing written\n";
+        return exit_failed;
+    }
+    if (const auto failed = util::write_file_atomically(spec.out, forked.bytes)) {
+        err << "cantonlite: fork: " << *failed << '\n';
+        return exit_failed;
+    }
+    err << "cantonlite: fork: wrote " << spec.out << ": " << forked.counts.contracts
+        << " contracts of the ACS at " << model::format_instant(forked.snapshot) << " (migration "
+        << forked.migration << "), " << forked.counts.updates << " updates after it, "
+        << scan.requests() << " requests, in " << seconds(Clock::now() - started) << '\n';
+    if (forked.counts.skipped_assignments > 0) {
+        err << "cantonlite: fork: " << forked.counts.skipped_assignments
+            << " assignments of contracts in flight at the snapshot were left out\n";
+    }
+    err << "cantonlite: fork: serve it with: cantonlite serve --load-state " << spec.out << '\n';
+    return exit_ok;
+}
+
+}  // namespace cantonlite::app

@@ -1,0 +1,531 @@
+// A forked network from a Scan's answers (docs/fork.md). The ACS at the snapshot becomes the fork's
+// base: contracts of no offset (LedgerStore::add_fork_base), created when the source says. Each
+// update after it is committed with the ids it had: its update id, its contract ids and, for a
+// reassignment, its unassign id; its events in the order of Scan's tree (pre-order), so that event
+// ids, which Canton numbers in that order, are the source's too.
+#include "cantonlite/seed/fork.hpp"
+
+#include <algorithm>
+#include <array>
+#include <deque>
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "cantonlite/model/ids.hpp"
+#include "cantonlite/model/scan_values.hpp"
+#include "cantonlite/seed/live_network.hpp"
+#include "cantonlite/splice/splice_views.hpp"
+#include "seed_context.hpp"
+#include "state_codec.hpp"
+
+namespace cantonlite::seed {
+namespace {
+
+using json = nlohmann::json;
+using ordered_json = nlohmann::ordered_json;
+using model::Timestamp;
+
+constexpr std::int64_t round_micros = 600'000'000;  // a Splice mining round: 10 minutes
+
+template <class Json>
+const std::string& string_at(const Json& o, const char* key, const std::string& where) {
+    if (!o.is_object() || !o.contains(key) || !o[key].is_string())
+        throw ForkError(where + ": has no string \"" + key + "\"");
+    return o[key].template get_ref<const std::string&>();
+}
+
+template <class Json>
+Timestamp time_at(const Json& o, const char* key, const std::string& where) {
+    const std::string& text = string_at(o, key, where);
+    const auto t = model::parse_timestamp(text);
+    if (!t) throw ForkError(where + ": \"" + key + "\" is no date-time: \"" + text + "\"");
+    return *t;
+}
+
+template <class Json>
+std::vector<std::string> strings_at(const Json& o, const char* key, const std::string& where) {
+    std::vector<std::string> out;
+    if (!o.contains(key)) return out;
+    if (!o[key].is_array()) throw ForkError(where + ": \"" + key + "\" is not an array");
+    for (const auto& p : o[key]) {
+        if (!p.is_string()) throw ForkError(where + ": \"" + key + "\" holds a non-string");
+        out.push_back(p.template get<std::string>());
+    }
+    return out;
+}
+
+// "<package id>:<Module>:<Entity>" of package `package_name`.
+model::TemplateId template_of(const std::string& text, const std::string& package_name,
+                              const std::string& where) {
+    const std::size_t first = text.find(':');
+    const std::size_t second = first == std::string::npos ? first : text.find(':', first + 1);
+    if (second == std::string::npos || first == 0 || second == first + 1 ||
+        second + 1 == text.size())
+        throw ForkError(where + ": \"" + text + "\" is no <package id>:<Module>:<Entity>");
+    return model::TemplateId{.package_id = model::Name(text.substr(0, first)),
+                             .module_name = model::Name(text.substr(first + 1, second - first - 1)),
+                             .entity_name = model::Name(text.substr(second + 1)),
+                             .package_name = model::Name(package_name)};
+}
+
+template <class Json>
+model::TemplateId template_at(const Json& event, const std::string& where) {
+    return template_of(string_at(event, "template_id", where),
+                       string_at(event, "package_name", where), where);
+}
+
+bool is(const model::TemplateId& t, std::string_view package_name, std::string_view module,
+        std::string_view entity) {
+    return t.package_name.view() == package_name && t.module_name.view() == module &&
+           t.entity_name.view() == entity;
+}
+
+// A field of a Splice template that compact JSON does not type by its shape (model/scan_values.hpp)
+// and that cantonlite reads typed (splice_views.cpp, the steps): a Text that may read as a number
+// or a date, or an Optional, whose Some compact JSON writes bare.
+struct FieldHint {
+    std::string_view module;
+    std::string_view entity;
+    std::array<std::string_view, 2> path;  // "" past its end
+    bool optional = false;
+    bool text = false;
+};
+
+constexpr std::array<FieldHint, 13> field_hints{{
+    {"Splice.Ans", "AnsEntry", {"name"}, false, true},
+    {"Splice.Ans", "AnsEntry", {"url"}, false, true},
+    {"Splice.Ans", "AnsEntry", {"description"}, false, true},
+    {"Splice.Wallet.BuyTrafficRequest", "BuyTrafficRequest", {"trackingId"}, false, true},
+    {"Splice.Wallet.TransferOffer", "TransferOffer", {"description"}, false, true},
+    {"Splice.Wallet.TransferOffer", "TransferOffer", {"trackingId"}, false, true},
+    {"Splice.DsoRules", "VoteRequest", {"requester"}, false, true},
+    {"Splice.DsoRules", "VoteRequest", {"reason", "url"}, false, true},
+    {"Splice.DsoRules", "VoteRequest", {"reason", "body"}, false, true},
+    {"Splice.DsoRules", "VoteRequest", {"trackingCid"}, true, false},
+    {"Splice.DsoRules", "VoteRequest", {"targetEffectiveAt"}, true, false},
+    {"Splice.Amulet", "LockedAmulet", {"lock", "optContext"}, true, true},
+    {"Splice.Expiry", "TimeLock", {"optContext"}, true, true},
+}};
+
+// Types the hinted fields of `value`, a contract of `t` read from `compact`.
+void apply_hints(const model::TemplateId& t, model::Value& value, const ordered_json& compact) {
+    for (const FieldHint& hint : field_hints) {
+        if (t.module_name.view() != hint.module || t.entity_name.view() != hint.entity) continue;
+        model::Value* v = &value;
+        const ordered_json* j = &compact;
+        for (const std::string_view label : hint.path) {
+            if (label.empty()) break;
+            const auto at = std::find(v->labels.begin(), v->labels.end(), label);
+            const std::string key(label);
+            if (v->kind != model::Value::Kind::record || at == v->labels.end() || !j->is_object() ||
+                !j->contains(key)) {
+                v = nullptr;
+                break;
+            }
+            v = &v->items[static_cast<std::size_t>(at - v->labels.begin())];
+            j = &(*j)[key];
+        }
+        if (v == nullptr || j->is_null()) continue;  // absent, or None already
+        if (hint.text && j->is_string()) *v = model::Value::text_value(j->get<std::string>());
+        if (hint.optional && v->kind != model::Value::Kind::optional)
+            *v = model::Value::some(std::move(*v));
+    }
+}
+
+// An ACS contract, kept until the base is complete.
+struct BaseContract {
+    std::string contract_id;
+    Timestamp created_at;
+    store::CreateDraft create;
+};
+
+}  // namespace
+
+struct ForkBuilder::Impl {
+    ForkSource source;
+    std::vector<BaseContract> base;
+    std::deque<Timestamp> snapshot_times;            // the source's, after the base
+    std::map<std::string, std::string> package_ids;  // by package name, as the source names them
+    std::unique_ptr<store::LedgerStore> store;       // once the base is complete
+    std::unique_ptr<SeedContext> context;
+    ForkCounts counts;
+    Timestamp last_snapshot;
+
+    void note_package(const model::TemplateId& t) {
+        package_ids[t.package_name.str()] = t.package_id.str();
+    }
+
+    // The network facts the source's Scan gives (DSO party, SVs, synchronizer, packages); the
+    // participant's own (its id, its validator party and user, the token settings) are
+    // cantonlite's defaults, as LocalNet's.
+    model::Network network() const {
+        model::Network n;
+        n.dso_party = source.dso_party;
+        n.synchronizer_id = source.synchronizer_id;
+        const std::string tag = model::sha256_hex("fork/" + source.dso_party);
+        n.participant_id = "PAR::fork::1220" + tag;
+        n.validator_party = "validator::1220" + tag;
+        n.id_namespace =
+            "fork/" + source.dso_party + "/" + model::format_instant(source.snapshot_time);
+        n.package_ids = model::default_package_ids();
+        for (const auto& [name, id] : package_ids) n.package_ids[name] = id;
+        n.auth.hs256_secret = "unsafe";
+        n.auth.audience = "https://canton.network.global";
+        n.users.push_back(
+            model::User{.id = n.validator_user,
+                        .party = n.validator_party,
+                        .rights = model::LedgerRights{.can_act_as = {n.validator_party},
+                                                      .can_read_as_any_party = true,
+                                                      .participant_admin = true}});
+        // The SVs, from the DsoRules contract: svs is a map from party to SvInfo {name, …}.
+        for (const BaseContract& c : base) {
+            if (!is(c.create.template_id, "splice-dso-governance", "Splice.DsoRules", "DsoRules"))
+                continue;
+            const model::Value* svs = c.create.argument.field("svs");
+            if (svs == nullptr || svs->kind != model::Value::Kind::gen_map) break;
+            for (std::size_t i = 0; i + 1 < svs->items.size(); i += 2) {
+                const model::Value* name = svs->items[i + 1].field("name");
+                n.svs.push_back(
+                    model::SuperValidator{.name = name != nullptr ? name->text : svs->items[i].text,
+                                          .party = svs->items[i].text});
+            }
+            break;
+        }
+        return n;
+    }
+
+    // The clock's start: mining round R opened at R rounds after it (the store numbers rounds
+    // from its genesis), by the latest OpenMiningRound of the base; else the snapshot's time.
+    Timestamp genesis() const {
+        std::optional<std::pair<std::int64_t, Timestamp>> latest;  // round, opens at
+        for (const BaseContract& c : base) {
+            if (!is(c.create.template_id, "splice-amulet", "Splice.Round", "OpenMiningRound"))
+                continue;
+            const model::Value* round = c.create.argument.field("round");
+            const model::Value* number = round ? round->field("number") : nullptr;
+            const model::Value* opens = c.create.argument.field("opensAt");
+            if (number == nullptr || number->kind != model::Value::Kind::int64 ||
+                opens == nullptr || opens->kind != model::Value::Kind::timestamp)
+                continue;
+            if (!latest || number->number > latest->first)
+                latest = std::pair{number->number, Timestamp{opens->number}};
+        }
+        if (!latest) return source.snapshot_time;
+        const Timestamp start{latest->second.micros - latest->first * round_micros};
+        return std::min(start, source.snapshot_time);
+    }
+
+    // Ends the base: the store, its contracts, the snapshot the fork starts from.
+    void start_history() {
+        if (store) return;
+        store = std::make_unique<store::LedgerStore>(network(), genesis());
+        splice::SpliceViews::attach(*store);
+        std::size_t i = 0;
+        try {
+            while (i < base.size()) {
+                store::TransactionDraft d{.effective_at = base[i].created_at,
+                                          .record_time = base[i].created_at,
+                                          .synchronizer_id = source.synchronizer_id};
+                for (; i < base.size() && base[i].created_at == d.effective_at; ++i) {
+                    d.nodes.push_back(store::NodeDraft{.event = std::move(base[i].create)});
+                    d.contract_id_cache.push_back(std::move(base[i].contract_id));
+                }
+                store->add_fork_base(d, source.migration_id);
+            }
+            if (base.empty()) store->add_fork_base(store::TransactionDraft{}, source.migration_id);
+            store->take_snapshot(source.snapshot_time);
+        } catch (const store::AppendError& e) {
+            throw ForkError(std::string("the ACS at the snapshot: ") + e.what());
+        }
+        base.clear();
+        base.shrink_to_fit();
+        last_snapshot = source.snapshot_time;
+    }
+
+    // Follows the source into migration `m` (an update of a later migration came): each migration
+    // re-imports the ACS, as the source's did.
+    void migrate_to(std::int64_t m, Timestamp t, const std::string& where) {
+        if (m < store->migration_id())
+            throw ForkError(where + ": of migration " + std::to_string(m) + ", after migration " +
+                            std::to_string(store->migration_id()));
+        while (store->migration_id() < m) {
+            snapshot_times.clear();  // the source's later snapshots are of the old migration
+            store->migrate(t);
+        }
+    }
+
+    // Takes the source's snapshots due before `t` (strictly), or every one left when `t` is none.
+    void snapshots_before(std::optional<Timestamp> t) {
+        while (!snapshot_times.empty() && (!t || snapshot_times.front() < *t)) {
+            const Timestamp at = snapshot_times.front();
+            snapshot_times.pop_front();
+            if (at <= last_snapshot || at < store->now()) continue;
+            store->take_snapshot(at);
+            last_snapshot = at;
+        }
+    }
+
+    void add_transaction(const json& typed, const ordered_json& labelled, const std::string& where);
+    void add_reassignment(const json& typed, const std::string& where);
+};
+
+namespace {
+
+// The events of a transaction in pre-order: Scan's root_event_ids, then each exercise's
+// child_event_ids. Each with its parent's index (-1 for a root).
+std::vector<std::pair<std::string, int>> pre_order(const json& tx, const std::string& where) {
+    std::vector<std::pair<std::string, int>> out;
+    const json& events = tx.at("events_by_id");
+    std::vector<std::pair<std::string, int>> stack;  // event id, parent; the next on top
+    const auto push_children = [&](const json& ids, int parent, const std::string& at) {
+        if (!ids.is_array()) throw ForkError(at + " is not an array");
+        for (auto it = ids.rbegin(); it != ids.rend(); ++it) {
+            if (!it->is_string()) throw ForkError(at + " holds a non-string");
+            stack.emplace_back(it->get<std::string>(), parent);
+        }
+    };
+    push_children(tx.at("root_event_ids"), -1, where + ": root_event_ids");
+    while (!stack.empty()) {
+        auto [id, parent] = std::move(stack.back());
+        stack.pop_back();
+        if (!events.contains(id))
+            throw ForkError(where + ": event " + id + " is not in events_by_id");
+        if (out.size() > events.size()) throw ForkError(where + ": an event is its own descendant");
+        const int index = static_cast<int>(out.size());
+        out.emplace_back(id, parent);
+        const json& event = events[id];
+        if (event.is_object() && event.contains("child_event_ids"))
+            push_children(event["child_event_ids"], index, where + ": event " + id);
+    }
+    return out;
+}
+
+}  // namespace
+
+void ForkBuilder::Impl::add_transaction(const json& typed, const ordered_json& labelled,
+                                        const std::string& where) {
+    if (!typed.contains("events_by_id") || !typed["events_by_id"].is_object() ||
+        !typed.contains("root_event_ids"))
+        throw ForkError(where + ": is neither a transaction nor a reassignment");
+    const Timestamp record_time = time_at(typed, "record_time", where);
+    snapshots_before(record_time);
+    migrate_to(typed.value("migration_id", store->migration_id()), record_time, where);
+    const auto id = model::UpdateId::parse(string_at(typed, "update_id", where));
+    if (!id) throw ForkError(where + ": the update id is not 1220 and 64 hex digits");
+    store::TransactionDraft d{.offset = store->next_offset(),
+                              .update_id = *id,
+                              .keeps_update_id = true,
+                              .effective_at = time_at(typed, "effective_at", where),
+                              .record_time = record_time,
+                              .synchronizer_id = string_at(typed, "synchronizer_id", where)};
+    if (typed.contains("workflow_id") && typed["workflow_id"].is_string())
+        d.workflow_id = typed["workflow_id"].get<std::string>();
+    if (typed.contains("external_transaction_hash") &&
+        typed["external_transaction_hash"].is_string())
+        d.external_transaction_hash = typed["external_transaction_hash"].get<std::string>();
+    const json& events = typed["events_by_id"];
+    const ordered_json* labelled_events =
+        labelled.contains("events_by_id") ? &labelled["events_by_id"] : nullptr;
+    for (const auto& [event_id, parent] : pre_order(typed, where)) {
+        const std::string at = where + ": event " + event_id;
+        const json& e = events[event_id];
+        const ordered_json* l = labelled_events && labelled_events->contains(event_id)
+                                    ? &(*labelled_events)[event_id]
+                                    : nullptr;
+        const std::string& type = string_at(e, "event_type", at);
+        const model::TemplateId template_id = template_at(e, at);
+        note_package(template_id);
+        try {
+            if (type == "created_event") {
+                const ordered_json* args =
+                    l && l->contains("create_arguments") ? &(*l)["create_arguments"] : nullptr;
+                d.add(parent, store::CreateDraft{.template_id = template_id,
+                                                 .argument = model::value_from_protobuf_json(
+                                                     e.at("create_arguments"), args),
+                                                 .signatories = strings_at(e, "signatories", at),
+                                                 .observers = strings_at(e, "observers", at)});
+                d.contract_id_cache.resize(d.nodes.size());
+                d.contract_id_cache.back() = string_at(e, "contract_id", at);
+            } else if (type == "exercised_event") {
+                const std::string& contract_id = string_at(e, "contract_id", at);
+                const ordered_json* arg =
+                    l && l->contains("choice_argument") ? &(*l)["choice_argument"] : nullptr;
+                const ordered_json* result =
+                    l && l->contains("exercise_result") ? &(*l)["exercise_result"] : nullptr;
+                store::ExerciseDraft x{
+                    .contract_id = contract_id,
+                    .template_id = template_id,
+                    .choice = string_at(e, "choice", at),
+                    .argument = model::value_from_protobuf_json(e.at("choice_argument"), arg),
+                    .consuming = e.value("consuming", false),
+                    .acting_parties = strings_at(e, "acting_parties", at),
+                    .result = model::value_from_protobuf_json(e.at("exercise_result"), result)};
+                if (e.contains("interface_id") && e["interface_id"].is_string())
+                    x.interface_id = template_of(e["interface_id"].get<std::string>(),
+                                                 string_at(e, "package_name", at), at);
+                // A contract the DSO party never saw created is not in the fork.
+                x.contract_unknown =
+                    !store->contract(contract_id).has_value() &&
+                    std::find(d.contract_id_cache.begin(), d.contract_id_cache.end(),
+                              contract_id) == d.contract_id_cache.end();
+                d.add(parent, std::move(x));
+                d.contract_id_cache.resize(d.nodes.size());
+            } else {
+                throw ForkError(at + ": has no known event_type \"" + type + "\"");
+            }
+        } catch (const model::ScanValueError& err) {
+            throw ForkError(at + ": " + err.what());
+        } catch (const json::exception& err) {
+            throw ForkError(at + ": " + err.what());
+        }
+    }
+    if (d.nodes.empty()) throw ForkError(where + ": a transaction without events");
+    // Scan does not say who submitted: the acting parties of the first root, or its signatories.
+    if (const auto* x = std::get_if<store::ExerciseDraft>(&d.nodes.front().event)) {
+        d.submitters = x->acting_parties;
+    } else {
+        d.submitters = std::get<store::CreateDraft>(d.nodes.front().event).signatories;
+    }
+    store->add_synchronizer(d.synchronizer_id);
+    try {
+        store->append_transaction(d);
+    } catch (const store::AppendError& e) {
+        throw ForkError(where + ": " + e.what());
+    }
+}
+
+void ForkBuilder::Impl::add_reassignment(const json& typed, const std::string& where) {
+    const json& event = typed.at("event");
+    const Timestamp record_time = time_at(typed, "record_time", where);
+    snapshots_before(record_time);
+    if (event.contains("created_event"))  // an assignment: of the target's migration
+        migrate_to(event.value("migration_id", store->migration_id()), record_time, where);
+    const auto id = model::UpdateId::parse(string_at(typed, "update_id", where));
+    if (!id) throw ForkError(where + ": the update id is not 1220 and 64 hex digits");
+    const std::string& submitter = string_at(event, "submitter", where);
+    const std::string& source_synchronizer = string_at(event, "source_synchronizer", where);
+    const std::string& target = string_at(event, "target_synchronizer", where);
+    store->add_synchronizer(source_synchronizer);
+    store->add_synchronizer(target);
+    const store::LedgerStore::KeptIds kept{.update_id = *id,
+                                           .unassign_id = string_at(event, "unassign_id", where)};
+    try {
+        if (event.contains("created_event")) {
+            const std::string& contract_id =
+                string_at(event["created_event"], "contract_id", where);
+            const auto state = store->contract(contract_id);
+            if (!state || state->synchronizer_id != model::Name()) {
+                ++counts.skipped_assignments;  // in flight at the snapshot, or never seen leaving
+                return;
+            }
+            store->assign(contract_id, submitter, record_time, kept);
+        } else {
+            store->unassign(string_at(event, "contract_id", where), target, submitter, record_time,
+                            kept);
+        }
+    } catch (const store::AppendError& e) {
+        throw ForkError(where + ": " + e.what());
+    }
+}
+
+ForkBuilder::ForkBuilder(ForkSource source) : impl_(std::make_unique<Impl>()) {
+    impl_->source = std::move(source);
+}
+
+ForkBuilder::~ForkBuilder() = default;
+
+void ForkBuilder::add_acs_page(const ordered_json& created_events) {
+    if (impl_->store) throw ForkError("an ACS page after the updates began");
+    if (!created_events.is_array())
+        throw ForkError("the ACS page's created_events is not an array");
+    for (const ordered_json& e : created_events) {
+        const std::string contract_id = string_at(e, "contract_id", "an ACS contract");
+        const std::string where = "ACS contract " + contract_id;
+        if (!e.contains("create_arguments")) throw ForkError(where + ": has no create_arguments");
+        const model::TemplateId template_id = template_at(e, where);
+        impl_->note_package(template_id);
+        try {
+            model::Value argument = model::value_from_compact_json(e["create_arguments"]);
+            apply_hints(template_id, argument, e["create_arguments"]);
+            impl_->base.push_back(BaseContract{
+                .contract_id = contract_id,
+                .created_at = time_at(e, "created_at", where),
+                .create = store::CreateDraft{.template_id = template_id,
+                                             .argument = std::move(argument),
+                                             .signatories = strings_at(e, "signatories", where),
+                                             .observers = strings_at(e, "observers", where)}});
+        } catch (const model::ScanValueError& err) {
+            throw ForkError(where + ": create_arguments" + std::string(err.what()));
+        }
+        ++impl_->counts.contracts;
+    }
+}
+
+void ForkBuilder::add_snapshot_time(Timestamp t) {
+    if (t > impl_->source.snapshot_time) impl_->snapshot_times.push_back(t);
+}
+
+void ForkBuilder::add_updates_page(const json& typed, const ordered_json& labelled) {
+    impl_->start_history();
+    const json& items = typed.at("transactions");
+    const ordered_json& labelled_items = labelled.at("transactions");
+    if (!items.is_array() || !labelled_items.is_array() || items.size() != labelled_items.size())
+        throw ForkError("the two encodings of an update page hold other updates");
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const json& item = items[i];
+        const std::string update_id =
+            item.is_object() && item.contains("update_id") && item["update_id"].is_string()
+                ? item["update_id"].get<std::string>()
+                : std::string("#") + std::to_string(impl_->counts.updates + 1);
+        const std::string where = "update " + update_id;
+        if (!labelled_items[i].is_object() || labelled_items[i].value("update_id", "") != update_id)
+            throw ForkError(where + ": the two encodings of its page hold other updates");
+        try {
+            if (item.contains("event")) {
+                impl_->add_reassignment(item, where);
+            } else {
+                impl_->add_transaction(item, labelled_items[i], where);
+            }
+        } catch (const json::exception& e) {
+            throw ForkError(where + ": " + e.what());
+        }
+        ++impl_->counts.updates;
+    }
+}
+
+ForkCounts ForkBuilder::counts() const {
+    return impl_->counts;
+}
+
+std::string ForkBuilder::finish() {
+    impl_->start_history();
+    store::LedgerStore& store = *impl_->store;
+    impl_->snapshots_before(Timestamp{store.now().micros + 1});  // those the history reached
+    impl_->context = std::make_unique<SeedContext>(store, std::nullopt);
+    SeedContext& context = *impl_->context;
+    // Snapshots go on at the source's pace: the gap between its last two, else Scan's default.
+    const auto times = store.snapshot_times();
+    std::int64_t interval = scan_default_snapshot_seconds;
+    if (times.size() >= 2) {
+        const std::int64_t gap = times.back().second.micros - times[times.size() - 2].second.micros;
+        if (gap > 0 && gap % model::micros_per_second == 0)
+            interval = gap / model::micros_per_second;
+    }
+    context.set_snapshot_interval(interval);
+    context.start_time = store.genesis_time();
+    for (const model::ContractPtr& c : store.active_contracts()) {
+        const model::TemplateId t = c->template_id();
+        if (is(t, "splice-dso-governance", "Splice.DsoRules", "DsoRules"))
+            context.dso_rules = c->contract_id.str();
+        else if (is(t, "splice-amulet", "Splice.AmuletRules", "AmuletRules"))
+            context.amulet_rules = c->contract_id.str();
+        else if (is(t, "splice-amulet", "Splice.ExternalPartyAmuletRules",
+                    "ExternalPartyAmuletRules"))
+            context.external_party_amulet_rules = c->contract_id.str();
+    }
+    return write_state(store, context);
+}
+
+}  // namespace cantonlite::seed

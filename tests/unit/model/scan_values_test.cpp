@@ -1,0 +1,132 @@
+// Values read back from a Scan's encodings (cantonlite fork): an update served in protobuf_json
+// and compact_json comes back whole; a contract served in compact_json alone comes back as every
+// compact encoding writes it.
+#include "cantonlite/model/scan_values.hpp"
+
+#include <gtest/gtest.h>
+
+#include "cantonlite/model/packed_value.hpp"
+#include "cantonlite/model/value_json.hpp"
+
+namespace cantonlite::model::scan_values_test {
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+const std::string party_a = "alice::1220" + std::string(64, 'a');
+const std::string contract = "00" + std::string(64, 'c') + "ca101220" + std::string(64, 'd');
+
+// Every kind, nested: what a Splice contract or choice holds.
+Value every_kind() {
+    return Value::record(
+        {{"owner", Value::party(party_a)},
+         {"amount", Value::numeric(*Decimal::parse("100.5"))},
+         {"round", Value::record({{"number", Value::int64(12)}})},
+         {"note", Value::text_value("12 apples")},
+         {"digits", Value::text_value("x")},
+         {"cid", Value::contract_id(contract)},
+         {"at", Value::timestamp(Timestamp{1'735'689'600'123'456})},
+         {"day", Value::date(20'000)},
+         {"flag", Value::boolean(true)},
+         {"nothing", Value::none()},
+         {"some", Value::some(Value::text_value("x"))},
+         {"nested", Value::some(Value::none())},
+         {"list", Value::list({Value::int64(1), Value::int64(2)})},
+         {"empty", Value::list({})},
+         {"map", Value::text_map({{"k", Value::party(party_a)}})},
+         {"gen",
+          Value::gen_map({{Value::party(party_a), Value::record({{"n", Value::int64(1)}})}})},
+         {"choice", Value::variant("Some", Value::record({{"x", Value::numeric(Decimal())}}))},
+         {"kind", Value::enumeration("Red")},
+         {"unit", Value::unit()}});
+}
+
+std::string encode(const Value& v, ValueEncoding e) {
+    return value_json(pack(v), e);
+}
+
+TEST(ScanValues, AnUpdateServedInBothEncodingsComesBackWhole) {
+    const Value v = every_kind();
+    const json typed = json::parse(encode(v, ValueEncoding::protobuf));
+    const ordered_json labelled = ordered_json::parse(encode(v, ValueEncoding::codegen));
+
+    EXPECT_EQ(value_from_protobuf_json(typed, &labelled), v);
+}
+
+TEST(ScanValues, WithoutCompactJsonARecordIsLabelledByPosition) {
+    const Value v = Value::record({{"a", Value::party(party_a)}, {"b", Value::int64(3)}});
+    const Value read =
+        value_from_protobuf_json(json::parse(encode(v, ValueEncoding::protobuf)), nullptr);
+    EXPECT_EQ(read, Value::record({{"_1", Value::party(party_a)}, {"_2", Value::int64(3)}}));
+}
+
+TEST(ScanValues, AContractInCompactJsonAloneIsWrittenBackAsItCame) {
+    // Every kind but a nested Optional: compact_json writes Some None as [], which reads as an
+    // empty List, and the Ledger API's encoding writes the two apart ([[]] and []).
+    Value v = every_kind();
+    v.items.erase(v.items.begin() + 11);
+    v.labels.erase(v.labels.begin() + 11);
+    for (const ValueEncoding e :
+         {ValueEncoding::codegen, ValueEncoding::api_compressed, ValueEncoding::ledger}) {
+        const Value read =
+            value_from_compact_json(ordered_json::parse(encode(v, ValueEncoding::codegen)));
+        EXPECT_EQ(encode(read, e), encode(v, e)) << static_cast<int>(e);
+    }
+}
+
+TEST(ScanValues, CompactJsonScalarsAreTypedByTheirShape) {
+    const auto read = [](const char* text) {
+        return value_from_compact_json(ordered_json::parse(text));
+    };
+    EXPECT_EQ(read(("\"" + party_a + "\"").c_str()).kind, Value::Kind::party);
+    EXPECT_EQ(read(("\"" + contract + "\"").c_str()).kind, Value::Kind::contract_id);
+    EXPECT_EQ(read("\"100.0000000000\"").kind, Value::Kind::numeric);
+    EXPECT_EQ(read("\"-0.0000190259\"").kind, Value::Kind::numeric);
+    EXPECT_EQ(read("\"0E-10\"").kind, Value::Kind::numeric);  // Java's BigDecimal.toString
+    EXPECT_EQ(read("\"1E-10\"").kind, Value::Kind::numeric);
+    EXPECT_EQ(read("\"12\"").kind, Value::Kind::int64);
+    EXPECT_EQ(read("\"2025-01-31\"").kind, Value::Kind::date);
+    EXPECT_EQ(read("\"2025-01-01T00:00:00Z\"").kind, Value::Kind::timestamp);
+    // What no type writes back the same stays a text.
+    EXPECT_EQ(read("\"1.5\"").kind, Value::Kind::text);
+    EXPECT_EQ(read("\"012\"").kind, Value::Kind::text);
+    EXPECT_EQ(read("\"99999999999999999999\"").kind, Value::Kind::text);
+    EXPECT_EQ(read("\"alice::1220ab\"").kind, Value::Kind::text);
+    EXPECT_EQ(read("\"Hello\"").kind, Value::Kind::text);
+    EXPECT_EQ(read("null").kind, Value::Kind::optional);
+    EXPECT_EQ(read("{\"tag\":\"A\",\"value\":{}}").kind, Value::Kind::variant);
+    EXPECT_EQ(read("[[\"a\",1],[\"b\",2]]").kind, Value::Kind::gen_map);
+    EXPECT_EQ(read("[1,2]").kind, Value::Kind::list);
+}
+
+TEST(ScanValues, WhatIsNotProtobufJsonIsRefusedWithItsPlace) {
+    const auto refusal = [](const char* text) -> std::string {
+        try {
+            (void)value_from_protobuf_json(json::parse(text), nullptr);
+        } catch (const ScanValueError& e) {
+            return e.what();
+        }
+        return "read";
+    };
+    EXPECT_EQ(refusal("{\"record\":{\"fields\":[{\"value\":{\"int64\":\"x\"}}]}}"),
+              "/record/fields/0/value/int64: is not a 64-bit integer");
+    EXPECT_EQ(refusal("{\"colour\":\"red\"}"), "/: has no known kind \"colour\"");
+    EXPECT_EQ(refusal("[1]"), "/: is not a protobuf_json value such as {\"text\": \"x\"}");
+    EXPECT_EQ(refusal("{\"variant\":{\"value\":{\"unit\":{}}}}"),
+              "/variant: has no \"constructor\"");
+}
+
+TEST(ScanValues, DeepNestingIsRefusedNotOverflowed) {
+    std::string deep;
+    for (int i = 0; i < 1000; ++i) deep += "{\"list\":{\"elements\":[";
+    deep += "{\"unit\":{}}";
+    for (int i = 0; i < 1000; ++i) deep += "]}}";
+    EXPECT_THROW((void)value_from_protobuf_json(json::parse(deep), nullptr), ScanValueError);
+    std::string compact(1000, '[');
+    compact += std::string(1000, ']');
+    EXPECT_THROW((void)value_from_compact_json(ordered_json::parse(compact)), ScanValueError);
+}
+
+}  // namespace
+}  // namespace cantonlite::model::scan_values_test

@@ -1,0 +1,174 @@
+// A forked network built from a Scan's answers (docs/fork.md): the ACS at the snapshot is its base,
+// the updates after it keep their ids, and the state file it makes loads as any other.
+#include "cantonlite/seed/fork.hpp"
+
+#include <gtest/gtest.h>
+
+#include "cantonlite/seed/live_network.hpp"
+#include "cantonlite/splice/splice_views.hpp"
+
+namespace cantonlite::seed::fork_builder_test {
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+const std::string dso = "DSO::1220" + std::string(64, 'd');
+const std::string alice = "alice::1220" + std::string(64, 'a');
+const std::string sync = "global-domain::1220" + std::string(64, 'e');
+const std::string other_sync = "private::1220" + std::string(64, 'f');
+const std::string amulet_pkg = std::string(64, '1');
+const std::string amulet_template = amulet_pkg + ":Splice.Amulet:Amulet";
+
+std::string cid(char c) {
+    return "00" + std::string(64, c) + "ca101220" + std::string(64, c);
+}
+std::string uid(char c) {
+    return "1220" + std::string(64, c);
+}
+
+ordered_json amulet_compact(const std::string& owner, const char* amount) {
+    return ordered_json::parse(
+        R"({"dso":")" + dso + R"(","owner":")" + owner + R"(","amount":{"initialAmount":")" +
+        amount + R"(","createdAt":{"number":"3"},"ratePerRound":{"rate":"0.0000190259"}}})");
+}
+
+json amulet_typed(const std::string& owner, const char* amount) {
+    return json::parse(
+        R"({"record":{"fields":[{"value":{"party":")" + dso + R"("}},{"value":{"party":")" + owner +
+        R"("}},{"value":{"record":{"fields":[{"value":{"numeric":")" + amount +
+        R"("}},{"value":{"record":{"fields":[{"value":{"int64":"3"}}]}}},{"value":{"record":{"fields":[{"value":{"numeric":"0.0000190259"}}]}}}]}}}]}})");
+}
+
+template <class Json>
+Json acs_event(const std::string& contract_id, Json arguments) {
+    return Json{{"event_type", "created_event"},
+                {"event_id", "x"},
+                {"contract_id", contract_id},
+                {"template_id", amulet_template},
+                {"package_name", "splice-amulet"},
+                {"create_arguments", std::move(arguments)},
+                {"created_at", "2025-01-01T00:00:00Z"},
+                {"signatories", {dso, alice}},
+                {"observers", Json::array()}};
+}
+
+// One transaction: alice's base amulet archived by a transfer that creates a new one under it.
+template <class Json>
+Json transfer(Json new_amulet) {
+    constexpr bool typed = std::is_same_v<Json, json>;
+    const Json argument = typed ? Json::parse(R"({"record":{}})") : Json::object();
+    const Json result = typed ? Json::parse(R"({"unit":{}})") : Json::object();
+    const std::string id = uid('b');
+    Json root = {{"event_type", "exercised_event"}, {"event_id", id + ":0"},
+                 {"contract_id", cid('1')},         {"template_id", amulet_template},
+                 {"package_name", "splice-amulet"}, {"choice", "Archive"},
+                 {"choice_argument", argument},     {"child_event_ids", {id + ":1"}},
+                 {"exercise_result", result},       {"consuming", true},
+                 {"acting_parties", {alice}}};
+    Json created = acs_event(cid('2'), std::move(new_amulet));
+    created["event_id"] = id + ":1";
+    Json events = Json::object();
+    events[id + ":0"] = root;
+    events[id + ":1"] = created;
+    return Json{{"update_id", id},
+                {"migration_id", 2},
+                {"workflow_id", ""},
+                {"record_time", "2025-01-02T00:00:00.000000Z"},
+                {"synchronizer_id", sync},
+                {"effective_at", "2025-01-02T00:00:00Z"},
+                {"root_event_ids", {id + ":0"}},
+                {"events_by_id", events}};
+}
+
+json unassignment() {
+    return json{{"update_id", uid('c')},
+                {"offset", "2"},
+                {"record_time", "2025-01-03T00:00:00.000000Z"},
+                {"event",
+                 {{"submitter", alice},
+                  {"source_synchronizer", sync},
+                  {"target_synchronizer", other_sync},
+                  {"migration_id", 2},
+                  {"unassign_id", "source-unassign"},
+                  {"reassignment_counter", 1},
+                  {"contract_id", cid('2')}}}};
+}
+
+ForkBuilder builder() {
+    return ForkBuilder(
+        ForkSource{.dso_party = dso,
+                   .synchronizer_id = sync,
+                   .migration_id = 2,
+                   .snapshot_time = *model::parse_timestamp("2025-01-01T12:00:00Z")});
+}
+
+TEST(ForkBuilder, TheForkStartsFromTheAcsAndGoesOnWithTheUpdatesAsTheyWere) {
+    ForkBuilder fork = builder();
+    fork.add_acs_page(
+        ordered_json::array({acs_event(cid('1'), amulet_compact(alice, "10.0000000000"))}));
+    const json typed_tx = transfer(amulet_typed(alice, "9.0000000000"));
+    const ordered_json labelled_tx = transfer(amulet_compact(alice, "9.0000000000"));
+    ordered_json labelled_unassign = ordered_json::parse(unassignment().dump());
+    fork.add_updates_page(json{{"transactions", {typed_tx, unassignment()}}},
+                          ordered_json{{"transactions", {labelled_tx, labelled_unassign}}});
+    EXPECT_EQ(fork.counts().contracts, 1U);
+    EXPECT_EQ(fork.counts().updates, 2U);
+
+    const std::string bytes = fork.finish();
+    const auto network = LiveNetwork::load_state(bytes, "fork.state");
+    const store::LedgerStore& store = network->store();
+
+    EXPECT_EQ(store.network().dso_party, dso);
+    EXPECT_EQ(store.migration_id(), 2);
+    EXPECT_EQ(store.ledger_end(), 2);
+    EXPECT_EQ(store::update_id_of(*store.update_at(1)).str(), uid('b'));
+    EXPECT_EQ(store::update_id_of(*store.update_at(2)).str(), uid('c'));
+    EXPECT_EQ(std::get<store::Reassignment>(*store.update_at(2)).unassign_id, "source-unassign");
+    EXPECT_EQ(store.contract(cid('1'))->created_offset(), 0);  // the base
+    EXPECT_EQ(store.contract(cid('1'))->archived_offset(), 1);
+    EXPECT_EQ(store.contract(cid('2'))->created_offset(), 1);
+    const auto& tx = std::get<store::Transaction>(*store.update_at(1));
+    ASSERT_EQ(tx.nodes.size(), 2U);
+    EXPECT_EQ(store::exercised(tx.nodes[0])->choice, "Archive");
+    // The value came back whole: typed from protobuf_json, labelled from compact_json.
+    const model::Value amount = model::unpack(store.contract(cid('2'))->contract->argument);
+    ASSERT_NE(amount.field("amount"), nullptr);
+    EXPECT_EQ(amount.field("amount")->field("initialAmount")->kind, model::Value::Kind::numeric);
+    // A Scan snapshot at the fork's start, as the source had.
+    EXPECT_EQ(store.snapshot_times().size(), 1U);
+    // Saved again, the same bytes.
+    EXPECT_EQ(network->state(), bytes);
+}
+
+TEST(ForkBuilder, AContractTheDsoNeverSawIsExercisedWithoutBeingMadeUp) {
+    ForkBuilder fork = builder();
+    fork.add_acs_page(ordered_json::array());
+    json typed = transfer(amulet_typed(alice, "9.0000000000"));
+    ordered_json labelled = transfer(amulet_compact(alice, "9.0000000000"));
+    fork.add_updates_page(json{{"transactions", {typed}}},
+                          ordered_json{{"transactions", {labelled}}});
+    const auto network = LiveNetwork::load_state(fork.finish(), "fork.state");
+    EXPECT_FALSE(network->store().contract(cid('1')).has_value());
+    EXPECT_TRUE(network->store().contract(cid('2')).has_value());
+}
+
+TEST(ForkBuilder, WhatCannotBeForkedSaysWhichUpdateAndWhy) {
+    ForkBuilder fork = builder();
+    fork.add_acs_page(
+        ordered_json::array({acs_event(cid('1'), amulet_compact(alice, "10.0000000000"))}));
+    json typed = transfer(amulet_typed(alice, "9.0000000000"));
+    typed["events_by_id"][uid('b') + ":1"]["create_arguments"] = json{{"colour", "red"}};
+    const ordered_json labelled = transfer(amulet_compact(alice, "9.0000000000"));
+    try {
+        fork.add_updates_page(json{{"transactions", {typed}}},
+                              ordered_json{{"transactions", {labelled}}});
+        FAIL() << "forked";
+    } catch (const ForkError& e) {
+        EXPECT_EQ(std::string(e.what()), "update " + uid('b') + ": event " + uid('b') +
+                                             ":1: /: has no known kind \"colour\"");
+    }
+}
+
+}  // namespace
+}  // namespace cantonlite::seed::fork_builder_test
