@@ -8,9 +8,11 @@
 
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <ostream>
 #include <sstream>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -214,6 +216,21 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
         rules.contains("amulet_rules_update") ? &rules["amulet_rules_update"] : nullptr;
     if (update == nullptr || !update->contains("domain_id") || !(*update)["domain_id"].is_string())
         throw FetchError("POST " + scan.where("/v0/amulet-rules") + ": no domain_id");
+    // The synchronizer upgrade announced, if any (Scan before 0.5 has no /v0/lsu: none).
+    std::optional<model::Lsu> lsu;
+    if (const auto answer = scan.call("GET", "/v0/lsu", {}, true);
+        answer && answer->contains("lsu") && (*answer)["lsu"].is_object()) {
+        const json& l = (*answer)["lsu"];
+        const auto freeze = model::parse_timestamp(l.value("topologyFreezeTime", ""));
+        const auto upgrade = model::parse_timestamp(l.value("upgradeTime", ""));
+        if (!freeze || !upgrade || !l.contains("successorPhysicalSynchronizerId") ||
+            !l["successorPhysicalSynchronizerId"].is_string())
+            throw FetchError("GET " + scan.where("/v0/lsu") + ": the lsu is not as Scan's");
+        lsu = model::Lsu{.topology_freeze_time = *freeze,
+                         .upgrade_time = *upgrade,
+                         .successor_physical_synchronizer_id =
+                             l["successorPhysicalSynchronizerId"].get<std::string>()};
+    }
     Forked out;
 
     // The latest snapshot at or before --at, of the latest migration that has one.
@@ -241,7 +258,8 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
         seed::ForkSource{.dso_party = dso["dso_party_id"].get<std::string>(),
                          .synchronizer_id = (*update)["domain_id"].get<std::string>(),
                          .migration_id = out.migration,
-                         .snapshot_time = out.snapshot});
+                         .snapshot_time = out.snapshot,
+                         .lsu = lsu});
 
     // The ACS at the snapshot, page by page.
     json page_token;  // none: the first page
@@ -260,26 +278,34 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
         page_token = json::parse(page["next_page_token"].dump());
     }
 
-    // The source's later snapshots, as far as the history reaches: fetched ahead of the updates.
-    model::Timestamp probed = out.snapshot;
-    bool snapshots_done = false;
-    const auto snapshots_until = [&](const model::Timestamp& t) {
-        while (!snapshots_done && probed <= t) {
-            const std::string path = "/v0/state/acs/snapshot-timestamp-after?after=" +
-                                     url_encode(model::format_instant(probed)) +
-                                     "&migration_id=" + std::to_string(out.migration);
+    // The source's later snapshots, found walking back from where the history has reached (Scan
+    // answers the latest snapshot at or before a time, of one migration), each migration as far
+    // as the last walk went.
+    std::map<std::int64_t, model::Timestamp> walked{{out.migration, out.snapshot}};
+    const auto snapshots_until = [&](std::int64_t migration, std::optional<model::Timestamp> upto) {
+        const auto bound = walked.find(migration);
+        std::vector<model::Timestamp> found;
+        std::string before = upto ? model::format_instant(*upto) : "9999-12-31T23:59:59Z";
+        for (;;) {
+            check_stop();
+            const std::string path =
+                "/v0/state/acs/snapshot-timestamp?before=" + url_encode(before) +
+                "&migration_id=" + std::to_string(migration);
             const auto answer = scan.call("GET", path, {}, true);
-            if (!answer) {
-                snapshots_done = true;
-                break;
-            }
-            const model::Timestamp next = timestamp_of(*answer, "GET " + scan.where(path));
-            if (next <= probed) {
-                snapshots_done = true;
-                break;
-            }
-            builder.add_snapshot_time(next);
-            probed = next;
+            if (!answer) break;
+            const model::Timestamp t = timestamp_of(*answer, "GET " + scan.where(path));
+            if (bound != walked.end() && t <= bound->second) break;
+            found.push_back(t);
+            before = model::format_instant(model::Timestamp{t.micros - 1});
+        }
+        for (auto it = found.rbegin(); it != found.rend(); ++it)
+            builder.add_snapshot_time(migration, *it);
+        // What later walks stop at: as far as this one went.
+        std::optional<model::Timestamp> reached = upto;
+        if (!found.empty()) reached = std::max(reached.value_or(found.front()), found.front());
+        if (reached) {
+            model::Timestamp& mark = walked.try_emplace(migration, *reached).first->second;
+            mark = std::max(mark, *reached);
         }
     };
 
@@ -311,16 +337,29 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
         labelled["transactions"].erase(
             labelled["transactions"].begin() + static_cast<std::ptrdiff_t>(n),
             labelled["transactions"].end());
+        // The snapshots this page's updates reach: of a migration the page leaves, all of them.
+        std::map<std::int64_t, model::Timestamp> reached;
+        for (const json& item : typed["transactions"]) {
+            const auto [migration, time] = position_of(item);
+            if (const auto t = model::parse_timestamp(time)) reached[migration] = *t;
+        }
+        for (auto it = reached.begin(); it != reached.end(); ++it) {
+            const bool left = std::next(it) != reached.end() || it->first < after.first;
+            snapshots_until(it->first, left ? std::nullopt : std::optional(it->second));
+        }
+        if (!reached.empty() && reached.begin()->first > after.first)
+            snapshots_until(after.first, std::nullopt);  // the migration the history left
         const json& last = typed["transactions"].back();
-        const auto last_time = model::parse_timestamp(last.value("record_time", ""));
-        if (last_time) snapshots_until(*last_time);
         builder.add_updates_page(typed, labelled);
         after = position_of(last);
         progress.show("updates", builder.counts().updates, "updates", ", at " + after.second);
     }
     progress.end_line();
+    // With the whole history, the snapshots after its last update are the source's too.
+    const bool whole = static_cast<std::int64_t>(builder.counts().updates) < limit;
+    if (whole) snapshots_until(after.first, std::nullopt);
     out.counts = builder.counts();
-    out.bytes = builder.finish();
+    out.bytes = builder.finish(whole);
     return out;
 }
 
@@ -344,6 +383,10 @@ int run_fork(const ForkSpec& spec, std::ostream& err, const std::atomic<bool>& s
         err << "cantonlite: fork: " << e.what() << "; nothing written\n";
         return exit_failed;
     } catch (const seed::ForkError& e) {
+        progress.end_line();
+        err << "cantonlite: fork: " << e.what() << "; nothing written\n";
+        return exit_failed;
+    } catch (const std::exception& e) {  // whatever else: a clear line, never a crash
         progress.end_line();
         err << "cantonlite: fork: " << e.what() << "; nothing written\n";
         return exit_failed;

@@ -138,6 +138,7 @@ void apply_hints(const model::TemplateId& t, model::Value& value, const ordered_
 struct BaseContract {
     std::string contract_id;
     Timestamp created_at;
+    std::optional<model::UpdateId> created_in;  // the update that created it, when Scan names it
     store::CreateDraft create;
 };
 
@@ -146,12 +147,11 @@ struct BaseContract {
 struct ForkBuilder::Impl {
     ForkSource source;
     std::vector<BaseContract> base;
-    std::deque<Timestamp> snapshot_times;            // the source's, after the base
+    std::deque<std::pair<std::int64_t, Timestamp>> snapshot_times;  // the source's, after the base
     std::map<std::string, std::string> package_ids;  // by package name, as the source names them
     std::unique_ptr<store::LedgerStore> store;       // once the base is complete
     std::unique_ptr<SeedContext> context;
     ForkCounts counts;
-    Timestamp last_snapshot;
 
     void note_package(const model::TemplateId& t) {
         package_ids[t.package_name.str()] = t.package_id.str();
@@ -164,6 +164,7 @@ struct ForkBuilder::Impl {
         model::Network n;
         n.dso_party = source.dso_party;
         n.synchronizer_id = source.synchronizer_id;
+        n.lsu = source.lsu;
         const std::string tag = model::sha256_hex("fork/" + source.dso_party);
         n.participant_id = "PAR::fork::1220" + tag;
         n.validator_party = "validator::1220" + tag;
@@ -225,10 +226,16 @@ struct ForkBuilder::Impl {
         std::size_t i = 0;
         try {
             while (i < base.size()) {
-                store::TransactionDraft d{.effective_at = base[i].created_at,
-                                          .record_time = base[i].created_at,
-                                          .synchronizer_id = source.synchronizer_id};
-                for (; i < base.size() && base[i].created_at == d.effective_at; ++i) {
+                store::TransactionDraft d{
+                    .update_id = base[i].created_in.value_or(model::UpdateId()),
+                    .keeps_update_id = base[i].created_in.has_value(),
+                    .effective_at = base[i].created_at,
+                    .record_time = base[i].created_at,
+                    .synchronizer_id = source.synchronizer_id};
+                const std::optional<model::UpdateId> created_in = base[i].created_in;
+                for (; i < base.size() && base[i].created_at == d.effective_at &&
+                       base[i].created_in == created_in;
+                     ++i) {
                     d.nodes.push_back(store::NodeDraft{.event = std::move(base[i].create)});
                     d.contract_id_cache.push_back(std::move(base[i].contract_id));
                 }
@@ -241,7 +248,6 @@ struct ForkBuilder::Impl {
         }
         base.clear();
         base.shrink_to_fit();
-        last_snapshot = source.snapshot_time;
     }
 
     // Follows the source into migration `m` (an update of a later migration came): each migration
@@ -250,20 +256,21 @@ struct ForkBuilder::Impl {
         if (m < store->migration_id())
             throw ForkError(where + ": of migration " + std::to_string(m) + ", after migration " +
                             std::to_string(store->migration_id()));
-        while (store->migration_id() < m) {
-            snapshot_times.clear();  // the source's later snapshots are of the old migration
-            store->migrate(t);
-        }
+        while (store->migration_id() < m) store->migrate(t);
     }
 
-    // Takes the source's snapshots due before `t` (strictly), or every one left when `t` is none.
+    // Takes the source's snapshots of the current migration due before `t` (strictly), or every
+    // one left when `t` is none; forgets those of earlier migrations.
     void snapshots_before(std::optional<Timestamp> t) {
-        while (!snapshot_times.empty() && (!t || snapshot_times.front() < *t)) {
-            const Timestamp at = snapshot_times.front();
+        while (!snapshot_times.empty()) {
+            const auto [migration, at] = snapshot_times.front();
+            if (migration > store->migration_id() || (t && at >= *t)) break;
             snapshot_times.pop_front();
-            if (at <= last_snapshot || at < store->now()) continue;
+            if (migration < store->migration_id() ||
+                (migration == source.migration_id && at <= source.snapshot_time) ||
+                at < store->now())
+                continue;
             store->take_snapshot(at);
-            last_snapshot = at;
         }
     }
 
@@ -449,9 +456,16 @@ void ForkBuilder::add_acs_page(const ordered_json& created_events) {
         try {
             model::Value argument = model::value_from_compact_json(e["create_arguments"]);
             apply_hints(template_id, argument, e["create_arguments"]);
+            std::optional<model::UpdateId> created_in;
+            if (e.contains("created_in_update_id") && e["created_in_update_id"].is_string()) {
+                created_in = model::UpdateId::parse(e["created_in_update_id"].get<std::string>());
+                if (!created_in)
+                    throw ForkError(where + ": created_in_update_id is not 1220 and 64 hex digits");
+            }
             impl_->base.push_back(BaseContract{
                 .contract_id = contract_id,
                 .created_at = time_at(e, "created_at", where),
+                .created_in = created_in,
                 .create = store::CreateDraft{.template_id = template_id,
                                              .argument = std::move(argument),
                                              .signatories = strings_at(e, "signatories", where),
@@ -463,8 +477,8 @@ void ForkBuilder::add_acs_page(const ordered_json& created_events) {
     }
 }
 
-void ForkBuilder::add_snapshot_time(Timestamp t) {
-    if (t > impl_->source.snapshot_time) impl_->snapshot_times.push_back(t);
+void ForkBuilder::add_snapshot_time(std::int64_t migration, Timestamp t) {
+    impl_->snapshot_times.emplace_back(migration, t);
 }
 
 void ForkBuilder::add_updates_page(const json& typed, const ordered_json& labelled) {
@@ -490,6 +504,8 @@ void ForkBuilder::add_updates_page(const json& typed, const ordered_json& labell
             }
         } catch (const json::exception& e) {
             throw ForkError(where + ": " + e.what());
+        } catch (const store::AppendError& e) {
+            throw ForkError(where + ": " + e.what());
         }
         ++impl_->counts.updates;
     }
@@ -499,10 +515,16 @@ ForkCounts ForkBuilder::counts() const {
     return impl_->counts;
 }
 
-std::string ForkBuilder::finish() {
+std::string ForkBuilder::finish(bool whole_history) {
     impl_->start_history();
     store::LedgerStore& store = *impl_->store;
-    impl_->snapshots_before(Timestamp{store.now().micros + 1});  // those the history reached
+    try {
+        // Those the history reached; with the whole history, those after its end too.
+        impl_->snapshots_before(whole_history ? std::nullopt
+                                              : std::optional(Timestamp{store.now().micros + 1}));
+    } catch (const store::AppendError& e) {
+        throw ForkError(std::string("a snapshot: ") + e.what());
+    }
     impl_->context = std::make_unique<SeedContext>(store, std::nullopt);
     SeedContext& context = *impl_->context;
     // Snapshots go on at the source's pace: the gap between its last two, else Scan's default.

@@ -352,18 +352,26 @@ void write_fork_base(Out& out, const store::LedgerStore& store) {
         }
         return store.contract(c.contract_id.view())->synchronizer_id.str();
     };
-    std::vector<std::pair<std::size_t, std::string>> runs;  // first contract, synchronizer
+    struct Run {
+        std::size_t first;  // contract
+        std::string synchronizer;
+        std::string created_in;  // the source's update that created them; "" when not named
+    };
+    std::vector<Run> runs;
     for (std::size_t i = 0; i < base.size(); ++i) {
         std::string synchronizer = synchronizer_of(*base[i]);
+        const auto created_in = store.fork_base_created_in(base[i]->contract_id.view());
+        std::string created_in_text = created_in ? created_in->str() : std::string();
         if (runs.empty() || base[i]->created_at != base[runs.back().first]->created_at ||
-            synchronizer != runs.back().second)
-            runs.emplace_back(i, std::move(synchronizer));
+            synchronizer != runs.back().synchronizer || created_in_text != runs.back().created_in)
+            runs.push_back(Run{i, std::move(synchronizer), std::move(created_in_text)});
     }
     out.varint(runs.size());
     for (std::size_t r = 0; r < runs.size(); ++r) {
         const std::size_t end = r + 1 < runs.size() ? runs[r + 1].first : base.size();
         out.time(base[runs[r].first]->created_at);
-        out.text(runs[r].second);
+        out.text(runs[r].synchronizer);
+        out.text(runs[r].created_in);
         out.varint(end - runs[r].first);
         for (std::size_t i = runs[r].first; i < end; ++i) write_created(out, *base[i]);
     }
@@ -750,6 +758,10 @@ void read_fork_base(In& in, store::LedgerStore& store) {
         d.effective_at = in.time();
         d.record_time = d.effective_at;
         d.synchronizer_id = in.text();
+        if (const auto created_in = kept_id(in.text())) {
+            d.update_id = *created_in;
+            d.keeps_update_id = true;
+        }
         const std::size_t n = in.count();
         d.nodes.reserve(n);
         d.contract_id_cache.resize(n);

@@ -271,6 +271,7 @@ void LedgerStore::swap_contents(LedgerStore& other) {
     swap(templates_, other.templates_);
     swap(fork_base_size_, other.fork_base_size_);
     swap(fork_base_migration_id_, other.fork_base_migration_id_);
+    swap(fork_base_created_in_, other.fork_base_created_in_);
     for (std::size_t i = 0; i < extensions_.size(); ++i)
         extensions_[i]->on_swap(*other.extensions_[i]);
     // What the log would undo is the other contents' now.
@@ -632,6 +633,13 @@ void LedgerStore::add_fork_base(const TransactionDraft& draft, std::int64_t migr
     for (const auto& e : extensions_) e->prepare(draft);
     undo_.set(migration_id_, migration_id);
     undo_.set(fork_base_migration_id_, migration_id);
+    if (!contracts.empty()) {
+        undo_.push_back(
+            fork_base_created_in_,
+            std::pair{
+                static_cast<std::uint32_t>(contracts_.size()),
+                draft.keeps_update_id ? Name(model::kept_id_source(draft.update_id)) : Name()});
+    }
     undo_.set(fork_base_size_, fork_base_size_ + contracts.size());
     for (std::size_t i = 0; i < contracts.size(); ++i) add_created(contracts[i], draft, i);
 }
@@ -642,6 +650,18 @@ std::vector<model::ContractPtr> LedgerStore::fork_base() const {
     out.reserve(fork_base_size_);
     for (std::size_t i = 0; i < fork_base_size_; ++i) out.push_back(contracts_[i].contract);
     return out;
+}
+
+std::optional<model::UpdateId> LedgerStore::fork_base_created_in(
+    std::string_view contract_id) const {
+    const std::shared_lock lock(mutex_);
+    const std::optional<std::uint32_t> sequence = sequence_of(contract_id);
+    if (!sequence || *sequence >= fork_base_size_) return std::nullopt;
+    const auto run =
+        std::upper_bound(fork_base_created_in_.begin(), fork_base_created_in_.end(), *sequence,
+                         [](std::uint32_t s, const auto& entry) { return s < entry.first; });
+    if (run == fork_base_created_in_.begin() || std::prev(run)->second.empty()) return std::nullopt;
+    return model::UpdateId::of(std::prev(run)->second.view(), 0);
 }
 
 std::int64_t LedgerStore::fork_base_migration_id() const {

@@ -6,11 +6,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "cantonlite/model/network.hpp"
 #include "cantonlite/model/timestamp.hpp"
 
 namespace cantonlite::seed {
@@ -28,6 +30,7 @@ struct ForkSource {
     std::string synchronizer_id;     // the global synchronizer's
     std::int64_t migration_id = 0;   // of the snapshot
     model::Timestamp snapshot_time;  // the record time of the ACS snapshot
+    std::optional<model::Lsu> lsu;   // the synchronizer upgrade it announces, if any
 };
 
 // What a fork holds so far.
@@ -50,17 +53,20 @@ class ForkBuilder {
     // One page of the ACS at the snapshot: the `created_events` of /v2/state/acs (or
     // /v0/state/acs), in the order served ((created_at, contract id)). Throws ForkError.
     void add_acs_page(const nlohmann::ordered_json& created_events);
-    // A later Scan snapshot of the source (record time): the fork takes one at the same time once
-    // its history passes it. REQUIRES: before the updates it comes after.
-    void add_snapshot_time(model::Timestamp t);
+    // A later Scan snapshot of the source (its migration and record time): the fork takes one at
+    // the same time once its history passes it. REQUIRES: before the updates it comes after, in
+    // (migration, time) order.
+    void add_snapshot_time(std::int64_t migration, model::Timestamp t);
     // One page of /v2/updates after the snapshot, served with daml_value_encoding protobuf_json
     // (`typed`) and compact_json (`labelled`): the same updates, in the same order. Throws
     // ForkError.
     void add_updates_page(const nlohmann::json& typed, const nlohmann::ordered_json& labelled);
 
     [[nodiscard]] ForkCounts counts() const;
-    // The forked network as a state file. Throws ForkError.
-    [[nodiscard]] std::string finish();
+    // The forked network as a state file. `whole_history`: the updates are every one the source
+    // had (none was left out by a limit), so its snapshots after the last update are taken too.
+    // Throws ForkError.
+    [[nodiscard]] std::string finish(bool whole_history);
 
   private:
     struct Impl;

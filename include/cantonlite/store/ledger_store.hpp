@@ -128,8 +128,8 @@ class LedgerStore {
     LedgerStore& operator=(const LedgerStore&) = delete;
 
     // The network facts: DSO party, SVs, users, LSU announcement. Only add_party(), add_user(),
-    // add_synchronizer(), set_user_rights(), replace_user() and remove_user() change them, under the writers' lock
-    // (readers of the areas hold the readers' side of it).
+    // add_synchronizer(), set_user_rights(), replace_user() and remove_user() change them, under
+    // the writers' lock (readers of the areas hold the readers' side of it).
     [[nodiscard]] const model::Network& network() const { return network_; }
 
     // ---- writing (one writer at a time) ----
@@ -200,9 +200,15 @@ class LedgerStore {
     // source network at its snapshot, created by updates this ledger does not hold. Adds the
     // creates of `draft` (creates only, roots only, each with its contract id in
     // contract_id_cache) as contracts of no offset, created at draft.effective_at on
-    // draft.synchronizer_id, and makes `migration_id` the current migration. The extensions see
-    // them as created. REQUIRES: the history is empty. Throws AppendError.
+    // draft.synchronizer_id, and makes `migration_id` the current migration. When
+    // draft.keeps_update_id, draft.update_id is the source's update that created them (in that
+    // migration). The extensions see them as created. REQUIRES: the history is empty. Throws
+    // AppendError.
     void add_fork_base(const TransactionDraft& draft, std::int64_t migration_id);
+    // The source's update that created contract `contract_id` of the fork's base, when the
+    // source named it; nullopt otherwise (and for any other contract).
+    [[nodiscard]] std::optional<model::UpdateId> fork_base_created_in(
+        std::string_view contract_id) const;
     // The contracts add_fork_base added, in creation order, and the migration id it began with
     // (0 when none: a network's first migration).
     [[nodiscard]] std::vector<model::ContractPtr> fork_base() const;
@@ -369,7 +375,10 @@ class LedgerStore {
     boost::unordered_flat_set<model::TemplateRef, std::hash<model::TemplateRef>> templates_;
     // The first contracts_ are a fork's base (add_fork_base). Guarded by mutex_.
     std::size_t fork_base_size_ = 0;
-    std::int64_t fork_base_migration_id_ = 0;                   // guarded by mutex_
+    std::int64_t fork_base_migration_id_ = 0;  // guarded by mutex_
+    // The runs of the base's contracts that one source update created: (the first's creation
+    // sequence, kept_id_source of that update or "" when unnamed), by sequence. Guarded by mutex_.
+    std::vector<std::pair<std::uint32_t, Name>> fork_base_created_in_;
     std::vector<std::unique_ptr<LedgerExtension>> extensions_;  // guarded by mutex_
     UndoLog undo_;                                              // the writer's
 

@@ -206,6 +206,11 @@ void check_parties(const std::vector<std::string>& parties, std::string_view nam
 
 std::optional<std::string> created_in_update_id(const Store& store, const model::Contract& c,
                                                 std::int64_t migration_id) {
+    if (c.created_offset == 0) {  // of a fork's base: the source's update, in its migration
+        if (migration_id != store.fork_base_migration_id()) return std::nullopt;
+        const auto id = store.fork_base_created_in(c.contract_id.view());
+        return id ? std::optional(id->str()) : std::nullopt;
+    }
     const store::UpdatePtr update = store.update_at(c.created_offset);
     const auto* tx = update ? std::get_if<store::Transaction>(update.get()) : nullptr;
     if (tx == nullptr || tx->migration_id != migration_id) return std::nullopt;

@@ -115,7 +115,7 @@ TEST(ForkBuilder, TheForkStartsFromTheAcsAndGoesOnWithTheUpdatesAsTheyWere) {
     EXPECT_EQ(fork.counts().contracts, 1U);
     EXPECT_EQ(fork.counts().updates, 2U);
 
-    const std::string bytes = fork.finish();
+    const std::string bytes = fork.finish(true);
     const auto network = LiveNetwork::load_state(bytes, "fork.state");
     const store::LedgerStore& store = network->store();
 
@@ -148,7 +148,7 @@ TEST(ForkBuilder, AContractTheDsoNeverSawIsExercisedWithoutBeingMadeUp) {
     ordered_json labelled = transfer(amulet_compact(alice, "9.0000000000"));
     fork.add_updates_page(json{{"transactions", {typed}}},
                           ordered_json{{"transactions", {labelled}}});
-    const auto network = LiveNetwork::load_state(fork.finish(), "fork.state");
+    const auto network = LiveNetwork::load_state(fork.finish(true), "fork.state");
     EXPECT_FALSE(network->store().contract(cid('1')).has_value());
     EXPECT_TRUE(network->store().contract(cid('2')).has_value());
 }
