@@ -261,6 +261,21 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
                          .snapshot_time = out.snapshot,
                          .lsu = lsu});
 
+    // The source's round at a snapshot (Scan's summary computes holdings as of it): the fork
+    // numbers its rounds from it. A Scan without the v0 summary leaves it to the rounds' contracts.
+    // Of a party that holds nothing (the DSO is a stakeholder of every amulet: all are read).
+    const std::string nobody = "cantonlite-fork::1220" + std::string(64, '0');
+    const auto note_round = [&](std::int64_t migration, const model::Timestamp& t) {
+        const json request = {{"migration_id", migration},
+                              {"record_time", model::format_instant(t)},
+                              {"owner_party_ids", {nobody}}};
+        const auto answer = scan.call("POST", "/v0/holdings/summary", request.dump(), true);
+        if (answer && answer->contains("computed_as_of_round") &&
+            (*answer)["computed_as_of_round"].is_number_integer())
+            builder.add_round_at(t, (*answer)["computed_as_of_round"].get<std::int64_t>());
+    };
+    note_round(out.migration, out.snapshot);
+
     // The ACS at the snapshot, page by page.
     json page_token;  // none: the first page
     for (;;) {
@@ -298,8 +313,10 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
             found.push_back(t);
             before = model::format_instant(model::Timestamp{t.micros - 1});
         }
-        for (auto it = found.rbegin(); it != found.rend(); ++it)
+        for (auto it = found.rbegin(); it != found.rend(); ++it) {
             builder.add_snapshot_time(migration, *it);
+            note_round(migration, *it);
+        }
         // What later walks stop at: as far as this one went.
         std::optional<model::Timestamp> reached = upto;
         if (!found.empty()) reached = std::max(reached.value_or(found.front()), found.front());

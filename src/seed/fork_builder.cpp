@@ -151,6 +151,7 @@ struct ForkBuilder::Impl {
     std::map<std::string, std::string> package_ids;  // by package name, as the source names them
     std::unique_ptr<store::LedgerStore> store;       // once the base is complete
     std::unique_ptr<SeedContext> context;
+    std::vector<std::pair<Timestamp, std::int64_t>> rounds;  // the source's round at a time
     ForkCounts counts;
 
     void note_package(const model::TemplateId& t) {
@@ -197,9 +198,24 @@ struct ForkBuilder::Impl {
         return n;
     }
 
-    // The clock's start: mining round R opened at R rounds after it (the store numbers rounds
-    // from its genesis), by the latest OpenMiningRound of the base; else the snapshot's time.
+    // What the source's rounds say of its clock's start: round R at time t puts it in
+    // (t - (R + 1) rounds, t - R rounds]. The latest start in every such range, if any.
+    std::optional<Timestamp> start_by_rounds() const {
+        std::optional<std::pair<std::int64_t, std::int64_t>> range;  // (low, high], micros
+        for (const auto& [t, round] : rounds) {
+            const std::int64_t high = t.micros - round * round_micros;
+            const std::int64_t low = high - round_micros;
+            range = range ? std::pair{std::max(range->first, low), std::min(range->second, high)}
+                          : std::pair{low, high};
+        }
+        if (!range || range->first >= range->second) return std::nullopt;
+        return Timestamp{range->second};
+    }
+
+    // The clock's start: where the source's rounds put it; else mining round R opened R rounds
+    // after it, by the latest OpenMiningRound of the base; else the snapshot's time.
     Timestamp genesis() const {
+        if (const auto start = start_by_rounds()) return std::min(*start, source.snapshot_time);
         std::optional<std::pair<std::int64_t, Timestamp>> latest;  // round, opens at
         for (const BaseContract& c : base) {
             if (!is(c.create.template_id, "splice-amulet", "Splice.Round", "OpenMiningRound"))
@@ -477,6 +493,11 @@ void ForkBuilder::add_acs_page(const ordered_json& created_events) {
     }
 }
 
+void ForkBuilder::add_round_at(Timestamp t, std::int64_t round) {
+    if (round < 0) throw ForkError("a round number is negative: " + std::to_string(round));
+    impl_->rounds.emplace_back(t, round);
+}
+
 void ForkBuilder::add_snapshot_time(std::int64_t migration, Timestamp t) {
     impl_->snapshot_times.emplace_back(migration, t);
 }
@@ -524,6 +545,14 @@ std::string ForkBuilder::finish(bool whole_history) {
                                               : std::optional(Timestamp{store.now().micros + 1}));
     } catch (const store::AppendError& e) {
         throw ForkError(std::string("a snapshot: ") + e.what());
+    }
+    // The rounds learnt since the history began may narrow the clock's start.
+    if (const auto start = impl_->start_by_rounds(); start && *start <= store.now()) {
+        try {
+            store.set_genesis_time(*start);
+        } catch (const store::AppendError& e) {
+            throw ForkError(std::string("the rounds: ") + e.what());
+        }
     }
     impl_->context = std::make_unique<SeedContext>(store, std::nullopt);
     SeedContext& context = *impl_->context;

@@ -189,6 +189,12 @@ std::int64_t LedgerStore::round_at(Timestamp t) const {
 
 LedgerStore::~LedgerStore() = default;
 
+void LedgerStore::set_genesis_time(Timestamp t) {
+    const std::unique_lock lock(mutex_);
+    if (now_ < t) throw AppendError("the clock cannot start after its time now");
+    genesis_time_ = t;
+}
+
 Offset LedgerStore::next_offset() const {
     const std::shared_lock lock(mutex_);
     return static_cast<Offset>(history_.size()) + 1;

@@ -57,6 +57,10 @@ class ForkBuilder {
     // the same time once its history passes it. REQUIRES: before the updates it comes after, in
     // (migration, time) order.
     void add_snapshot_time(std::int64_t migration, model::Timestamp t);
+    // The source's open mining round at `t` (a snapshot's time; Scan's holdings summary names it
+    // computed_as_of_round): the fork numbers its rounds from the start they imply, as cantonlite
+    // does (one per 10 minutes), so that its rounds are the source's.
+    void add_round_at(model::Timestamp t, std::int64_t round);
     // One page of /v2/updates after the snapshot, served with daml_value_encoding protobuf_json
     // (`typed`) and compact_json (`labelled`): the same updates, in the same order. Throws
     // ForkError.

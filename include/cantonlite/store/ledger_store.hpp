@@ -232,6 +232,10 @@ class LedgerStore {
     [[nodiscard]] std::int64_t migration_id() const;
     // The clock's start: the time the store was made with.
     [[nodiscard]] model::Timestamp genesis_time() const { return genesis_time_; }
+    // Moves the clock's start (which numbers the mining rounds) to `t`, for a forked network
+    // that learns its source's rounds as it is built. REQUIRES: the store is not shared yet;
+    // t <= now().
+    void set_genesis_time(model::Timestamp t);
     // The Splice mining round open at `t`: one per 10 minutes since the genesis time.
     [[nodiscard]] std::int64_t round_at(model::Timestamp t) const;
 
@@ -323,7 +327,7 @@ class LedgerStore {
 
   private:
     model::Network network_;         // grows by add_party and add_user; guarded by mutex_
-    model::Timestamp genesis_time_;  // changed by clear() alone
+    model::Timestamp genesis_time_;  // changed by swap_contents() and set_genesis_time() alone
     Name id_namespace_;              // network_.id_namespace, which every update carries
     mutable std::shared_mutex mutex_;
     std::vector<UpdatePtr> history_;              // guarded by mutex_

@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+"""fork.check: a network forked from a running daemon's Scan (docs/fork.md) answers as its source.
+
+1. Source A serves a generated network on Splice 0.9 with, after its first snapshot, more
+   history: reassignments, a migration, mints, a snapshot.
+2. `cantonlite fork --scan A --at <after the first snapshot>` runs while A injects faults on the
+   endpoints it pages (503s, reset connections, latency): it retries and writes the state file.
+3. Daemon B serves the file. A sample of every Scan and scan-proxy read (and the registry's) about
+   the fork's time, from the snapshot on, answers the same status and bytes on A and B: the DSO,
+   the LSU, the snapshots' times, the ACS and holdings at every snapshot, summaries, the update
+   history in both encodings, updates by id, rounds, rules, vote requests, ANS entries, counters,
+   preapprovals, featured apps.
+4. The fork is a normal network: a user added for a fork party, a mint to it, the clock moved,
+   a snapshot taken and reverted.
+5. A fork that fails writes nothing and names the request: a Scan that is not there, a non-transient
+   error, an https URL to a plain server.
+
+Usage: fork_test.py BIN
+"""
+import datetime
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import urllib.error
+import urllib.parse
+import urllib.request
+
+from daemon_lib import Check
+
+BIN = sys.argv[1]
+CHECK = Check("fork.check")
+fail = CHECK.fail
+WORK = tempfile.mkdtemp()
+PRIVATE = "private-synchronizer::1220" + "ab" * 32
+
+
+def call(port, method, path, body=None, headers=None):
+    """(status, body text) of one request."""
+    data = json.dumps(body).encode() if body is not None else None
+    all_headers = {"Content-Type": "application/json"} if data is not None else {}
+    all_headers.update(headers or {})
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method,
+                                 headers=all_headers)
+    try:
+        with urllib.request.urlopen(req, timeout=60) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def ok(port, method, path, body=None, headers=None):
+    status, text = call(port, method, path, body, headers)
+    if status != 200:
+        fail(f"{method} {path} on {port}: {status} {text[:300]}")
+    return json.loads(text)
+
+
+def fork(*args):
+    return subprocess.run([BIN, "fork", *args], capture_output=True, text=True, timeout=600)
+
+
+def token(user, *load):
+    return subprocess.run([BIN, "token", "--user", user, *load], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+# ---- 1. the source ----
+seed = os.path.join(WORK, "gen.json")
+with open(seed, "w") as f:
+    subprocess.run([BIN, "generate", "--parties", "20", "--amulets", "1500", "--updates", "1500",
+                    "--seed", "7"], check=True, stdout=f)
+with open(seed) as f:
+    document = json.load(f)
+document["network"]["other_synchronizers"] = [PRIVATE]
+with open(seed, "w") as f:
+    json.dump(document, f)
+_, a, a_log = CHECK.start_daemon(BIN, "--seed", seed, "--release", "splice-0.9")
+snapshots = [s["at"] for s in document["steps"] if s["step"] == "snapshot"]
+base = snapshots[0]
+
+# Amulets still active at the end of the seed, to move between synchronizers.
+def amulets_of(port, party, at, migration):
+    page = ok(port, "POST", "/api/scan/v2/holdings/state",
+              {"migration_id": migration, "record_time": at, "page_size": 100,
+               "owner_party_ids": [party]})
+    return [e["contract_id"] for e in page["created_events"]
+            if e["template_id"].endswith(":Splice.Amulet:Amulet")]
+
+
+party = {u["id"]: u["party"] for u in document["users"]}
+moving = amulets_of(a, party["party-2"], snapshots[-1], 0)
+if len(moving) < 2:
+    fail(f"party-2 holds {len(moving)} amulets at the last snapshot; the test needs 2")
+ok(a, "POST", "/_cantonlite/v1/steps", [
+    {"step": "reassign", "contract": moving[0], "to": PRIVATE},
+    {"step": "unassign", "contract": moving[1], "to": PRIVATE},
+    {"step": "mint", "owner": "party-3", "amount": "42"},
+    {"step": "assign", "contract": moving[1]},
+    {"step": "snapshot"},
+    {"step": "migrate"},
+    {"step": "mint", "owner": "party-4", "amount": "7.5"},
+    {"step": "transfer_command", "sender": "party-5"},
+    {"step": "snapshot"},
+])
+
+# ---- 2. the fork, through faults ----
+for rule in ({"route": "/api/scan/v2/updates", "error_status": 503, "error_share": 0.5},
+             {"route": "/api/scan/v2/state/acs", "reset_share": 0.34},
+             {"route": "/api/scan/v0/state/acs/snapshot-timestamp", "latency_ms": 30},
+             {"route": "/api/scan/v0/dso-party-id", "error_status": 429, "times": 1}):
+    ok(a, "POST", "/_cantonlite/v1/faults", rule)
+out = os.path.join(WORK, "fork.state")
+at = base.replace("00:33:21Z", "00:40:00Z")
+forked = fork("--scan", f"http://127.0.0.1:{a}", "--out", out, "--at", at)
+if forked.returncode != 0 or not os.path.exists(out):
+    fail(f"fork exited {forked.returncode}: {forked.stderr}")
+if "trying again" not in forked.stderr or "HTTP 503" not in forked.stderr:
+    fail(f"the faults were not retried, or not said: {forked.stderr}")
+summary = forked.stderr.strip().splitlines()
+if not any("wrote " + out in line and "of the ACS at " + base in line for line in summary):
+    fail(f"fork's summary: {forked.stderr}")
+faults = ok(a, "GET", "/_cantonlite/v1/faults")
+ok(a, "DELETE", "/_cantonlite/v1/faults")
+
+# ---- 3. the same answers ----
+_, b, b_log = CHECK.start_daemon(BIN, "--load-state", out, "--release", "splice-0.9")
+bearer = {"Authorization": "Bearer " + token("ledger-api-user", "--load-state", out)}
+requests = []  # (method, path, body, headers)
+
+
+def add(method, path, body=None, headers=None):
+    requests.append((method, path, body, headers))
+
+
+add("GET", "/api/scan/v0/dso-party-id")
+add("GET", "/api/scan/v0/lsu")
+for m in (0, 1):
+    add("GET", f"/api/scan/v0/state/acs/snapshot-timestamp?before=9999-01-01T00:00:00Z&migration_id={m}")
+add("GET", "/api/scan/v0/state/acs/snapshot-timestamp-after?after="
+    + urllib.parse.quote(base) + "&migration_id=0")
+fork_snapshots = []  # (migration, time) of A's snapshots from the base on
+
+
+def micro_before(t):
+    """The ISO time one microsecond before `t`."""
+    moment = datetime.datetime.fromisoformat(t.replace("Z", "+00:00"))
+    return (moment - datetime.timedelta(microseconds=1)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+for m in (0, 1):
+    before = "9999-01-01T00:00:00Z"
+    while True:
+        path = ("/api/scan/v0/state/acs/snapshot-timestamp?before=" + urllib.parse.quote(before)
+                + f"&migration_id={m}")
+        status, text = call(a, "GET", path)
+        if status != 200 or json.loads(text)["record_time"] < base:
+            break
+        add("GET", path)
+        fork_snapshots.append((m, json.loads(text)["record_time"]))
+        before = micro_before(fork_snapshots[-1][1])
+if len(fork_snapshots) < 4:
+    fail(f"A has {len(fork_snapshots)} snapshots from the base on: {fork_snapshots}")
+owners = [party[f"party-{i}"] for i in range(0, 20, 3)]
+ans_names, vote_ids = set(), []
+for m, t in fork_snapshots:
+    after = None
+    while True:
+        body = {"migration_id": m, "record_time": t, "page_size": 400}
+        if after is not None:
+            body["after"] = after
+        add("POST", "/api/scan/v2/state/acs", body)
+        page = ok(a, "POST", "/api/scan/v2/state/acs", body)
+        for e in page["created_events"]:
+            if e["template_id"].endswith(":Splice.Ans:AnsEntry"):
+                ans_names.add(e["create_arguments"]["name"])
+        after = page.get("next_page_token")
+        if after is None:
+            break
+    for owner in owners:
+        add("POST", "/api/scan/v2/holdings/state",
+            {"migration_id": m, "record_time": t, "page_size": 50, "owner_party_ids": [owner]})
+    for version in ("v0", "v1"):
+        add("POST", f"/api/scan/{version}/holdings/summary",
+            {"migration_id": m, "record_time": t, "owner_party_ids": owners})
+    add("POST", "/api/validator/v1/scan-proxy/holdings/summary",
+        {"migration_id": m, "record_time": t, "owner_party_ids": owners}, bearer)
+update_ids = []
+for encoding in ("compact_json", "protobuf_json"):
+    position = {"after_migration_id": 0, "after_record_time": base}
+    while True:
+        body = {"after": position, "page_size": 300, "daml_value_encoding": encoding}
+        add("POST", "/api/scan/v2/updates", body)
+        page = ok(a, "POST", "/api/scan/v2/updates", body)["transactions"]
+        if not page:
+            break
+        update_ids += [u["update_id"] for u in page[::37]]
+        last = page[-1]
+        migration = last["event"]["migration_id"] if "event" in last else last["migration_id"]
+        position = {"after_migration_id": migration, "after_record_time": last["record_time"]}
+for update_id in update_ids:
+    add("GET", f"/api/scan/v2/updates/{update_id}?daml_value_encoding=protobuf_json")
+add("POST", "/api/scan/v0/open-and-issuing-mining-rounds",
+    {"cached_open_mining_round_contract_ids": [], "cached_issuing_round_contract_ids": []})
+add("POST", "/api/scan/v0/amulet-rules", {})
+add("GET", "/api/scan/v0/admin/sv/voterequests")
+for v in ok(a, "GET", "/api/scan/v0/admin/sv/voterequests")["dso_rules_vote_requests"]:
+    add("GET", "/api/scan/v0/voterequests/" + v["contract_id"])
+for name in sorted(ans_names)[:15]:
+    add("GET", "/api/scan/v0/ans-entries/by-name/" + urllib.parse.quote(name))
+    add("GET", "/api/validator/v0/scan-proxy/ans-entries/by-name/" + urllib.parse.quote(name),
+        None, bearer)
+for owner in owners:
+    for path in ("/v0/transfer-command-counter/", "/v0/transfer-preapprovals/by-party/",
+                 "/v0/featured-apps/"):
+        add("GET", "/api/scan" + path + owner)
+        add("GET", "/api/validator/v0/scan-proxy" + path[3:] + owner, None, bearer)
+for path in ("/dso-party-id", "/open-and-issuing-mining-rounds", "/amulet-rules",
+             "/registry/metadata/v1/info", "/registry/metadata/v1/instruments"):
+    add("GET", "/api/validator/v0/scan-proxy" + path, None, bearer)
+
+differ = []
+for method, path, body, headers in requests:
+    on_a, on_b = call(a, method, path, body, headers), call(b, method, path, body, headers)
+    # An error that quotes the request's URI names the daemon's own port.
+    on_a, on_b = (on_a[0], on_a[1].replace(f":{a}/", ":PORT/")), \
+        (on_b[0], on_b[1].replace(f":{b}/", ":PORT/"))
+    if on_a != on_b:
+        differ.append(f"{method} {path} {json.dumps(body)[:200]}\n  A: {on_a[0]} {on_a[1][:300]}"
+                      f"\n  B: {on_b[0]} {on_b[1][:300]}")
+if differ:
+    fail(f"{len(differ)} of {len(requests)} answers differ:\n" + "\n".join(differ[:8]))
+if len(requests) < 100:
+    fail(f"only {len(requests)} requests compared")
+
+# ---- 4. a normal network ----
+ok(b, "POST", "/_cantonlite/v1/steps", [
+    {"step": "add_party", "alias": "fork-party", "party": party["party-3"]},
+    {"step": "add_user", "id": "forker", "party": "fork-party", "wallet": True},
+])
+snapshot = ok(b, "POST", "/_cantonlite/v1/snapshots", {})["id"]
+ok(b, "POST", "/_cantonlite/v1/steps", [{"step": "mint", "owner": "fork-party", "amount": "1000"},
+                                         {"step": "advance_time", "by_seconds": 3600},
+                                         {"step": "snapshot"}])
+latest = ok(b, "GET", "/api/scan/v0/state/acs/snapshot-timestamp?before=9999-01-01T00:00:00Z"
+           "&migration_id=1")["record_time"]
+holdings = ok(b, "POST", "/api/scan/v2/holdings/state",
+              {"migration_id": 1, "record_time": latest, "page_size": 1000,
+               "owner_party_ids": [party["party-3"]]})["created_events"]
+minted = [e for e in holdings
+          if e["create_arguments"]["amount"]["initialAmount"] == "1000.0000000000"]
+if len(minted) != 1:
+    fail(f"the mint on the fork is not in its holdings at {latest}")
+
+
+# The Ledger API of the fork shows the fork party's amulets as the source's does (plus the mint).
+def amulet_ids(port, bearer_token, p):
+    end = ok(port, "GET", "/v2/state/ledger-end", None, bearer_token)["offset"]
+    status, text = call(port, "POST", "/v2/state/active-contracts",
+                        {"eventFormat": {"filtersByParty": {p: {}}, "verbose": False},
+                         "activeAtOffset": end}, bearer_token)
+    if status != 200:
+        fail(f"active contracts on {port}: {status} {text[:300]}")
+    return {c["contractEntry"]["JsActiveContract"]["createdEvent"]["contractId"]
+            for c in json.loads(text)
+            if c["contractEntry"]["JsActiveContract"]["createdEvent"]["templateId"]
+            .endswith(":Splice.Amulet:Amulet")}
+
+
+on_source = amulet_ids(a, {"Authorization": "Bearer " + token("party-3", "--seed", seed)},
+                       party["party-3"])
+saved = os.path.join(WORK, "fork-with-user.state")  # the fork now has the user "forker"
+with open(saved, "wb") as f:
+    f.write(urllib.request.urlopen(f"http://127.0.0.1:{b}/_cantonlite/v1/state").read())
+on_fork = amulet_ids(b, {"Authorization": "Bearer " + token("forker", "--load-state", saved)},
+                     party["party-3"])
+if on_fork != on_source | {minted[0]["contract_id"]}:
+    fail(f"party-3's amulets: {len(on_source)} on the source, {len(on_fork)} on the fork")
+ok(b, "POST", f"/_cantonlite/v1/snapshots/{snapshot}/revert")
+
+# ---- 5. failures write nothing ----
+gone = os.path.join(WORK, "gone.state")
+for args, said in ((["--scan", "http://127.0.0.1:1"], "Connection refused"),
+                   (["--scan", f"https://127.0.0.1:{a}"], "TLS handshake"),
+                   (["--scan", f"http://127.0.0.1:{a}/nothing/here"], "HTTP 404")):
+    r = fork(*args, "--out", gone)
+    if r.returncode != 1 or os.path.exists(gone) or os.path.exists(gone + ".partial") or \
+            said not in r.stderr or "nothing written" not in r.stderr:
+        fail(f"fork {args}: exit {r.returncode}, {r.stderr}")
+ok(a, "POST", "/_cantonlite/v1/faults", {"route": "/api/scan/v2/updates", "error_status": 500})
+r = fork("--scan", f"http://127.0.0.1:{a}", "--out", gone, "--at", at)
+if r.returncode != 1 or os.path.exists(gone) or "POST http://127.0.0.1" not in r.stderr or \
+        "/api/scan/v2/updates: HTTP 500" not in r.stderr:
+    fail(f"a 500 while forking: exit {r.returncode}, {r.stderr}")
+
+CHECK.stop_all()
+print(f"fork.check: {len(requests)} answers the same on the source and its fork "
+      f"({len(fork_snapshots)} snapshots, {len(update_ids)} updates by id); faults retried; "
+      "failures write nothing")
