@@ -200,6 +200,7 @@ struct Forked {
     seed::ForkCounts counts;
     model::Timestamp snapshot;
     std::int64_t migration = 0;
+    std::string release = "splice-0.9";  // the release line the source serves
 };
 
 Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
@@ -276,7 +277,9 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
     };
     note_round(out.migration, out.snapshot);
 
-    // The ACS at the snapshot, page by page.
+    // The ACS at the snapshot, page by page: /v2/state/acs since Splice 0.9, /v1/state/acs before
+    // (a 404 of the first page says which).
+    std::string acs_path = "/v2/state/acs";
     json page_token;  // none: the first page
     for (;;) {
         check_stop();
@@ -284,9 +287,16 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
                         {"record_time", model::format_instant(out.snapshot)},
                         {"page_size", acs_page_size}};
         if (!page_token.is_null()) request["after"] = page_token;
-        const ordered_json page = *scan.call<ordered_json>("POST", "/v2/state/acs", request.dump());
+        std::optional<ordered_json> answer =
+            scan.call<ordered_json>("POST", acs_path, request.dump(), page_token.is_null());
+        if (!answer) {
+            acs_path = "/v1/state/acs";
+            out.release = "splice-0.6";
+            answer = scan.call<ordered_json>("POST", acs_path, request.dump());
+        }
+        const ordered_json& page = *answer;
         if (!page.contains("created_events"))
-            throw FetchError("POST " + scan.where("/v2/state/acs") + ": no created_events");
+            throw FetchError("POST " + scan.where(acs_path) + ": no created_events");
         builder.add_acs_page(page["created_events"]);
         progress.show("ACS", builder.counts().contracts, "contracts");
         if (!page.contains("next_page_token") || page["next_page_token"].is_null()) break;
@@ -420,7 +430,8 @@ int run_fork(const ForkSpec& spec, std::ostream& err, const std::atomic<bool>& s
         err << "cantonlite: fork: " << forked.counts.skipped_assignments
             << " assignments of contracts in flight at the snapshot were left out\n";
     }
-    err << "cantonlite: fork: serve it with: cantonlite serve --load-state " << spec.out << '\n';
+    err << "cantonlite: fork: serve it with: cantonlite serve --load-state " << spec.out
+        << " --release " << forked.release << '\n';
     return exit_ok;
 }
 

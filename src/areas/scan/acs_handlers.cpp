@@ -1,4 +1,5 @@
-// Scan's newer ACS reads: /v2/holdings/state and /v2/state/acs (Splice 0.9; string page tokens)
+// Scan's ACS reads: /v1/state/acs (Splice 0.6), /v2/holdings/state and /v2/state/acs (Splice 0.9;
+// string page tokens)
 // and /v0/state/acs/snapshot-timestamp-after (HttpScanHandler getDateOfFirstSnapshotAfter).
 #include <algorithm>
 #include <limits>
@@ -97,10 +98,20 @@ http::Response post_holdings_state_v2(const Store& store, const Context& ctx) {
     return detail::holdings_state(store, ctx, detail::HoldingsVersion::v2);
 }
 
-http::Response post_state_acs_v2(const Store& store, const Context& ctx) {
+namespace {
+
+// /v1/state/acs (Splice 0.6; int64 page tokens) and /v2/state/acs (0.9; string ones): the same
+// query and rows (HttpScanHandler getAcsSnapshotAtV1, getAcsSnapshotAtV2).
+http::Response state_acs(const Store& store, const Context& ctx, bool v2) {
     const nlohmann::json body = json_body(ctx.request);
     detail::SnapshotQuery q = detail::snapshot_query(body);
-    const std::optional<std::string> after_token = optional_string_member(body, "after");
+    std::optional<std::string> after_token;
+    std::optional<std::int64_t> after_row;
+    if (v2) {
+        after_token = optional_string_member(body, "after");
+    } else {
+        after_row = optional_int64_member(body, "after");
+    }
     const std::int32_t page_size = int32_member(body, "page_size");
     const std::vector<std::string> parties = optional_string_array_member(body, "party_ids");
     const std::vector<std::string> templates = optional_string_array_member(body, "templates");
@@ -121,9 +132,9 @@ http::Response post_state_acs_v2(const Store& store, const Context& ctx) {
         }
     }
     if (!snapshot) snapshot = detail::resolve(store, q);
-    std::optional<std::int64_t> after;
-    if (after_token) {
-        after = detail::decode_page_token(*after_token);
+    std::optional<std::int64_t> after = after_row;
+    if (after_token) after = detail::decode_page_token(*after_token);
+    if (after) {
         detail::check_after_in_range(*after, snapshot->first_acs_row_id(),
                                      snapshot->last_acs_row_id());
     }
@@ -171,14 +182,26 @@ http::Response post_state_acs_v2(const Store& store, const Context& ctx) {
                                detail::created_in_update_id(store, c, snapshot->migration_id));
     }
     out += ']';
-    if (rows.size() == limit) {
+    if (rows.size() != limit) {
+        http::append_null_field(out, "next_page_token");
+    } else if (v2) {
         http::append_string_field(out, "next_page_token",
                                   detail::encode_page_token(snapshot->acs_row_id(rows.back())));
     } else {
-        http::append_null_field(out, "next_page_token");
+        http::append_int_field(out, "next_page_token", snapshot->acs_row_id(rows.back()));
     }
     out += '}';
     return http::Response::json(200, std::move(out));
+}
+
+}  // namespace
+
+http::Response post_state_acs_v1(const Store& store, const Context& ctx) {
+    return state_acs(store, ctx, false);
+}
+
+http::Response post_state_acs_v2(const Store& store, const Context& ctx) {
+    return state_acs(store, ctx, true);
 }
 
 http::Response get_snapshot_timestamp_after(const Store& store, const Context& ctx) {

@@ -24,6 +24,7 @@ ScanArea::ScanArea(const store::LedgerStore& store, const ApiProfile& profile)
     add_route("GET", "/v0/state/acs/snapshot-timestamp-after",
               with_store(get_snapshot_timestamp_after));
     if (splice_0_6) {
+        add_route("POST", "/v1/state/acs", with_store(post_state_acs_v1));
         add_route("POST", "/v0/holdings/state", with_store(post_holdings_state_v0));
         add_route("POST", "/v1/holdings/state", with_store(post_holdings_state_v1));
     } else {

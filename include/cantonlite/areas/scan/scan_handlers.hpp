@@ -39,6 +39,9 @@ using Context = http::RequestContext;
 // page tokens and at most 1000 owners.
 [[nodiscard]] http::Response post_holdings_state_v2(const Store& store, const Context& ctx);
 
+// POST /v1/state/acs (getAcsSnapshotAtV1, Splice 0.6): as /v2/state/acs with int64 page tokens.
+[[nodiscard]] http::Response post_state_acs_v1(const Store& store, const Context& ctx);
+
 // POST /v2/state/acs (getAcsSnapshotAtV2, Splice 0.9): one page of every contract of a snapshot,
 // optionally only those of party_ids (stakeholders) and templates ("<package name>:<Module>:
 // <Entity>"), as ActiveContracts, with string page tokens.
