@@ -21,6 +21,8 @@
 //     (the median of --sweep-loads pairs of a parse and a load right after it),
 //     resident memory per amulet, a holdings page's and an op-1 lookup's latency; then load and
 //     latencies as ratios to the smallest size, against the issue-12 targets (reported only).
+//   - forking (--fork N amulets, default 100 000; 0 for none): `cantonlite fork` of a generated
+//     network over loopback against the source's load of its seed, and the fork's load.
 // Every answer must have the status its example expects; any other is counted and makes the run
 // fail (exit 1), so `--quick` doubles as an end-to-end check of the examples.
 // `--release R` (repeatable) runs every seed once per release line: the daemon serves R
@@ -32,7 +34,7 @@
 //                         [--journal-dir DIR] [--release R]... [--sweep M,M,...|none]
 //                         [--sweep-loads N] [--quick]
 //                         [--floor PATH] [--floor-rounds N] [--floor-connections C] [--floor-only]
-//                         [--commands-only] [--sweep-only]
+//                         [--commands-only] [--sweep-only] [--fork N] [--fork-only]
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -45,6 +47,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -95,6 +98,9 @@ struct Options {
     bool floor_only = false;     // --floor-only: the small-GET comparison alone
     bool commands_only = false;  // --commands-only: the mint writes and the commands alone
     bool sweep_only = false;     // --sweep-only: the size sweep alone
+    long fork_amulets = 100000;  // --fork N: the source's amulets; 0: no fork bench
+    int fork_rounds = 3;         // pairs of a source load and a fork
+    bool fork_only = false;      // --fork-only: the fork bench alone
 };
 
 // The flags of `serve` and `describe` that choose the release being run; none for the default.
@@ -1714,6 +1720,60 @@ long bench_seed(const Options& o, const std::string& seed) {
     return unexpected;
 }
 
+// Forking (cantonlite fork): a generated network of o.fork_amulets amulets on Splice 0.9, forked at
+// its first snapshot over loopback (its ACS, then every update after it), against the time the
+// source takes to load its own seed: o.fork_rounds pairs of a source load and a fork right after
+// it. Then the fork's state file, loaded by another daemon, against parsing the seed.
+long bench_fork(const Options& o) {
+    const long amulets = o.fork_amulets;
+    const long parties = std::clamp(amulets / 100, 2L, 1000L);
+    const TempFile seed(fs::temp_directory_path(), "fork-source.json");
+    generate_seed(o, seed.path(), parties, amulets, amulets / 10);
+    std::string first_snapshot;
+    {
+        std::ifstream in(seed.path());
+        const json document = json::parse(in);
+        for (const json& step : document.at("steps")) {
+            if (step.at("step") == "snapshot") {
+                first_snapshot = step.at("at").get<std::string>();
+                break;
+            }
+        }
+    }
+    if (first_snapshot.empty()) throw std::runtime_error("the generated seed takes no snapshot");
+    const TempFile state(fs::temp_directory_path(), "fork.state");
+    const std::vector<std::string> release{"--release", "splice-0.9"};
+    std::vector<double> loads, forks, ratios;
+    for (int round = 0; round < o.fork_rounds; ++round) {
+        const Daemon source(o.bin, seed.path().string(), release);
+        loads.push_back(source.startup_seconds());
+        const auto start = Clock::now();
+        const int status = std::system(
+            (shell_quote(o.bin) + " fork --scan http://127.0.0.1:" + std::to_string(source.port()) +
+             " --at " + first_snapshot + " --out " + shell_quote(state.path().string()) +
+             " 2>/dev/null")
+                .c_str());
+        forks.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+        if (status != 0) throw std::runtime_error("cantonlite fork failed");
+        ratios.push_back(loads.back() / forks.back());
+    }
+    const double parse = parse_baseline(seed.path().string()).first;
+    const Daemon fork(o.bin, seed.path().string(),
+                      {"--release", "splice-0.9", "--load-state", state.path().string()});
+    std::cout << "\n## fork (" << amulets << " amulets, " << amulets / 10
+              << " updates, Splice 0.9; forked at the first snapshot, " << o.fork_rounds
+              << (o.fork_rounds == 1 ? " pair" : " pairs") << " of a source load and a fork)\n\n"
+              << "| measure | s | baseline | s | ratio | target |\n|---|---|---|---|---|---|\n"
+              << "| fork over loopback | " << fixed(median(forks), 3)
+              << " | the source loads its seed | " << fixed(median(loads), 3) << " | "
+              << fixed(median(ratios), 2) << " (baseline ÷ fork) | >= 0.5 |\n"
+              << "| the fork's state file loads (" << fs::file_size(state.path()) / (1024 * 1024)
+              << " MiB) | " << fixed(fork.startup_seconds(), 3) << " | JSON parse of the seed | "
+              << fixed(parse, 3) << " | " << fixed(ratio(fork.startup_seconds(), parse), 2)
+              << " (load ÷ parse) | as state files |\n";
+    return 0;
+}
+
 // "1,4,16" -> {1, 4, 16}, for the option `flag`.
 std::vector<int> int_list(std::string text, const std::string& flag) {
     std::replace(text.begin(), text.end(), ',', ' ');
@@ -1771,6 +1831,10 @@ Options parse_options(int argc, char** argv) {
             o.sweep_only = true;
         } else if (a == "--commands-only") {
             o.commands_only = true;
+        } else if (a == "--fork") {
+            o.fork_amulets = std::stol(value());
+        } else if (a == "--fork-only") {
+            o.fork_only = true;
         } else if (a == "--quick") {
             o.seconds = 0.1;
             o.connections = 2;
@@ -1783,6 +1847,8 @@ Options parse_options(int argc, char** argv) {
             o.sweep_loads = 1;
             o.floor_rounds = 1;
             o.floor_connections = 4;
+            o.fork_amulets = 500;
+            o.fork_rounds = 1;
         } else {
             throw std::runtime_error("unknown argument " + a);
         }
@@ -1799,10 +1865,12 @@ int main(int argc, char** argv) {
         Options o = parse_options(argc, argv);
         ::signal(SIGPIPE, SIG_IGN);
         std::optional<fs::path> generated;  // by --generate
-        if (o.floor_only || o.commands_only) {
+        if (o.floor_only || o.commands_only || o.fork_only) {
             o.generate.clear();
             o.sweep.clear();
         }
+        if (o.fork_only) return o.fork_amulets > 0 ? static_cast<int>(bench_fork(o)) : 0;
+        if (o.floor_only || o.commands_only || o.sweep_only) o.fork_amulets = 0;
         if (!o.generate.empty()) {
             std::replace(o.generate.begin(), o.generate.end(), ',', ' ');
             std::istringstream sizes(o.generate);
@@ -1831,6 +1899,7 @@ int main(int argc, char** argv) {
             o.release = o.releases.front();
             unexpected += bench_sweep(o);
         }
+        if (o.fork_amulets > 0) unexpected += bench_fork(o);
         if (unexpected > 0) {
             std::cerr << unexpected << " answers had an unexpected status\n";
             return 1;
