@@ -35,6 +35,7 @@
 #include "cantonlite/app/wall_clock.hpp"
 #include "cantonlite/areas/admin/admin_area.hpp"
 #include "cantonlite/areas/ledger/ledger_area.hpp"
+#include "cantonlite/areas/release.hpp"
 #include "cantonlite/areas/scan/registry_area.hpp"
 #include "cantonlite/areas/scan/scan_area.hpp"
 #include "cantonlite/areas/validator/validator_area.hpp"
@@ -80,6 +81,18 @@ bool stderr_is_terminal() {
     return ::isatty(STDERR_FILENO) == 1;
 }
 
+// A file removed when it goes: the fork that --fork-scan wrote, once loaded.
+struct TemporaryFile {
+    explicit TemporaryFile(std::filesystem::path p) : path(std::move(p)) {}
+    ~TemporaryFile() {
+        std::error_code ignored;
+        std::filesystem::remove(path, ignored);
+    }
+    TemporaryFile(const TemporaryFile&) = delete;
+    TemporaryFile& operator=(const TemporaryFile&) = delete;
+    std::filesystem::path path;
+};
+
 // The state file to start from instead of the seed: load_state, or state when it exists.
 std::optional<std::filesystem::path> state_to_load(const Config& config) {
     if (!config.load_state.empty()) return config.load_state;
@@ -100,11 +113,37 @@ void check_state_settings(const Config& config) {
 
 // Resolves the config and loads the seed or the state file, as serve, describe and token all do.
 // Prints the one line of a ConfigError or SeedError and returns nullopt (exit 2) when that fails.
-std::optional<Loaded> load_network(const CommandLine& cli) {
+std::optional<Loaded> load_network(const CommandLine& cli, int& failed_exit) {
+    failed_exit = exit_usage;
     try {
         Config config = resolve_config(cli);
         check_state_settings(config);
-        const std::optional<std::filesystem::path> state = state_to_load(config);
+        std::optional<std::filesystem::path> state = state_to_load(config);
+        // --fork-scan: the fork's state file, written to a temporary file and loaded as any.
+        std::optional<TemporaryFile> forked;
+        if (!config.fork_scan.empty()) {
+            if (state)
+                throw ConfigError("--fork-scan: cannot be combined with --load-state or --state");
+            if (!config.journal.empty()) {
+                throw ConfigError(
+                    "--fork-scan: cannot be combined with --journal, whose base must stay (fork "
+                    "to a file with cantonlite fork, then use --load-state FILE --journal)");
+            }
+            forked.emplace(std::filesystem::temp_directory_path() /
+                           ("cantonlite-fork-" + std::to_string(::getpid()) + ".state"));
+            std::string release;
+            const std::atomic<bool> no_stop{false};  // Ctrl-C ends the process as at any start
+            if (run_fork(ForkSpec{.scan_url = config.fork_scan,
+                                  .out = forked->path.string(),
+                                  .progress = config.progress,
+                                  .how_to_serve = false},
+                         std::cerr, no_stop, &release) != 0) {
+                failed_exit = exit_start_failed;
+                return std::nullopt;
+            }
+            if (!config.release_set) config.api.release = *areas::parse_release(release);
+            state = forked->path;
+        }
         const std::filesystem::path base = state ? *state : config.seed;
         // Long loads show their progress on a terminal, or anywhere when asked.
         ProgressLine progress((state ? "loading state " : "loading seed ") + base.string(),
@@ -265,8 +304,9 @@ areas::admin::AdminOptions admin_options(const Config& config, std::string token
 
 int serve(const CommandLine& cli) {
     interactive::silence_protobuf_logs();
-    auto loaded = load_network(cli);
-    if (!loaded) return exit_usage;
+    int failed_exit = exit_usage;
+    auto loaded = load_network(cli, failed_exit);
+    if (!loaded) return failed_exit;
     const Config& config = loaded->config;
     configure_logging(config.log);
     bool journal_ok = false;
@@ -336,8 +376,9 @@ int serve(const CommandLine& cli) {
 }
 
 int describe(const CommandLine& cli) {
-    const auto loaded = load_network(cli);
-    if (!loaded) return exit_usage;
+    int failed_exit = exit_usage;
+    const auto loaded = load_network(cli, failed_exit);
+    if (!loaded) return failed_exit;
     if (cli.json) {
         std::cout << describe_json(loaded->store(), loaded->config.api).dump(2) << '\n';
     } else {
@@ -350,8 +391,9 @@ int describe(const CommandLine& cli) {
 }
 
 int token(const CommandLine& cli) {
-    const auto loaded = load_network(cli);
-    if (!loaded) return exit_usage;
+    int failed_exit = exit_usage;
+    const auto loaded = load_network(cli, failed_exit);
+    if (!loaded) return failed_exit;
     const auto now = std::chrono::duration_cast<std::chrono::seconds>(
         std::chrono::system_clock::now().time_since_epoch());
     try {

@@ -42,7 +42,7 @@ struct FlagSpec {
     std::string_view setting = {};  // FlagKind::setting: the key for apply_setting
 };
 
-constexpr std::array<FlagSpec, 18> serve_flags{{
+constexpr std::array<FlagSpec, 19> serve_flags{{
     {"--config", FlagKind::config},
     {"--seed", FlagKind::setting, "seed"},
     {"--address", FlagKind::setting, "address"},
@@ -61,6 +61,7 @@ constexpr std::array<FlagSpec, 18> serve_flags{{
     {"--load-state", FlagKind::setting, "load_state"},
     {"--dump-state", FlagKind::setting, "dump_state"},
     {"--state-dir", FlagKind::setting, "state_dir"},
+    {"--fork-scan", FlagKind::setting, "fork_scan"},
 }};
 
 constexpr std::array<FlagSpec, 8> describe_flags{{
@@ -385,6 +386,9 @@ Flags of serve (each overrides the config file and the CANTONLITE_* variable):
                         clean stop, like Anvil's --state                        [CANTONLITE_STATE]
   --state-dir DIR       keep snapshots taken with {"name", "persist": true} here, for this
                         daemon and later ones to revert to by name          [CANTONLITE_STATE_DIR]
+  --fork-scan URL       start from a fork of the network the Scan at URL serves (cantonlite fork
+                        in one step, docs/fork.md), on its release unless --release says
+                                                                       [CANTONLITE_FORK_SCAN]
   --progress            show how far a long load (seed, journal) has come, once a second, even
                         when stderr is not a terminal (on a terminal it shows anyway)
                                                                          [CANTONLITE_PROGRESS=true]

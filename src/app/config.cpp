@@ -136,7 +136,7 @@ Config load_config(const std::filesystem::path& file) {
         const JsonObject root(document, "");
         root.reject_unknown_keys({"server", "log", "seed", "localnet_seed", "journal", "admin",
                                   "release", "deprecated", "localnet", "clock", "progress", "state",
-                                  "load_state", "dump_state", "state_dir"});
+                                  "load_state", "dump_state", "state_dir", "fork_scan"});
         if (auto server = root.optional_object("server")) read_server(*server, config.server);
         if (auto log = root.optional_object("log")) read_log(*log, config.log);
         config.seed = file.parent_path() / root.string("seed");
@@ -155,8 +155,10 @@ Config load_config(const std::filesystem::path& file) {
             admin->reject_unknown_keys({"token"});
             config.admin.token = admin->optional_string("token").value_or("");
         }
+        if (const auto fork_scan = root.optional_string("fork_scan")) config.fork_scan = *fork_scan;
         if (const auto release = root.optional_string("release")) {
             config.api.release = parse_release(*release, root.pointer_of("release"));
+            config.release_set = true;
         }
         if (auto deprecated = root.optional_object("deprecated")) {
             read_deprecated(*deprecated, config.api.deprecated);
@@ -209,6 +211,10 @@ void apply_setting(Config& config, std::string_view key, std::string_view value,
         config.admin.token = std::string(value);
     } else if (key == "release") {
         config.api.release = parse_release(value, where);
+        config.release_set = true;
+    } else if (key == "fork_scan") {
+        if (value.empty()) throw ConfigError(where + ": must not be empty");
+        config.fork_scan = std::string(value);
     } else if (key == "enable_deprecated") {
         const bool on = parse_bool(value, where);
         config.api.deprecated = {.endpoints_34 = on, .parameters_34 = on, .endpoints_35 = on};
@@ -224,7 +230,7 @@ void apply_setting(Config& config, std::string_view key, std::string_view value,
 }
 
 void apply_environment(Config& config, const std::function<const char*(const char*)>& getenv) {
-    static constexpr std::array<std::pair<const char*, std::string_view>, 17> variables{{
+    static constexpr std::array<std::pair<const char*, std::string_view>, 18> variables{{
         {"CANTONLITE_ADDRESS", "address"},
         {"CANTONLITE_PORT", "port"},
         {"CANTONLITE_IO_THREADS", "io_threads"},
@@ -242,6 +248,7 @@ void apply_environment(Config& config, const std::function<const char*(const cha
         {"CANTONLITE_LOAD_STATE", "load_state"},
         {"CANTONLITE_DUMP_STATE", "dump_state"},
         {"CANTONLITE_STATE_DIR", "state_dir"},
+        {"CANTONLITE_FORK_SCAN", "fork_scan"},
     }};
     for (const auto& [name, key] : variables) {
         const char* value = getenv(name);

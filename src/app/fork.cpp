@@ -392,7 +392,8 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
 
 }  // namespace
 
-int run_fork(const ForkSpec& spec, std::ostream& err, const std::atomic<bool>& stop) {
+int run_fork(const ForkSpec& spec, std::ostream& err, const std::atomic<bool>& stop,
+             std::string* release) {
     std::string why;
     const std::optional<net::Url> url = net::parse_url(spec.scan_url, &why);
     if (!url) {
@@ -430,8 +431,11 @@ int run_fork(const ForkSpec& spec, std::ostream& err, const std::atomic<bool>& s
         err << "cantonlite: fork: " << forked.counts.skipped_assignments
             << " assignments of contracts in flight at the snapshot were left out\n";
     }
-    err << "cantonlite: fork: serve it with: cantonlite serve --load-state " << spec.out
-        << " --release " << forked.release << '\n';
+    if (release != nullptr) *release = forked.release;
+    if (spec.how_to_serve) {
+        err << "cantonlite: fork: serve it with: cantonlite serve --load-state " << spec.out
+            << " --release " << forked.release << '\n';
+    }
     return exit_ok;
 }
 

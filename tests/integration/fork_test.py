@@ -283,6 +283,14 @@ if on_fork != on_source | {minted[0]["contract_id"]}:
     fail(f"party-3's amulets: {len(on_source)} on the source, {len(on_fork)} on the fork")
 ok(b, "POST", f"/_cantonlite/v1/snapshots/{snapshot}/revert")
 
+# serve --fork-scan: the fork in one step, on the source's release line.
+_, e, e_log = CHECK.start_daemon(BIN, "--fork-scan", f"http://127.0.0.1:{a}")
+for path in ("/api/scan/v0/dso-party-id", "/api/scan/v0/lsu"):
+    if call(a, "GET", path) != call(e, "GET", path):
+        fail(f"serve --fork-scan: {path} differs")
+if call(e, "POST", "/api/scan/v2/state/acs", {})[0] == 404:
+    fail("serve --fork-scan of a Splice 0.9 Scan does not serve Splice 0.9")
+
 # ---- 5. failures write nothing ----
 gone = os.path.join(WORK, "gone.state")
 for args, said in ((["--scan", "http://127.0.0.1:1"], "Connection refused"),

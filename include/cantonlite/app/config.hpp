@@ -72,6 +72,11 @@ struct Config {
     std::filesystem::path state_dir;
     // `progress`: show how far a long load has come on stderr even when it is not a terminal.
     bool progress = false;
+    // `fork_scan`: start from a fork of the network the Scan at this URL serves (docs/fork.md)
+    // instead of the seed; empty: none. `release_set`: a config, variable or flag chose the
+    // release (else a fork serves its source's).
+    std::string fork_scan;
+    bool release_set = false;
 };
 
 // Whether the config loads its localnet_seed: localnet is on, a localnet_seed is named, and no

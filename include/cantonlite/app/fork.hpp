@@ -17,12 +17,15 @@ struct ForkSpec {
     std::optional<std::int64_t> updates;  // --updates N: at most N updates after the snapshot
     std::string ca_file;                  // --ca-file FILE: more trust anchors for https
     bool progress = false;                // --progress: a progress line even off a terminal
+    bool how_to_serve = true;             // end with the serve command that serves the file
 };
 
 // Runs `cantonlite fork`: fetches from the Scan at spec.scan_url (paged, each request retried on a
 // transient failure) and writes the state file at spec.out whole, or nothing. `stop` (Ctrl-C)
 // ends it early, writing nothing. Reports on `err`: the progress line, retries, the summary, or
 // the one request that failed and why. Returns the exit code: 0 written, 1 not.
-[[nodiscard]] int run_fork(const ForkSpec& spec, std::ostream& err, const std::atomic<bool>& stop);
+// `release` (unless null) is set to the release line the source serves ("splice-0.9").
+[[nodiscard]] int run_fork(const ForkSpec& spec, std::ostream& err, const std::atomic<bool>& stop,
+                           std::string* release = nullptr);
 
 }  // namespace cantonlite::app

@@ -90,7 +90,9 @@ INSTANTIATE_TEST_SUITE_P(
         FlagCase{{"serve", "--log-level", "debug"}, "log_level", "debug", "--log-level"},
         FlagCase{{"serve", "--log-format", "json"}, "log_format", "json", "--log-format"},
         FlagCase{{"serve", "--journal", "j.log"}, "journal", "j.log", "--journal"},
-        FlagCase{{"serve", "--admin-token", "s3cret"}, "admin_token", "s3cret", "--admin-token"}));
+        FlagCase{{"serve", "--admin-token", "s3cret"}, "admin_token", "s3cret", "--admin-token"},
+        FlagCase{
+            {"serve", "--fork-scan", "http://h:1"}, "fork_scan", "http://h:1", "--fork-scan"}));
 
 INSTANTIATE_TEST_SUITE_P(
     EqualsForm, ParseServeFlag,
@@ -311,7 +313,8 @@ INSTANTIATE_TEST_SUITE_P(
                     "CANTONLITE_ADMIN_TOKEN", "apply FILE|-", "snapshot", "revert ID", "reset",
                     "--url URL", "--token T", "--advance DURATION", "--set TIMESTAMP",
                     "CANTONLITE_URL", "http://127.0.0.1:7575", "fork --scan URL --out FILE",
-                    "--at TIME", "--updates N", "--ca-file FILE"));
+                    "--at TIME", "--updates N", "--ca-file FILE", "--fork-scan URL",
+                    "CANTONLITE_FORK_SCAN"));
 
 }  // namespace
 }  // namespace cantonlite::app::cli_test

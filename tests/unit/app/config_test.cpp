@@ -380,7 +380,7 @@ TEST(ApplyEnvironment, AsksForTheDocumentedVariablesOnly) {
                          "CANTONLITE_JOURNAL", "CANTONLITE_ADMIN_TOKEN", "CANTONLITE_RELEASE",
                          "CANTONLITE_ENABLE_DEPRECATED", "CANTONLITE_LOCALNET", "CANTONLITE_CLOCK",
                          "CANTONLITE_PROGRESS", "CANTONLITE_STATE", "CANTONLITE_LOAD_STATE",
-                         "CANTONLITE_DUMP_STATE", "CANTONLITE_STATE_DIR"}));
+                         "CANTONLITE_DUMP_STATE", "CANTONLITE_STATE_DIR", "CANTONLITE_FORK_SCAN"}));
 }
 
 TEST(ApplyEnvironment, LocalnetIsTrueOrFalse) {
@@ -394,6 +394,21 @@ TEST(ApplyEnvironment, LocalnetIsTrueOrFalse) {
         apply_environment(config, fake_env({{"CANTONLITE_LOCALNET", "yes"}}));
     });
     EXPECT_EQ(error, "CANTONLITE_LOCALNET: must be true or false, got \"yes\"");
+}
+
+// --fork-scan (docs/fork.md): a URL from the file, a variable or the flag; whether any of them
+// chose the release, which a fork otherwise takes from its source.
+TEST_F(ConfigFileTest, ForkScanIsAUrlAndTheReleaseIsSetOrNot) {
+    Config config = load_config(write(R"({"seed": "a.json", "fork_scan": "http://h:1"})"));
+    EXPECT_EQ(config.fork_scan, "http://h:1");
+    EXPECT_FALSE(config.release_set);
+    apply_environment(config, fake_env({{"CANTONLITE_FORK_SCAN", "https://scan.example"}}));
+    EXPECT_EQ(config.fork_scan, "https://scan.example");
+    apply_setting(config, "release", "splice-0.6", "--release");
+    EXPECT_TRUE(config.release_set);
+    EXPECT_TRUE(load_config(write(R"({"seed": "a.json", "release": "splice-0.9"})")).release_set);
+    EXPECT_EQ(config_error([&] { apply_setting(config, "fork_scan", "", "--fork-scan"); }),
+              "--fork-scan: must not be empty");
 }
 
 // --- the clock -------------------------------------------------------------------------------
