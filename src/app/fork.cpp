@@ -8,7 +8,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <future>
 #include <map>
+#include <mutex>
 #include <ostream>
 #include <sstream>
 #include <utility>
@@ -25,7 +27,6 @@ namespace cantonlite::app {
 namespace {
 
 using json = nlohmann::json;
-using ordered_json = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 
 constexpr int exit_ok = 0;
@@ -70,9 +71,10 @@ class ScanClient {
     }
 
     // The answer to `method path`, parsed; nullopt for a 404 when `absent_ok`. Throws FetchError.
-    template <class Json = json>
-    std::optional<Json> call(const std::string& method, const std::string& path,
-                             const std::string& body = {}, bool absent_ok = false) {
+    // The body of the 200 answer to `method path`; nullopt for a 404 when `absent_ok`. Throws
+    // FetchError.
+    std::optional<std::string> call_text(const std::string& method, const std::string& path,
+                                         const std::string& body = {}, bool absent_ok = false) {
         net::ClientRequest request{.method = method,
                                    .host = url_.host,
                                    .port = url_.port,
@@ -88,6 +90,7 @@ class ScanClient {
             response = net::send_with_retries(
                 request, options_, net::RetryPolicy{}, &stop_,
                 [&](int attempt, const std::string& reason, std::chrono::milliseconds wait) {
+                    const std::lock_guard lock(err_mutex_);
                     err_ << "cantonlite: fork: " << name << ": " << reason << "; trying again in "
                          << wait.count() << " ms (try " << attempt + 1 << " of "
                          << net::RetryPolicy{}.max_attempts << ")\n";
@@ -101,9 +104,17 @@ class ScanClient {
             throw FetchError(name + ": HTTP " + std::to_string(response.status) + ": " +
                              answer_text(response.body));
         }
-        Json parsed = Json::parse(response.body, nullptr, false);
+        return std::move(response.body);
+    }
+
+    // The answer to `method path`, parsed; nullopt for a 404 when `absent_ok`. Throws FetchError.
+    std::optional<json> call(const std::string& method, const std::string& path,
+                             const std::string& body = {}, bool absent_ok = false) {
+        const std::optional<std::string> text = call_text(method, path, body, absent_ok);
+        if (!text) return std::nullopt;
+        json parsed = json::parse(*text, nullptr, false);
         if (parsed.is_discarded() || !parsed.is_object())
-            throw FetchError(name + ": the answer is not a JSON object");
+            throw FetchError(method + " " + where(path) + ": the answer is not a JSON object");
         return parsed;
     }
 
@@ -120,7 +131,8 @@ class ScanClient {
     net::ClientOptions options_;
     const std::atomic<bool>& stop_;
     std::ostream& err_;
-    std::size_t requests_ = 0;
+    std::atomic<std::size_t> requests_ = 0;
+    std::mutex err_mutex_;
 };
 
 // The progress line: on a terminal it rewrites itself; with --progress it adds a line a second.
@@ -187,12 +199,6 @@ model::Timestamp timestamp_of(const json& answer, const std::string& what) {
     const auto t = model::parse_timestamp(answer["record_time"].get<std::string>());
     if (!t) throw FetchError(what + ": the record_time is no date-time");
     return *t;
-}
-
-// The item's migration id and record time: where the next page starts.
-std::pair<std::int64_t, std::string> position_of(const json& item) {
-    const json& holder = item.contains("event") ? item["event"] : item;
-    return {holder.value("migration_id", std::int64_t{0}), item.value("record_time", "")};
 }
 
 struct Forked {
@@ -280,27 +286,24 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
     // The ACS at the snapshot, page by page: /v2/state/acs since Splice 0.9, /v1/state/acs before
     // (a 404 of the first page says which).
     std::string acs_path = "/v2/state/acs";
-    json page_token;  // none: the first page
+    std::string page_token;  // as JSON; none: the first page
     for (;;) {
         check_stop();
         json request = {{"migration_id", out.migration},
                         {"record_time", model::format_instant(out.snapshot)},
                         {"page_size", acs_page_size}};
-        if (!page_token.is_null()) request["after"] = page_token;
-        std::optional<ordered_json> answer =
-            scan.call<ordered_json>("POST", acs_path, request.dump(), page_token.is_null());
+        if (!page_token.empty()) request["after"] = json::parse(page_token);
+        std::optional<std::string> answer =
+            scan.call_text("POST", acs_path, request.dump(), page_token.empty());
         if (!answer) {
             acs_path = "/v1/state/acs";
             out.release = "splice-0.6";
-            answer = scan.call<ordered_json>("POST", acs_path, request.dump());
+            answer = scan.call_text("POST", acs_path, request.dump());
         }
-        const ordered_json& page = *answer;
-        if (!page.contains("created_events"))
-            throw FetchError("POST " + scan.where(acs_path) + ": no created_events");
-        builder.add_acs_page(page["created_events"]);
+        const seed::ForkPage page = builder.add_acs_page(*answer);
         progress.show("ACS", builder.counts().contracts, "contracts");
-        if (!page.contains("next_page_token") || page["next_page_token"].is_null()) break;
-        page_token = json::parse(page["next_page_token"].dump());
+        if (page.next_page_token.empty()) break;
+        page_token = page.next_page_token;
     }
 
     // The source's later snapshots, found walking back from where the history has reached (Scan
@@ -349,36 +352,29 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
         typed_request["daml_value_encoding"] = "protobuf_json";
         json labelled_request = request;
         labelled_request["daml_value_encoding"] = "compact_json";
-        json typed = *scan.call("POST", "/v2/updates", typed_request.dump());
-        ordered_json labelled =
-            *scan.call<ordered_json>("POST", "/v2/updates", labelled_request.dump());
-        if (!typed.contains("transactions") || !typed["transactions"].is_array() ||
-            !labelled.contains("transactions") || !labelled["transactions"].is_array())
-            throw FetchError("POST " + scan.where("/v2/updates") + ": no transactions");
-        // The history may have grown between the two: keep what both hold.
-        const std::size_t n =
-            std::min(typed["transactions"].size(), labelled["transactions"].size());
-        if (n == 0) break;
-        typed["transactions"].erase(typed["transactions"].begin() + static_cast<std::ptrdiff_t>(n),
-                                    typed["transactions"].end());
-        labelled["transactions"].erase(
-            labelled["transactions"].begin() + static_cast<std::ptrdiff_t>(n),
-            labelled["transactions"].end());
+        // The two encodings at once: the source answers one while this reads the other.
+        auto typed = std::async(std::launch::async, [&] {
+            return *scan.call_text("POST", "/v2/updates", typed_request.dump());
+        });
+        const std::string labelled =
+            *scan.call_text("POST", "/v2/updates", labelled_request.dump());
+        const std::string typed_text = typed.get();
         // The snapshots this page's updates reach: of a migration the page leaves, all of them.
+        const seed::ForkPage preview = seed::ForkBuilder::positions_of(typed_text);
+        if (preview.positions.empty()) break;
         std::map<std::int64_t, model::Timestamp> reached;
-        for (const json& item : typed["transactions"]) {
-            const auto [migration, time] = position_of(item);
+        for (const auto& [migration, time] : preview.positions) {
             if (const auto t = model::parse_timestamp(time)) reached[migration] = *t;
         }
         for (auto it = reached.begin(); it != reached.end(); ++it) {
-            const bool left = std::next(it) != reached.end() || it->first < after.first;
-            snapshots_until(it->first, left ? std::nullopt : std::optional(it->second));
+            const bool moved_on = std::next(it) != reached.end();
+            snapshots_until(it->first, moved_on ? std::nullopt : std::optional(it->second));
         }
         if (!reached.empty() && reached.begin()->first > after.first)
             snapshots_until(after.first, std::nullopt);  // the migration the history left
-        const json& last = typed["transactions"].back();
-        builder.add_updates_page(typed, labelled);
-        after = position_of(last);
+        const seed::ForkPage page = builder.add_updates_page(typed_text, labelled);
+        if (page.positions.empty()) break;
+        after = page.positions.back();
         progress.show("updates", builder.counts().updates, "updates", ", at " + after.second);
     }
     progress.end_line();

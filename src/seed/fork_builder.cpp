@@ -14,46 +14,79 @@
 #include <vector>
 
 #include "cantonlite/model/ids.hpp"
-#include "cantonlite/model/scan_values.hpp"
 #include "cantonlite/seed/live_network.hpp"
 #include "cantonlite/splice/splice_views.hpp"
+#include "scan_values.hpp"
 #include "seed_context.hpp"
 #include "state_codec.hpp"
 
 namespace cantonlite::seed {
 namespace {
 
-using json = nlohmann::json;
-using ordered_json = nlohmann::ordered_json;
 using model::Timestamp;
+using simdjson::dom::element;
 
 constexpr std::int64_t round_micros = 600'000'000;  // a Splice mining round: 10 minutes
 
-template <class Json>
-const std::string& string_at(const Json& o, const char* key, const std::string& where) {
-    if (!o.is_object() || !o.contains(key) || !o[key].is_string())
-        throw ForkError(where + ": has no string \"" + key + "\"");
-    return o[key].template get_ref<const std::string&>();
+// The member `key` of object `o`; nullopt when there is none (or `o` is no object).
+std::optional<element> member_of(element o, std::string_view key) {
+    simdjson::dom::object object;
+    element out;
+    if (o.get_object().get(object) || object.at_key(key).get(out)) return std::nullopt;
+    return out;
 }
 
-template <class Json>
-Timestamp time_at(const Json& o, const char* key, const std::string& where) {
-    const std::string& text = string_at(o, key, where);
+std::string string_at(element o, const char* key, const std::string& where) {
+    const auto m = member_of(o, key);
+    std::string_view s;
+    if (!m || m->get_string().get(s)) throw ForkError(where + ": has no string \"" + key + "\"");
+    return std::string(s);
+}
+
+// The string member `key`, or "" when it is absent or null.
+std::string optional_string_at(element o, const char* key) {
+    const auto m = member_of(o, key);
+    std::string_view s;
+    if (!m || m->get_string().get(s)) return {};
+    return std::string(s);
+}
+
+Timestamp time_at(element o, const char* key, const std::string& where) {
+    const std::string text = string_at(o, key, where);
     const auto t = model::parse_timestamp(text);
     if (!t) throw ForkError(where + ": \"" + key + "\" is no date-time: \"" + text + "\"");
     return *t;
 }
 
-template <class Json>
-std::vector<std::string> strings_at(const Json& o, const char* key, const std::string& where) {
+std::int64_t int_at(element o, const char* key, std::int64_t absent) {
+    const auto m = member_of(o, key);
+    std::int64_t n = 0;
+    if (!m || m->get_int64().get(n)) return absent;
+    return n;
+}
+
+std::vector<std::string> strings_at(element o, const char* key, const std::string& where) {
     std::vector<std::string> out;
-    if (!o.contains(key)) return out;
-    if (!o[key].is_array()) throw ForkError(where + ": \"" + key + "\" is not an array");
-    for (const auto& p : o[key]) {
-        if (!p.is_string()) throw ForkError(where + ": \"" + key + "\" holds a non-string");
-        out.push_back(p.template get<std::string>());
+    const auto m = member_of(o, key);
+    if (!m) return out;
+    simdjson::dom::array items;
+    if (m->get_array().get(items)) throw ForkError(where + ": \"" + key + "\" is not an array");
+    for (const element p : items) {
+        std::string_view s;
+        if (p.get_string().get(s)) throw ForkError(where + ": \"" + key + "\" holds a non-string");
+        out.emplace_back(s);
     }
     return out;
+}
+
+// Parses a whole answer. Throws ForkError naming `what`.
+element parse_answer(simdjson::dom::parser& parser, std::string_view text,
+                     const std::string& what) {
+    element root;
+    if (const auto error = parser.parse(text.data(), text.size()).get(root))
+        throw ForkError(what + ": not JSON: " + simdjson::error_message(error));
+    if (!root.is_object()) throw ForkError(what + ": not a JSON object");
+    return root;
 }
 
 // "<package id>:<Module>:<Entity>" of package `package_name`.
@@ -70,8 +103,7 @@ model::TemplateId template_of(const std::string& text, const std::string& packag
                              .package_name = model::Name(package_name)};
 }
 
-template <class Json>
-model::TemplateId template_at(const Json& event, const std::string& where) {
+model::TemplateId template_at(element event, const std::string& where) {
     return template_of(string_at(event, "template_id", where),
                        string_at(event, "package_name", where), where);
 }
@@ -82,7 +114,7 @@ bool is(const model::TemplateId& t, std::string_view package_name, std::string_v
            t.entity_name.view() == entity;
 }
 
-// A field of a Splice template that compact JSON does not type by its shape (model/scan_values.hpp)
+// A field of a Splice template that compact JSON does not type by its shape (scan_values.hpp)
 // and that cantonlite reads typed (splice_views.cpp, the steps): a Text that may read as a number
 // or a date, or an Optional, whose Some compact JSON writes bare.
 struct FieldHint {
@@ -110,25 +142,26 @@ constexpr std::array<FieldHint, 13> field_hints{{
 }};
 
 // Types the hinted fields of `value`, a contract of `t` read from `compact`.
-void apply_hints(const model::TemplateId& t, model::Value& value, const ordered_json& compact) {
+void apply_hints(const model::TemplateId& t, model::Value& value, element compact) {
     for (const FieldHint& hint : field_hints) {
         if (t.module_name.view() != hint.module || t.entity_name.view() != hint.entity) continue;
         model::Value* v = &value;
-        const ordered_json* j = &compact;
+        element j = compact;
         for (const std::string_view label : hint.path) {
             if (label.empty()) break;
             const auto at = std::find(v->labels.begin(), v->labels.end(), label);
-            const std::string key(label);
-            if (v->kind != model::Value::Kind::record || at == v->labels.end() || !j->is_object() ||
-                !j->contains(key)) {
+            const auto next = member_of(j, label);
+            if (v->kind != model::Value::Kind::record || at == v->labels.end() || !next) {
                 v = nullptr;
                 break;
             }
             v = &v->items[static_cast<std::size_t>(at - v->labels.begin())];
-            j = &(*j)[key];
+            j = *next;
         }
-        if (v == nullptr || j->is_null()) continue;  // absent, or None already
-        if (hint.text && j->is_string()) *v = model::Value::text_value(j->get<std::string>());
+        if (v == nullptr || j.is_null()) continue;  // absent, or None already
+        std::string_view text;
+        if (hint.text && !j.get_string().get(text))
+            *v = model::Value::text_value(std::string(text));
         if (hint.optional && v->kind != model::Value::Kind::optional)
             *v = model::Value::some(std::move(*v));
     }
@@ -290,117 +323,128 @@ struct ForkBuilder::Impl {
         }
     }
 
-    void add_transaction(const json& typed, const ordered_json& labelled, const std::string& where);
-    void add_reassignment(const json& typed, const std::string& where);
+    void add_transaction(element typed, std::optional<element> labelled, const std::string& where);
+    void add_reassignment(element typed, const std::string& where);
+    simdjson::dom::parser typed_parser;  // an answer's document lives in its parser
+    simdjson::dom::parser labelled_parser;
 };
 
 namespace {
 
 // The events of a transaction in pre-order: Scan's root_event_ids, then each exercise's
-// child_event_ids. Each with its parent's index (-1 for a root).
-std::vector<std::pair<std::string, int>> pre_order(const json& tx, const std::string& where) {
-    std::vector<std::pair<std::string, int>> out;
-    const json& events = tx.at("events_by_id");
-    std::vector<std::pair<std::string, int>> stack;  // event id, parent; the next on top
-    const auto push_children = [&](const json& ids, int parent, const std::string& at) {
-        if (!ids.is_array()) throw ForkError(at + " is not an array");
-        for (auto it = ids.rbegin(); it != ids.rend(); ++it) {
-            if (!it->is_string()) throw ForkError(at + " holds a non-string");
-            stack.emplace_back(it->get<std::string>(), parent);
+// child_event_ids. Each with its event and its parent's index (-1 for a root).
+struct PreOrderEvent {
+    std::string_view id;
+    element event;
+    int parent;
+};
+
+std::vector<PreOrderEvent> pre_order(element tx, const std::string& where) {
+    const auto events = member_of(tx, "events_by_id");
+    const auto roots = member_of(tx, "root_event_ids");
+    simdjson::dom::object by_id;
+    if (!events || events->get_object().get(by_id) || !roots)
+        throw ForkError(where + ": is neither a transaction nor a reassignment");
+    std::vector<PreOrderEvent> out;
+    std::vector<std::pair<std::string_view, int>> stack;  // event id, parent; the next on top
+    const auto push_children = [&](element ids, int parent, const std::string& at) {
+        simdjson::dom::array items;
+        if (ids.get_array().get(items)) throw ForkError(at + " is not an array");
+        const std::size_t first = stack.size();
+        for (const element id : items) {
+            std::string_view text;
+            if (id.get_string().get(text)) throw ForkError(at + " holds a non-string");
+            stack.emplace_back(text, parent);
         }
+        std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(first), stack.end());
     };
-    push_children(tx.at("root_event_ids"), -1, where + ": root_event_ids");
+    push_children(*roots, -1, where + ": root_event_ids");
+    const std::size_t count = by_id.size();
     while (!stack.empty()) {
-        auto [id, parent] = std::move(stack.back());
+        const auto [id, parent] = stack.back();
         stack.pop_back();
-        if (!events.contains(id))
-            throw ForkError(where + ": event " + id + " is not in events_by_id");
-        if (out.size() > events.size()) throw ForkError(where + ": an event is its own descendant");
+        element event;
+        if (by_id.at_key(id).get(event))
+            throw ForkError(where + ": event " + std::string(id) + " is not in events_by_id");
+        if (out.size() > count) throw ForkError(where + ": an event is its own descendant");
         const int index = static_cast<int>(out.size());
-        out.emplace_back(id, parent);
-        const json& event = events[id];
-        if (event.is_object() && event.contains("child_event_ids"))
-            push_children(event["child_event_ids"], index, where + ": event " + id);
+        out.push_back(PreOrderEvent{id, event, parent});
+        if (const auto children = member_of(event, "child_event_ids"))
+            push_children(*children, index, where + ": event " + std::string(id));
     }
     return out;
 }
 
 }  // namespace
 
-void ForkBuilder::Impl::add_transaction(const json& typed, const ordered_json& labelled,
+void ForkBuilder::Impl::add_transaction(element typed, std::optional<element> labelled,
                                         const std::string& where) {
-    if (!typed.contains("events_by_id") || !typed["events_by_id"].is_object() ||
-        !typed.contains("root_event_ids"))
-        throw ForkError(where + ": is neither a transaction nor a reassignment");
     const Timestamp record_time = time_at(typed, "record_time", where);
     snapshots_before(record_time);
-    migrate_to(typed.value("migration_id", store->migration_id()), record_time, where);
+    migrate_to(int_at(typed, "migration_id", store->migration_id()), record_time, where);
     const auto id = model::UpdateId::parse(string_at(typed, "update_id", where));
     if (!id) throw ForkError(where + ": the update id is not 1220 and 64 hex digits");
-    store::TransactionDraft d{.offset = store->next_offset(),
-                              .update_id = *id,
-                              .keeps_update_id = true,
-                              .effective_at = time_at(typed, "effective_at", where),
-                              .record_time = record_time,
-                              .synchronizer_id = string_at(typed, "synchronizer_id", where)};
-    if (typed.contains("workflow_id") && typed["workflow_id"].is_string())
-        d.workflow_id = typed["workflow_id"].get<std::string>();
-    if (typed.contains("external_transaction_hash") &&
-        typed["external_transaction_hash"].is_string())
-        d.external_transaction_hash = typed["external_transaction_hash"].get<std::string>();
-    const json& events = typed["events_by_id"];
-    const ordered_json* labelled_events =
-        labelled.contains("events_by_id") ? &labelled["events_by_id"] : nullptr;
-    for (const auto& [event_id, parent] : pre_order(typed, where)) {
-        const std::string at = where + ": event " + event_id;
-        const json& e = events[event_id];
-        const ordered_json* l = labelled_events && labelled_events->contains(event_id)
-                                    ? &(*labelled_events)[event_id]
-                                    : nullptr;
-        const std::string& type = string_at(e, "event_type", at);
+    store::TransactionDraft d{
+        .offset = store->next_offset(),
+        .update_id = *id,
+        .keeps_update_id = true,
+        .workflow_id = optional_string_at(typed, "workflow_id"),
+        .effective_at = time_at(typed, "effective_at", where),
+        .record_time = record_time,
+        .synchronizer_id = string_at(typed, "synchronizer_id", where),
+        .external_transaction_hash = optional_string_at(typed, "external_transaction_hash")};
+    const std::optional<element> labelled_events =
+        labelled ? member_of(*labelled, "events_by_id") : std::nullopt;
+    for (const PreOrderEvent& pe : pre_order(typed, where)) {
+        const std::string at = where + ": event " + std::string(pe.id);
+        const element e = pe.event;
+        const std::optional<element> l =
+            labelled_events ? member_of(*labelled_events, pe.id) : std::nullopt;
+        const std::string type = string_at(e, "event_type", at);
         const model::TemplateId template_id = template_at(e, at);
         note_package(template_id);
+        // The value of member `key`, typed from this answer and labelled from the other.
+        const auto value_at = [&](const char* key) {
+            const auto typed_value = member_of(e, key);
+            if (!typed_value) throw ForkError(at + ": has no " + key);
+            const std::optional<element> labelled_value = l ? member_of(*l, key) : std::nullopt;
+            return value_from_protobuf_json(*typed_value,
+                                            labelled_value ? &*labelled_value : nullptr);
+        };
         try {
             if (type == "created_event") {
-                const ordered_json* args =
-                    l && l->contains("create_arguments") ? &(*l)["create_arguments"] : nullptr;
-                d.add(parent, store::CreateDraft{.template_id = template_id,
-                                                 .argument = model::value_from_protobuf_json(
-                                                     e.at("create_arguments"), args),
-                                                 .signatories = strings_at(e, "signatories", at),
-                                                 .observers = strings_at(e, "observers", at)});
+                d.add(pe.parent, store::CreateDraft{.template_id = template_id,
+                                                    .argument = value_at("create_arguments"),
+                                                    .signatories = strings_at(e, "signatories", at),
+                                                    .observers = strings_at(e, "observers", at)});
                 d.contract_id_cache.resize(d.nodes.size());
                 d.contract_id_cache.back() = string_at(e, "contract_id", at);
             } else if (type == "exercised_event") {
-                const std::string& contract_id = string_at(e, "contract_id", at);
-                const ordered_json* arg =
-                    l && l->contains("choice_argument") ? &(*l)["choice_argument"] : nullptr;
-                const ordered_json* result =
-                    l && l->contains("exercise_result") ? &(*l)["exercise_result"] : nullptr;
-                store::ExerciseDraft x{
-                    .contract_id = contract_id,
-                    .template_id = template_id,
-                    .choice = string_at(e, "choice", at),
-                    .argument = model::value_from_protobuf_json(e.at("choice_argument"), arg),
-                    .consuming = e.value("consuming", false),
-                    .acting_parties = strings_at(e, "acting_parties", at),
-                    .result = model::value_from_protobuf_json(e.at("exercise_result"), result)};
-                if (e.contains("interface_id") && e["interface_id"].is_string())
-                    x.interface_id = template_of(e["interface_id"].get<std::string>(),
-                                                 string_at(e, "package_name", at), at);
+                const std::string contract_id = string_at(e, "contract_id", at);
+                bool consuming = false;
+                if (const auto c = member_of(e, "consuming"); c && c->get_bool().get(consuming))
+                    throw ForkError(at + ": consuming is not true or false");
+                store::ExerciseDraft x{.contract_id = contract_id,
+                                       .template_id = template_id,
+                                       .choice = string_at(e, "choice", at),
+                                       .argument = value_at("choice_argument"),
+                                       .consuming = consuming,
+                                       .acting_parties = strings_at(e, "acting_parties", at),
+                                       .result = value_at("exercise_result")};
+                if (const std::string interface = optional_string_at(e, "interface_id");
+                    !interface.empty())
+                    x.interface_id = template_of(interface, string_at(e, "package_name", at), at);
                 // A contract the DSO party never saw created is not in the fork.
                 x.contract_unknown =
                     !store->contract(contract_id).has_value() &&
                     std::find(d.contract_id_cache.begin(), d.contract_id_cache.end(),
                               contract_id) == d.contract_id_cache.end();
-                d.add(parent, std::move(x));
+                d.add(pe.parent, std::move(x));
                 d.contract_id_cache.resize(d.nodes.size());
             } else {
                 throw ForkError(at + ": has no known event_type \"" + type + "\"");
             }
-        } catch (const model::ScanValueError& err) {
-            throw ForkError(at + ": " + err.what());
-        } catch (const json::exception& err) {
+        } catch (const ScanValueError& err) {
             throw ForkError(at + ": " + err.what());
         }
     }
@@ -419,25 +463,25 @@ void ForkBuilder::Impl::add_transaction(const json& typed, const ordered_json& l
     }
 }
 
-void ForkBuilder::Impl::add_reassignment(const json& typed, const std::string& where) {
-    const json& event = typed.at("event");
+void ForkBuilder::Impl::add_reassignment(element typed, const std::string& where) {
+    const element event = *member_of(typed, "event");
     const Timestamp record_time = time_at(typed, "record_time", where);
     snapshots_before(record_time);
-    if (event.contains("created_event"))  // an assignment: of the target's migration
-        migrate_to(event.value("migration_id", store->migration_id()), record_time, where);
+    const auto created = member_of(event, "created_event");
+    if (created)  // an assignment: of the target's migration
+        migrate_to(int_at(event, "migration_id", store->migration_id()), record_time, where);
     const auto id = model::UpdateId::parse(string_at(typed, "update_id", where));
     if (!id) throw ForkError(where + ": the update id is not 1220 and 64 hex digits");
-    const std::string& submitter = string_at(event, "submitter", where);
-    const std::string& source_synchronizer = string_at(event, "source_synchronizer", where);
-    const std::string& target = string_at(event, "target_synchronizer", where);
+    const std::string submitter = string_at(event, "submitter", where);
+    const std::string source_synchronizer = string_at(event, "source_synchronizer", where);
+    const std::string target = string_at(event, "target_synchronizer", where);
     store->add_synchronizer(source_synchronizer);
     store->add_synchronizer(target);
     const store::LedgerStore::KeptIds kept{.update_id = *id,
                                            .unassign_id = string_at(event, "unassign_id", where)};
     try {
-        if (event.contains("created_event")) {
-            const std::string& contract_id =
-                string_at(event["created_event"], "contract_id", where);
+        if (created) {
+            const std::string contract_id = string_at(*created, "contract_id", where);
             const auto state = store->contract(contract_id);
             if (!state || state->synchronizer_id != model::Name()) {
                 ++counts.skipped_assignments;  // in flight at the snapshot, or never seen leaving
@@ -459,22 +503,27 @@ ForkBuilder::ForkBuilder(ForkSource source) : impl_(std::make_unique<Impl>()) {
 
 ForkBuilder::~ForkBuilder() = default;
 
-void ForkBuilder::add_acs_page(const ordered_json& created_events) {
+ForkPage ForkBuilder::add_acs_page(std::string_view answer) {
     if (impl_->store) throw ForkError("an ACS page after the updates began");
-    if (!created_events.is_array())
-        throw ForkError("the ACS page's created_events is not an array");
-    for (const ordered_json& e : created_events) {
+    const element root = parse_answer(impl_->typed_parser, answer, "an ACS page");
+    const auto created_events = member_of(root, "created_events");
+    simdjson::dom::array events;
+    if (!created_events || created_events->get_array().get(events))
+        throw ForkError("an ACS page: created_events is not an array");
+    ForkPage page;
+    for (const element e : events) {
         const std::string contract_id = string_at(e, "contract_id", "an ACS contract");
         const std::string where = "ACS contract " + contract_id;
-        if (!e.contains("create_arguments")) throw ForkError(where + ": has no create_arguments");
+        const auto arguments = member_of(e, "create_arguments");
+        if (!arguments) throw ForkError(where + ": has no create_arguments");
         const model::TemplateId template_id = template_at(e, where);
         impl_->note_package(template_id);
         try {
-            model::Value argument = model::value_from_compact_json(e["create_arguments"]);
-            apply_hints(template_id, argument, e["create_arguments"]);
+            model::Value argument = value_from_compact_json(*arguments);
+            apply_hints(template_id, argument, *arguments);
             std::optional<model::UpdateId> created_in;
-            if (e.contains("created_in_update_id") && e["created_in_update_id"].is_string()) {
-                created_in = model::UpdateId::parse(e["created_in_update_id"].get<std::string>());
+            if (const std::string in = optional_string_at(e, "created_in_update_id"); !in.empty()) {
+                created_in = model::UpdateId::parse(in);
                 if (!created_in)
                     throw ForkError(where + ": created_in_update_id is not 1220 and 64 hex digits");
             }
@@ -486,11 +535,15 @@ void ForkBuilder::add_acs_page(const ordered_json& created_events) {
                                              .argument = std::move(argument),
                                              .signatories = strings_at(e, "signatories", where),
                                              .observers = strings_at(e, "observers", where)}});
-        } catch (const model::ScanValueError& err) {
+        } catch (const ScanValueError& err) {
             throw ForkError(where + ": create_arguments" + std::string(err.what()));
         }
         ++impl_->counts.contracts;
+        ++page.items;
     }
+    if (const auto token = member_of(root, "next_page_token"); token && !token->is_null())
+        page.next_page_token = simdjson::to_string(*token);
+    return page;
 }
 
 void ForkBuilder::add_round_at(Timestamp t, std::int64_t round) {
@@ -502,34 +555,63 @@ void ForkBuilder::add_snapshot_time(std::int64_t migration, Timestamp t) {
     impl_->snapshot_times.emplace_back(migration, t);
 }
 
-void ForkBuilder::add_updates_page(const json& typed, const ordered_json& labelled) {
+ForkPage ForkBuilder::add_updates_page(std::string_view typed_answer,
+                                       std::string_view labelled_answer) {
     impl_->start_history();
-    const json& items = typed.at("transactions");
-    const ordered_json& labelled_items = labelled.at("transactions");
-    if (!items.is_array() || !labelled_items.is_array() || items.size() != labelled_items.size())
-        throw ForkError("the two encodings of an update page hold other updates");
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        const json& item = items[i];
-        const std::string update_id =
-            item.is_object() && item.contains("update_id") && item["update_id"].is_string()
-                ? item["update_id"].get<std::string>()
-                : std::string("#") + std::to_string(impl_->counts.updates + 1);
-        const std::string where = "update " + update_id;
-        if (!labelled_items[i].is_object() || labelled_items[i].value("update_id", "") != update_id)
+    const element typed = parse_answer(impl_->typed_parser, typed_answer, "an update page");
+    const element labelled =
+        parse_answer(impl_->labelled_parser, labelled_answer, "an update page");
+    const auto items = member_of(typed, "transactions");
+    const auto labelled_items = member_of(labelled, "transactions");
+    simdjson::dom::array typed_list, labelled_list;
+    if (!items || items->get_array().get(typed_list) || !labelled_items ||
+        labelled_items->get_array().get(labelled_list))
+        throw ForkError("an update page: transactions is not an array");
+    // The history may have grown between the two answers: take what both hold.
+    ForkPage page;
+    auto l = labelled_list.begin();
+    for (auto t = typed_list.begin(); t != typed_list.end() && l != labelled_list.end(); ++t, ++l) {
+        const element item = *t;
+        const std::string update_id = optional_string_at(item, "update_id");
+        const std::string where =
+            "update " +
+            (update_id.empty() ? "#" + std::to_string(impl_->counts.updates + 1) : update_id);
+        if (optional_string_at(*l, "update_id") != update_id)
             throw ForkError(where + ": the two encodings of its page hold other updates");
         try {
-            if (item.contains("event")) {
+            if (const auto event = member_of(item, "event")) {
                 impl_->add_reassignment(item, where);
+                page.positions.emplace_back(int_at(*event, "migration_id", 0),
+                                            optional_string_at(item, "record_time"));
             } else {
-                impl_->add_transaction(item, labelled_items[i], where);
+                impl_->add_transaction(item, *l, where);
+                page.positions.emplace_back(int_at(item, "migration_id", 0),
+                                            optional_string_at(item, "record_time"));
             }
-        } catch (const json::exception& e) {
-            throw ForkError(where + ": " + e.what());
         } catch (const store::AppendError& e) {
             throw ForkError(where + ": " + e.what());
         }
         ++impl_->counts.updates;
+        ++page.items;
     }
+    return page;
+}
+
+ForkPage ForkBuilder::positions_of(std::string_view answer) {
+    simdjson::dom::parser parser;
+    const element root = parse_answer(parser, answer, "an update page");
+    const auto items = member_of(root, "transactions");
+    simdjson::dom::array list;
+    if (!items || items->get_array().get(list))
+        throw ForkError("an update page: transactions is not an array");
+    ForkPage page;
+    for (const element item : list) {
+        const auto event = member_of(item, "event");
+        page.positions.emplace_back(int_at(event ? *event : item, "migration_id", 0),
+                                    optional_string_at(item, "record_time"));
+        ++page.items;
+    }
+    return page;
 }
 
 ForkCounts ForkBuilder::counts() const {

@@ -9,8 +9,9 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-
-#include <nlohmann/json.hpp>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "cantonlite/model/network.hpp"
 #include "cantonlite/model/timestamp.hpp"
@@ -42,6 +43,14 @@ struct ForkCounts {
     std::size_t skipped_assignments = 0;
 };
 
+// What a page held, for the caller to page on.
+struct ForkPage {
+    std::size_t items = 0;
+    std::string next_page_token;  // an ACS page's, as JSON ("" when there is none)
+    // An update page's updates: each one's migration id and record time, as served.
+    std::vector<std::pair<std::int64_t, std::string>> positions;
+};
+
 // Builds a forked network: the ACS pages first, then the update pages, then finish().
 class ForkBuilder {
   public:
@@ -50,9 +59,9 @@ class ForkBuilder {
     ForkBuilder(const ForkBuilder&) = delete;
     ForkBuilder& operator=(const ForkBuilder&) = delete;
 
-    // One page of the ACS at the snapshot: the `created_events` of /v2/state/acs (or
-    // /v0/state/acs), in the order served ((created_at, contract id)). Throws ForkError.
-    void add_acs_page(const nlohmann::ordered_json& created_events);
+    // One page of the ACS at the snapshot: the whole answer of /v2/state/acs (or /v1/state/acs),
+    // its created_events in the order served ((created_at, contract id)). Throws ForkError.
+    ForkPage add_acs_page(std::string_view answer);
     // A later Scan snapshot of the source (its migration and record time): the fork takes one at
     // the same time once its history passes it. REQUIRES: before the updates it comes after, in
     // (migration, time) order.
@@ -61,10 +70,13 @@ class ForkBuilder {
     // computed_as_of_round): the fork numbers its rounds from the start they imply, as cantonlite
     // does (one per 10 minutes), so that its rounds are the source's.
     void add_round_at(model::Timestamp t, std::int64_t round);
-    // One page of /v2/updates after the snapshot, served with daml_value_encoding protobuf_json
-    // (`typed`) and compact_json (`labelled`): the same updates, in the same order. Throws
-    // ForkError.
-    void add_updates_page(const nlohmann::json& typed, const nlohmann::ordered_json& labelled);
+    // One page of /v2/updates after the snapshot: the whole answers to the same request with
+    // daml_value_encoding protobuf_json (`typed`) and compact_json (`labelled`). When the
+    // history grew between the two, the updates both hold. Throws ForkError.
+    ForkPage add_updates_page(std::string_view typed, std::string_view labelled);
+    // The positions of an update page's updates, without adding them (to fetch what they reach
+    // first). Throws ForkError.
+    [[nodiscard]] static ForkPage positions_of(std::string_view answer);
 
     [[nodiscard]] ForkCounts counts() const;
     // The forked network as a state file. `whole_history`: the updates are every one the source

@@ -95,6 +95,14 @@ json unassignment() {
                   {"contract_id", cid('2')}}}};
 }
 
+// A whole /v2/state/acs answer holding `events`.
+std::string acs_page(std::vector<ordered_json> events) {
+    return ordered_json{{"record_time", "2025-01-01T12:00:00Z"},
+                        {"migration_id", 2},
+                        {"created_events", std::move(events)}}
+        .dump();
+}
+
 ForkBuilder builder() {
     return ForkBuilder(
         ForkSource{.dso_party = dso,
@@ -105,13 +113,12 @@ ForkBuilder builder() {
 
 TEST(ForkBuilder, TheForkStartsFromTheAcsAndGoesOnWithTheUpdatesAsTheyWere) {
     ForkBuilder fork = builder();
-    fork.add_acs_page(
-        ordered_json::array({acs_event(cid('1'), amulet_compact(alice, "10.0000000000"))}));
+    fork.add_acs_page(acs_page({acs_event(cid('1'), amulet_compact(alice, "10.0000000000"))}));
     const json typed_tx = transfer(amulet_typed(alice, "9.0000000000"));
     const ordered_json labelled_tx = transfer(amulet_compact(alice, "9.0000000000"));
     ordered_json labelled_unassign = ordered_json::parse(unassignment().dump());
-    fork.add_updates_page(json{{"transactions", {typed_tx, unassignment()}}},
-                          ordered_json{{"transactions", {labelled_tx, labelled_unassign}}});
+    fork.add_updates_page(json{{"transactions", {typed_tx, unassignment()}}}.dump(),
+                          ordered_json{{"transactions", {labelled_tx, labelled_unassign}}}.dump());
     EXPECT_EQ(fork.counts().contracts, 1U);
     EXPECT_EQ(fork.counts().updates, 2U);
 
@@ -143,11 +150,11 @@ TEST(ForkBuilder, TheForkStartsFromTheAcsAndGoesOnWithTheUpdatesAsTheyWere) {
 
 TEST(ForkBuilder, AContractTheDsoNeverSawIsExercisedWithoutBeingMadeUp) {
     ForkBuilder fork = builder();
-    fork.add_acs_page(ordered_json::array());
+    fork.add_acs_page(acs_page({}));
     json typed = transfer(amulet_typed(alice, "9.0000000000"));
     ordered_json labelled = transfer(amulet_compact(alice, "9.0000000000"));
-    fork.add_updates_page(json{{"transactions", {typed}}},
-                          ordered_json{{"transactions", {labelled}}});
+    fork.add_updates_page(json{{"transactions", {typed}}}.dump(),
+                          ordered_json{{"transactions", {labelled}}}.dump());
     const auto network = LiveNetwork::load_state(fork.finish(true), "fork.state");
     EXPECT_FALSE(network->store().contract(cid('1')).has_value());
     EXPECT_TRUE(network->store().contract(cid('2')).has_value());
@@ -155,14 +162,13 @@ TEST(ForkBuilder, AContractTheDsoNeverSawIsExercisedWithoutBeingMadeUp) {
 
 TEST(ForkBuilder, WhatCannotBeForkedSaysWhichUpdateAndWhy) {
     ForkBuilder fork = builder();
-    fork.add_acs_page(
-        ordered_json::array({acs_event(cid('1'), amulet_compact(alice, "10.0000000000"))}));
+    fork.add_acs_page(acs_page({acs_event(cid('1'), amulet_compact(alice, "10.0000000000"))}));
     json typed = transfer(amulet_typed(alice, "9.0000000000"));
     typed["events_by_id"][uid('b') + ":1"]["create_arguments"] = json{{"colour", "red"}};
     const ordered_json labelled = transfer(amulet_compact(alice, "9.0000000000"));
     try {
-        fork.add_updates_page(json{{"transactions", {typed}}},
-                              ordered_json{{"transactions", {labelled}}});
+        fork.add_updates_page(json{{"transactions", {typed}}}.dump(),
+                              ordered_json{{"transactions", {labelled}}}.dump());
         FAIL() << "forked";
     } catch (const ForkError& e) {
         EXPECT_EQ(std::string(e.what()), "update " + uid('b') + ": event " + uid('b') +

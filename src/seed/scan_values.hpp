@@ -1,6 +1,7 @@
 #pragma once
 // Daml values read back from what a Scan serves (cantonlite fork): the inverse of the encodings of
-// model/value_json.hpp, as far as each carries what a Value holds.
+// model/value_json.hpp, as far as each carries what a Value holds. Read from simdjson's DOM: a
+// fork reads hundreds of megabytes of Scan's answers.
 //
 // Neither of Scan's encodings carries a whole value. protobuf_json has every type but no record
 // label (Scan reads the ledger without them); compact_json has the labels but no type (a party,
@@ -8,13 +9,12 @@
 // from the pair; a contract of the ACS, served in compact_json alone, is typed by its shape.
 
 #include <stdexcept>
-#include <string>
 
-#include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 #include "cantonlite/model/value.hpp"
 
-namespace cantonlite::model {
+namespace cantonlite::seed {
 
 // The JSON is not a value of the encoding. what() names the place as a JSON pointer into it.
 class ScanValueError : public std::runtime_error {
@@ -25,16 +25,17 @@ class ScanValueError : public std::runtime_error {
 // The value of `typed`, in protobuf_json ({"record":{"fields":[{"value":{"party":"…"}}]}}), with
 // its record labels taken from `labelled`, the same value in compact_json (nullptr: none; then a
 // record's fields are labelled by position, "_1", "_2", …, as Daml names a tuple's). Throws
-// ScanValueError when `typed` is not protobuf_json or `labelled` is not the same value.
-[[nodiscard]] Value value_from_protobuf_json(const nlohmann::json& typed,
-                                             const nlohmann::ordered_json* labelled);
+// ScanValueError when `typed` is not protobuf_json. Where `labelled` is not the same value, the
+// labels are positional there.
+[[nodiscard]] model::Value value_from_protobuf_json(simdjson::dom::element typed,
+                                                    const simdjson::dom::element* labelled);
 
 // The value of `compact`, in compact_json (codegen), each scalar typed by its shape: a string is
 // a party, a contract id, a Numeric, an Int64, a Time or a Date when it reads as one and that
 // type writes it back the same, else a Text; an array of [key, value] pairs is a GenMap, another
 // array a List; {"tag","value"} a variant; another object a record; null a None. Every compact
 // encoding writes the value back as it came; protobuf_json may name another type (an Int64 for a
-// Text of digits).
-[[nodiscard]] Value value_from_compact_json(const nlohmann::ordered_json& compact);
+// Text of digits). Throws ScanValueError for a value nested too deep.
+[[nodiscard]] model::Value value_from_compact_json(simdjson::dom::element compact);
 
-}  // namespace cantonlite::model
+}  // namespace cantonlite::seed

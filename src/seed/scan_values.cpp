@@ -1,0 +1,390 @@
+#include "scan_values.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cantonlite/model/packed_value.hpp"
+#include "cantonlite/model/timestamp.hpp"
+#include "cantonlite/model/value_json.hpp"
+
+namespace cantonlite::seed {
+namespace {
+
+using model::Decimal;
+using model::Timestamp;
+using model::Value;
+using model::ValueEncoding;
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+
+constexpr int max_depth = 200;  // as a state file's values
+constexpr std::int64_t micros_per_day = 86'400LL * 1'000'000;
+
+// `s` as a JSON string, as the encodings write it.
+std::string quoted(const std::string& s) {
+    return nlohmann::json(s).dump();
+}
+
+[[noreturn]] void fail(const std::string& at, const std::string& why) {
+    throw ScanValueError((at.empty() ? std::string("/") : at) + ": " + why);
+}
+
+bool is_hex(std::string_view s) {
+    return std::all_of(s.begin(), s.end(),
+                       [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
+bool all_digits(std::string_view s) {
+    return !s.empty() &&
+           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Digits as Java writes an integer: no sign, no leading zero (but "0").
+bool canonical_digits(std::string_view s) {
+    return all_digits(s) && (s.size() == 1 || s.front() != '0');
+}
+
+std::optional<std::int64_t> int64_of(std::string_view s) {
+    std::int64_t n = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+    return n;
+}
+
+// ---- compact_json, typed by shape ----
+
+// "<hint>::1220<64 hex>": a party id (its namespace is a SHA-256 fingerprint).
+bool reads_as_party(std::string_view s) {
+    const std::size_t sep = s.rfind("::");
+    if (sep == std::string_view::npos || sep == 0) return false;
+    const std::string_view fingerprint = s.substr(sep + 2);
+    return fingerprint.size() == 68 && fingerprint.starts_with("1220") && is_hex(fingerprint);
+}
+
+// "00" and hex: a V1 contract id (a discriminator of 32 bytes, then a suffix).
+bool reads_as_contract_id(std::string_view s) {
+    return s.size() >= 66 && s.starts_with("00") && s.size() % 2 == 0 && is_hex(s);
+}
+
+// "1.5E-9" as plain digits ("0.0000000015"); nullopt unless it is <decimal>E<exponent>.
+std::optional<std::string> plain_decimal(std::string_view s) {
+    const std::size_t e = s.find('E');
+    if (e == std::string_view::npos) return std::nullopt;
+    const auto exponent = int64_of(s.substr(e + 1 + (s.substr(e + 1).starts_with('+') ? 1 : 0)));
+    if (!exponent || *exponent < -40 || *exponent > 40) return std::nullopt;
+    std::string_view mantissa = s.substr(0, e);
+    const bool negative = mantissa.starts_with('-');
+    if (negative) mantissa.remove_prefix(1);
+    const std::size_t dot = mantissa.find('.');
+    std::string digits(mantissa.substr(0, dot));
+    std::string fraction(dot == std::string_view::npos ? "" : mantissa.substr(dot + 1));
+    if (!all_digits(digits) || (!fraction.empty() && !all_digits(fraction))) return std::nullopt;
+    std::int64_t point = static_cast<std::int64_t>(digits.size()) + *exponent;
+    digits += fraction;
+    if (point <= 0) {
+        digits.insert(0, static_cast<std::size_t>(-point) + 1, '0');
+        point = 1;
+    }
+    if (point >= static_cast<std::int64_t>(digits.size())) {
+        digits.append(static_cast<std::size_t>(point) - digits.size(), '0');
+        return (negative ? "-" : "") + digits;
+    }
+    digits.insert(static_cast<std::size_t>(point), 1, '.');
+    return (negative ? "-" : "") + digits;
+}
+
+Value typed_string(const std::string& s) {
+    if (reads_as_party(s)) return Value::party(s);
+    if (reads_as_contract_id(s)) return Value::contract_id(s);
+    const std::string_view unsigned_part = std::string_view(s).substr(s.starts_with('-') ? 1 : 0);
+    // Numeric as codegen writes Splice's Decimal (Numeric 10): every one of its ten decimals.
+    if (const std::size_t dot = unsigned_part.find('.');
+        dot != std::string_view::npos && canonical_digits(unsigned_part.substr(0, dot)) &&
+        unsigned_part.size() - dot - 1 == 10 && all_digits(unsigned_part.substr(dot + 1))) {
+        if (const auto d = Decimal::parse(s)) return Value::numeric(*d);
+    }
+    // Numeric as Java's BigDecimal.toString writes a small one: "1E-10", "0E-10".
+    if (const auto plain = plain_decimal(s)) {
+        if (const auto d = Decimal::parse(*plain)) {
+            Value v = Value::numeric(*d);
+            if (model::value_json(model::pack(v), ValueEncoding::codegen) == quoted(s)) return v;
+        }
+    }
+    if (canonical_digits(unsigned_part) && s != "-0") {
+        if (const auto n = int64_of(s)) return Value::int64(*n);
+    }
+    if (s.size() == 10 && s[4] == '-' && s[7] == '-') {
+        if (const auto t = model::parse_timestamp(s + "T00:00:00Z"))
+            return Value::date(t->micros / micros_per_day);
+    }
+    if (s.size() >= 20 && s[10] == 'T' && s.back() == 'Z') {
+        if (const auto t = model::parse_timestamp(s)) {
+            Value v = Value::timestamp(*t);
+            if (model::value_json(model::pack(v), ValueEncoding::codegen) == quoted(s)) return v;
+        }
+    }
+    return Value::text_value(s);
+}
+
+Value from_compact(element c, int depth) {
+    if (depth > max_depth) fail("", "is nested deeper than " + std::to_string(max_depth));
+    switch (c.type()) {
+        case element_type::NULL_VALUE:
+            return Value::none();
+        case element_type::BOOL:
+            return Value::boolean(c.get_bool().value_unsafe());
+        case element_type::INT64:
+            return Value::int64(c.get_int64().value_unsafe());
+        case element_type::UINT64:
+            return Value::text_value(std::to_string(c.get_uint64().value_unsafe()));
+        case element_type::STRING:
+            return typed_string(std::string(c.get_string().value_unsafe()));
+        case element_type::ARRAY: {
+            const simdjson::dom::array items = c.get_array().value_unsafe();
+            bool pairs = items.size() > 0;
+            for (const element e : items) {
+                if (e.type() != element_type::ARRAY || e.get_array().value_unsafe().size() != 2) {
+                    pairs = false;
+                    break;
+                }
+            }
+            if (pairs) {
+                std::vector<std::pair<Value, Value>> entries;
+                for (const element e : items) {
+                    const simdjson::dom::array pair = e.get_array().value_unsafe();
+                    auto it = pair.begin();
+                    Value key = from_compact(*it, depth + 1);
+                    ++it;
+                    entries.emplace_back(std::move(key), from_compact(*it, depth + 1));
+                }
+                return Value::gen_map(std::move(entries));
+            }
+            std::vector<Value> elements;
+            for (const element e : items) elements.push_back(from_compact(e, depth + 1));
+            return Value::list(std::move(elements));
+        }
+        case element_type::OBJECT: {
+            const simdjson::dom::object fields = c.get_object().value_unsafe();
+            if (fields.size() == 2) {
+                element tag, value;
+                if (!fields.at_key("tag").get(tag) && tag.is_string() &&
+                    !fields.at_key("value").get(value))
+                    return Value::variant(std::string(tag.get_string().value_unsafe()),
+                                          from_compact(value, depth + 1));
+            }
+            std::vector<std::pair<std::string, Value>> out;
+            for (const simdjson::dom::key_value_pair field : fields)
+                out.emplace_back(std::string(field.key), from_compact(field.value, depth + 1));
+            return Value::record(std::move(out));
+        }
+        case element_type::DOUBLE:
+            break;
+    }
+    return Value::text_value(simdjson::to_string(c));  // a floating-point number: no Daml value
+}
+
+// ---- protobuf_json, labelled from compact_json ----
+
+std::string_view string_of(element j, const std::string& at) {
+    std::string_view s;
+    if (j.get_string().get(s)) fail(at, "is not a string");
+    return s;
+}
+
+std::int64_t integer_of(element j, const std::string& at) {
+    std::int64_t n = 0;
+    if (!j.get_int64().get(n)) return n;
+    std::string_view s;
+    if (!j.get_string().get(s)) {
+        if (const auto parsed = int64_of(s)) return *parsed;
+    }
+    fail(at, "is not a 64-bit integer");
+}
+
+element member(element j, const char* key, const std::string& at) {
+    element out;
+    if (!j.is_object() || j.get_object().value_unsafe().at_key(key).get(out))
+        fail(at, std::string("has no \"") + key + "\"");
+    return out;
+}
+
+// A repeated field, which protobuf's JSON omits when it is empty.
+std::optional<simdjson::dom::array> repeated(element j, const char* key, const std::string& at) {
+    if (!j.is_object()) fail(at, "is not an object");
+    element field;
+    if (j.get_object().value_unsafe().at_key(key).get(field)) return std::nullopt;
+    simdjson::dom::array items;
+    if (field.get_array().get(items)) fail(at + "/" + key, "is not an array");
+    return items;
+}
+
+// The member `key` of a compact object, or nullptr.
+const element* labelled_member(const element* l, std::string_view key, element& holder) {
+    if (l == nullptr || !l->is_object()) return nullptr;
+    if (l->get_object().value_unsafe().at_key(key).get(holder)) return nullptr;
+    return &holder;
+}
+
+Value read_typed(element t, const element* l, const std::string& at, int depth) {
+    if (depth > max_depth) fail(at, "is nested deeper than " + std::to_string(max_depth));
+    simdjson::dom::object single;
+    if (t.get_object().get(single) || single.size() != 1)
+        fail(at, "is not a protobuf_json value such as {\"text\": \"x\"}");
+    const simdjson::dom::key_value_pair item = *single.begin();
+    const std::string_view kind = item.key;
+    const element body = item.value;
+    const std::string here = at + "/" + std::string(kind);
+    if (kind == "unit") return Value::unit();
+    if (kind == "bool") {
+        bool b = false;
+        if (body.get_bool().get(b)) fail(here, "is not true or false");
+        return Value::boolean(b);
+    }
+    if (kind == "text") return Value::text_value(std::string(string_of(body, here)));
+    if (kind == "party") return Value::party(std::string(string_of(body, here)));
+    if (kind == "contractId") return Value::contract_id(std::string(string_of(body, here)));
+    if (kind == "int64") return Value::int64(integer_of(body, here));
+    if (kind == "numeric") {
+        const auto d = Decimal::parse(std::string(string_of(body, here)));
+        if (!d) fail(here, "is not a decimal");
+        return Value::numeric(*d);
+    }
+    if (kind == "timestamp") return Value::timestamp(Timestamp{integer_of(body, here)});
+    if (kind == "date") return Value::date(integer_of(body, here));
+    if (kind == "enum")
+        return Value::enumeration(std::string(string_of(member(body, "constructor", here), here)));
+    element holder;
+    if (kind == "variant") {
+        return Value::variant(
+            std::string(string_of(member(body, "constructor", here), here)),
+            read_typed(member(body, "value", here), labelled_member(l, "value", holder),
+                       here + "/value", depth + 1));
+    }
+    if (kind == "optional") {
+        if (!body.is_object()) fail(here, "is not an object");
+        element inner;
+        if (body.get_object().value_unsafe().at_key("value").get(inner)) return Value::none();
+        // Compact writes Some x as x, and a nested Optional's Some as an array of one.
+        const element* labelled = l;
+        simdjson::dom::object inner_object;
+        if (l != nullptr && !inner.get_object().get(inner_object) &&
+            !inner_object.at_key("optional").error()) {
+            simdjson::dom::array of_one;
+            labelled = !l->get_array().get(of_one) && of_one.size() == 1
+                           ? (holder = *of_one.begin(), &holder)
+                           : nullptr;
+        }
+        return Value::some(read_typed(inner, labelled, here + "/value", depth + 1));
+    }
+    if (kind == "list") {
+        const auto elements = repeated(body, "elements", here);
+        simdjson::dom::array labels;
+        const bool aligned = elements && l != nullptr && !l->get_array().get(labels) &&
+                             labels.size() == elements->size();
+        std::vector<Value> out;
+        if (!elements) return Value::list(std::move(out));
+        auto label = aligned ? labels.begin() : simdjson::dom::array::iterator();
+        std::size_t i = 0;
+        for (const element e : *elements) {
+            element current;
+            if (aligned) current = *label;
+            out.push_back(read_typed(e, aligned ? &current : nullptr,
+                                     here + "/elements/" + std::to_string(i++), depth + 1));
+            if (aligned) ++label;
+        }
+        return Value::list(std::move(out));
+    }
+    if (kind == "textMap" || kind == "genMap") {
+        const auto entries = repeated(body, "entries", here);
+        simdjson::dom::array pairs_labelled;
+        const bool aligned = kind == "genMap" && entries && l != nullptr &&
+                             !l->get_array().get(pairs_labelled) &&
+                             pairs_labelled.size() == entries->size();
+        std::vector<std::pair<std::string, Value>> texts;
+        std::vector<std::pair<Value, Value>> pairs;
+        auto label = aligned ? pairs_labelled.begin() : simdjson::dom::array::iterator();
+        std::size_t i = 0;
+        for (const element entry : entries ? *entries : simdjson::dom::array()) {
+            const std::string at_entry = here + "/entries/" + std::to_string(i++);
+            if (kind == "textMap") {
+                const std::string key(string_of(member(entry, "key", at_entry), at_entry));
+                texts.emplace_back(key, read_typed(member(entry, "value", at_entry),
+                                                   labelled_member(l, key, holder),
+                                                   at_entry + "/value", depth + 1));
+                continue;
+            }
+            element key_label, value_label;
+            bool labelled_pair = false;
+            if (aligned) {
+                simdjson::dom::array pair;
+                if (!(*label).get_array().get(pair) && pair.size() == 2) {
+                    auto it = pair.begin();
+                    key_label = *it;
+                    ++it;
+                    value_label = *it;
+                    labelled_pair = true;
+                }
+                ++label;
+            }
+            Value key =
+                read_typed(member(entry, "key", at_entry), labelled_pair ? &key_label : nullptr,
+                           at_entry + "/key", depth + 1);
+            pairs.emplace_back(std::move(key), read_typed(member(entry, "value", at_entry),
+                                                          labelled_pair ? &value_label : nullptr,
+                                                          at_entry + "/value", depth + 1));
+        }
+        return kind == "textMap" ? Value::text_map(std::move(texts))
+                                 : Value::gen_map(std::move(pairs));
+    }
+    if (kind == "record") {
+        const auto fields = repeated(body, "fields", here);
+        simdjson::dom::object labels;
+        const bool aligned = fields && l != nullptr && !l->get_object().get(labels) &&
+                             labels.size() == fields->size();
+        std::vector<std::pair<std::string, Value>> out;
+        if (!fields) return Value::record(std::move(out));
+        auto label = aligned ? labels.begin() : simdjson::dom::object::iterator();
+        std::size_t i = 0;
+        for (const element field : *fields) {
+            const std::string at_field = here + "/fields/" + std::to_string(i);
+            std::string name = "_" + std::to_string(++i);
+            const element* labelled = nullptr;
+            element named;
+            std::string_view given;
+            if (field.is_object() &&
+                !field.get_object().value_unsafe().at_key("label").get_string().get(given)) {
+                name = std::string(given);
+                labelled = labelled_member(l, name, named);
+            } else if (aligned) {
+                name = std::string(label.key());
+                named = label.value();
+                labelled = &named;
+            }
+            if (aligned) ++label;
+            out.emplace_back(std::move(name), read_typed(member(field, "value", at_field), labelled,
+                                                         at_field + "/value", depth + 1));
+        }
+        return Value::record(std::move(out));
+    }
+    fail(at, "has no known kind \"" + std::string(kind) + "\"");
+}
+
+}  // namespace
+
+Value value_from_protobuf_json(element typed, const element* labelled) {
+    return read_typed(typed, labelled, "", 0);
+}
+
+Value value_from_compact_json(element compact) {
+    return from_compact(compact, 0);
+}
+
+}  // namespace cantonlite::seed
