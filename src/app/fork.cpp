@@ -340,27 +340,41 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
     };
 
     // The updates after it, each page in both encodings (types and labels; model/scan_values.hpp).
-    std::pair<std::int64_t, std::string> after{out.migration, model::format_instant(out.snapshot)};
-    const std::int64_t limit = spec.updates.value_or(std::numeric_limits<std::int64_t>::max());
-    while (static_cast<std::int64_t>(builder.counts().updates) < limit) {
-        check_stop();
-        const std::int64_t left = limit - static_cast<std::int64_t>(builder.counts().updates);
+    // Each page in its two encodings at once; the next page is fetched while this one is built.
+    struct UpdatePage {
+        std::string typed, labelled;
+    };
+    const auto fetch_page = [&scan](std::pair<std::int64_t, std::string> from, std::int64_t size) {
         const json request = {
-            {"after", {{"after_migration_id", after.first}, {"after_record_time", after.second}}},
-            {"page_size", std::min<std::int64_t>(updates_page_size, left)}};
+            {"after", {{"after_migration_id", from.first}, {"after_record_time", from.second}}},
+            {"page_size", size}};
         json typed_request = request;
         typed_request["daml_value_encoding"] = "protobuf_json";
         json labelled_request = request;
         labelled_request["daml_value_encoding"] = "compact_json";
-        // The two encodings at once: the source answers one while this reads the other.
-        auto typed = std::async(std::launch::async, [&] {
-            return *scan.call_text("POST", "/v2/updates", typed_request.dump());
+        auto typed = std::async(std::launch::async, [&scan, body = typed_request.dump()] {
+            return *scan.call_text("POST", "/v2/updates", body);
         });
-        const std::string labelled =
-            *scan.call_text("POST", "/v2/updates", labelled_request.dump());
-        const std::string typed_text = typed.get();
+        UpdatePage page;
+        page.labelled = *scan.call_text("POST", "/v2/updates", labelled_request.dump());
+        page.typed = typed.get();
+        return page;
+    };
+    std::pair<std::int64_t, std::string> after{out.migration, model::format_instant(out.snapshot)};
+    const std::int64_t limit = spec.updates.value_or(std::numeric_limits<std::int64_t>::max());
+    const auto taken = [&builder] { return static_cast<std::int64_t>(builder.counts().updates); };
+    const auto fetch_from = [&](const std::pair<std::int64_t, std::string>& from,
+                                std::int64_t have) -> std::future<UpdatePage> {
+        if (have >= limit) return {};
+        return std::async(std::launch::async, fetch_page, from,
+                          std::min<std::int64_t>(updates_page_size, limit - have));
+    };
+    std::future<UpdatePage> next = fetch_from(after, 0);
+    while (next.valid()) {
+        check_stop();
+        const UpdatePage current = next.get();
         // The snapshots this page's updates reach: of a migration the page leaves, all of them.
-        const seed::ForkPage preview = seed::ForkBuilder::positions_of(typed_text);
+        const seed::ForkPage preview = seed::ForkBuilder::positions_of(current.typed);
         if (preview.positions.empty()) break;
         std::map<std::int64_t, model::Timestamp> reached;
         for (const auto& [migration, time] : preview.positions) {
@@ -372,9 +386,15 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
         }
         if (!reached.empty() && reached.begin()->first > after.first)
             snapshots_until(after.first, std::nullopt);  // the migration the history left
-        const seed::ForkPage page = builder.add_updates_page(typed_text, labelled);
+        next = fetch_from(preview.positions.back(),
+                          taken() + static_cast<std::int64_t>(preview.items));
+        const seed::ForkPage page = builder.add_updates_page(current.typed, current.labelled);
         if (page.positions.empty()) break;
         after = page.positions.back();
+        if (after != preview.positions.back()) {  // the history grew between the two answers
+            if (next.valid()) next.wait();
+            next = fetch_from(after, taken());
+        }
         progress.show("updates", builder.counts().updates, "updates", ", at " + after.second);
     }
     progress.end_line();
