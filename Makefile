@@ -89,12 +89,13 @@ asan: san-configure
 
 # The libFuzzer targets (tests/fuzz), in the sanitizer tree: the router over the live default
 # network, the request parsers, the JWT verifier, the seed loader and interactive submission's
-# execute (nothing commits that the party's key did not sign). Each runs FUZZ_SECONDS from
+# execute (nothing commits that the party's key did not sign), the state file reader and the fork
+# builder (any answer a Scan might give). Each runs FUZZ_SECONDS from
 # its corpus ($(SAN_TREE)/corpus/<target>, kept between runs) and the seeds cantonlite_fuzz_corpus
 # writes from the test suite's inputs; a crash stops it and leaves the input as
 # $(SAN_TREE)/crash-*.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= router parsers jwt seed execute state
+FUZZ_TARGETS ?= router parsers jwt seed execute state fork
 fuzz: san-configure
 	cmake --build $(SAN_TREE) -j$(JOBS) --target cantonlite_fuzz_corpus \
 	  $(addprefix cantonlite_fuzz_,$(FUZZ_TARGETS))

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cantonlite/app/examples.hpp"
+#include "cantonlite/app/exit_codes.hpp"
 #include "cantonlite/http/request.hpp"
 #include "cantonlite/net/http_client.hpp"
 #include "cantonlite/seed/state_file.hpp"
@@ -19,10 +20,6 @@ namespace cantonlite::app {
 namespace {
 
 using json = nlohmann::json;
-
-constexpr int exit_ok = 0;
-constexpr int exit_failed = 1;
-constexpr int exit_usage = 2;
 
 constexpr std::string_view admin_prefix = "/_cantonlite/v1";
 constexpr std::size_t max_error_chars = 1000;  // of a raw (non-JSON) error body

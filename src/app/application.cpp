@@ -24,6 +24,7 @@
 #include "cantonlite/app/cli.hpp"
 #include "cantonlite/app/config.hpp"
 #include "cantonlite/app/describe.hpp"
+#include "cantonlite/app/exit_codes.hpp"
 #include "cantonlite/app/fork.hpp"
 #include "cantonlite/app/generate.hpp"
 #include "cantonlite/app/localnet.hpp"
@@ -51,9 +52,7 @@
 namespace cantonlite::app {
 namespace {
 
-constexpr int exit_ok = 0;
-constexpr int exit_start_failed = 1;
-constexpr int exit_usage = 2;
+constexpr int exit_start_failed = exit_failed;
 
 // The config a command runs with: file, then environment, then flags. Throws ConfigError.
 Config resolve_config(const CommandLine& cli) {

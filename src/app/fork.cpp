@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cantonlite/app/exit_codes.hpp"
 #include "cantonlite/model/timestamp.hpp"
 #include "cantonlite/net/http_client.hpp"
 #include "cantonlite/seed/fork.hpp"
@@ -29,8 +30,6 @@ namespace {
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-constexpr int exit_ok = 0;
-constexpr int exit_failed = 1;
 constexpr std::string_view default_scan_path = "/api/scan";
 constexpr int acs_page_size = 1000;     // Scan's largest
 constexpr int updates_page_size = 500;  // two encodings of each page are fetched
@@ -160,6 +159,20 @@ class Progress {
         err_.flush();
         dirty_ = terminal_;
     }
+    // ", about N s left": the time the updates from `from` to `to` (record times) would take at
+    // the pace so far, now at `at`; "" past `to` or before any progress.
+    [[nodiscard]] std::string time_left(model::Timestamp from, model::Timestamp to,
+                                        const std::string& at) const {
+        const auto now_at = model::parse_timestamp(at);
+        if (!now_at || !(from < *now_at) || !(*now_at < to)) return {};
+        const double done = static_cast<double>(now_at->micros - from.micros) /
+                            static_cast<double>(to.micros - from.micros);
+        const double spent = std::chrono::duration<double>(Clock::now() - phase_start_).count();
+        return ", about " +
+               seconds(std::chrono::duration_cast<Clock::duration>(
+                   std::chrono::duration<double>(spent * (1 - done) / done))) +
+               " left";
+    }
     // Ends a rewritten line before other output.
     void end_line() {
         if (dirty_) err_ << '\n';
@@ -240,20 +253,30 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
     }
     Forked out;
 
-    // The latest snapshot at or before --at, of the latest migration that has one.
-    const std::string before = spec.at.value_or("9999-12-31T23:59:59Z");
+    // The latest snapshot at or before --at, of the latest migration that has one; and the
+    // latest of all, which the progress line takes for where the history ends.
+    constexpr std::string_view end_of_time = "9999-12-31T23:59:59Z";
+    const std::string before = spec.at.value_or(std::string(end_of_time));
     std::optional<std::pair<std::int64_t, model::Timestamp>> snapshot;
+    std::optional<model::Timestamp> latest;
     for (std::int64_t m = 0, misses = 0; m < max_migration_probe && misses < 2; ++m) {
         check_stop();
-        const std::string path = "/v0/state/acs/snapshot-timestamp?before=" + url_encode(before) +
-                                 "&migration_id=" + std::to_string(m);
-        const auto answer = scan.call("GET", path, {}, true);
-        if (!answer) {
+        const auto snapshot_before = [&](std::string_view t) -> std::optional<model::Timestamp> {
+            const std::string path =
+                "/v0/state/acs/snapshot-timestamp?before=" + url_encode(std::string(t)) +
+                "&migration_id=" + std::to_string(m);
+            const auto answer = scan.call("GET", path, {}, true);
+            if (!answer) return std::nullopt;
+            return timestamp_of(*answer, "GET " + scan.where(path));
+        };
+        const std::optional<model::Timestamp> last = snapshot_before(end_of_time);
+        if (!last) {
             ++misses;
             continue;
         }
         misses = 0;
-        snapshot = std::pair{m, timestamp_of(*answer, "GET " + scan.where(path))};
+        latest = latest ? std::max(*latest, *last) : *last;
+        if (const auto chosen = spec.at ? snapshot_before(before) : last) snapshot = {m, *chosen};
     }
     if (!snapshot)
         throw FetchError("GET " + scan.where("/v0/state/acs/snapshot-timestamp") +
@@ -395,7 +418,9 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
             if (next.valid()) next.wait();
             next = fetch_from(after, taken());
         }
-        progress.show("updates", builder.counts().updates, "updates", ", at " + after.second);
+        progress.show(
+            "updates", builder.counts().updates, "updates",
+            ", at " + after.second + progress.time_left(out.snapshot, *latest, after.second));
     }
     progress.end_line();
     // With the whole history, the snapshots after its last update are the source's too.

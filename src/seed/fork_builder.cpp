@@ -79,6 +79,14 @@ std::vector<std::string> strings_at(element o, const char* key, const std::strin
     return out;
 }
 
+// The array member `key` of `o`. Throws ForkError naming `what`.
+simdjson::dom::array array_at(element o, const char* key, const std::string& what) {
+    const auto m = member_of(o, key);
+    simdjson::dom::array items;
+    if (!m || m->get_array().get(items)) throw ForkError(what + ": " + key + " is not an array");
+    return items;
+}
+
 // Parses a whole answer. Throws ForkError naming `what`.
 element parse_answer(simdjson::dom::parser& parser, std::string_view text,
                      const std::string& what) {
@@ -506,10 +514,7 @@ ForkBuilder::~ForkBuilder() = default;
 ForkPage ForkBuilder::add_acs_page(std::string_view answer) {
     if (impl_->store) throw ForkError("an ACS page after the updates began");
     const element root = parse_answer(impl_->typed_parser, answer, "an ACS page");
-    const auto created_events = member_of(root, "created_events");
-    simdjson::dom::array events;
-    if (!created_events || created_events->get_array().get(events))
-        throw ForkError("an ACS page: created_events is not an array");
+    const simdjson::dom::array events = array_at(root, "created_events", "an ACS page");
     ForkPage page;
     for (const element e : events) {
         const std::string contract_id = string_at(e, "contract_id", "an ACS contract");
@@ -561,12 +566,8 @@ ForkPage ForkBuilder::add_updates_page(std::string_view typed_answer,
     const element typed = parse_answer(impl_->typed_parser, typed_answer, "an update page");
     const element labelled =
         parse_answer(impl_->labelled_parser, labelled_answer, "an update page");
-    const auto items = member_of(typed, "transactions");
-    const auto labelled_items = member_of(labelled, "transactions");
-    simdjson::dom::array typed_list, labelled_list;
-    if (!items || items->get_array().get(typed_list) || !labelled_items ||
-        labelled_items->get_array().get(labelled_list))
-        throw ForkError("an update page: transactions is not an array");
+    const simdjson::dom::array typed_list = array_at(typed, "transactions", "an update page");
+    const simdjson::dom::array labelled_list = array_at(labelled, "transactions", "an update page");
     // The history may have grown between the two answers: take what both hold.
     ForkPage page;
     auto l = labelled_list.begin();
@@ -599,11 +600,8 @@ ForkPage ForkBuilder::add_updates_page(std::string_view typed_answer,
 
 ForkPage ForkBuilder::positions_of(std::string_view answer) {
     simdjson::dom::parser parser;
-    const element root = parse_answer(parser, answer, "an update page");
-    const auto items = member_of(root, "transactions");
-    simdjson::dom::array list;
-    if (!items || items->get_array().get(list))
-        throw ForkError("an update page: transactions is not an array");
+    const simdjson::dom::array list =
+        array_at(parse_answer(parser, answer, "an update page"), "transactions", "an update page");
     ForkPage page;
     for (const element item : list) {
         const auto event = member_of(item, "event");

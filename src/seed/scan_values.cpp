@@ -304,15 +304,19 @@ Value read_typed(element t, const element* l, const std::string& at, int depth) 
     }
     if (kind == "textMap" || kind == "genMap") {
         const auto entries = repeated(body, "entries", here);
+        if (!entries) {  // proto3 JSON omits an empty map's entries
+            return kind == "textMap" ? Value::text_map(std::vector<std::pair<std::string, Value>>{})
+                                     : Value::gen_map({});
+        }
         simdjson::dom::array pairs_labelled;
-        const bool aligned = kind == "genMap" && entries && l != nullptr &&
+        const bool aligned = kind == "genMap" && l != nullptr &&
                              !l->get_array().get(pairs_labelled) &&
                              pairs_labelled.size() == entries->size();
         std::vector<std::pair<std::string, Value>> texts;
         std::vector<std::pair<Value, Value>> pairs;
         auto label = aligned ? pairs_labelled.begin() : simdjson::dom::array::iterator();
         std::size_t i = 0;
-        for (const element entry : entries ? *entries : simdjson::dom::array()) {
+        for (const element entry : *entries) {
             const std::string at_entry = here + "/entries/" + std::to_string(i++);
             if (kind == "textMap") {
                 const std::string key(string_of(member(entry, "key", at_entry), at_entry));

@@ -1,7 +1,7 @@
 // Writes the fuzzers' seed corpora from the test suite's own inputs (tests/fuzz/README in the
 // top-level README, "Fuzzing"): the openapi request lists (router), their bodies, date-times and
 // headers (parsers), tokens the tests use (jwt), the shipped seeds (seed), and the forms of
-// fuzz_execute's and fuzz_state's inputs.
+// fuzz_execute's, fuzz_state's and fuzz_fork's inputs.
 //   cantonlite_fuzz_corpus SOURCE_DIR OUT_DIR
 #include <filesystem>
 #include <fstream>
@@ -98,6 +98,80 @@ int main(int argc, char** argv) {
           // snapshot interval of 0 divided by zero.
           std::string("\x35\x20\x00\x3f\xfb", 5), std::string("\x06\x00\x00\x31\x00\x8b\x00", 7)}) {
         write(out / "state", seed);
+    }
+    // fuzz_fork: its first byte picks where the rest goes (an ACS page, an update page in both
+    // encodings, the two encodings cut at a newline); a contract and a transfer as Scan serves
+    // them.
+    {
+        const std::string dso = "DSO::1220" + std::string(64, 'd');
+        const std::string alice = "alice::1220" + std::string(64, 'a');
+        const std::string cid = "00" + std::string(64, '1') + "ca101220" + std::string(64, '1');
+        const std::string created = "00" + std::string(64, '2') + "ca101220" + std::string(64, '2');
+        const std::string update = "1220" + std::string(64, 'b');
+        const std::string tmpl = std::string(64, '3') + ":Splice.Amulet:Amulet";
+        const json compact = {{"dso", dso},
+                              {"owner", alice},
+                              {"amount",
+                               {{"initialAmount", "10.0000000000"},
+                                {"createdAt", {{"number", "3"}}},
+                                {"ratePerRound", {{"rate", "0.0000190259"}}}}}};
+        const json acs = {{"record_time", "2025-01-01T12:00:00Z"},
+                          {"migration_id", 0},
+                          {"created_events",
+                           {{{"contract_id", cid},
+                             {"template_id", tmpl},
+                             {"package_name", "splice-amulet"},
+                             {"create_arguments", compact},
+                             {"created_at", "2025-01-01T00:00:00Z"},
+                             {"signatories", {dso, alice}},
+                             {"observers", json::array()}}}},
+                          {"next_page_token", nullptr}};
+        const auto page = [&](const json& argument, const json& unit) {
+            json events = json::object();
+            events[update + ":0"] = {{"event_type", "exercised_event"},
+                                     {"event_id", update + ":0"},
+                                     {"contract_id", cid},
+                                     {"template_id", tmpl},
+                                     {"package_name", "splice-amulet"},
+                                     {"choice", "Archive"},
+                                     {"choice_argument", unit},
+                                     {"child_event_ids", {update + ":1"}},
+                                     {"exercise_result", unit},
+                                     {"consuming", true},
+                                     {"acting_parties", {alice}}};
+            events[update + ":1"] = {{"event_type", "created_event"},
+                                     {"event_id", update + ":1"},
+                                     {"contract_id", created},
+                                     {"template_id", tmpl},
+                                     {"package_name", "splice-amulet"},
+                                     {"create_arguments", argument},
+                                     {"created_at", "2025-01-02T00:00:00Z"},
+                                     {"signatories", {dso, alice}},
+                                     {"observers", json::array()}};
+            return json{{"transactions",
+                         {{{"update_id", update},
+                           {"migration_id", 0},
+                           {"workflow_id", ""},
+                           {"record_time", "2025-01-02T00:00:00.000000Z"},
+                           {"synchronizer_id", "global-domain::1220" + std::string(64, 'e')},
+                           {"effective_at", "2025-01-02T00:00:00Z"},
+                           {"root_event_ids", {update + ":0"}},
+                           {"events_by_id", events}}}}}
+                .dump();
+        };
+        const json typed_amulet = json::parse(
+            R"({"record":{"fields":[{"value":{"party":")" + dso + R"("}},{"value":{"party":")" +
+            alice +
+            R"("}},{"value":{"record":{"fields":[{"value":{"numeric":"9.0000000000"}},{"value":{"record":{"fields":[{"value":{"int64":"3"}}]}}},{"value":{"record":{"fields":[{"value":{"numeric":"0.0000190259"}}]}}}]}}}]}})");
+        const std::string typed = page(typed_amulet, json::parse(R"({"unit":{}})"));
+        const std::string labelled = page(compact, json::object());
+        write(out / "fork", std::string("\x00", 1) + acs.dump());
+        write(out / "fork", std::string("\x01", 1) + typed);
+        write(out / "fork", std::string("\x02", 1) + typed + "\n" + labelled);
+        // Its first finding: an empty map, whose entries protobuf's JSON omits, was iterated as
+        // a null array.
+        write(out / "fork",
+              std::string("\x01", 1) + page(json::parse(R"({"genMap":{}})"), json::object()));
     }
     for (const auto& entry : fs::directory_iterator(source / "config")) {
         if (entry.path().extension() == ".json" && fs::file_size(entry.path()) < (1 << 20)) {

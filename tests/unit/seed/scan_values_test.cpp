@@ -110,6 +110,19 @@ TEST(ScanValues, CompactJsonScalarsAreTypedByTheirShape) {
     EXPECT_EQ(read("[1,2]").kind, Value::Kind::list);
 }
 
+TEST(ScanValues, EmptyContainersWhoseRepeatedFieldProtobufOmits) {
+    for (const auto& [text, kind] : std::vector<std::pair<std::string, Value::Kind>>{
+             {R"({"genMap":{}})", Value::Kind::gen_map},
+             {R"({"textMap":{}})", Value::Kind::text_map},
+             {R"({"list":{}})", Value::Kind::list},
+             {R"({"record":{}})", Value::Kind::record}}) {
+        const Parsed typed(text);
+        const Value v = value_from_protobuf_json(typed.root, nullptr);
+        EXPECT_EQ(v.kind, kind) << text;
+        EXPECT_TRUE(v.items.empty()) << text;
+    }
+}
+
 TEST(ScanValues, WhatIsNotProtobufJsonIsRefusedWithItsPlace) {
     const auto refusal = [](const char* text) -> std::string {
         try {
