@@ -363,24 +363,20 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
     };
 
     // The updates after it, each page in both encodings (types and labels; model/scan_values.hpp).
-    // Each page in its two encodings at once; the next page is fetched while this one is built.
+    // Each page in protobuf_json, and in compact_json too while the labels of its records are
+    // not known yet (seed::RecordLabels); the next page is fetched while this one is built.
     struct UpdatePage {
-        std::string typed, labelled;
+        std::string typed;
+        json request;  // for the same page in compact_json
     };
     const auto fetch_page = [&scan](std::pair<std::int64_t, std::string> from, std::int64_t size) {
-        const json request = {
-            {"after", {{"after_migration_id", from.first}, {"after_record_time", from.second}}},
-            {"page_size", size}};
-        json typed_request = request;
-        typed_request["daml_value_encoding"] = "protobuf_json";
-        json labelled_request = request;
-        labelled_request["daml_value_encoding"] = "compact_json";
-        auto typed = std::async(std::launch::async, [&scan, body = typed_request.dump()] {
-            return *scan.call_text("POST", "/v2/updates", body);
-        });
         UpdatePage page;
-        page.labelled = *scan.call_text("POST", "/v2/updates", labelled_request.dump());
-        page.typed = typed.get();
+        page.request = {
+            {"after", {{"after_migration_id", from.first}, {"after_record_time", from.second}}},
+            {"page_size", size},
+            {"daml_value_encoding", "protobuf_json"}};
+        page.typed = *scan.call_text("POST", "/v2/updates", page.request.dump());
+        page.request["daml_value_encoding"] = "compact_json";
         return page;
     };
     std::pair<std::int64_t, std::string> after{out.migration, model::format_instant(out.snapshot)};
@@ -411,7 +407,11 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
             snapshots_until(after.first, std::nullopt);  // the migration the history left
         next = fetch_from(preview.positions.back(),
                           taken() + static_cast<std::int64_t>(preview.items));
-        const seed::ForkPage page = builder.add_updates_page(current.typed, current.labelled);
+        const std::string labelled =
+            builder.labels_known(current.typed)
+                ? std::string()
+                : *scan.call_text("POST", "/v2/updates", current.request.dump());
+        const seed::ForkPage page = builder.add_updates_page(current.typed, labelled);
         if (page.positions.empty()) break;
         after = page.positions.back();
         if (after != preview.positions.back()) {  // the history grew between the two answers

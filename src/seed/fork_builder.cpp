@@ -175,18 +175,33 @@ void apply_hints(const model::TemplateId& t, model::Value& value, element compac
     }
 }
 
-// An ACS contract, kept until the base is complete.
-struct BaseContract {
-    std::string contract_id;
-    Timestamp created_at;
-    std::optional<model::UpdateId> created_in;  // the update that created it, when Scan names it
-    store::CreateDraft create;
-};
+// Where the value of member `key` of event `e` sits, for RecordLabels: its template (package id
+// included: a package's upgrade may add fields), its choice and interface, and which value.
+std::string value_root(element e, std::string_view key) {
+    std::string root = optional_string_at(e, "template_id");
+    if (key != "create_arguments") {
+        root += '|';
+        root += optional_string_at(e, "choice");
+        root += '|';
+        root += optional_string_at(e, "interface_id");
+    }
+    root += '|';
+    root += key;
+    return root;
+}
 
 }  // namespace
 
 struct ForkBuilder::Impl {
     ForkSource source;
+    // An ACS contract, kept until the base is complete. (A member type, not one of this file's
+    // anonymous namespace: Impl has external linkage, and a unity build would say so.)
+    struct BaseContract {
+        std::string contract_id;
+        Timestamp created_at;
+        std::optional<model::UpdateId> created_in;  // the update that created it, if named
+        store::CreateDraft create;
+    };
     std::vector<BaseContract> base;
     std::deque<std::pair<std::int64_t, Timestamp>> snapshot_times;  // the source's, after the base
     std::map<std::string, std::string> package_ids;  // by package name, as the source names them
@@ -333,6 +348,7 @@ struct ForkBuilder::Impl {
 
     void add_transaction(element typed, std::optional<element> labelled, const std::string& where);
     void add_reassignment(element typed, const std::string& where);
+    RecordLabels labels;                 // learnt from the update pages read in both encodings
     simdjson::dom::parser typed_parser;  // an answer's document lives in its parser
     simdjson::dom::parser labelled_parser;
 };
@@ -412,12 +428,23 @@ void ForkBuilder::Impl::add_transaction(element typed, std::optional<element> la
         const model::TemplateId template_id = template_at(e, at);
         note_package(template_id);
         // The value of member `key`, typed from this answer and labelled from the other.
+        // The value of member `key`, typed from this answer and labelled from the other, or
+        // from the labels learnt for its place when there is no other.
         const auto value_at = [&](const char* key) {
             const auto typed_value = member_of(e, key);
             if (!typed_value) throw ForkError(at + ": has no " + key);
-            const std::optional<element> labelled_value = l ? member_of(*l, key) : std::nullopt;
-            return value_from_protobuf_json(*typed_value,
-                                            labelled_value ? &*labelled_value : nullptr);
+            const std::string root = value_root(e, key);
+            if (!l) {
+                model::Value v = value_from_protobuf_json(*typed_value, nullptr);
+                if (!labels.apply(v, root))
+                    throw ForkError(at + ": " + key + " has a record whose labels are not known");
+                return v;
+            }
+            const std::optional<element> labelled_value = member_of(*l, key);
+            model::Value v =
+                value_from_protobuf_json(*typed_value, labelled_value ? &*labelled_value : nullptr);
+            labels.learn(v, root);
+            return v;
         };
         try {
             if (type == "created_event") {
@@ -532,7 +559,7 @@ ForkPage ForkBuilder::add_acs_page(std::string_view answer) {
                 if (!created_in)
                     throw ForkError(where + ": created_in_update_id is not 1220 and 64 hex digits");
             }
-            impl_->base.push_back(BaseContract{
+            impl_->base.push_back(Impl::BaseContract{
                 .contract_id = contract_id,
                 .created_at = time_at(e, "created_at", where),
                 .created_in = created_in,
@@ -564,28 +591,38 @@ ForkPage ForkBuilder::add_updates_page(std::string_view typed_answer,
                                        std::string_view labelled_answer) {
     impl_->start_history();
     const element typed = parse_answer(impl_->typed_parser, typed_answer, "an update page");
-    const element labelled =
-        parse_answer(impl_->labelled_parser, labelled_answer, "an update page");
     const simdjson::dom::array typed_list = array_at(typed, "transactions", "an update page");
-    const simdjson::dom::array labelled_list = array_at(labelled, "transactions", "an update page");
+    const bool both = !labelled_answer.empty();
+    simdjson::dom::array labelled_list;
+    if (both) {
+        labelled_list =
+            array_at(parse_answer(impl_->labelled_parser, labelled_answer, "an update page"),
+                     "transactions", "an update page");
+    }
     // The history may have grown between the two answers: take what both hold.
     ForkPage page;
-    auto l = labelled_list.begin();
-    for (auto t = typed_list.begin(); t != typed_list.end() && l != labelled_list.end(); ++t, ++l) {
+    auto l = both ? labelled_list.begin() : simdjson::dom::array::iterator();
+    for (auto t = typed_list.begin(); t != typed_list.end() && (!both || l != labelled_list.end());
+         ++t) {
         const element item = *t;
         const std::string update_id = optional_string_at(item, "update_id");
         const std::string where =
             "update " +
             (update_id.empty() ? "#" + std::to_string(impl_->counts.updates + 1) : update_id);
-        if (optional_string_at(*l, "update_id") != update_id)
-            throw ForkError(where + ": the two encodings of its page hold other updates");
+        std::optional<element> labelled;
+        if (both) {
+            labelled = *l;
+            ++l;
+            if (optional_string_at(*labelled, "update_id") != update_id)
+                throw ForkError(where + ": the two encodings of its page hold other updates");
+        }
         try {
             if (const auto event = member_of(item, "event")) {
                 impl_->add_reassignment(item, where);
                 page.positions.emplace_back(int_at(*event, "migration_id", 0),
                                             optional_string_at(item, "record_time"));
             } else {
-                impl_->add_transaction(item, *l, where);
+                impl_->add_transaction(item, labelled, where);
                 page.positions.emplace_back(int_at(item, "migration_id", 0),
                                             optional_string_at(item, "record_time"));
             }
@@ -596,6 +633,25 @@ ForkPage ForkBuilder::add_updates_page(std::string_view typed_answer,
         ++page.items;
     }
     return page;
+}
+
+bool ForkBuilder::labels_known(std::string_view typed_answer) const {
+    simdjson::dom::parser parser;
+    const simdjson::dom::array list = array_at(parse_answer(parser, typed_answer, "an update page"),
+                                               "transactions", "an update page");
+    for (const element item : list) {
+        const auto events = member_of(item, "events_by_id");
+        simdjson::dom::object by_id;
+        if (!events || events->get_object().get(by_id)) continue;
+        for (const simdjson::dom::key_value_pair event : by_id) {
+            for (const char* key : {"create_arguments", "choice_argument", "exercise_result"}) {
+                const auto value = member_of(event.value, key);
+                if (value && !impl_->labels.known(*value, value_root(event.value, key)))
+                    return false;
+            }
+        }
+    }
+    return true;
 }
 
 ForkPage ForkBuilder::positions_of(std::string_view answer) {

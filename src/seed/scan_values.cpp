@@ -381,7 +381,140 @@ Value read_typed(element t, const element* l, const std::string& at, int depth) 
     fail(at, "has no known kind \"" + std::string(kind) + "\"");
 }
 
+// A step down from `place`.
+std::string below(const std::string& place, std::string_view step) {
+    std::string out;
+    out.reserve(place.size() + 1 + step.size());
+    out += place;
+    out += '/';
+    out += step;
+    return out;
+}
+
 }  // namespace
+
+void RecordLabels::learn(const Value& v, const std::string& root) {
+    switch (v.kind) {
+        case Value::Kind::record:
+            labels_.try_emplace(root, v.labels);
+            for (std::size_t i = 0; i < v.items.size(); ++i)
+                learn(v.items[i], below(root, std::to_string(i)));
+            return;
+        case Value::Kind::variant:
+            if (!v.items.empty()) learn(v.items.front(), below(root, ":" + v.text));
+            return;
+        case Value::Kind::optional:
+            if (!v.items.empty()) learn(v.items.front(), below(root, "?"));
+            return;
+        case Value::Kind::list:
+            for (const Value& item : v.items) learn(item, below(root, "[]"));
+            return;
+        case Value::Kind::text_map:
+            for (const Value& item : v.items) learn(item, below(root, "{}"));
+            return;
+        case Value::Kind::gen_map:
+            for (std::size_t i = 0; i < v.items.size(); ++i)
+                learn(v.items[i], below(root, i % 2 == 0 ? "k" : "v"));
+            return;
+        default:
+            return;
+    }
+}
+
+bool RecordLabels::apply(Value& v, const std::string& root) const {
+    switch (v.kind) {
+        case Value::Kind::record: {
+            const auto it = labels_.find(root);
+            if (it == labels_.end() || it->second.size() != v.items.size()) return false;
+            v.labels = it->second;
+            for (std::size_t i = 0; i < v.items.size(); ++i) {
+                if (!apply(v.items[i], below(root, std::to_string(i)))) return false;
+            }
+            return true;
+        }
+        case Value::Kind::variant:
+            return v.items.empty() || apply(v.items.front(), below(root, ":" + v.text));
+        case Value::Kind::optional:
+            return v.items.empty() || apply(v.items.front(), below(root, "?"));
+        case Value::Kind::list:
+        case Value::Kind::text_map: {
+            const std::string place = below(root, v.kind == Value::Kind::list ? "[]" : "{}");
+            for (Value& item : v.items) {
+                if (!apply(item, place)) return false;
+            }
+            return true;
+        }
+        case Value::Kind::gen_map:
+            for (std::size_t i = 0; i < v.items.size(); ++i) {
+                if (!apply(v.items[i], below(root, i % 2 == 0 ? "k" : "v"))) return false;
+            }
+            return true;
+        default:
+            return true;
+    }
+}
+
+bool RecordLabels::known(element typed, const std::string& root) const {
+    simdjson::dom::object single;
+    if (typed.get_object().get(single) || single.size() != 1) return true;  // a reader refuses it
+    const simdjson::dom::key_value_pair item = *single.begin();
+    const std::string_view kind = item.key;
+    const element body = item.value;
+    simdjson::dom::array items;
+    const auto repeated_of = [&](const char* key) {
+        element field;
+        return body.is_object() && !body.get_object().value_unsafe().at_key(key).get(field) &&
+               !field.get_array().get(items);
+    };
+    element inner;
+    if (kind == "record") {
+        const auto it = labels_.find(root);
+        const std::size_t fields = repeated_of("fields") ? items.size() : 0;
+        if (it == labels_.end() || it->second.size() != fields) return false;
+        if (fields == 0) return true;
+        std::size_t i = 0;
+        for (const element field : items) {
+            if (field.is_object() &&
+                !field.get_object().value_unsafe().at_key("value").get(inner) &&
+                !known(inner, below(root, std::to_string(i))))
+                return false;
+            ++i;
+        }
+        return true;
+    }
+    if (kind == "variant" || kind == "optional") {
+        if (!body.is_object() || body.get_object().value_unsafe().at_key("value").get(inner))
+            return true;
+        std::string_view constructor;
+        if (kind == "variant" &&
+            body.get_object().value_unsafe().at_key("constructor").get_string().get(constructor))
+            return true;
+        return known(inner, below(root, kind == "variant" ? ":" + std::string(constructor) : "?"));
+    }
+    if (kind == "list") {
+        if (!repeated_of("elements")) return true;
+        const std::string place = below(root, "[]");
+        for (const element e : items) {
+            if (!known(e, place)) return false;
+        }
+        return true;
+    }
+    if (kind == "textMap" || kind == "genMap") {
+        if (!repeated_of("entries")) return true;
+        for (const element entry : items) {
+            if (!entry.is_object()) continue;
+            const simdjson::dom::object pair = entry.get_object().value_unsafe();
+            if (kind == "genMap" && !pair.at_key("key").get(inner) &&
+                !known(inner, below(root, "k")))
+                return false;
+            if (!pair.at_key("value").get(inner) &&
+                !known(inner, below(root, kind == "textMap" ? "{}" : "v")))
+                return false;
+        }
+        return true;
+    }
+    return true;
+}
 
 Value value_from_protobuf_json(element typed, const element* labelled) {
     return read_typed(typed, labelled, "", 0);

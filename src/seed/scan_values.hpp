@@ -9,6 +9,9 @@
 // from the pair; a contract of the ACS, served in compact_json alone, is typed by its shape.
 
 #include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
 
 #include <simdjson.h>
 
@@ -37,5 +40,24 @@ class ScanValueError : public std::runtime_error {
 // encoding writes the value back as it came; protobuf_json may name another type (an Int64 for a
 // Text of digits). Throws ScanValueError for a value nested too deep.
 [[nodiscard]] model::Value value_from_compact_json(simdjson::dom::element compact);
+
+// The record labels of values, learnt from values read whole, by where each record sits: the
+// value's root (its template or choice, and which value), then each step down (a field's index, a
+// variant's constructor, an Optional's value, a List's element, a map's key or value). A Daml-LF
+// record at one place of one template's value is always of one type, so once learnt, values of
+// that place read in protobuf_json alone get their labels back.
+class RecordLabels {
+  public:
+    // Remembers the labels of every record of `v`, a value at `root`.
+    void learn(const model::Value& v, const std::string& root);
+    // Gives every record of `v`, read without labels, the labels learnt for its place; false when
+    // one is not known (then `v` is labelled in part).
+    [[nodiscard]] bool apply(model::Value& v, const std::string& root) const;
+    // Whether every record of `typed` (protobuf_json) at `root` has labels learnt.
+    [[nodiscard]] bool known(simdjson::dom::element typed, const std::string& root) const;
+
+  private:
+    std::unordered_map<std::string, std::vector<std::string>> labels_;
+};
 
 }  // namespace cantonlite::seed

@@ -72,8 +72,13 @@ class ForkBuilder {
     void add_round_at(model::Timestamp t, std::int64_t round);
     // One page of /v2/updates after the snapshot: the whole answers to the same request with
     // daml_value_encoding protobuf_json (`typed`) and compact_json (`labelled`). When the
-    // history grew between the two, the updates both hold. Throws ForkError.
+    // history grew between the two, the updates both hold. `labelled` may be "" when
+    // labels_known(typed): the records' labels are those learnt from earlier pages. Throws
+    // ForkError.
     ForkPage add_updates_page(std::string_view typed, std::string_view labelled);
+    // Whether every record of the values of `typed` (an update page in protobuf_json) sits where
+    // an earlier page read in both encodings showed its labels: then compact_json is not needed.
+    [[nodiscard]] bool labels_known(std::string_view typed) const;
     // The positions of an update page's updates, without adding them (to fetch what they reach
     // first). Throws ForkError.
     [[nodiscard]] static ForkPage positions_of(std::string_view answer);

@@ -148,6 +148,50 @@ TEST(ForkBuilder, TheForkStartsFromTheAcsAndGoesOnWithTheUpdatesAsTheyWere) {
     EXPECT_EQ(network->state(), bytes);
 }
 
+// A page of one update that creates one amulet, in either encoding.
+template <class Json>
+std::string mint_page(char update, char contract, Json argument,
+                      const std::string& template_id = amulet_template) {
+    Json created = acs_event(cid(contract), std::move(argument));
+    created["event_id"] = uid(update) + ":0";
+    created["template_id"] = template_id;
+    Json events = Json::object();
+    events[uid(update) + ":0"] = created;
+    return Json{{"transactions",
+                 {{{"update_id", uid(update)},
+                   {"migration_id", 2},
+                   {"workflow_id", ""},
+                   {"record_time", std::string("2025-01-0") + update + "T00:00:00.000000Z"},
+                   {"synchronizer_id", sync},
+                   {"effective_at", std::string("2025-01-0") + update + "T00:00:00Z"},
+                   {"root_event_ids", {uid(update) + ":0"}},
+                   {"events_by_id", events}}}}}
+        .dump();
+}
+
+TEST(ForkBuilder, OncePagesInBothEncodingsShowedTheLabelsProtobufJsonAloneIsEnough) {
+    ForkBuilder fork = builder();
+    fork.add_acs_page(acs_page({}));
+    const std::string first = mint_page('3', '3', amulet_typed(alice, "1.0000000000"));
+    EXPECT_FALSE(fork.labels_known(first));
+    fork.add_updates_page(first, mint_page('3', '3', amulet_compact(alice, "1.0000000000")));
+
+    const std::string second = mint_page('4', '4', amulet_typed(alice, "2.0000000000"));
+    ASSERT_TRUE(fork.labels_known(second));
+    fork.add_updates_page(second, "");
+    // Another package's template may have other fields: its labels are not known.
+    EXPECT_FALSE(fork.labels_known(mint_page('5', '5', amulet_typed(alice, "3.0000000000"),
+                                             std::string(64, '9') + ":Splice.Amulet:Amulet")));
+
+    const auto network = LiveNetwork::load_state(fork.finish(true), "fork.state");
+    const model::Value amulet =
+        model::unpack(network->store().contract(cid('4'))->contract->argument);
+    ASSERT_NE(amulet.field("amount"), nullptr);
+    EXPECT_EQ(amulet.field("amount")->field("initialAmount")->kind, model::Value::Kind::numeric);
+    EXPECT_EQ(amulet.labels,
+              model::unpack(network->store().contract(cid('3'))->contract->argument).labels);
+}
+
 TEST(ForkBuilder, AContractTheDsoNeverSawIsExercisedWithoutBeingMadeUp) {
     ForkBuilder fork = builder();
     fork.add_acs_page(acs_page({}));
