@@ -12,8 +12,9 @@
    preapprovals, featured apps.
 4. The fork is a normal network: a user added for a fork party, a mint to it, the clock moved,
    a snapshot taken and reverted.
-5. A fork that fails writes nothing and names the request: a Scan that is not there, a non-transient
-   error, an https URL to a plain server.
+5. --updates N cuts the history; Ctrl-C stops a fork at once. A fork that fails writes nothing and
+   names the request: a Scan that is not there, a non-transient error, an https URL to a plain
+   server.
 
 6. A source on Splice 0.6 (the default network, whose ACS is at /v1/state/acs) forked at its first
    snapshot: the fork says so, and tests/openapi's Scan reads answer the same on both, but for
@@ -24,9 +25,11 @@ Usage: fork_test.py BIN SOURCE_DIR
 import datetime
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -290,6 +293,29 @@ for path in ("/api/scan/v0/dso-party-id", "/api/scan/v0/lsu"):
         fail(f"serve --fork-scan: {path} differs")
 if call(e, "POST", "/api/scan/v2/state/acs", {})[0] == 404:
     fail("serve --fork-scan of a Splice 0.9 Scan does not serve Splice 0.9")
+
+# --updates N: the history cut after N updates.
+cut = os.path.join(WORK, "cut.state")
+r = fork("--scan", f"http://127.0.0.1:{a}", "--out", cut, "--at", at, "--updates", "25")
+if r.returncode != 0 or ", 25 updates after it" not in r.stderr:
+    fail(f"fork --updates 25: exit {r.returncode}, {r.stderr}")
+
+# Ctrl-C stops a fork at once and writes nothing.
+ok(a, "POST", "/_cantonlite/v1/faults", {"route": "/api/scan/v2/updates", "latency_ms": 400})
+stopped = os.path.join(WORK, "stopped.state")
+process = subprocess.Popen([BIN, "fork", "--scan", f"http://127.0.0.1:{a}", "--out", stopped,
+                            "--at", at], stderr=subprocess.PIPE, text=True)
+time.sleep(1.5)
+process.send_signal(signal.SIGINT)
+try:
+    _, stderr = process.communicate(timeout=15)
+except subprocess.TimeoutExpired:
+    process.kill()
+    fail("a fork did not stop within 15 s of Ctrl-C")
+if process.returncode != 1 or os.path.exists(stopped) or os.path.exists(stopped + ".partial") or \
+        "stopped" not in stderr or "nothing written" not in stderr:
+    fail(f"Ctrl-C: exit {process.returncode}, {stderr}")
+ok(a, "DELETE", "/_cantonlite/v1/faults")
 
 # ---- 5. failures write nothing ----
 gone = os.path.join(WORK, "gone.state")
