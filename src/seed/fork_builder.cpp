@@ -58,6 +58,14 @@ Timestamp time_at(element o, const char* key, const std::string& where) {
     return *t;
 }
 
+// The update id of member `key` ("1220" and 64 hex digits); `what` names it in the error.
+model::UpdateId update_id_at(element o, const char* key, const std::string& where,
+                             const std::string& what) {
+    const auto id = model::UpdateId::parse(string_at(o, key, where));
+    if (!id) throw ForkError(where + ": " + what + " is not 1220 and 64 hex digits");
+    return *id;
+}
+
 std::int64_t int_at(element o, const char* key, std::int64_t absent) {
     const auto m = member_of(o, key);
     std::int64_t n = 0;
@@ -406,11 +414,10 @@ void ForkBuilder::Impl::add_transaction(element typed, std::optional<element> la
     const Timestamp record_time = time_at(typed, "record_time", where);
     snapshots_before(record_time);
     migrate_to(int_at(typed, "migration_id", store->migration_id()), record_time, where);
-    const auto id = model::UpdateId::parse(string_at(typed, "update_id", where));
-    if (!id) throw ForkError(where + ": the update id is not 1220 and 64 hex digits");
+    const model::UpdateId id = update_id_at(typed, "update_id", where, "the update id");
     store::TransactionDraft d{
         .offset = store->next_offset(),
-        .update_id = *id,
+        .update_id = id,
         .keeps_update_id = true,
         .workflow_id = optional_string_at(typed, "workflow_id"),
         .effective_at = time_at(typed, "effective_at", where),
@@ -505,14 +512,13 @@ void ForkBuilder::Impl::add_reassignment(element typed, const std::string& where
     const auto created = member_of(event, "created_event");
     if (created)  // an assignment: of the target's migration
         migrate_to(int_at(event, "migration_id", store->migration_id()), record_time, where);
-    const auto id = model::UpdateId::parse(string_at(typed, "update_id", where));
-    if (!id) throw ForkError(where + ": the update id is not 1220 and 64 hex digits");
+    const model::UpdateId id = update_id_at(typed, "update_id", where, "the update id");
     const std::string submitter = string_at(event, "submitter", where);
     const std::string source_synchronizer = string_at(event, "source_synchronizer", where);
     const std::string target = string_at(event, "target_synchronizer", where);
     store->add_synchronizer(source_synchronizer);
     store->add_synchronizer(target);
-    const store::LedgerStore::KeptIds kept{.update_id = *id,
+    const store::LedgerStore::KeptIds kept{.update_id = id,
                                            .unassign_id = string_at(event, "unassign_id", where)};
     try {
         if (created) {
@@ -554,11 +560,8 @@ ForkPage ForkBuilder::add_acs_page(std::string_view answer) {
             model::Value argument = value_from_compact_json(*arguments);
             apply_hints(template_id, argument, *arguments);
             std::optional<model::UpdateId> created_in;
-            if (const std::string in = optional_string_at(e, "created_in_update_id"); !in.empty()) {
-                created_in = model::UpdateId::parse(in);
-                if (!created_in)
-                    throw ForkError(where + ": created_in_update_id is not 1220 and 64 hex digits");
-            }
+            if (!optional_string_at(e, "created_in_update_id").empty())
+                created_in = update_id_at(e, "created_in_update_id", where, "created_in_update_id");
             impl_->base.push_back(Impl::BaseContract{
                 .contract_id = contract_id,
                 .created_at = time_at(e, "created_at", where),

@@ -449,8 +449,9 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
         throw AppendError("the draft is for offset " + std::to_string(draft.offset) +
                           " but the next offset is " + std::to_string(expected));
     }
-    if (draft.keeps_update_id && offset_of_update_.find(draft.update_id))
-        throw AppendError("update " + draft.update_id.str() + " exists already");
+    const std::optional<model::UpdateId> kept =
+        draft.keeps_update_id ? std::optional(draft.update_id) : std::nullopt;
+    check_kept(kept);
     check_time(draft.record_time);
     check_room(draft.nodes.size());
     if (draft.nodes.empty()) throw AppendError("a transaction needs at least one node");
@@ -467,22 +468,20 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
                             [id](const auto& entry) { return entry.first == id; });
     };
     NodesBuilt built;
-    Transaction tx{
-        .offset = draft.offset,
-        .command_id = Name(draft.command_id),
-        .workflow_id = Name(draft.workflow_id),
-        .submitters =
-            model::NameSet(std::vector<Name>(draft.submitters.begin(), draft.submitters.end())),
-        .synchronizer_id = Name(draft.synchronizer_id),
-        .id_namespace =
-            draft.keeps_update_id ? Name(model::kept_id_source(draft.update_id)) : id_namespace_,
-        .migration_id = static_cast<std::int32_t>(migration_id_),
-        .external_transaction_hash = Name(draft.external_transaction_hash),
-        .traffic_cost = draft.paid_traffic_cost
-                            ? static_cast<std::int32_t>(*draft.paid_traffic_cost)
-                            : Transaction::no_traffic_cost,
-        .effective_at = draft.effective_at,
-        .record_time = draft.record_time};
+    Transaction tx{.offset = draft.offset,
+                   .command_id = Name(draft.command_id),
+                   .workflow_id = Name(draft.workflow_id),
+                   .submitters = model::NameSet(
+                       std::vector<Name>(draft.submitters.begin(), draft.submitters.end())),
+                   .synchronizer_id = Name(draft.synchronizer_id),
+                   .id_namespace = id_source(kept),
+                   .migration_id = static_cast<std::int32_t>(migration_id_),
+                   .external_transaction_hash = Name(draft.external_transaction_hash),
+                   .traffic_cost = draft.paid_traffic_cost
+                                       ? static_cast<std::int32_t>(*draft.paid_traffic_cost)
+                                       : Transaction::no_traffic_cost,
+                   .effective_at = draft.effective_at,
+                   .record_time = draft.record_time};
     for (std::size_t i = 0; i < draft.nodes.size(); ++i) {
         const NodeDraft& nd = draft.nodes[i];
         const int id = static_cast<int>(i);
@@ -578,20 +577,31 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
         } else {
             const auto& e = std::get<ExerciseDraft>(draft.nodes[i].event);
             for (const auto& x : extensions_) x->on_exercised(e, draft.update_id, draft.offset);
-            if (e.consuming && !(e.contract_unknown && !sequence_of(e.contract_id)))
+            // An exercise of a contract the ledger never held has no stakeholders: nothing to
+            // archive.
+            if (e.consuming && !exercised(built.nodes[i])->stakeholders.empty())
                 archive(e.contract_id, draft.offset);
         }
     }
     push(with_nodes(std::move(tx), std::move(built)));
 }
 
-void LedgerStore::check_kept(const std::optional<KeptIds>& kept) const {
-    if (kept && offset_of_update_.find(kept->update_id))
-        throw AppendError("update " + kept->update_id.str() + " exists already");
+namespace {
+
+// The update id a reassignment keeps, if any.
+std::optional<model::UpdateId> kept_update_id(const std::optional<LedgerStore::KeptIds>& kept) {
+    return kept ? std::optional(kept->update_id) : std::nullopt;
 }
 
-Name LedgerStore::id_source(const std::optional<KeptIds>& kept) const {
-    return kept ? Name(model::kept_id_source(kept->update_id)) : id_namespace_;
+}  // namespace
+
+void LedgerStore::check_kept(const std::optional<model::UpdateId>& kept) const {
+    if (kept && offset_of_update_.find(*kept))
+        throw AppendError("update " + kept->str() + " exists already");
+}
+
+Name LedgerStore::id_source(const std::optional<model::UpdateId>& kept) const {
+    return kept ? Name(model::kept_id_source(*kept)) : id_namespace_;
 }
 
 void LedgerStore::add_created(const model::ContractPtr& c, const TransactionDraft& draft,
@@ -681,7 +691,7 @@ void LedgerStore::unassign(const std::string& contract_id, const std::string& ta
     const std::unique_lock lock(mutex_);
     check_time(record_time);
     check_room(0);
-    check_kept(kept);
+    check_kept(kept_update_id(kept));
     ContractState& state = active_state(contract_id);
     if (state.synchronizer_id.empty())
         throw AppendError("contract " + contract_id + " is already in flight");
@@ -704,7 +714,7 @@ void LedgerStore::unassign(const std::string& contract_id, const std::string& ta
         .unassign_id =
             Name(kept && !kept->unassign_id.empty() ? kept->unassign_id
                                                     : model::sha256_hex("unassign/" + update_id)),
-        .id_namespace = id_source(kept),
+        .id_namespace = id_source(kept_update_id(kept)),
         .reassignment_counter = counter_of(reassignments_, state.contract->contract_id) + 1,
         .migration_id = migration_id_,
         .record_time = record_time};
@@ -719,7 +729,7 @@ void LedgerStore::assign(const std::string& contract_id, const Party& submitter,
     const std::unique_lock lock(mutex_);
     check_time(record_time);
     check_room(0);
-    check_kept(kept);
+    check_kept(kept_update_id(kept));
     ContractState& state = active_state(contract_id);
     const auto pending = in_flight_.find(contract_id);
     if (pending == in_flight_.end())
@@ -728,7 +738,7 @@ void LedgerStore::assign(const std::string& contract_id, const Party& submitter,
     Reassignment r = pending->second;
     r.offset = offset;
     r.kind = Reassignment::Kind::assign;
-    r.id_namespace = id_source(kept);
+    r.id_namespace = id_source(kept_update_id(kept));
     r.submitter = Name(submitter);
     r.record_time = record_time;
     undo_.set(state.synchronizer_id, r.target_synchronizer);

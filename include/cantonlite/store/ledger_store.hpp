@@ -391,9 +391,9 @@ class LedgerStore {
     void push(UpdatePtr update);
     void check_time(model::Timestamp t) const;
     // Throws AppendError when the kept update id is in the history already.
-    void check_kept(const std::optional<KeptIds>& kept) const;
+    void check_kept(const std::optional<model::UpdateId>& kept) const;
     // What an update carries to derive its id from: the network's namespace, or the kept id.
-    [[nodiscard]] Name id_source(const std::optional<KeptIds>& kept) const;
+    [[nodiscard]] Name id_source(const std::optional<model::UpdateId>& kept) const;
     // Throws AppendError unless one more update and `new_contracts` more contracts fit: their
     // positions are 32-bit (the indexes, ContractState::archived_at).
     void check_room(std::size_t new_contracts) const;
