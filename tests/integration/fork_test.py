@@ -300,12 +300,20 @@ r = fork("--scan", f"http://127.0.0.1:{a}", "--out", cut, "--at", at, "--updates
 if r.returncode != 0 or ", 25 updates after it" not in r.stderr:
     fail(f"fork --updates 25: exit {r.returncode}, {r.stderr}")
 
-# Ctrl-C stops a fork at once and writes nothing.
-ok(a, "POST", "/_cantonlite/v1/faults", {"route": "/api/scan/v2/updates", "latency_ms": 400})
+# Ctrl-C stops a fork at once and writes nothing: sent once the fork is paging the updates (the
+# source has delayed one of them), whose every page the source delays by 3 s.
+rule = ok(a, "POST", "/_cantonlite/v1/faults",
+          {"route": "/api/scan/v2/updates", "latency_ms": 3000})["id"]
 stopped = os.path.join(WORK, "stopped.state")
 process = subprocess.Popen([BIN, "fork", "--scan", f"http://127.0.0.1:{a}", "--out", stopped,
                             "--at", at], stderr=subprocess.PIPE, text=True)
-time.sleep(1.5)
+for _ in range(300):
+    if any(r["id"] == rule and r["matched"] > 0
+           for r in ok(a, "GET", "/_cantonlite/v1/faults")["faults"]):
+        break
+    time.sleep(0.1)
+else:
+    fail("the fork never asked for an update page")
 process.send_signal(signal.SIGINT)
 try:
     _, stderr = process.communicate(timeout=15)
