@@ -593,15 +593,22 @@ class PostgresJournal final : public Journal {
                         std::chrono::steady_clock::now() >= last_left_ + turn_idle);
             };
             if (lease_ == Lease::held) {
-                auto until = lease_since_ + turn_length;
-                if (holders_ == 0 && queued_.empty())
-                    until = std::min(until, last_left_ + turn_idle);
-                wake_.wait_until(lock, until, [&] {
+                const auto due = [&] {
                     return stopping_ || commit_due() || !unavailable_.empty() ||
                            (handing_over_ && give_back_due());
-                });
-                if (std::chrono::steady_clock::now() >= lease_since_ + turn_length) {
-                    handing_over_ = true;  // no new holders: the others' turn comes
+                };
+                if (handing_over_) {
+                    // Its time is up: until the holders leave (leave_turn wakes it) or a write
+                    // is waited for, without spinning on a deadline that has passed.
+                    wake_.wait(lock, [&] { return due() || !waiting_.empty(); });
+                } else {
+                    auto until = lease_since_ + turn_length;
+                    if (holders_ == 0 && queued_.empty())
+                        until = std::min(until, last_left_ + turn_idle);
+                    wake_.wait_until(lock, until, due);
+                    if (std::chrono::steady_clock::now() >= lease_since_ + turn_length) {
+                        handing_over_ = true;  // no new holders: the others' turn comes
+                    }
                 }
             } else {
                 wake_.wait(lock, [&] {

@@ -438,7 +438,7 @@ TEST_F(PostgresJournal, WhenDurableCallbacksRunOnceEach) {
 TEST_F(PostgresJournal, WritesWaitOutAServerRestart) {
     const auto journal = open_postgres_journal(url_, seed);
     journal->wait_durable(append_in_turn(*journal, "before"));
-    const auto turn = journal->writers_turn();  // held while PostgreSQL goes
+    auto turn = journal->writers_turn();  // held while PostgreSQL goes
     Server::get().stop();
     const auto queued = journal->append("during");  // taken: nothing knows yet
     bool unavailable = false;
@@ -452,6 +452,9 @@ TEST_F(PostgresJournal, WritesWaitOutAServerRestart) {
     EXPECT_FALSE(journal->stats().available);
     EXPECT_THROW((void)journal->append("refused"), JournalUnavailable);
     EXPECT_THROW((void)journal->writers_turn(), JournalUnavailable);
+    // Left, as a write leaves its turn when it fails: a turn still held would keep the next one,
+    // once its 20 ms are up, waiting for it (this thread's) for ever.
+    turn.reset();
     Server::get().start();
     // Back within a few reconnection attempts.
     std::uint64_t after = 0;
