@@ -405,14 +405,15 @@ int token(const CommandLine& cli) {
     return exit_ok;
 }
 
-// Set by SIGINT and SIGTERM while a fork runs: it stops, writing nothing.
+// Set by SIGINT and SIGTERM while a fork or a dump runs: it stops, writing nothing.
 std::atomic<bool> fork_stop{false};
 
 int fork_command(const CommandLine& cli) {
     const auto on_signal = [](int /*signal*/) { fork_stop.store(true); };
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
-    return run_fork(cli.fork, std::cerr, fork_stop);
+    return cli.command == Command::dump ? run_dump(cli.fork, std::cerr, fork_stop)
+                                        : run_fork(cli.fork, std::cerr, fork_stop);
 }
 
 int generate(const CommandLine& cli) {
@@ -472,6 +473,7 @@ int run(const std::vector<std::string>& args) {
         case Command::generate:
             return generate(cli);
         case Command::fork:
+        case Command::dump:
             return fork_command(cli);
         case Command::apply:
         case Command::time:

@@ -34,6 +34,8 @@ enum class FlagKind {
     fork_updates,    // fork --updates
     fork_ca_file,    // fork --ca-file
     fork_progress,   // fork --progress (takes no value)
+    fork_dump,       // fork --dump
+    no_bulk,         // dump --no-bulk (takes no value)
 };
 
 struct FlagSpec {
@@ -105,9 +107,19 @@ constexpr std::array<FlagSpec, 4> time_flags{{
     {"--set", FlagKind::set_time},
 }};
 
-constexpr std::array<FlagSpec, 6> fork_flags{{
+constexpr std::array<FlagSpec, 7> fork_flags{{
     {"--scan", FlagKind::fork_scan},
+    {"--dump", FlagKind::fork_dump},
     {"--out", FlagKind::fork_out},
+    {"--at", FlagKind::fork_at},
+    {"--updates", FlagKind::fork_updates},
+    {"--ca-file", FlagKind::fork_ca_file},
+    {"--progress", FlagKind::fork_progress},
+}};
+
+constexpr std::array<FlagSpec, 6> dump_flags{{
+    {"--scan", FlagKind::fork_scan},
+    {"--no-bulk", FlagKind::no_bulk},
     {"--at", FlagKind::fork_at},
     {"--updates", FlagKind::fork_updates},
     {"--ca-file", FlagKind::fork_ca_file},
@@ -126,9 +138,10 @@ struct CommandSpec {
 
 constexpr std::array<std::string_view, 1> token_required{"--user"};
 constexpr std::array<std::string_view, 3> generate_required{"--parties", "--amulets", "--updates"};
-constexpr std::array<std::string_view, 2> fork_required{"--scan", "--out"};
+constexpr std::array<std::string_view, 1> fork_required{"--out"};
+constexpr std::array<std::string_view, 1> dump_required{"--scan"};
 
-constexpr std::array<CommandSpec, 12> commands{{
+constexpr std::array<CommandSpec, 13> commands{{
     {"serve", Command::serve, serve_flags, {}},
     {"describe", Command::describe, describe_flags, {}},
     {"token", Command::token, token_flags, token_required},
@@ -141,6 +154,7 @@ constexpr std::array<CommandSpec, 12> commands{{
     {"state save", Command::state_save, admin_flags, {}, "FILE", &CommandLine::file},
     {"state load", Command::state_load, admin_flags, {}, "FILE", &CommandLine::file},
     {"fork", Command::fork, fork_flags, fork_required},
+    {"dump", Command::dump, dump_flags, dump_required, "DIR", &CommandLine::file},
 }};
 
 constexpr std::int64_t max_expires_in = 10LL * 366 * 86'400;  // ten years
@@ -248,6 +262,12 @@ void apply_flag(const FlagSpec& spec, std::string_view name, std::string value, 
         case FlagKind::fork_progress:
             out.fork.progress = true;
             return;
+        case FlagKind::fork_dump:
+            out.fork.dump_dir = non_empty(name, std::move(value));
+            return;
+        case FlagKind::no_bulk:
+            out.fork.bulk = false;
+            return;
     }
 }
 
@@ -271,7 +291,7 @@ void parse_flags(const std::vector<std::string>& args, const CommandSpec& comman
         if (spec == nullptr) throw UsageError(std::string(name) + ": unknown flag (see --help)");
         std::string value;
         if (spec->kind == FlagKind::json || spec->kind == FlagKind::on ||
-            spec->kind == FlagKind::fork_progress) {
+            spec->kind == FlagKind::fork_progress || spec->kind == FlagKind::no_bulk) {
             if (eq != std::string_view::npos)
                 throw UsageError(std::string(name) + ": takes no value");
         } else if (eq != std::string_view::npos) {
@@ -293,6 +313,16 @@ void parse_flags(const std::vector<std::string>& args, const CommandSpec& comman
         throw UsageError(std::string(command.operand) + ": is required (see --help)");
     }
     if (out.advance && out.set) throw UsageError("--set: cannot be combined with --advance");
+    if (command.command == Command::dump) out.fork.dump_dir = out.file;
+    if (command.command == Command::fork) {
+        const bool scan = !out.fork.scan_url.empty();
+        const bool dump = !out.fork.dump_dir.empty();
+        if (scan == dump) throw UsageError("fork: give --scan URL or --dump DIR (see --help)");
+        if (dump && out.fork.at)
+            throw UsageError("--at: applies to --scan (a dump holds the snapshot it was taken at)");
+        if (dump && !out.fork.ca_file.empty())
+            throw UsageError("--ca-file: applies to --scan (a dump is read from its folder)");
+    }
 }
 
 }  // namespace
@@ -351,6 +381,12 @@ Usage:
   cantonlite state load FILE   replace a running daemon's network with a state file's
   cantonlite fork --scan URL --out FILE [--at TIME] [--updates N] [--ca-file FILE] [--progress]
                                write a state file of the network a Scan serves (docs/fork.md)
+  cantonlite fork --dump DIR --out FILE [--updates N] [--progress]
+                               the same from a folder cantonlite dump wrote, offline
+  cantonlite dump --scan URL DIR [--at TIME] [--updates N] [--no-bulk] [--ca-file FILE]
+                  [--progress]
+                               write what a fork takes from a Scan to the folder DIR, in Scan's
+                               bulk layout, to fork from later with fork --dump DIR, offline
   cantonlite --help            this text
   cantonlite --version         the version
 
@@ -407,13 +443,18 @@ Flags of generate (output is deterministic for a given S):
                         their outcomes, ANS entries, transfer commands, vote requests
   --seed S              seed of the pseudo-random choices, default 1
 
-Flags of fork (nothing is written unless the whole fork succeeds):
+Flags of fork and dump (nothing is written unless the whole fork or dump succeeds):
   --scan URL            the Scan, http[s]://HOST[:PORT][/PATH] (PATH default /api/scan)
-  --out FILE            the state file to write; serve it with serve --load-state FILE
+  --dump DIR            fork: from the folder cantonlite dump wrote, instead of a Scan (every
+                        object's digest is checked)
+  --out FILE            fork: the state file to write; serve it with serve --load-state FILE
   --at TIME             start from the latest ACS snapshot at or before TIME (default: the latest)
   --updates N           take at most N updates after the snapshot (default: all)
   --ca-file FILE        PEM trust anchors for https, besides the system's (certificates are
                         always verified)
+  --no-bulk             dump: page the ACS at /v2/state/acs even where the Scan lists it as
+                        bulk objects (/v0/history/bulk/acs), whose records' fields come with
+                        their labels sorted rather than in Daml's order
   --progress            show the progress line even when stderr is not a terminal
 
 Flags of apply, time, snapshot, revert and reset (clients of a running daemon's admin API):

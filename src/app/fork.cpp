@@ -22,7 +22,9 @@
 #include "cantonlite/model/timestamp.hpp"
 #include "cantonlite/net/http_client.hpp"
 #include "cantonlite/seed/fork.hpp"
+#include "cantonlite/seed/scan_bulk.hpp"
 #include "cantonlite/util/whole_file.hpp"
+#include "scan_dump.hpp"
 
 namespace cantonlite::app {
 namespace {
@@ -64,46 +66,60 @@ std::string seconds(Clock::duration d) {
 class ScanClient {
   public:
     ScanClient(net::Url url, net::ClientOptions options, const std::atomic<bool>& stop,
-               std::ostream& err)
-        : url_(std::move(url)), options_(std::move(options)), stop_(stop), err_(err) {
+               std::ostream& err, const char* command)
+        : url_(std::move(url)),
+          options_(std::move(options)),
+          stop_(stop),
+          err_(err),
+          command_(command) {
         if (url_.base_path.empty()) url_.base_path = default_scan_path;
     }
 
-    // The answer to `method path`, parsed; nullopt for a 404 when `absent_ok`. Throws FetchError.
     // The body of the 200 answer to `method path`; nullopt for a 404 when `absent_ok`. Throws
     // FetchError.
     std::optional<std::string> call_text(const std::string& method, const std::string& path,
                                          const std::string& body = {}, bool absent_ok = false) {
-        net::ClientRequest request{.method = method,
-                                   .host = url_.host,
-                                   .port = url_.port,
-                                   .tls = url_.tls,
-                                   .target = url_.base_path + path};
-        if (!body.empty()) {
-            request.headers.push_back({"Content-Type", "application/json"});
-            request.body = body;
-        }
         const std::string name = method + " " + where(path);
-        net::ClientResponse response;
-        try {
-            response = net::send_with_retries(
-                request, options_, net::RetryPolicy{}, &stop_,
-                [&](int attempt, const std::string& reason, std::chrono::milliseconds wait) {
-                    const std::lock_guard lock(err_mutex_);
-                    err_ << "cantonlite: fork: " << name << ": " << reason << "; trying again in "
-                         << wait.count() << " ms (try " << attempt + 1 << " of "
-                         << net::RetryPolicy{}.max_attempts << ")\n";
-                });
-        } catch (const net::ClientError& e) {
-            throw FetchError(name + ": " + e.what());
-        }
-        ++requests_;
+        net::ClientResponse response = send(request_to(method, path, body), name);
         if (response.status == 404 && absent_ok) return std::nullopt;
-        if (response.status != 200) {
-            throw FetchError(name + ": HTTP " + std::to_string(response.status) + ": " +
-                             answer_text(response.body));
+        return ok_body(std::move(response), name);
+    }
+
+    // A listing of Scan's bulk objects (GET `path`, /v0/history/bulk/...); nullopt when the
+    // Scan does not serve them (404, or 501 where its bulk storage is off). Throws FetchError.
+    std::optional<json> bulk_listing(const std::string& path) {
+        const std::string name = "GET " + where(path);
+        net::ClientResponse response = send(request_to("GET", path, {}), name);
+        if (response.status == 404 || response.status == 501) return std::nullopt;
+        json parsed = json::parse(ok_body(std::move(response), name), nullptr, false);
+        if (!parsed.is_object()) throw FetchError(name + ": the answer is not a JSON object");
+        return parsed;
+    }
+
+    // The bytes of a bulk object at `url` (absolute: Scan's download URL, or a bucket's), and
+    // its key: what follows /bulk/download/ in the path, else its last two steps. Throws
+    // FetchError.
+    std::string download(const std::string& url, std::string* key) {
+        const std::size_t query = url.find('?');
+        std::string why;
+        const auto parsed = net::parse_url(url.substr(0, query), &why);
+        const std::string name = "GET " + url;
+        if (!parsed) throw FetchError(name + ": " + why);
+        std::string path = parsed->base_path;
+        const std::size_t marker = path.find("/bulk/download/");
+        if (marker != std::string::npos) {
+            *key = percent_decoded(path.substr(marker + 15));
+        } else {
+            const std::size_t last = path.rfind('/');
+            const std::size_t before = last == 0 ? 0 : path.rfind('/', last - 1);
+            *key = percent_decoded(path.substr(before + 1));
         }
-        return std::move(response.body);
+        net::ClientRequest request{.host = parsed->host,
+                                   .port = parsed->port,
+                                   .tls = parsed->tls,
+                                   .target = path.empty() ? "/" : path};
+        if (query != std::string::npos) request.target += url.substr(query);
+        return ok_body(send(request, name), name);
     }
 
     // The answer to `method path`, parsed; nullopt for a 404 when `absent_ok`. Throws FetchError.
@@ -126,10 +142,66 @@ class ScanClient {
     [[nodiscard]] std::size_t requests() const { return requests_; }
 
   private:
+    [[nodiscard]] net::ClientRequest request_to(const std::string& method, const std::string& path,
+                                                const std::string& body) const {
+        net::ClientRequest request{.method = method,
+                                   .host = url_.host,
+                                   .port = url_.port,
+                                   .tls = url_.tls,
+                                   .target = url_.base_path + path};
+        if (!body.empty()) {
+            request.headers.push_back({"Content-Type", "application/json"});
+            request.body = body;
+        }
+        return request;
+    }
+
+    // Sends `request` (`name` in messages), retrying a transient failure. Throws FetchError.
+    net::ClientResponse send(const net::ClientRequest& request, const std::string& name) {
+        try {
+            net::ClientResponse response = net::send_with_retries(
+                request, options_, net::RetryPolicy{}, &stop_,
+                [&](int attempt, const std::string& reason, std::chrono::milliseconds wait) {
+                    const std::lock_guard lock(err_mutex_);
+                    err_ << "cantonlite: " << command_ << ": " << name << ": " << reason
+                         << "; trying again in " << wait.count() << " ms (try " << attempt + 1
+                         << " of " << net::RetryPolicy{}.max_attempts << ")\n";
+                });
+            ++requests_;
+            return response;
+        } catch (const net::ClientError& e) {
+            throw FetchError(name + ": " + e.what());
+        }
+    }
+
+    static std::string ok_body(net::ClientResponse response, const std::string& name) {
+        if (response.status != 200) {
+            throw FetchError(name + ": HTTP " + std::to_string(response.status) + ": " +
+                             answer_text(response.body));
+        }
+        return std::move(response.body);
+    }
+
+    static std::string percent_decoded(const std::string& text) {
+        std::string out;
+        for (std::size_t i = 0; i < text.size(); ++i) {
+            if (text[i] == '%' && i + 2 < text.size() &&
+                std::isxdigit(static_cast<unsigned char>(text[i + 1])) != 0 &&
+                std::isxdigit(static_cast<unsigned char>(text[i + 2])) != 0) {
+                out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
+                i += 2;
+            } else {
+                out += text[i];
+            }
+        }
+        return out;
+    }
+
     net::Url url_;
     net::ClientOptions options_;
     const std::atomic<bool>& stop_;
     std::ostream& err_;
+    const char* command_;  // "fork" or "dump", in messages
     std::atomic<std::size_t> requests_ = 0;
     std::mutex err_mutex_;
 };
@@ -137,8 +209,8 @@ class ScanClient {
 // The progress line: on a terminal it rewrites itself; with --progress it adds a line a second.
 class Progress {
   public:
-    Progress(std::ostream& err, bool shown, bool terminal)
-        : err_(err), shown_(shown || terminal), terminal_(terminal) {}
+    Progress(std::ostream& err, bool shown, bool terminal, const char* command)
+        : err_(err), shown_(shown || terminal), terminal_(terminal), command_(command) {}
 
     void show(const std::string& phase, std::size_t done, const std::string& unit,
               const std::string& more = {}) {
@@ -153,7 +225,7 @@ class Progress {
         const double secs = std::chrono::duration<double>(now - phase_start_).count();
         const double rate = secs > 0 ? static_cast<double>(done - phase_base_) / secs : 0;
         std::ostringstream line;
-        line << "cantonlite: fork: " << phase << ": " << done << " " << unit << " ("
+        line << "cantonlite: " << command_ << ": " << phase << ": " << done << " " << unit << " ("
              << static_cast<std::uint64_t>(rate) << "/s)" << more;
         err_ << (terminal_ ? "\r\033[K" : "") << line.str() << (terminal_ ? "" : "\n");
         err_.flush();
@@ -184,6 +256,7 @@ class Progress {
     bool shown_;
     bool terminal_;
     bool dirty_ = false;
+    const char* command_;
     std::string phase_;
     Clock::time_point phase_start_ = Clock::now();
     Clock::time_point last_ = Clock::now();
@@ -214,16 +287,18 @@ model::Timestamp timestamp_of(const json& answer, const std::string& what) {
     return *t;
 }
 
+// What fork_network fetched, besides what went to its sink.
 struct Forked {
-    std::string bytes;
     seed::ForkCounts counts;
     model::Timestamp snapshot;
     std::int64_t migration = 0;
     std::string release = "splice-0.9";  // the release line the source serves
+    bool whole_history = false;          // every update the source had, none cut by --updates
+    bool bulk_acs = false;               // the ACS came as Scan's bulk objects
 };
 
 Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
-                    const std::atomic<bool>& stop) {
+                    const std::atomic<bool>& stop, ForkSink& builder) {
     const auto check_stop = [&stop] {
         if (stop.load()) throw FetchError("stopped (Ctrl-C)");
     };
@@ -284,12 +359,47 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
                          std::to_string(max_migration_probe - 1));
     out.migration = snapshot->first;
     out.snapshot = snapshot->second;
-    seed::ForkBuilder builder(
-        seed::ForkSource{.dso_party = dso["dso_party_id"].get<std::string>(),
-                         .synchronizer_id = (*update)["domain_id"].get<std::string>(),
-                         .migration_id = out.migration,
-                         .snapshot_time = out.snapshot,
-                         .lsu = lsu});
+    // Scan's bulk objects of the ACS, where it serves them and the sink takes them: of the
+    // latest bulk snapshot at or before the one chosen, which is a snapshot of some migration.
+    std::vector<std::pair<std::string, std::string>> bulk;  // (url, digest)
+    if (spec.bulk && builder.takes_bulk_objects()) {
+        const std::string path = "/v0/history/bulk/acs?at_or_before_record_time=" +
+                                 url_encode(model::format_instant(out.snapshot));
+        if (const auto listing = scan.bulk_listing(path)) {
+            const model::Timestamp at = timestamp_of(*listing, "GET " + scan.where(path));
+            std::optional<std::int64_t> migration;
+            for (std::int64_t m = out.migration; m >= 0 && !migration && at != out.snapshot; --m) {
+                const std::string probe =
+                    "/v0/state/acs/snapshot-timestamp?before=" +
+                    url_encode(model::format_instant(model::Timestamp{at.micros + 1})) +
+                    "&migration_id=" + std::to_string(m);
+                if (const auto answer = scan.call("GET", probe, {}, true);
+                    answer && timestamp_of(*answer, "GET " + scan.where(probe)) == at)
+                    migration = m;
+            }
+            if (at == out.snapshot) migration = out.migration;
+            const json& refs =
+                listing->contains("object_refs") ? (*listing)["object_refs"] : json();
+            if (migration && refs.is_array() && !refs.empty()) {
+                for (const json& ref : refs) {
+                    if (!ref.is_object() || !ref.contains("url") || !ref["url"].is_string() ||
+                        !ref.contains("digest") || !ref["digest"].is_string())
+                        throw FetchError("GET " + scan.where(path) +
+                                         ": an object_ref without a url and digest");
+                    bulk.emplace_back(ref["url"].get<std::string>(),
+                                      ref["digest"].get<std::string>());
+                }
+                out.migration = *migration;
+                out.snapshot = at;
+                out.bulk_acs = true;
+            }
+        }
+    }
+    builder.start(seed::ForkSource{.dso_party = dso["dso_party_id"].get<std::string>(),
+                                   .synchronizer_id = (*update)["domain_id"].get<std::string>(),
+                                   .migration_id = out.migration,
+                                   .snapshot_time = out.snapshot,
+                                   .lsu = lsu});
 
     // The source's round at a snapshot (Scan's summary computes holdings as of it): the fork
     // numbers its rounds from it. A Scan without the v0 summary leaves it to the rounds' contracts.
@@ -306,11 +416,32 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
     };
     note_round(out.migration, out.snapshot);
 
-    // The ACS at the snapshot, page by page: /v2/state/acs since Splice 0.9, /v1/state/acs before
-    // (a 404 of the first page says which).
+    // The ACS at the snapshot: its bulk objects, each checked against its digest; else page by
+    // page, /v2/state/acs since Splice 0.9, /v1/state/acs before (a 404 of the first page says
+    // which).
+    for (const auto& [url, digest] : bulk) {
+        check_stop();
+        std::string key;
+        std::string object = scan.download(url, &key);
+        if (const std::string got = seed::bulk_digest(object); got != digest) {
+            throw FetchError("GET " + url + ": the object's digest is " + got +
+                             ", its listing says " + digest);
+        }
+        builder.add_acs_object(key, std::move(object), digest);
+        progress.show("ACS", builder.counts().contracts, "contracts");
+    }
+    if (out.bulk_acs) {  // the release line, which the ACS pages would have told
+        if (!scan.call("POST", "/v2/state/acs",
+                       json{{"migration_id", out.migration},
+                            {"record_time", model::format_instant(out.snapshot)},
+                            {"page_size", 1}}
+                           .dump(),
+                       true))
+            out.release = "splice-0.6";
+    }
     std::string acs_path = "/v2/state/acs";
     std::string page_token;  // as JSON; none: the first page
-    for (;;) {
+    for (; !out.bulk_acs;) {
         check_stop();
         json request = {{"migration_id", out.migration},
                         {"record_time", model::format_instant(out.snapshot)},
@@ -424,17 +555,98 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
     }
     progress.end_line();
     // With the whole history, the snapshots after its last update are the source's too.
-    const bool whole = static_cast<std::int64_t>(builder.counts().updates) < limit;
-    if (whole) snapshots_until(after.first, std::nullopt);
+    out.whole_history = static_cast<std::int64_t>(builder.counts().updates) < limit;
+    if (out.whole_history) snapshots_until(after.first, std::nullopt);
     out.counts = builder.counts();
-    out.bytes = builder.finish(whole);
     return out;
+}
+
+}  // namespace
+
+namespace {
+
+// Runs `fetch` (a fork or a dump; `command` names it in messages): one line for a failure,
+// never a crash. Returns whether it finished.
+template <typename Fetch>
+bool fetched(const char* command, std::ostream& err, Progress& progress, Fetch&& fetch) {
+    try {
+        fetch();
+        progress.end_line();
+        return true;
+    } catch (const std::exception& e) {  // FetchError, ForkError, DumpError, whatever else
+        progress.end_line();
+        err << "cantonlite: " << command << ": " << e.what() << "; nothing written\n";
+        return false;
+    }
+}
+
+void say_skipped(const char* command, std::ostream& err, const seed::ForkCounts& counts) {
+    if (counts.skipped_assignments > 0) {
+        err << "cantonlite: " << command << ": " << counts.skipped_assignments
+            << " assignments of contracts in flight at the snapshot were left out\n";
+    }
 }
 
 }  // namespace
 
 int run_fork(const ForkSpec& spec, std::ostream& err, const std::atomic<bool>& stop,
              std::string* release) {
+    const auto started = Clock::now();
+    Progress progress(err, spec.progress, ::isatty(STDERR_FILENO) == 1, "fork");
+    std::string state;
+    Forked forked;
+    std::string from;  // "N requests" or "the dump of URL"
+    if (!spec.dump_dir.empty()) {
+        DumpRead read;
+        const bool ok = fetched("fork", err, progress, [&] {
+            read = fork_from_dump(
+                spec.dump_dir, spec.updates,
+                [&](const std::string& phase, std::size_t done) {
+                    progress.show(phase, done, phase == "ACS" ? "contracts" : "updates");
+                },
+                [&stop] { return stop.load(); });
+        });
+        if (!ok) return exit_failed;
+        state = std::move(read.state);
+        forked.counts = read.counts;
+        forked.snapshot = read.snapshot;
+        forked.migration = read.migration;
+        forked.release = read.release;
+        from = "from the dump of " + read.source;
+    } else {
+        std::string why;
+        const std::optional<net::Url> url = net::parse_url(spec.scan_url, &why);
+        if (!url) {
+            err << "cantonlite: --scan: " << why << '\n';
+            return exit_failed;
+        }
+        ScanClient scan(*url, net::ClientOptions{.ca_file = spec.ca_file}, stop, err, "fork");
+        BuilderSink builder;
+        const bool ok = fetched("fork", err, progress, [&] {
+            forked = fork_network(scan, spec, progress, stop, builder);
+            state = builder.finish(forked.whole_history);
+        });
+        if (!ok) return exit_failed;
+        from = std::to_string(scan.requests()) + " requests";
+    }
+    if (const auto failed = util::write_file_atomically(spec.out, state)) {
+        err << "cantonlite: fork: " << *failed << '\n';
+        return exit_failed;
+    }
+    err << "cantonlite: fork: wrote " << spec.out << ": " << forked.counts.contracts
+        << " contracts of the ACS at " << model::format_instant(forked.snapshot) << " (migration "
+        << forked.migration << "), " << forked.counts.updates << " updates after it, " << from
+        << ", in " << seconds(Clock::now() - started) << '\n';
+    say_skipped("fork", err, forked.counts);
+    if (release != nullptr) *release = forked.release;
+    if (spec.how_to_serve) {
+        err << "cantonlite: fork: serve it with: cantonlite serve --load-state " << spec.out
+            << " --release " << forked.release << '\n';
+    }
+    return exit_ok;
+}
+
+int run_dump(const ForkSpec& spec, std::ostream& err, const std::atomic<bool>& stop) {
     std::string why;
     const std::optional<net::Url> url = net::parse_url(spec.scan_url, &why);
     if (!url) {
@@ -442,41 +654,22 @@ int run_fork(const ForkSpec& spec, std::ostream& err, const std::atomic<bool>& s
         return exit_failed;
     }
     const auto started = Clock::now();
-    ScanClient scan(*url, net::ClientOptions{.ca_file = spec.ca_file}, stop, err);
-    Progress progress(err, spec.progress, ::isatty(STDERR_FILENO) == 1);
+    ScanClient scan(*url, net::ClientOptions{.ca_file = spec.ca_file}, stop, err, "dump");
+    Progress progress(err, spec.progress, ::isatty(STDERR_FILENO) == 1, "dump");
     Forked forked;
-    try {
-        forked = fork_network(scan, spec, progress, stop);
-    } catch (const FetchError& e) {
-        progress.end_line();
-        err << "cantonlite: fork: " << e.what() << "; nothing written\n";
-        return exit_failed;
-    } catch (const seed::ForkError& e) {
-        progress.end_line();
-        err << "cantonlite: fork: " << e.what() << "; nothing written\n";
-        return exit_failed;
-    } catch (const std::exception& e) {  // whatever else: a clear line, never a crash
-        progress.end_line();
-        err << "cantonlite: fork: " << e.what() << "; nothing written\n";
-        return exit_failed;
-    }
-    if (const auto failed = util::write_file_atomically(spec.out, forked.bytes)) {
-        err << "cantonlite: fork: " << *failed << '\n';
-        return exit_failed;
-    }
-    err << "cantonlite: fork: wrote " << spec.out << ": " << forked.counts.contracts
+    const bool ok = fetched("dump", err, progress, [&] {
+        DumpWriter writer(spec.dump_dir);
+        forked = fork_network(scan, spec, progress, stop, writer);
+        writer.commit(scan.where(""), forked.release, forked.whole_history);
+    });
+    if (!ok) return exit_failed;
+    err << "cantonlite: dump: wrote " << spec.dump_dir << ": " << forked.counts.contracts
         << " contracts of the ACS at " << model::format_instant(forked.snapshot) << " (migration "
-        << forked.migration << "), " << forked.counts.updates << " updates after it, "
-        << scan.requests() << " requests, in " << seconds(Clock::now() - started) << '\n';
-    if (forked.counts.skipped_assignments > 0) {
-        err << "cantonlite: fork: " << forked.counts.skipped_assignments
-            << " assignments of contracts in flight at the snapshot were left out\n";
-    }
-    if (release != nullptr) *release = forked.release;
-    if (spec.how_to_serve) {
-        err << "cantonlite: fork: serve it with: cantonlite serve --load-state " << spec.out
-            << " --release " << forked.release << '\n';
-    }
+        << forked.migration << (forked.bulk_acs ? ", Scan's bulk objects" : "") << "), "
+        << forked.counts.updates << " updates after it, " << scan.requests() << " requests, in "
+        << seconds(Clock::now() - started) << '\n';
+    err << "cantonlite: dump: fork it with: cantonlite fork --dump " << spec.dump_dir
+        << " --out FILE\n";
     return exit_ok;
 }
 

@@ -354,8 +354,12 @@ struct ForkBuilder::Impl {
         }
     }
 
-    void add_transaction(element typed, std::optional<element> labelled, const std::string& where);
+    // `compact`: the values of `typed` are in compact_json, typed by their shape.
+    void add_transaction(element typed, std::optional<element> labelled, bool compact,
+                         const std::string& where);
     void add_reassignment(element typed, const std::string& where);
+    ForkPage add_updates(std::string_view typed_answer, std::string_view labelled_answer,
+                         bool compact);
     RecordLabels labels;                 // learnt from the update pages read in both encodings
     simdjson::dom::parser typed_parser;  // an answer's document lives in its parser
     simdjson::dom::parser labelled_parser;
@@ -410,7 +414,7 @@ std::vector<PreOrderEvent> pre_order(element tx, const std::string& where) {
 }  // namespace
 
 void ForkBuilder::Impl::add_transaction(element typed, std::optional<element> labelled,
-                                        const std::string& where) {
+                                        bool compact, const std::string& where) {
     const Timestamp record_time = time_at(typed, "record_time", where);
     snapshots_before(record_time);
     migrate_to(int_at(typed, "migration_id", store->migration_id()), record_time, where);
@@ -434,12 +438,23 @@ void ForkBuilder::Impl::add_transaction(element typed, std::optional<element> la
         const std::string type = string_at(e, "event_type", at);
         const model::TemplateId template_id = template_at(e, at);
         note_package(template_id);
-        // The value of member `key`, typed from this answer and labelled from the other.
-        // The value of member `key`, typed from this answer and labelled from the other, or
-        // from the labels learnt for its place when there is no other.
+        // The value of member `key`: typed from this answer and labelled from the other, or
+        // from the labels learnt for its place when there is no other; or, in compact_json
+        // alone, typed by its shape.
         const auto value_at = [&](const char* key) {
             const auto typed_value = member_of(e, key);
             if (!typed_value) throw ForkError(at + ": has no " + key);
+            if (compact) {
+                model::Value v = value_from_compact_json(*typed_value);
+                if (std::string_view(key) == "create_arguments")
+                    apply_hints(template_id, v, *typed_value);
+                // {} is Unit or a record without fields: a choice's result is mostly the first
+                // (Archive's), its argument the second (a choice without parameters).
+                if (std::string_view(key) == "exercise_result" &&
+                    v.kind == model::Value::Kind::record && v.items.empty())
+                    v = model::Value::unit();
+                return v;
+            }
             const std::string root = value_root(e, key);
             if (!l) {
                 model::Value v = value_from_protobuf_json(*typed_value, nullptr);
@@ -559,6 +574,7 @@ ForkPage ForkBuilder::add_acs_page(std::string_view answer) {
         try {
             model::Value argument = value_from_compact_json(*arguments);
             apply_hints(template_id, argument, *arguments);
+            impl_->labels.reorder(argument, value_root(e, "create_arguments"));
             std::optional<model::UpdateId> created_in;
             if (!optional_string_at(e, "created_in_update_id").empty())
                 created_in = update_id_at(e, "created_in_update_id", where, "created_in_update_id");
@@ -581,6 +597,38 @@ ForkPage ForkBuilder::add_acs_page(std::string_view answer) {
     return page;
 }
 
+void ForkBuilder::learn_labels(std::string_view typed_answer, std::string_view labelled_answer) {
+    const simdjson::dom::array typed =
+        array_at(parse_answer(impl_->typed_parser, typed_answer, "an update page"), "transactions",
+                 "an update page");
+    const simdjson::dom::array labelled =
+        array_at(parse_answer(impl_->labelled_parser, labelled_answer, "an update page"),
+                 "transactions", "an update page");
+    auto l = labelled.begin();
+    for (auto t = typed.begin(); t != typed.end() && l != labelled.end(); ++t, ++l) {
+        const auto typed_events = member_of(*t, "events_by_id");
+        const auto labelled_events = member_of(*l, "events_by_id");
+        simdjson::dom::object events;
+        if (!typed_events || !labelled_events || typed_events->get_object().get(events)) continue;
+        for (const simdjson::dom::key_value_pair event : events) {
+            const auto other = member_of(*labelled_events, event.key);
+            if (!other) continue;
+            for (const char* key : {"create_arguments", "choice_argument", "exercise_result"}) {
+                const auto typed_value = member_of(event.value, key);
+                const auto labelled_value = member_of(*other, key);
+                if (!typed_value || !labelled_value) continue;
+                try {
+                    impl_->labels.learn(value_from_protobuf_json(*typed_value, &*labelled_value),
+                                        value_root(event.value, key));
+                } catch (const ScanValueError& e) {
+                    throw ForkError("update " + optional_string_at(*t, "update_id") + ": " +
+                                    std::string(event.key) + ": " + std::string(key) + e.what());
+                }
+            }
+        }
+    }
+}
+
 void ForkBuilder::add_round_at(Timestamp t, std::int64_t round) {
     if (round < 0) throw ForkError("a round number is negative: " + std::to_string(round));
     impl_->rounds.emplace_back(t, round);
@@ -592,15 +640,23 @@ void ForkBuilder::add_snapshot_time(std::int64_t migration, Timestamp t) {
 
 ForkPage ForkBuilder::add_updates_page(std::string_view typed_answer,
                                        std::string_view labelled_answer) {
-    impl_->start_history();
-    const element typed = parse_answer(impl_->typed_parser, typed_answer, "an update page");
+    return impl_->add_updates(typed_answer, labelled_answer, false);
+}
+
+ForkPage ForkBuilder::add_compact_updates_page(std::string_view answer) {
+    return impl_->add_updates(answer, {}, true);
+}
+
+ForkPage ForkBuilder::Impl::add_updates(std::string_view typed_answer,
+                                        std::string_view labelled_answer, bool compact) {
+    start_history();
+    const element typed = parse_answer(typed_parser, typed_answer, "an update page");
     const simdjson::dom::array typed_list = array_at(typed, "transactions", "an update page");
     const bool both = !labelled_answer.empty();
     simdjson::dom::array labelled_list;
     if (both) {
-        labelled_list =
-            array_at(parse_answer(impl_->labelled_parser, labelled_answer, "an update page"),
-                     "transactions", "an update page");
+        labelled_list = array_at(parse_answer(labelled_parser, labelled_answer, "an update page"),
+                                 "transactions", "an update page");
     }
     // The history may have grown between the two answers: take what both hold.
     ForkPage page;
@@ -610,8 +666,7 @@ ForkPage ForkBuilder::add_updates_page(std::string_view typed_answer,
         const element item = *t;
         const std::string update_id = optional_string_at(item, "update_id");
         const std::string where =
-            "update " +
-            (update_id.empty() ? "#" + std::to_string(impl_->counts.updates + 1) : update_id);
+            "update " + (update_id.empty() ? "#" + std::to_string(counts.updates + 1) : update_id);
         std::optional<element> labelled;
         if (both) {
             labelled = *l;
@@ -621,18 +676,18 @@ ForkPage ForkBuilder::add_updates_page(std::string_view typed_answer,
         }
         try {
             if (const auto event = member_of(item, "event")) {
-                impl_->add_reassignment(item, where);
+                add_reassignment(item, where);
                 page.positions.emplace_back(int_at(*event, "migration_id", 0),
                                             optional_string_at(item, "record_time"));
             } else {
-                impl_->add_transaction(item, labelled, where);
+                add_transaction(item, labelled, compact, where);
                 page.positions.emplace_back(int_at(item, "migration_id", 0),
                                             optional_string_at(item, "record_time"));
             }
         } catch (const store::AppendError& e) {
             throw ForkError(where + ": " + e.what());
         }
-        ++impl_->counts.updates;
+        ++counts.updates;
         ++page.items;
     }
     return page;

@@ -454,6 +454,51 @@ bool RecordLabels::apply(Value& v, const std::string& root) const {
     }
 }
 
+void RecordLabels::reorder(Value& v, const std::string& root) const {
+    switch (v.kind) {
+        case Value::Kind::record: {
+            const auto it = labels_.find(root);
+            if (it == labels_.end() || it->second.size() != v.items.size()) return;
+            const std::vector<std::string>& order = it->second;
+            if (v.labels != order) {
+                std::vector<std::size_t> from;
+                from.reserve(order.size());
+                for (const std::string& label : order) {
+                    const auto at = std::find(v.labels.begin(), v.labels.end(), label);
+                    if (at == v.labels.end()) return;  // another record: keep its order
+                    from.push_back(static_cast<std::size_t>(at - v.labels.begin()));
+                }
+                std::vector<Value> items;
+                items.reserve(from.size());
+                for (const std::size_t i : from) items.push_back(std::move(v.items[i]));
+                v.items = std::move(items);
+                v.labels = order;
+            }
+            for (std::size_t i = 0; i < v.items.size(); ++i)
+                reorder(v.items[i], below(root, std::to_string(i)));
+            return;
+        }
+        case Value::Kind::variant:
+            if (!v.items.empty()) reorder(v.items.front(), below(root, ":" + v.text));
+            return;
+        case Value::Kind::optional:
+            if (!v.items.empty()) reorder(v.items.front(), below(root, "?"));
+            return;
+        case Value::Kind::list:
+        case Value::Kind::text_map: {
+            const std::string place = below(root, v.kind == Value::Kind::list ? "[]" : "{}");
+            for (Value& item : v.items) reorder(item, place);
+            return;
+        }
+        case Value::Kind::gen_map:
+            for (std::size_t i = 0; i < v.items.size(); ++i)
+                reorder(v.items[i], below(root, i % 2 == 0 ? "k" : "v"));
+            return;
+        default:
+            return;
+    }
+}
+
 bool RecordLabels::known(element typed, const std::string& root) const {
     simdjson::dom::object single;
     if (typed.get_object().get(single) || single.size() != 1) return true;  // a reader refuses it

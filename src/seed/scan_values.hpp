@@ -55,6 +55,10 @@ class RecordLabels {
     [[nodiscard]] bool apply(model::Value& v, const std::string& root) const;
     // Whether every record of `typed` (protobuf_json) at `root` has labels learnt.
     [[nodiscard]] bool known(simdjson::dom::element typed, const std::string& root) const;
+    // Puts the fields of every record of `v` (labelled, in some other order: Scan's bulk objects
+    // sort keys) in the order learnt for its place, where its labels are the ones learnt; records
+    // below one whose order is not known keep theirs.
+    void reorder(model::Value& v, const std::string& root) const;
 
   private:
     std::unordered_map<std::string, std::vector<std::string>> labels_;

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cantonlite/seed/scan_bulk.hpp"
 #include "fuzz_input.hpp"
 
 namespace fs = std::filesystem;
@@ -168,6 +169,14 @@ int main(int argc, char** argv) {
         write(out / "fork", std::string("\x00", 1) + acs.dump());
         write(out / "fork", std::string("\x01", 1) + typed);
         write(out / "fork", std::string("\x02", 1) + typed + "\n" + labelled);
+        write(out / "fork", std::string("\x03", 1) + labelled);
+        // Scan's bulk layout: an object, a key, a page whose documents become lines.
+        write(out / "fork", std::string("\x04", 1) +
+                                cantonlite::seed::zstd_compress_frames(acs.dump() + "\n", 64));
+        write(out / "fork",
+              std::string("\x04", 1) +
+                  "2026-01-02T00:00:00Z~2026-01-03T00:00:00Z/updates_compact_json_0.zstd");
+        write(out / "fork", std::string("\x04", 1) + typed);
         // Its first finding: an empty map, whose entries protobuf's JSON omits, was iterated as
         // a null array.
         write(out / "fork",

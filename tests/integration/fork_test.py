@@ -16,7 +16,11 @@
    names the request: a Scan that is not there, a non-transient error, an https URL to a plain
    server.
 
-6. A source on Splice 0.6 (the default network, whose ACS is at /v1/state/acs) forked at its first
+6. Offline: `cantonlite dump` of A, then `fork --dump`. Paged (--no-bulk), the state file is
+   the very one `fork --scan` wrote. With A's bulk ACS objects (Scan's layout: keys sorted), a
+   daemon serving it answers the reads of 3. with the same statuses and JSON values. A damaged
+   object is refused by name; a dump that fails leaves no folder.
+7. A source on Splice 0.6 (the default network, whose ACS is at /v1/state/acs) forked at its first
    snapshot: the fork says so, and tests/openapi's Scan reads answer the same on both, but for
    the history from before the fork's start, which a fork does not hold.
 
@@ -340,7 +344,76 @@ if r.returncode != 1 or os.path.exists(gone) or "POST http://127.0.0.1" not in r
         "/api/scan/v2/updates: HTTP 500" not in r.stderr:
     fail(f"a 500 while forking: exit {r.returncode}, {r.stderr}")
 
-# ---- 6. a source on Splice 0.6 ----
+# ---- 6. offline: dump, then fork from the dump ----
+ok(a, "DELETE", "/_cantonlite/v1/faults")
+
+
+def dump(*args):
+    return subprocess.run([BIN, "dump", *args], capture_output=True, text=True, timeout=600)
+
+
+paged = os.path.join(WORK, "dump-paged")
+r = dump("--scan", f"http://127.0.0.1:{a}", paged, "--at", at, "--no-bulk")
+if r.returncode != 0 or not os.path.exists(os.path.join(paged, "cantonlite-dump.json")) or \
+        os.path.exists(paged + ".partial") or "fork it with: cantonlite fork --dump" not in r.stderr:
+    fail(f"dump --no-bulk: exit {r.returncode}, {r.stderr}")
+from_paged = os.path.join(WORK, "from-paged.state")
+r = fork("--dump", paged, "--out", from_paged)
+if r.returncode != 0:
+    fail(f"fork --dump: exit {r.returncode}, {r.stderr}")
+with open(out, "rb") as f1, open(from_paged, "rb") as f2:
+    if f1.read() != f2.read():
+        fail("fork --dump of a paged dump is not the state file fork --scan wrote")
+
+bulk_dir = os.path.join(WORK, "dump-bulk")
+r = dump("--scan", f"http://127.0.0.1:{a}", bulk_dir, "--at", at)
+if r.returncode != 0 or "Scan's bulk objects" not in r.stderr:
+    fail(f"dump (bulk): exit {r.returncode}, {r.stderr}")
+with open(os.path.join(bulk_dir, "cantonlite-dump.json")) as f:
+    manifest = json.load(f)
+if not manifest["acs_objects"] or not manifest["acs_objects"][0]["key"].endswith(
+        "/ACS_compact_json_0.zstd") or manifest["record_time"] != base:
+    fail(f"the bulk dump's manifest: {json.dumps(manifest)[:500]}")
+from_bulk = os.path.join(WORK, "from-bulk.state")
+r = fork("--dump", bulk_dir, "--out", from_bulk)
+if r.returncode != 0:
+    fail(f"fork --dump (bulk): exit {r.returncode}, {r.stderr}")
+_, g, g_log = CHECK.start_daemon(BIN, "--load-state", from_bulk, "--release", "splice-0.9")
+differ, bytes_same = [], 0
+for method, path, body, headers in requests:
+    on_a, on_g = call(a, method, path, body, headers), call(g, method, path, body, headers)
+    bytes_same += on_a == on_g
+    same = on_a[0] == on_g[0] and (on_a[1] == on_g[1] or
+                                   json.loads(on_a[1] or "null") == json.loads(on_g[1] or "null"))
+    if not same:
+        differ.append(f"{method} {path}\n  A: {on_a[0]} {on_a[1][:300]}\n  G: {on_g[0]} {on_g[1][:300]}")
+if differ:
+    fail(f"from the bulk dump, {len(differ)} of {len(requests)} answers differ:\n" +
+         "\n".join(differ[:8]))
+
+damaged = os.path.join(WORK, "dump-damaged")
+subprocess.run(["cp", "-r", paged, damaged], check=True)
+with open(os.path.join(damaged, "cantonlite-dump.json")) as f:
+    victim = json.load(f)["update_objects"][-1]["key"]
+with open(os.path.join(damaged, victim), "r+b") as f:
+    f.seek(40)
+    byte = f.read(1)
+    f.seek(40)
+    f.write(bytes([byte[0] ^ 1]))
+r = fork("--dump", damaged, "--out", gone)
+if r.returncode != 1 or os.path.exists(gone) or victim not in r.stderr or \
+        "digest" not in r.stderr:
+    fail(f"fork --dump of a damaged dump: exit {r.returncode}, {r.stderr}")
+for args, said in (([f"--scan=http://127.0.0.1:1", os.path.join(WORK, "no-dump")],
+                    "Connection refused"),
+                   ([f"--scan=http://127.0.0.1:{a}", paged], "not an empty folder")):
+    r = dump(*args)
+    if r.returncode != 1 or said not in r.stderr or \
+            os.path.exists(os.path.join(WORK, "no-dump")) or \
+            any(name.endswith(".partial") for name in os.listdir(WORK)):
+        fail(f"dump {args}: exit {r.returncode}, {r.stderr}")
+
+# ---- 7. a source on Splice 0.6 ----
 _, c, c_log = CHECK.start_daemon(BIN, "--release", "splice-0.6")
 out06 = os.path.join(WORK, "fork-0.6.state")
 r = fork("--scan", f"http://127.0.0.1:{c}/api/scan", "--out", out06, "--at", "2025-01-02T12:00:00Z")
@@ -376,4 +449,5 @@ CHECK.stop_all()
 print(f"fork.check: Splice 0.6: {compared} answers the same")
 print(f"fork.check: {len(requests)} answers the same on the source and its fork "
       f"({len(fork_snapshots)} snapshots, {len(update_ids)} updates by id); faults retried; "
-      "failures write nothing")
+      "failures write nothing; a paged dump forks to the same state file, a bulk one to the "
+      f"same answers ({bytes_same} of them the same bytes)")

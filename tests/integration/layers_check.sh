@@ -15,7 +15,7 @@ declare -A allowed=(
   [store]="model util boost_containers"
   [splice]="store model util nlohmann boost_containers"
   [journal]="util nlohmann boost spdlog libpq"
-  [seed]="splice store model interactive journal util nlohmann boost_containers zlib simdjson"
+  [seed]="splice store model interactive journal util nlohmann boost_containers zlib simdjson zstd"
   [http]="util nlohmann spdlog zlib simdjson"
   [areas]="http splice store seed auth interactive model util nlohmann openssl spdlog"
   [net]="http util boost spdlog openssl"
@@ -29,14 +29,14 @@ for layer in "${!allowed[@]}"; do
     while IFS=: read -r file line text; do
       target=$(sed -E -e 's@#include <boost/(unordered|container)/.*@boost_containers@' \
         -e 's@#include <zlib\.h>.*@zlib@' -e 's@#include <libpq-fe\.h>.*@libpq@' \
-        -e 's@#include <simdjson\.h>.*@simdjson@' \
+        -e 's@#include <simdjson\.h>.*@simdjson@' -e 's@#include <zstd\.h>.*@zstd@' \
         -e 's@#include [<"](cantonlite/)?([a-z_0-9]+).*@\2@' <<<"$text")
       [[ $target == "$layer" ]] && continue
       if [[ " ${allowed[$layer]} " != *" $target "* ]]; then
         echo "${file#"$root"/}:$line: the $layer layer may not include $target: $text"
         status=1
       fi
-    done < <(grep -rnE '#include [<"](cantonlite/[a-z_]+/|boost/|spdlog/|openssl/|nlohmann/|zlib\.h|libpq-fe\.h|simdjson\.h)' "$dir" || true)
+    done < <(grep -rnE '#include [<"](cantonlite/[a-z_]+/|boost/|spdlog/|openssl/|nlohmann/|zlib\.h|libpq-fe\.h|simdjson\.h|zstd\.h)' "$dir" || true)
   done
 done
 [[ $status == 0 ]] && echo "layers: every include is allowed"

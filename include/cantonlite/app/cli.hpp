@@ -35,7 +35,8 @@ enum class Command {
     reset,
     state_save,  // state save FILE
     state_load,  // state load FILE
-    fork,        // fork --scan URL --out FILE
+    fork,        // fork --scan URL | --dump DIR, --out FILE
+    dump,        // dump --scan URL DIR
 };
 
 struct CommandLine {
@@ -56,7 +57,7 @@ struct CommandLine {
     std::optional<std::string> advance;  // time --advance DURATION
     std::optional<std::string> set;      // time --set TIMESTAMP
     std::string snapshot_id;             // revert ID
-    ForkSpec fork;                       // fork --scan, --out, --at, --updates, --ca-file
+    ForkSpec fork;  // fork and dump: --scan, --dump, --out, --at, --updates, --ca-file, DIR
 };
 
 // Parses the arguments after the program name:
@@ -65,7 +66,9 @@ struct CommandLine {
 //   describe [--config FILE] [--seed FILE] [--json]
 //   token --user ID [--config FILE] [--seed FILE] [--expires-in SECONDS]
 //   generate --parties N --amulets M --updates K [--seed S]
-//   fork --scan URL --out FILE [--at TIME] [--updates N] [--ca-file FILE] [--progress]
+//   fork (--scan URL | --dump DIR) --out FILE [--at TIME] [--updates N] [--ca-file FILE]
+//        [--progress]
+//   dump --scan URL DIR [--at TIME] [--updates N] [--ca-file FILE] [--progress]
 //   apply FILE|-   time [--advance DURATION | --set TIMESTAMP]   snapshot   revert ID   reset
 //         (each with [--url URL] [--token T])
 //   --help | -h | help     --version | -V | version

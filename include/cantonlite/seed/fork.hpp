@@ -60,8 +60,15 @@ class ForkBuilder {
     ForkBuilder& operator=(const ForkBuilder&) = delete;
 
     // One page of the ACS at the snapshot: the whole answer of /v2/state/acs (or /v1/state/acs),
-    // its created_events in the order served ((created_at, contract id)). Throws ForkError.
+    // its created_events in the order served ((created_at, contract id)). A record whose fields
+    // came in another order than the one learn_labels saw for its place is put in that order.
+    // Throws ForkError.
     ForkPage add_acs_page(std::string_view answer);
+    // Learns the labels, and their order, of the records of an update page read in both
+    // encodings (as add_updates_page does), without adding its updates: before the ACS, when
+    // the ACS came with its records' fields in another order (Scan's bulk objects sort keys).
+    // Throws ForkError.
+    void learn_labels(std::string_view typed, std::string_view labelled);
     // A later Scan snapshot of the source (its migration and record time): the fork takes one at
     // the same time once its history passes it. REQUIRES: before the updates it comes after, in
     // (migration, time) order.
@@ -76,6 +83,9 @@ class ForkBuilder {
     // labels_known(typed): the records' labels are those learnt from earlier pages. Throws
     // ForkError.
     ForkPage add_updates_page(std::string_view typed, std::string_view labelled);
+    // One page of updates whose values are in compact_json alone (Scan's bulk objects): each
+    // value typed by its shape, as an ACS contract's. Throws ForkError.
+    ForkPage add_compact_updates_page(std::string_view answer);
     // Whether every record of the values of `typed` (an update page in protobuf_json) sits where
     // an earlier page read in both encodings showed its labels: then compact_json is not needed.
     [[nodiscard]] bool labels_known(std::string_view typed) const;

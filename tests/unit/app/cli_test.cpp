@@ -203,6 +203,31 @@ TEST(ParseFork, TakesTheScanTheFileAndTheLimits) {
     EXPECT_TRUE(cli.fork.progress);
 }
 
+TEST(ParseFork, TakesADumpInsteadOfAScan) {
+    const CommandLine cli =
+        parse_command_line({"fork", "--dump", "mainnet", "--out", "f.state", "--updates", "5"});
+
+    EXPECT_EQ(cli.command, Command::fork);
+    EXPECT_EQ(cli.fork.dump_dir, "mainnet");
+    EXPECT_TRUE(cli.fork.scan_url.empty());
+    EXPECT_EQ(cli.fork.updates, 5);
+}
+
+TEST(ParseDump, TakesTheScanTheFolderAndTheLimits) {
+    const CommandLine cli =
+        parse_command_line({"dump", "--scan", "https://scan.example", "mainnet", "--at",
+                            "2025-01-01T00:00:00Z", "--updates=7", "--ca-file", "ca.pem"});
+
+    EXPECT_EQ(cli.command, Command::dump);
+    EXPECT_EQ(cli.fork.scan_url, "https://scan.example");
+    EXPECT_EQ(cli.fork.dump_dir, "mainnet");
+    EXPECT_EQ(cli.fork.at, "2025-01-01T00:00:00Z");
+    EXPECT_EQ(cli.fork.updates, 7);
+    EXPECT_EQ(cli.fork.ca_file, "ca.pem");
+    EXPECT_TRUE(cli.fork.bulk);
+    EXPECT_FALSE(parse_command_line({"dump", "--scan", "http://h:1", "d", "--no-bulk"}).fork.bulk);
+}
+
 TEST(ParseFork, LimitsStayUnsetWhenNotGiven) {
     const CommandLine cli = parse_command_line({"fork", "--scan", "http://h:1", "--out", "f"});
 
@@ -284,7 +309,19 @@ INSTANTIATE_TEST_SUITE_P(
         UsageErrorCase{{"time", "now"}, "now: unknown flag (see --help)"},
         UsageErrorCase{{"serve", "--token", "t"}, "--token: unknown flag (see --help)"},
         UsageErrorCase{{"describe", "--journal", "j"}, "--journal: unknown flag (see --help)"},
-        UsageErrorCase{{"fork", "--out", "f"}, "--scan: is required (see --help)"},
+        UsageErrorCase{{"fork", "--out", "f"}, "fork: give --scan URL or --dump DIR (see --help)"},
+        UsageErrorCase{{"fork", "--scan", "http://h:1", "--dump", "d", "--out", "f"},
+                       "fork: give --scan URL or --dump DIR (see --help)"},
+        UsageErrorCase{{"fork", "--dump", "d", "--out", "f", "--at", "2025-01-01T00:00:00Z"},
+                       "--at: applies to --scan (a dump holds the snapshot it was taken at)"},
+        UsageErrorCase{{"fork", "--dump", "d", "--out", "f", "--ca-file", "c"},
+                       "--ca-file: applies to --scan (a dump is read from its folder)"},
+        UsageErrorCase{{"dump", "d"}, "--scan: is required (see --help)"},
+        UsageErrorCase{{"dump", "--scan", "http://h:1"}, "DIR: is required (see --help)"},
+        UsageErrorCase{{"dump", "--scan", "http://h:1", "d", "e"},
+                       "e: unexpected argument (see --help)"},
+        UsageErrorCase{{"dump", "--scan", "http://h:1", "d", "--out", "f"},
+                       "--out: unknown flag (see --help)"},
         UsageErrorCase{{"fork", "--scan", "http://h:1"}, "--out: is required (see --help)"},
         UsageErrorCase{{"fork", "--scan", "http://h:1", "--out", "f", "--at", "yesterday"},
                        "--at: must be a date-time such as 2025-01-01T00:00:00Z, got \"yesterday\""},
@@ -314,7 +351,7 @@ INSTANTIATE_TEST_SUITE_P(
                     "--url URL", "--token T", "--advance DURATION", "--set TIMESTAMP",
                     "CANTONLITE_URL", "http://127.0.0.1:7575", "fork --scan URL --out FILE",
                     "--at TIME", "--updates N", "--ca-file FILE", "--fork-scan URL",
-                    "CANTONLITE_FORK_SCAN"));
+                    "dump --scan URL DIR", "--dump DIR", "CANTONLITE_FORK_SCAN"));
 
 }  // namespace
 }  // namespace cantonlite::app::cli_test

@@ -4,8 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+#include <filesystem>
+
+#include "app/scan_dump.hpp"
 #include "cantonlite/seed/live_network.hpp"
+#include "cantonlite/seed/scan_bulk.hpp"
 #include "cantonlite/splice/splice_views.hpp"
+#include "cantonlite/util/whole_file.hpp"
 
 namespace cantonlite::seed::fork_builder_test {
 namespace {
@@ -218,6 +224,196 @@ TEST(ForkBuilder, WhatCannotBeForkedSaysWhichUpdateAndWhy) {
         EXPECT_EQ(std::string(e.what()), "update " + uid('b') + ": event " + uid('b') +
                                              ":1: /: has no known kind \"colour\"");
     }
+}
+
+TEST(ForkBuilder, UpdatesInCompactJsonAloneAreTypedByTheirShape) {
+    // Scan's bulk objects hold compact_json alone: each value is typed as an ACS contract's.
+    const auto both = [] {
+        ForkBuilder fork = builder();
+        fork.add_acs_page(acs_page({acs_event(cid('1'), amulet_compact(alice, "10.0000000000"))}));
+        fork.add_updates_page(
+            json{{"transactions", {transfer(amulet_typed(alice, "9.0000000000"))}}}.dump(),
+            ordered_json{{"transactions", {transfer(amulet_compact(alice, "9.0000000000"))}}}
+                .dump());
+        return fork.finish(true);
+    }();
+    ForkBuilder fork = builder();
+    fork.add_acs_page(acs_page({acs_event(cid('1'), amulet_compact(alice, "10.0000000000"))}));
+    fork.add_compact_updates_page(
+        ordered_json{{"transactions", {transfer(amulet_compact(alice, "9.0000000000"))}}}.dump());
+    EXPECT_EQ(fork.finish(true), both) << "the same network, typed by shape";
+}
+
+// A dump written from a fork's pages, and forked from.
+class ForkDump : public testing::Test {
+  protected:
+    void SetUp() override {
+        root_ = std::filesystem::temp_directory_path() /
+                ("cantonlite-dump-test-" + std::to_string(::getpid()) + "-" +
+                 testing::UnitTest::GetInstance()->current_test_info()->name());
+        std::filesystem::remove_all(root_);
+        std::filesystem::create_directories(root_);
+    }
+    void TearDown() override { std::filesystem::remove_all(root_); }
+
+    // The pages a fork of the example source takes, given to `sink`.
+    static void feed(app::ForkSink& sink) {
+        sink.start(ForkSource{.dso_party = dso,
+                              .synchronizer_id = sync,
+                              .migration_id = 2,
+                              .snapshot_time = *model::parse_timestamp("2025-01-01T12:00:00Z")});
+        std::vector<ordered_json> acs;
+        for (char c = '1'; c <= '2'; ++c)
+            acs.push_back(acs_event(cid(c), amulet_compact(alice, "10.0000000000")));
+        sink.add_acs_page(acs_page(acs));
+        sink.add_round_at(*model::parse_timestamp("2025-01-01T12:00:00Z"), 7);
+        sink.add_updates_page(mint_page('3', '3', amulet_typed(alice, "1.0000000000")),
+                              mint_page('3', '3', amulet_compact(alice, "1.0000000000")));
+        sink.add_snapshot_time(2, *model::parse_timestamp("2025-01-03T12:00:00Z"));
+        sink.add_updates_page(mint_page('4', '4', amulet_typed(alice, "2.0000000000")),
+                              mint_page('4', '4', amulet_compact(alice, "2.0000000000")));
+    }
+
+    static std::string direct() {
+        app::BuilderSink sink;
+        feed(sink);
+        return sink.finish(true);
+    }
+
+    static app::DumpRead fork(const std::filesystem::path& dir,
+                              std::optional<std::int64_t> updates = std::nullopt) {
+        return app::fork_from_dump(
+            dir, updates, [](const std::string&, std::size_t) {}, [] { return false; });
+    }
+
+    std::filesystem::path root_;
+};
+
+TEST_F(ForkDump, AForkFromADumpIsTheForkFromItsScan) {
+    const auto dir = root_ / "dump";
+    {
+        // Tiny frames and objects: several of each.
+        app::DumpWriter writer(dir, 200, 100);
+        feed(writer);
+        writer.commit("http://scan.example/api/scan", "splice-0.9", true);
+    }
+    EXPECT_FALSE(std::filesystem::exists(root_ / "dump.partial"));
+    const auto manifest = json::parse(*util::read_file(dir / "cantonlite-dump.json"));
+    EXPECT_EQ(manifest["contracts"], 2);
+    EXPECT_EQ(manifest["updates"], 2);
+    EXPECT_EQ(manifest["acs_objects"][0]["key"], "2025-01-01T12:00:00Z/ACS_compact_json_0.zstd");
+    EXPECT_GT(manifest["update_objects"].size(), 2U) << "objects cut at 200 bytes";
+    EXPECT_EQ(manifest["update_objects"][0]["key"],
+              "2025-01-01T12:00:00Z~2025-01-04T00:00:00Z/updates_compact_json_0.zstd");
+    // Each object is Scan's: zstd frames of a line per document, named by its digest.
+    const std::string key = manifest["acs_objects"][0]["key"];
+    const std::string object = *util::read_file(dir / key);
+    EXPECT_EQ(seed::bulk_digest(object), manifest["acs_objects"][0]["digest"]);
+    EXPECT_EQ(seed::bulk_lines(seed::zstd_decompress(object, 1 << 20)).size(), 2U);
+
+    const app::DumpRead read = fork(dir);
+    EXPECT_EQ(read.state, direct()) << "the same state file as a fork from the Scan itself";
+    EXPECT_EQ(read.release, "splice-0.9");
+    EXPECT_EQ(read.source, "http://scan.example/api/scan");
+    EXPECT_EQ(read.counts.updates, 2U);
+    EXPECT_EQ(fork(dir, 1).counts.updates, 1U) << "--updates";
+}
+
+TEST_F(ForkDump, ADamagedOrMissingObjectOrManifestIsRefusedByName) {
+    const auto dir = root_ / "dump";
+    {
+        app::DumpWriter writer(dir);
+        feed(writer);
+        writer.commit("http://scan.example/api/scan", "splice-0.9", true);
+    }
+    const auto manifest = json::parse(*util::read_file(dir / "cantonlite-dump.json"));
+    const std::string key = manifest["update_objects"][1]["key"];
+    std::string object = *util::read_file(dir / key);
+    object[object.size() / 2] = static_cast<char>(object[object.size() / 2] ^ 1);
+    ASSERT_FALSE(util::write_file_atomically(dir / key, object));
+    try {
+        (void)fork(dir);
+        FAIL() << "forked a damaged dump";
+    } catch (const app::DumpError& e) {
+        EXPECT_NE(std::string(e.what()).find(key + ": its digest is "), std::string::npos)
+            << e.what();
+    }
+    std::filesystem::remove(dir / key);
+    EXPECT_THROW((void)fork(dir), app::DumpError);
+    std::filesystem::remove(dir / "cantonlite-dump.json");
+    try {
+        (void)fork(dir);
+        FAIL() << "forked a folder without its manifest";
+    } catch (const app::DumpError& e) {
+        EXPECT_NE(std::string(e.what()).find("cantonlite-dump.json: cannot be read"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+TEST_F(ForkDump, ADumpIsWrittenWholeOrNotAtAll) {
+    const auto dir = root_ / "dump";
+    {
+        app::DumpWriter writer(dir);
+        feed(writer);
+        // No commit: a failed dump.
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir));
+    EXPECT_FALSE(std::filesystem::exists(root_ / "dump.partial"));
+    // A folder that holds something is not written over.
+    std::filesystem::create_directories(root_ / "full");
+    ASSERT_FALSE(util::write_file_atomically(root_ / "full" / "x", "x"));
+    EXPECT_THROW(app::DumpWriter(root_ / "full"), app::DumpError);
+}
+
+TEST_F(ForkDump, ScansOwnObjectsInCompactJsonAloneAreForkedToo) {
+    // Written by another tool: the ACS and the updates in compact_json, keys sorted, no typed
+    // twin; an update at or before the snapshot is left out.
+    const auto dir = root_ / "scan";
+    const std::string acs =
+        json(acs_event(cid('1'), amulet_compact(alice, "10.0000000000"))).dump() + "\n";
+    std::string updates;
+    for (const char* page : {"0", "3"}) {
+        const char u = page[0] == '0' ? '1' : '3';
+        std::string text = mint_page(u, u, amulet_compact(alice, "1.0000000000"));
+        json t = json::parse(text)["transactions"][0];
+        if (u == '1') t["record_time"] = "2025-01-01T00:00:00.000000Z";
+        updates += t.dump() + "\n";
+    }
+    const std::string acs_key = "2025-01-01T12:00:00Z/ACS_compact_json_0.zstd";
+    const std::string updates_key =
+        "2025-01-01T00:00:00Z~2025-01-04T00:00:00Z/updates_compact_json_0.zstd";
+    const std::string acs_object = seed::zstd_compress_frames(acs);
+    const std::string updates_object = seed::zstd_compress_frames(updates);
+    std::filesystem::create_directories((dir / acs_key).parent_path());
+    std::filesystem::create_directories((dir / updates_key).parent_path());
+    ASSERT_FALSE(util::write_file_atomically(dir / acs_key, acs_object));
+    ASSERT_FALSE(util::write_file_atomically(dir / updates_key, updates_object));
+    const json manifest = {
+        {"cantonlite_dump", 1},
+        {"source", "https://scan.sv-1.example.com/api/scan"},
+        {"release", "splice-0.9"},
+        {"dso_party_id", dso},
+        {"synchronizer_id", sync},
+        {"migration_id", 2},
+        {"record_time", "2025-01-01T12:00:00Z"},
+        {"whole_history", true},
+        {"rounds", json::array()},
+        {"snapshots", json::array()},
+        {"acs_objects",
+         {{{"key", acs_key}, {"digest", seed::bulk_digest(acs_object)}, {"contracts", 1}}}},
+        {"update_objects",
+         {{{"key", updates_key},
+           {"digest", seed::bulk_digest(updates_object)},
+           {"updates", 2},
+           {"encoding", "compact_json"}}}}};
+    ASSERT_FALSE(util::write_file_atomically(dir / "cantonlite-dump.json", manifest.dump()));
+
+    const app::DumpRead read = fork(dir);
+    EXPECT_EQ(read.counts.contracts, 1U);
+    EXPECT_EQ(read.counts.updates, 1U) << "the update before the snapshot is not after it";
+    const auto network = LiveNetwork::load_state(read.state, "fork.state");
+    EXPECT_TRUE(network->store().contract(cid('3')).has_value());
 }
 
 }  // namespace

@@ -121,4 +121,13 @@ enum class TransferInstructionChoice { accept, reject, withdraw };
 // GET /v0/ans-entries/by-name/{name} (lookupAnsEntryByName).
 [[nodiscard]] http::Response get_ans_entry_by_name(const Store& store, const Context& ctx);
 
+// GET /v0/history/bulk/acs (listBulkAcsSnapshotObjects, pre-alpha): the latest snapshot at or
+// before at_or_before_record_time, as Scan's bulk storage objects: {"record_time", "object_refs":
+// [{"url", "digest"}]}, each url this Scan's download of the object.
+[[nodiscard]] http::Response get_bulk_acs(const Store& store, const Context& ctx);
+
+// GET /v0/history/bulk/download/{object_key}: the bytes of a bulk object (zstd), 404 when there
+// is no such object.
+[[nodiscard]] http::Response get_bulk_download(const Store& store, const Context& ctx);
+
 }  // namespace cantonlite::areas::scan
