@@ -10,6 +10,7 @@
 
 #include "cantonlite/areas/scan/scan_handlers.hpp"
 #include "cantonlite/areas/scan/scan_json.hpp"
+#include "cantonlite/http/area.hpp"
 #include "cantonlite/http/json_text.hpp"
 #include "cantonlite/seed/scan_bulk.hpp"
 #include "snapshot_support.hpp"
@@ -136,8 +137,9 @@ http::Response get_bulk_acs(const Store& store, const Context& ctx) {
     for (const BulkObject& o : acs_objects(store, *snapshot)) {
         if (!first) out += ',';
         first = false;
-        out += '{';
-        http::append_string_field(out, "url", download_url(ctx, o.key), true);
+        out += "{\"url\":";
+        // The client's Host, as circe writes a string (not UTF-8: U+FFFD).
+        out += http::circe_json_string(download_url(ctx, o.key));
         http::append_string_field(out, "digest", o.digest);
         out += '}';
     }

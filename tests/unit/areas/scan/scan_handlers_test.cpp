@@ -1,5 +1,7 @@
 #include "cantonlite/areas/scan/scan_handlers.hpp"
 
+#include <algorithm>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -9,6 +11,7 @@
 
 #include "cantonlite/app/application.hpp"
 #include "cantonlite/http/router.hpp"
+#include "cantonlite/seed/scan_bulk.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
 
 namespace cantonlite::areas::scan::scan_handlers_test {
@@ -48,7 +51,9 @@ class ScanClient {
     }
 
     Response send(std::string method, std::string target, std::vector<Header> headers = {}) const {
-        headers.insert(headers.begin(), Header{"Host", "localhost:7575"});
+        if (std::none_of(headers.begin(), headers.end(),
+                         [](const Header& h) { return h.name == "Host"; }))
+            headers.insert(headers.begin(), Header{"Host", "localhost:7575"});
         return router_->handle(Request{.method = std::move(method),
                                        .target = std::move(target),
                                        .headers = std::move(headers)});
@@ -287,6 +292,49 @@ TEST(GetLsu, AnswersFromEachStoreItIsGiven) {
 
     EXPECT_EQ(answers, (std::vector<json>{"2030-01-15T14:00:00Z", "2031-02-03T04:05:06Z", json(),
                                           "2030-01-15T14:00:00Z"}));
+}
+
+// listBulkAcsSnapshotObjects and the download it names (FIDELITY 92).
+TEST(ScanBulkAcs, ListsTheSnapshotsObjectsWhichDownloadAsScanWritesThem) {
+    std::ifstream in(std::string(CANTONLITE_SOURCE_DIR) + "/config/default-network.json");
+    const ScanClient scan(json::parse(in));
+    const Response listing =
+        scan.get("/api/scan/v0/history/bulk/acs?at_or_before_record_time=2025-01-06T00:00:00Z");
+    ASSERT_EQ(listing.status, 200) << listing.body;
+    const json body = json::parse(listing.body);
+    EXPECT_EQ(body["record_time"], "2025-01-05T00:00:00Z") << "the latest at or before";
+    ASSERT_EQ(body["object_refs"].size(), 1U);
+    const std::string url = body["object_refs"][0]["url"];
+    const std::string prefix = "http://localhost:7575/api/scan/v0/history/bulk/download/";
+    ASSERT_EQ(url.substr(0, prefix.size()), prefix);
+    EXPECT_EQ(url.substr(prefix.size()), "2025-01-05T00%3A00%3A00Z%2FACS_compact_json_0.zstd");
+
+    const Response object = scan.get(url.substr(std::string("http://localhost:7575").size()));
+    ASSERT_EQ(object.status, 200);
+    EXPECT_EQ(object.content_type, "application/octet-stream");
+    EXPECT_EQ(seed::bulk_digest(object.body), body["object_refs"][0]["digest"]);
+    const std::string text = seed::zstd_decompress(object.body, 1 << 24);
+    const auto lines = seed::bulk_lines(text);
+    ASSERT_FALSE(lines.empty());
+    for (const auto line : lines) {
+        const json event = json::parse(line);  // keys sorted, as noSpacesSortKeys writes them
+        EXPECT_EQ(event.dump(), line);
+        EXPECT_TRUE(event.contains("contract_id") && event.contains("create_arguments"));
+    }
+    EXPECT_EQ(scan.get("/api/scan/v0/history/bulk/download/nope").status, 404);
+}
+
+TEST(ScanBulkAcs, AHostThatIsNotUtf8IsWrittenAsCirceWritesIt) {
+    // The fuzzer's finding: the Host header went into the JSON as it came.
+    std::ifstream in(std::string(CANTONLITE_SOURCE_DIR) + "/config/default-network.json");
+    const ScanClient scan(json::parse(in));
+    const Response listing =
+        scan.get("/api/scan/v0/history/bulk/acs?at_or_before_record_time=2025-01-06T00:00:00Z",
+                 {{"Host", "h\xff\x01\"x"}});
+    ASSERT_EQ(listing.status, 200);
+    ASSERT_TRUE(json::accept(listing.body)) << listing.body;
+    const std::string url = json::parse(listing.body)["object_refs"][0]["url"];
+    EXPECT_TRUE(url.starts_with("http://h\xef\xbf\xbd\x01\"x/api/scan/")) << url;
 }
 
 }  // namespace
