@@ -8,7 +8,7 @@ JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?= -DCANTONLITE_WERROR=ON
 ARGS       ?=
 
-.PHONY: all deps configure build run test bench tsan san-configure asan fuzz docker-smoke format clean
+.PHONY: all deps configure build run test bench tsan san-configure asan fuzz docker-smoke format clean package
 
 all: build
 
@@ -36,6 +36,15 @@ test: build
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
 	@$(MAKE) --no-print-directory asan
 	@$(MAKE) --no-print-directory tsan
+
+# The Debian package, cantonlite_<version>_amd64.deb, in the top folder (CPack; docs/deployment.md):
+# /usr/bin/cantonlite, the networks in /usr/share/cantonlite, a systemd unit, not enabled.
+# `apt install ./cantonlite_*_amd64.deb` installs it.
+package: configure
+	cmake --build $(BUILD_DIR) --target cantonlite -j$(JOBS)
+	cd $(BUILD_DIR) && cpack -G DEB -B $(CURDIR)/$(BUILD_DIR)/package >/dev/null
+	cp $(BUILD_DIR)/package/cantonlite_*_amd64.deb .
+	@ls cantonlite_*_amd64.deb
 
 # Throughput of every operation and the daemon's start-up and memory, as ratios to baselines of
 # the same run (tests/bench/bench.cpp). BENCH_ARGS: e.g. --seconds 5 --generate 1000,1000000,10000

@@ -19,8 +19,10 @@
 #include <thread>
 
 #include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
 
 #include "cantonlite/app/admin_client.hpp"
+#include "cantonlite/app/builtin_files.hpp"
 #include "cantonlite/app/cli.hpp"
 #include "cantonlite/app/config.hpp"
 #include "cantonlite/app/describe.hpp"
@@ -110,6 +112,15 @@ void check_state_settings(const Config& config) {
     }
 }
 
+// The network of a seed file, or of a built-in one (app/builtin_files.hpp). Throws SeedError.
+std::unique_ptr<seed::LiveNetwork> load_seed(const std::filesystem::path& seed,
+                                             ProgressLine& progress) {
+    const auto builtin = builtin_file(seed);
+    if (!builtin) return seed::LiveNetwork::load_file(seed, progress.as_load_progress());
+    const nlohmann::json document = nlohmann::json::parse(*builtin);
+    return seed::LiveNetwork::load(document, seed.string(), {});
+}
+
 // Resolves the config and loads the seed or the state file, as serve, describe and token all do.
 // Prints the one line of a ConfigError or SeedError and returns nullopt (exit 2) when that fails.
 std::optional<Loaded> load_network(const CommandLine& cli, int& failed_exit) {
@@ -150,7 +161,7 @@ std::optional<Loaded> load_network(const CommandLine& cli, int& failed_exit) {
                               std::cerr, stderr_is_terminal(), config.progress);
         auto network = state
                            ? seed::LiveNetwork::load_state_file(*state, progress.as_load_progress())
-                           : seed::LiveNetwork::load_file(config.seed, progress.as_load_progress());
+                           : load_seed(config.seed, progress);
         progress.finish();
         model::Name::release_retired_tables();  // no other thread yet
 #if defined(__GLIBC__)
@@ -221,6 +232,7 @@ net::ServerOptions server_options(const Config& config) {
 // The SHA-256 of the bytes of the file the network was loaded from (its seed or state file): what
 // a journal is written for.
 std::string seed_fingerprint(const std::filesystem::path& seed) {
+    if (const auto builtin = builtin_file(seed)) return model::sha256_hex(*builtin);
     return model::sha256_hex(util::read_file(seed).value_or(""));
 }
 
@@ -374,17 +386,30 @@ int serve(const CommandLine& cli) {
     return dumped ? exit_ok : exit_start_failed;
 }
 
+// Where a loaded network came from, for describe: "built-in default network", "seed PATH" or
+// "state file PATH".
+std::string source_of(const Loaded& loaded) {
+    if (builtin_file(loaded.base)) {
+        return loaded.base.filename() == "localnet-network.json" ? "built-in LocalNet network"
+                                                                 : "built-in default network";
+    }
+    return (loaded.from_state ? "state file " : "seed ") + loaded.base.string();
+}
+
 int describe(const CommandLine& cli) {
     int failed_exit = exit_usage;
     const auto loaded = load_network(cli, failed_exit);
     if (!loaded) return failed_exit;
     if (cli.json) {
-        std::cout << describe_json(loaded->store(), loaded->config.api).dump(2) << '\n';
+        nlohmann::ordered_json doc = describe_json(loaded->store(), loaded->config.api);
+        doc["source"] = source_of(*loaded);
+        std::cout << doc.dump(2) << '\n';
     } else {
         std::cout << describe_text(
             loaded->store(), TextOptions{.port = loaded->config.server.port,
                                          .token_flags = token_command_flags(cli, loaded->config),
-                                         .profile = loaded->config.api});
+                                         .profile = loaded->config.api,
+                                         .source = source_of(*loaded)});
     }
     return exit_ok;
 }

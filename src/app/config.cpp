@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cantonlite/app/builtin_files.hpp"
 #include "cantonlite/journal/journal.hpp"
 #include "cantonlite/model/json_fields.hpp"
 
@@ -116,12 +117,18 @@ void read_deprecated(const JsonObject& o, areas::DeprecatedApis& d) {
 }
 
 nlohmann::json read_json(const std::filesystem::path& file) {
-    std::ifstream in(file);
-    if (!in) throw ConfigError(file.string() + ": cannot be read");
-    std::stringstream text;
-    text << in.rdbuf();
+    std::string text;
+    if (const auto builtin = builtin_file(file)) {
+        text = std::string(*builtin);
+    } else {
+        std::ifstream in(file);
+        if (!in) throw ConfigError(file.string() + ": cannot be read");
+        std::stringstream read;
+        read << in.rdbuf();
+        text = read.str();
+    }
     try {
-        return nlohmann::json::parse(text.str());
+        return nlohmann::json::parse(text);
     } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range (1e400)
         throw ConfigError(file.string() + ": is not valid JSON: " + e.what());
     }
@@ -267,7 +274,9 @@ std::filesystem::path default_config_path(const std::function<const char*(const 
         const auto shipped = exe.parent_path().parent_path() / "config" / "cantonlite.json";
         if (std::filesystem::exists(shipped, ec)) return shipped;
     }
-    return std::filesystem::path("config") / "cantonlite.json";
+    const auto beside = std::filesystem::path("config") / "cantonlite.json";
+    if (std::filesystem::exists(beside, ec)) return beside;
+    return builtin_path("cantonlite.json");
 }
 
 }  // namespace cantonlite::app

@@ -129,6 +129,7 @@ void write_summary(std::ostream& out, const ordered_json& doc) {
         counts.push_back(std::string(digits - text(count).size(), ' ') + text(count) + "  " + name);
     }
     out << "cantonlite network\n";
+    if (doc.contains("source")) section(out, "source", {text(doc["source"])});
     const auto& release = doc["release"];
     section(out, "release",
             {text(release["name"]) + " (Canton " + text(release["canton"]) + ", Splice " +
@@ -184,7 +185,8 @@ ordered_json describe_json(const store::LedgerStore& store, const areas::ApiProf
 }
 
 std::string describe_text(const store::LedgerStore& store, const TextOptions& options) {
-    const ordered_json doc = describe_json(store, options.profile);
+    ordered_json doc = describe_json(store, options.profile);
+    if (!options.source.empty()) doc["source"] = options.source;
     std::ostringstream out;
     write_summary(out, doc);
     out << "\nExample requests against http://127.0.0.1:" << options.port

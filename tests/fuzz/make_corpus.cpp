@@ -1,7 +1,7 @@
-// Writes the fuzzers' seed corpora from the test suite's own inputs (tests/fuzz/README in the
-// top-level README, "Fuzzing"): the openapi request lists (router), their bodies, date-times and
-// headers (parsers), tokens the tests use (jwt), the shipped seeds (seed), and the forms of
-// fuzz_execute's, fuzz_state's and fuzz_fork's inputs.
+// Writes the fuzzers' seed corpora from the test suite's own inputs (docs/fuzzing.md): the
+// openapi request lists (router), their bodies, date-times and headers (parsers), tokens the tests
+// use (jwt), the shipped seeds (seed), and the forms of fuzz_execute's, fuzz_state's and
+// fuzz_fork's inputs.
 //   cantonlite_fuzz_corpus SOURCE_DIR OUT_DIR
 #include <filesystem>
 #include <fstream>

@@ -75,8 +75,33 @@ port_in_use() {
 }
 check "port in use exits 1" port_in_use
 
+# Anywhere: a copy of the binary with no config/ beside it, run from a folder with none, serves the
+# config and networks compiled into it; a file given still wins.
+mkdir -p "$TMP/anywhere/bin" "$TMP/empty"
+cp "$BIN" "$TMP/anywhere/bin/cantonlite"
+ANYWHERE="$TMP/anywhere/bin/cantonlite"
+runs_anywhere() {
+  (cd "$TMP/empty" && "$ANYWHERE" describe) >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; return 1; }
+  grep -q '^  source  *built-in default network$' "$TMP/out" || { head -5 "$TMP/out"; return 1; }
+  # (Each answer to a file first: grep -q leaves a pipe early, which pipefail would count.)
+  (cd "$TMP/empty" && "$ANYWHERE" describe --localnet --json) >"$TMP/out" || return 1
+  grep -q '"source": "built-in LocalNet network"' "$TMP/out" || return 1
+  (cd "$TMP/empty" && "$ANYWHERE" describe --seed "$TMP/gen.json") >"$TMP/out" || return 1
+  grep -q "^  source  *seed $TMP/gen.json$" "$TMP/out" || return 1
+  (cd "$TMP/empty" && "$ANYWHERE" token --user ledger-api-user) >"$TMP/out" || return 1
+  grep -Eqx '[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+' "$TMP/out" || return 1
+  local here=$PWD
+  cd / && start_daemon "$ANYWHERE" || { cd "$here"; return 1; }
+  cd "$here"
+  local ok=0
+  curl -fsS "http://127.0.0.1:$DAEMON_PORT/api/scan/v0/dso-party-id" | grep -q dso_party_id || ok=1
+  stop_daemon
+  [ "$ok" = 0 ] && [ "$DAEMON_EXIT" = 0 ]
+}
+
 # describe, token and generate on a small generated network.
 "$BIN" generate --parties 4 --amulets 20 --updates 60 --seed 5 >"$TMP/gen.json"
+check "runs anywhere on its built-in config and networks" runs_anywhere
 check "generate is deterministic" bash -c "'$BIN' generate --parties 4 --amulets 20 --updates 60 --seed 5 | cmp -s - '$TMP/gen.json'"
 check "generate with another seed differs" bash -c "! '$BIN' generate --parties 4 --amulets 20 --updates 60 --seed 6 | cmp -s - '$TMP/gen.json'"
 check "generate needs its sizes" expect_usage_error "--parties: is required" -- generate --amulets 1 --updates 1

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# layers.check: every layer includes only the layers and libraries it may (README "Layout").
+# layers.check: every layer includes only the layers and libraries it may (docs/architecture.md "Layout").
 # Usage: layers_check.sh SOURCE_DIR. Prints each forbidden include and fails when there is one.
 set -euo pipefail
 root=${1:?usage: layers_check.sh SOURCE_DIR}

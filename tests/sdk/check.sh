@@ -3,7 +3,7 @@
 # against the daemon, through run.sh.
 # Skipped (exit 77), the reason printed, without Node.js 20+ and npm, or when `npm ci` cannot
 # install the pinned SDK (no registry). STEPS: the steps to run, comma-separated; those cantonlite
-# does not serve yet are left out (README "Using the wallet SDK against cantonlite").
+# does not serve yet are left out (docs/wallet-sdk.md).
 # Usage: check.sh BIN SOURCE_DIR STEPS [FLOW]
 set -eu
 bin=$1 src=$2 steps=$3 flow=${4:-read_flow.mjs}

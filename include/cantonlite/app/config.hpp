@@ -58,7 +58,7 @@ struct Config {
     AdminConfig admin;
     // The release line served (`release`) and the deprecated APIs it re-enables (`deprecated`).
     areas::ApiProfile api;
-    // Also listen where Splice LocalNet's clients look (README "LocalNet drop-in").
+    // Also listen where Splice LocalNet's clients look (docs/localnet.md).
     bool localnet = false;
     // `clock`: "seed" (the seed's ledger time) or "now": at start the ledger time moves to the
     // wall clock and a mining round opens around it (docs/exchange-flows.md).
@@ -87,7 +87,7 @@ struct Config {
 // else seed.
 void settle_seed(Config& config);
 
-// Loads a config file (docs in README "Configuration"). Relative seed paths are taken from the
+// Loads a config file (docs in docs/configuration.md). Relative seed paths are taken from the
 // file's folder. Unknown keys are errors. Throws ConfigError.
 [[nodiscard]] Config load_config(const std::filesystem::path& file);
 
@@ -108,7 +108,8 @@ void apply_environment(Config& config, const std::function<const char*(const cha
 
 // The config file to use when none is given: $CANTONLITE_CONFIG, else the shipped
 // config/cantonlite.json beside the executable's folder (build/.., /opt/cantonlite), else the one
-// under the working directory.
+// under the working directory, else the one compiled in (builtin_path("cantonlite.json"), whose
+// seeds are the built-in networks).
 [[nodiscard]] std::filesystem::path default_config_path(
     const std::function<const char*(const char*)>& getenv);
 

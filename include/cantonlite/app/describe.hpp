@@ -29,6 +29,9 @@ struct TextOptions {
     // ("--seed 'my seed.json'"), already quoted; empty when the defaults do.
     std::string token_flags;
     areas::ApiProfile profile;  // the release served
+    // Where the network came from: "built-in default network", a seed's or a state file's path
+    // ("" for none said).
+    std::string source;
 };
 
 // The text form: a summary for humans, then per example a comment and a ready-to-run curl line.

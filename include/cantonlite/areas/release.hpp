@@ -1,6 +1,6 @@
 #pragma once
 // The release line cantonlite answers as: which routes exist and how deprecated ones answer.
-// One ledger serves either line; `serve --release` picks one (README "Releases").
+// One ledger serves either line; `serve --release` picks one (docs/releases.md).
 
 #include <optional>
 #include <string>

@@ -1,9 +1,12 @@
 #include "cantonlite/app/config.hpp"
 
+#include "cantonlite/app/builtin_files.hpp"
+
 #include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -544,7 +547,53 @@ TEST(DefaultConfigPath, FallsBackToConfigCantonliteJsonWhenTheVariableIsEmpty) {
     const fs::path path = default_config_path(fake_env({{"CANTONLITE_CONFIG", ""}}));
 
     EXPECT_EQ(path.filename(), "cantonlite.json");
-    EXPECT_EQ(path.parent_path().filename(), "config");
+}
+
+// The working directory for a test, gone after it.
+class InFolder : public testing::Test {
+  protected:
+    void SetUp() override {
+        previous_ = fs::current_path();
+        folder_ = fs::temp_directory_path() / test_folder_name();
+        fs::create_directories(folder_);
+        fs::current_path(folder_);
+    }
+    void TearDown() override {
+        fs::current_path(previous_);
+        fs::remove_all(folder_);
+    }
+    fs::path previous_;
+    fs::path folder_;
+};
+
+TEST_F(InFolder, WithNoConfigAnywhereItIsTheBuiltInOne) {
+    // (The test executable has no config/ beside its folder, nor has this one.)
+    const fs::path path = default_config_path(fake_env({}));
+    EXPECT_EQ(path, builtin_path("cantonlite.json"));
+
+    const Config config = load_config(path);
+    EXPECT_EQ(config.seed, builtin_path("default-network.json"));
+    EXPECT_EQ(config.localnet_seed, builtin_path("localnet-network.json"));
+    EXPECT_EQ(config.server.port, 7575);
+}
+
+TEST_F(InFolder, AConfigUnderTheWorkingDirectoryWinsOverTheBuiltInOne) {
+    fs::create_directories("config");
+    std::ofstream("config/cantonlite.json") << R"({"seed": "mine.json"})";
+
+    EXPECT_EQ(default_config_path(fake_env({})), fs::path("config") / "cantonlite.json");
+}
+
+TEST(BuiltinFiles, AreTheShippedFilesByteForByte) {
+    for (const char* name : {"cantonlite.json", "default-network.json", "localnet-network.json"}) {
+        std::ifstream in(fs::path(CANTONLITE_SOURCE_DIR) / "config" / name, std::ios::binary);
+        const std::string shipped((std::istreambuf_iterator<char>(in)), {});
+        const auto builtin = builtin_file(builtin_path(name));
+        ASSERT_TRUE(builtin.has_value()) << name;
+        EXPECT_EQ(*builtin, shipped) << name;
+    }
+    EXPECT_FALSE(builtin_file(builtin_path("nope.json")));
+    EXPECT_FALSE(builtin_file(fs::path("config") / "cantonlite.json"));
 }
 
 }  // namespace
