@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cantonlite/app/exit_codes.hpp"
+#include "cantonlite/http/path.hpp"
 #include "cantonlite/model/timestamp.hpp"
 #include "cantonlite/net/http_client.hpp"
 #include "cantonlite/seed/fork.hpp"
@@ -107,13 +108,17 @@ class ScanClient {
         if (!parsed) throw FetchError(name + ": " + why);
         std::string path = parsed->base_path;
         const std::size_t marker = path.find("/bulk/download/");
+        std::string_view encoded_key = path;
         if (marker != std::string::npos) {
-            *key = percent_decoded(path.substr(marker + 15));
+            encoded_key.remove_prefix(marker + 15);
         } else {
             const std::size_t last = path.rfind('/');
             const std::size_t before = last == 0 ? 0 : path.rfind('/', last - 1);
-            *key = percent_decoded(path.substr(before + 1));
+            encoded_key.remove_prefix(before + 1);
         }
+        const std::optional<std::string> decoded = http::percent_decode(encoded_key);
+        if (!decoded) throw FetchError(name + ": the object's key has a malformed %-escape");
+        *key = *decoded;
         net::ClientRequest request{.host = parsed->host,
                                    .port = parsed->port,
                                    .tls = parsed->tls,
@@ -180,21 +185,6 @@ class ScanClient {
                              answer_text(response.body));
         }
         return std::move(response.body);
-    }
-
-    static std::string percent_decoded(const std::string& text) {
-        std::string out;
-        for (std::size_t i = 0; i < text.size(); ++i) {
-            if (text[i] == '%' && i + 2 < text.size() &&
-                std::isxdigit(static_cast<unsigned char>(text[i + 1])) != 0 &&
-                std::isxdigit(static_cast<unsigned char>(text[i + 2])) != 0) {
-                out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
-                i += 2;
-            } else {
-                out += text[i];
-            }
-        }
-        return out;
     }
 
     net::Url url_;
