@@ -10,21 +10,28 @@ namespace {
 using nlohmann::json;
 using Strings = std::vector<std::string>;
 
+ClaimSet::Time time_of(const json& payload, const char* name) {
+    const auto claim = payload.find(name);
+    if (claim == payload.end()) return {};
+    if (!claim->is_number()) return {.present = true};
+    return {.present = true, .number = true, .value = claim->get<double>()};
+}
+
 // "" when exp, nbf and iat, if present, are numbers that hold at `now` (no leeway), as auth0
 // java-jwt checks them for the Splice apps (splice-behavior.md §5.2): iat may not be in the future.
-std::string time_problem(const json& payload, std::int64_t now_seconds) {
+std::string time_problem(const ClaimSet& set, std::int64_t now_seconds) {
     const auto now = static_cast<double>(now_seconds);
-    if (const auto exp = payload.find("exp"); exp != payload.end()) {
-        if (!exp->is_number()) return "exp is not a number";
-        if (!(exp->get<double>() > now)) return "expired";
+    if (set.exp.present) {
+        if (!set.exp.number) return "exp is not a number";
+        if (!(set.exp.value > now)) return "expired";
     }
-    if (const auto nbf = payload.find("nbf"); nbf != payload.end()) {
-        if (!nbf->is_number()) return "nbf is not a number";
-        if (nbf->get<double>() > now) return "not valid yet (nbf is in the future)";
+    if (set.nbf.present) {
+        if (!set.nbf.number) return "nbf is not a number";
+        if (set.nbf.value > now) return "not valid yet (nbf is in the future)";
     }
-    if (const auto iat = payload.find("iat"); iat != payload.end()) {
-        if (!iat->is_number()) return "iat is not a number";
-        if (iat->get<double>() > now) return "issued in the future (iat)";
+    if (set.iat.present) {
+        if (!set.iat.number) return "iat is not a number";
+        if (set.iat.value > now) return "issued in the future (iat)";
     }
     return "";
 }
@@ -89,32 +96,42 @@ std::string user_id_of(const json& payload, const std::string& subject) {
 
 }  // namespace
 
-Verification check_claims(json payload, std::int64_t now_seconds,
+ClaimSet read_claims(const json& payload) {
+    ClaimSet set{.exp = time_of(payload, "exp"),
+                 .nbf = time_of(payload, "nbf"),
+                 .iat = time_of(payload, "iat")};
+    std::optional<Strings> audiences = string_list(payload, "aud", false);
+    set.audiences_valid = audiences.has_value();
+    if (audiences) set.claims.audiences = std::move(*audiences);
+    const auto sub = payload.find("sub");
+    if (sub != payload.end() && !sub->is_string()) {
+        set.problem = "sub is not a string";
+        return set;
+    }
+    set.claims.subject = sub != payload.end() ? sub->get<std::string>() : "";
+    std::optional<Strings> scopes = scopes_of(payload);
+    if (!scopes) {
+        set.problem = "scope or scp is not a string or an array of strings";
+        return set;
+    }
+    set.claims.scopes = std::move(*scopes);
+    set.claims.user_id = user_id_of(payload, set.claims.subject);
+    if (set.claims.user_id.empty()) set.problem = "no user (neither daml_user nor sub)";
+    return set;
+}
+
+Verification check_claims(const ClaimSet& set, std::int64_t now_seconds,
                           std::optional<std::string_view> audience) {
-    if (std::string problem = time_problem(payload, now_seconds); !problem.empty()) {
+    if (std::string problem = time_problem(set, now_seconds); !problem.empty()) {
         return Verification::refused(problem);
     }
-    std::optional<Strings> audiences = string_list(payload, "aud", false);
-    if (!audiences) return Verification::refused("aud is not a string or an array of strings");
-    if (audience &&
-        std::find(audiences->begin(), audiences->end(), *audience) == audiences->end()) {
-        return Verification::refused(audiences->empty() ? "no audience (aud)" : "wrong audience");
-    }
-    const auto sub = payload.find("sub");
-    if (sub != payload.end() && !sub->is_string())
-        return Verification::refused("sub is not a string");
-    std::string subject = sub != payload.end() ? sub->get<std::string>() : "";
-    std::optional<Strings> scopes = scopes_of(payload);
-    if (!scopes)
-        return Verification::refused("scope or scp is not a string or an array of strings");
-    std::string user_id = user_id_of(payload, subject);
-    if (user_id.empty()) return Verification::refused("no user (neither daml_user nor sub)");
-    return Verification{.claims = Claims{.user_id = std::move(user_id),
-                                         .subject = std::move(subject),
-                                         .audiences = std::move(*audiences),
-                                         .scopes = std::move(*scopes),
-                                         .payload = std::move(payload)},
-                        .reason = ""};
+    if (!set.audiences_valid)
+        return Verification::refused("aud is not a string or an array of strings");
+    const std::vector<std::string>& audiences = set.claims.audiences;
+    if (audience && std::find(audiences.begin(), audiences.end(), *audience) == audiences.end())
+        return Verification::refused(audiences.empty() ? "no audience (aud)" : "wrong audience");
+    if (!set.problem.empty()) return Verification::refused(set.problem);
+    return Verification{.claims = set.claims, .reason = ""};
 }
 
 }  // namespace cantonlite::auth

@@ -66,13 +66,15 @@ Verification JwtVerifier::verify(std::string_view token, std::int64_t now_second
                                  bool check_audience) const {
     const std::optional<std::string_view> audience =
         check_audience ? std::optional<std::string_view>(audience_) : std::nullopt;
-    // A token whose signature held once holds again (the keys are fixed at start-up): its payload
-    // is kept, and only the claims, which depend on the time, are checked again.
+    // A token whose signature held once holds again (the keys are fixed at start-up): what its
+    // payload says is kept, and only the claims that depend on the time and the audience are
+    // checked again.
+    std::shared_ptr<const ClaimSet> known;
     {
         const std::lock_guard lock(verified_mutex_);
-        if (const auto it = verified_.find(token); it != verified_.end())
-            return check_claims(it->second, now_seconds, audience);
+        if (const auto it = verified_.find(token); it != verified_.end()) known = it->second;
     }
+    if (known) return check_claims(*known, now_seconds, audience);
     const JwsParse parsed = parse_jws(token);
     if (!parsed.jws) return Verification::refused(parsed.error);
     if (std::string problem = keys_->signature_problem(*parsed.jws); !problem.empty()) {
@@ -82,12 +84,13 @@ Verification JwtVerifier::verify(std::string_view token, std::int64_t now_second
     std::optional<nlohmann::json> payload = decode_json_object(parsed.jws->encoded_payload);
     if (!payload)
         return Verification::refused("malformed token: payload is not a base64url JSON object");
+    auto set = std::make_shared<const ClaimSet>(read_claims(*payload));
     {
         const std::lock_guard lock(verified_mutex_);
         if (verified_.size() >= max_verified_tokens) verified_.clear();
-        verified_.emplace(std::string(token), *payload);
+        verified_.emplace(std::string(token), set);
     }
-    return check_claims(std::move(*payload), now_seconds, audience);
+    return check_claims(*set, now_seconds, audience);
 }
 
 std::int64_t wall_clock_seconds() {

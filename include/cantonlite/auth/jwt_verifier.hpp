@@ -23,7 +23,6 @@ struct Claims {
     std::string subject;                 // sub ("" when absent)
     std::vector<std::string> audiences;  // aud, as a list (a string aud is one entry)
     std::vector<std::string> scopes;     // scope (space-separated) or scp
-    nlohmann::json payload;              // the whole claim set
 };
 
 // The outcome of a verification: claims, or why the token was refused (for the log only: the
@@ -46,6 +45,8 @@ struct Verification {
 // when present, hold at `now_seconds` (no leeway); aud (string or array) must contain the
 // configured audience unless `check_audience` is false; the user id is the daml_user claim or sub
 // and must not be empty. Built once at start-up; thread-safe.
+struct ClaimSet;
+
 class JwtVerifier {
   public:
     // Throws std::invalid_argument for an unusable key (PEM or JWKS that does not parse).
@@ -61,8 +62,8 @@ class JwtVerifier {
     struct Keys;
     std::unique_ptr<Keys> keys_;
     std::string audience_;
-    // The payloads of the tokens whose signature verified, by token: a client sends one token
-    // many times. Forgotten all at once when full.
+    // What the payloads of the tokens whose signature verified say, by token: a client sends one
+    // token many times. Forgotten all at once when full.
     static constexpr std::size_t max_verified_tokens = 4096;
     mutable std::mutex verified_mutex_;
     struct TokenHash {
@@ -71,7 +72,8 @@ class JwtVerifier {
             return std::hash<std::string_view>{}(s);
         }
     };
-    mutable std::unordered_map<std::string, nlohmann::json, TokenHash, std::equal_to<>>
+    mutable std::unordered_map<std::string, std::shared_ptr<const ClaimSet>, TokenHash,
+                               std::equal_to<>>
         verified_;  // guarded by verified_mutex_
 };
 

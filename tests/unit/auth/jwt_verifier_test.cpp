@@ -114,7 +114,7 @@ TEST(JwtVerifierHs256, AcceptsAValidToken) {
     EXPECT_EQ(v.claims->user_id, "alice");
     EXPECT_EQ(v.claims->subject, "alice");
     EXPECT_EQ(v.claims->audiences, std::vector<std::string>{audience});
-    EXPECT_EQ(v.claims->payload, claims_for("alice"));
+    EXPECT_TRUE(v.claims->scopes.empty());
 }
 
 TEST(JwtVerifierHs256, AVerifiedTokenIsCheckedAgainstTheClockEachTime) {
@@ -130,6 +130,22 @@ TEST(JwtVerifierHs256, AVerifiedTokenIsCheckedAgainstTheClockEachTime) {
     const std::string elsewhere = hs256_token(other);
     EXPECT_TRUE(verifier.verify(elsewhere, now, false).claims);
     EXPECT_FALSE(verifier.verify(elsewhere, now, true).claims);
+}
+
+TEST(JwtVerifierHs256, AVerifiedTokenWithBadClaimsIsRefusedAgainInTheSameOrder) {
+    const JwtVerifier verifier(hs256_settings());
+    json claims = claims_for("alice");
+    claims["sub"] = 7;
+    const std::string token = hs256_token(claims);
+
+    // The time is checked before the other claims, each time.
+    EXPECT_EQ(verifier.verify(token, now).reason, "sub is not a string");
+    EXPECT_EQ(verifier.verify(token, now).reason, "sub is not a string");
+    EXPECT_EQ(verifier.verify(token, now + 3600).reason, "expired");
+    claims["aud"] = 3;
+    const std::string bad_aud = hs256_token(claims);
+    EXPECT_EQ(verifier.verify(bad_aud, now).reason, "aud is not a string or an array of strings");
+    EXPECT_EQ(verifier.verify(bad_aud, now).reason, "aud is not a string or an array of strings");
 }
 
 TEST(JwtVerifierHs256, ARefusedTokenIsRefusedAgain) {
