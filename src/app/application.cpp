@@ -27,6 +27,7 @@
 #include "cantonlite/app/config.hpp"
 #include "cantonlite/app/describe.hpp"
 #include "cantonlite/app/exit_codes.hpp"
+#include "cantonlite/app/explorer.hpp"
 #include "cantonlite/app/fork.hpp"
 #include "cantonlite/app/generate.hpp"
 #include "cantonlite/app/localnet.hpp"
@@ -300,6 +301,7 @@ areas::admin::AdminOptions admin_options(const Config& config, std::string token
             [token_command = std::move(token_command)](const store::LedgerStore& store) {
                 return overview_json(store, token_command).dump();
             },
+        .explore = explore_text,
         .state_dir = config.state_dir};
     if (!options.open && options.token.empty()) {
         spdlog::warn(

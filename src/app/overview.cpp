@@ -92,24 +92,8 @@ ordered_json roots_json(const store::Transaction& tx) {
 ordered_json updates_json(const store::LedgerStore& store, std::size_t limit) {
     ordered_json out = ordered_json::array();
     for (store::Offset o = store.ledger_end(); o >= 1 && out.size() < limit; --o) {
-        const store::UpdatePtr update = store.update_at(o);
-        if (!update) continue;
-        ordered_json entry{{"offset", o},
-                           {"update_id", store::update_id_of(*update).str()},
-                           {"record_time", model::format_instant(store::record_time_of(*update))}};
-        if (const auto* tx = std::get_if<store::Transaction>(update.get())) {
-            entry["kind"] = "transaction";
-            ordered_json submitters = ordered_json::array();
-            for (const model::Name& p : tx->submitters.names()) submitters.push_back(p.str());
-            entry["submitters"] = submitters;
-            entry["roots"] = roots_json(*tx);
-        } else if (const auto* r = std::get_if<store::Reassignment>(update.get())) {
-            entry["kind"] =
-                r->kind == store::Reassignment::Kind::assign ? "assignment" : "unassignment";
-        } else {
-            entry["kind"] = "migration";
-        }
-        out.push_back(std::move(entry));
+        if (const store::UpdatePtr update = store.update_at(o))
+            out.push_back(update_row_json(*update));
     }
     return out;
 }
@@ -162,6 +146,25 @@ ordered_json votes_json(const splice::SpliceViews& views, std::size_t limit) {
 }
 
 }  // namespace
+
+ordered_json update_row_json(const store::Update& update) {
+    ordered_json entry{{"offset", store::offset_of(update)},
+                       {"update_id", store::update_id_of(update).str()},
+                       {"record_time", model::format_instant(store::record_time_of(update))}};
+    if (const auto* tx = std::get_if<store::Transaction>(&update)) {
+        entry["kind"] = "transaction";
+        ordered_json submitters = ordered_json::array();
+        for (const model::Name& p : tx->submitters.names()) submitters.push_back(p.str());
+        entry["submitters"] = submitters;
+        entry["roots"] = roots_json(*tx);
+    } else if (const auto* r = std::get_if<store::Reassignment>(&update)) {
+        entry["kind"] =
+            r->kind == store::Reassignment::Kind::assign ? "assignment" : "unassignment";
+    } else {
+        entry["kind"] = "migration";
+    }
+    return entry;
+}
 
 ordered_json overview_json(const store::LedgerStore& store, const std::string& token_command,
                            std::size_t limit) {

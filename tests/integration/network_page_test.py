@@ -100,6 +100,108 @@ def texts(page, selector):
                      ".map(e => e.textContent)")
 
 
+def nodes(update):
+    """The nodes of an explored update's tree, in pre-order."""
+    out = []
+
+    def walk(node):
+        out.append(node)
+        for child in node.get("children", []):
+            walk(child)
+    for root in update.get("events", []):
+        walk(root)
+    return out
+
+
+def explore(page, port, mint_end):
+    """The explorer: an update opened from the list, a contract and a party opened by clicking,
+    the search box, and the controls (mint, clock, snapshot, revert, reset)."""
+    api = "/_cantonlite/v1/explore/"
+    # The latest update, opened from the dashboard's list: its tree is the admin API's.
+    page.eval("document.querySelector('#updates tr:nth-child(2) td a').click()")
+    page.wait_for("document.body.dataset.view === 'update' && !!document.getElementById('tree')",
+                  "the update's tree")
+    update = call(port, "GET", f"{api}update?id={mint_end}")
+    expected = [f"{n['kind']} {n['template']}" for n in nodes(update)]
+    shown = page.eval("[...document.querySelectorAll('#tree li.node')].map(n => n.dataset.kind"
+                      " + ' ' + n.querySelector('.template').textContent)")
+    if shown != expected:
+        fail(f"the tree of offset {mint_end}: {shown}, the admin API's: {expected}")
+    if str(mint_end) not in page.eval("document.querySelector('#view-update h2').textContent"):
+        fail("the update view does not name its offset")
+
+    # A contract of the tree, opened by clicking.
+    created = next(n for n in nodes(update) if n["kind"] == "created")
+    page.eval("document.querySelector('#tree li.node[data-kind=created] a.id').click()")
+    page.wait_for("document.body.dataset.view === 'contract'", "the contract view")
+    title = page.wait_for("document.querySelector('#view-contract h2').textContent", "its template")
+    if title != created["template"]:
+        fail(f"the contract view shows {title!r}, not {created['template']!r}")
+
+    # A party, opened from the dashboard's holdings.
+    page.eval("location.hash = '#/'")
+    page.wait_for("document.body.dataset.view === 'dashboard'", "the dashboard again")
+    page.eval("[...document.querySelectorAll('#holdings td a')]"
+              ".find(a => a.title.startsWith('alice::')).click()")
+    page.wait_for("document.body.dataset.view === 'party' && !!document.getElementById('party-id')",
+                  "alice's page")
+    alice = page.eval("document.getElementById('party-id').textContent")
+    before = call(port, "GET", f"{api}party?id={alice}")
+    rows = page.eval("document.querySelectorAll('#party-holdings tr').length") - 1
+    if rows != min(before["holdings"]["total"], 100) or rows == 0:
+        fail(f"alice's page shows {rows} holdings, the admin API {before['holdings']['total']}")
+    for table, key in (("party-locked", "locked"), ("party-offers", "transfer_offers"),
+                       ("party-ans", "ans_entries")):
+        rows = page.eval(f"document.querySelectorAll('#{table} tr').length") - 1
+        if rows != max(1, len(before[key]["entries"])):
+            fail(f"{table}: {rows} rows for {before[key]['total']}")
+
+    # Mint from the controls, to the party on the page: its holdings grow by one, no reload.
+    page.eval("document.getElementById('mint-here').click()")
+    page.eval("document.getElementById('mint-amount').value = '3'")
+    page.eval("document.getElementById('mint').click()")
+    total = before["holdings"]["total"] + 1
+    page.wait_for(f"document.querySelectorAll('#party-holdings tr').length === {total + 1}",
+                  f"{total} holdings after the mint")
+    after = call(port, "GET", f"{api}party?id={alice}")
+    if after["holdings"]["total"] != total:
+        fail(f"after the page's mint the admin API has {after['holdings']['total']} holdings")
+    end = after["updates"][0]["offset"]
+
+    # The search box: an update id, then a contract id.
+    mint = call(port, "GET", f"{api}update?id={end}")
+    def search(text, view):
+        page.eval(f"document.getElementById('search-text').value = {json.dumps(text)}")
+        page.eval("document.querySelector('#search button').click()")
+        page.wait_for(f"document.body.dataset.view === '{view}' && location.hash.includes("
+                      f"{json.dumps(text[:20])})", f"the {view} of {text}")
+    search(mint["update_id"], "update")
+    search(nodes(mint)[-1]["contract_id"], "contract")
+
+    # The clock, a snapshot, a revert and a reset, from the controls.
+    clock = page.eval("document.getElementById('ledger-time').textContent")
+    page.eval("document.getElementById('advance').click()")
+    page.wait_for(f"document.getElementById('ledger-time').textContent !== {json.dumps(clock)}",
+                  "the clock moved")
+    page.eval("document.getElementById('snapshot').click()")
+    page.wait_for("document.getElementById('snapshots').value !== ''", "a snapshot to revert to")
+    snapped = call(port, "GET", "/_cantonlite/v1/time")["ledger_end"]
+    call(port, "POST", "/_cantonlite/v1/steps", {"step": "mint", "owner": "bob", "amount": "1"})
+    page.wait_for(f"document.body.dataset.ledgerEnd === '{snapped + 1}'", "the API's mint")
+    page.eval("document.getElementById('revert').click()")
+    page.wait_for(f"document.body.dataset.ledgerEnd === '{snapped}'", "the revert")
+    page.eval("document.getElementById('reset').click()")
+    page.eval("document.getElementById('reset').click()")
+    page.wait_for(f"document.body.dataset.ledgerEnd === '{mint_end - 1}'", "the reset")
+    action = page.eval("document.getElementById('action').textContent")
+    if action != f"reset: done, ledger end {mint_end - 1}":
+        fail(f"the reset says {action!r}")
+    # The seed's last update, for the screenshot.
+    page.eval(f"location.hash = '#/update/{mint_end - 1}'")
+    page.wait_for("document.body.dataset.view === 'update' && !!document.getElementById('tree')",
+                  "the seed's last update")
+
+
 def main():
     _, port, _ = CHECK.start_daemon(BIN, "--seed",
                                     os.path.join(SRC, "config/default-network.json"))
@@ -158,6 +260,8 @@ def main():
     latest = page.eval("document.querySelector('#updates tr:nth-child(2) td').textContent")
     if latest != str(new_end):
         fail(f"the latest update shown is at offset {latest}, not the mint's {new_end}")
+
+    explore(page, port, new_end)
 
     # Nothing but the daemon was asked for.
     resources = page.eval("performance.getEntriesByType('resource').map(r => r.name)")

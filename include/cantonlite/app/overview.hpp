@@ -19,4 +19,8 @@ namespace cantonlite::app {
     const store::LedgerStore& store, const std::string& token_command = "cantonlite token",
     std::size_t limit = 50);
 
+// One update as the page lists it: {offset, update_id, record_time, kind}, and a transaction's
+// submitters and what its roots did ("Splice.Amulet:Amulet create", "<template> <choice>").
+[[nodiscard]] nlohmann::ordered_json update_row_json(const store::Update& update);
+
 }  // namespace cantonlite::app

@@ -194,6 +194,26 @@ AdminArea::AdminArea(seed::LiveNetwork& network, http::FaultTable& faults, Admin
         const std::shared_lock lock(network_.gate());
         return http::Response::json(200, options_.overview(network_.store()));
     });
+    route("GET", "/explore/{what}", [this](const http::RequestContext& ctx) {
+        const std::string& what = ctx.params.get("what");
+        if (!options_.explore) throw ApiError(ErrorKind::not_found, "", "no explorer here");
+        const std::string key = ctx.request.query_param(what == "search" ? "q" : "id").value_or("");
+        std::optional<std::string> found;
+        {
+            const std::shared_lock lock(network_.gate());
+            try {
+                found = options_.explore(network_.store(), what, key);
+            } catch (const std::invalid_argument& e) {
+                throw ApiError(ErrorKind::not_found, "", e.what());
+            }
+        }
+        if (!found) {
+            throw ApiError(ErrorKind::not_found, "",
+                           what == "search" ? "nothing is named '" + key + "'"
+                                            : "no " + what + " '" + key + "'");
+        }
+        return http::Response::json(200, std::move(*found));
+    });
 }
 
 seed::Written AdminArea::take_snapshot(const nlohmann::json& body) {

@@ -30,6 +30,12 @@ struct AdminOptions {
     std::function<std::string(const store::LedgerStore&)> describe;
     // The browser page's view of the network as it stands (GET /overview), likewise; empty: 404.
     std::function<std::string(const store::LedgerStore&)> overview;
+    // The explorer's views (GET /explore/{what}?id=…, search ?q=…), likewise: the JSON of `what`
+    // ("update", "contract", "party", "search") for `key`, nullopt when there is none (404);
+    // throws std::invalid_argument for an unknown `what`. Empty: 404.
+    std::function<std::optional<std::string>(const store::LedgerStore&, std::string_view what,
+                                             std::string_view key)>
+        explore;
     // Where snapshots taken with "persist": true are kept, as state files "<name>.state", for
     // this daemon and later ones to revert to by name; empty: none (such a snapshot is a 400).
     std::filesystem::path state_dir;

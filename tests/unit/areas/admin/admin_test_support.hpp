@@ -15,6 +15,7 @@
 
 #include "cantonlite/app/application.hpp"
 #include "cantonlite/app/describe.hpp"
+#include "cantonlite/app/explorer.hpp"
 #include "cantonlite/app/overview.hpp"
 #include "cantonlite/app/token.hpp"
 #include "cantonlite/journal/journal.hpp"
@@ -40,7 +41,8 @@ inline AdminOptions open_options() {
         .describe =
             [](const store::LedgerStore& store) { return app::describe_json(store).dump(2); },
         .overview =
-            [](const store::LedgerStore& store) { return app::overview_json(store).dump(); }};
+            [](const store::LedgerStore& store) { return app::overview_json(store).dump(); },
+        .explore = app::explore_text};
 }
 
 // The default network, live, and the daemon's router over it.
