@@ -486,7 +486,7 @@ int run(const std::vector<std::string>& args) {
     }
     switch (cli.command) {
         case Command::help:
-            std::cout << usage_text();
+            std::cout << usage_text(cli.help_topic);
             return exit_ok;
         case Command::version:
             std::cout << "cantonlite " << CANTONLITE_VERSION << '\n';

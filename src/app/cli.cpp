@@ -338,12 +338,19 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
     }
     // `state save FILE` and `state load FILE`: a command of two words.
     if (first == "state") {
+        if (args.size() == 2 && (args[1] == "--help" || args[1] == "-h")) {
+            out.help_topic = "state";
+            return out;
+        }
         if (args.size() < 2 || (args[1] != "save" && args[1] != "load"))
             throw UsageError("state: give save FILE or load FILE (see --help)");
         std::vector<std::string> rest(args.begin() + 1, args.end());
         const CommandSpec* command = find_command("state " + args[1]);
         for (const std::string& a : rest) {
-            if (a == "--help" || a == "-h") return out;
+            if (a == "--help" || a == "-h") {
+                out.help_topic = "state";
+                return out;
+            }
         }
         out.command = command->command;
         parse_flags(rest, *command, out);
@@ -352,7 +359,10 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
     const CommandSpec* command = find_command(first);
     if (command == nullptr) throw UsageError(first + ": unknown command (see --help)");
     for (const std::string& a : args) {
-        if (a == "--help" || a == "-h") return out;
+        if (a == "--help" || a == "-h") {
+            out.help_topic = first;
+            return out;
+        }
     }
     out.command = command->command;
     parse_flags(args, *command, out);
@@ -457,7 +467,7 @@ Flags of fork and dump (nothing is written unless the whole fork or dump succeed
                         their labels sorted rather than in Daml's order
   --progress            show the progress line even when stderr is not a terminal
 
-Flags of apply, time, snapshot, revert and reset (clients of a running daemon's admin API):
+Flags of apply, time, snapshot, revert, reset and state (clients of a running daemon's admin API):
   --url URL             the daemon, http://HOST:PORT[/PATH] (default: $CANTONLITE_URL, else
                         http://127.0.0.1:7575)
   --token T             admin bearer token (default: $CANTONLITE_ADMIN_TOKEN)
@@ -469,6 +479,71 @@ Exit status: 0 after a clean stop (SIGINT, SIGTERM) or a finished command, 1 whe
 cannot start, or the daemon of an admin command cannot be reached or answers an error, 2 for a
 bad command line, config or seed.
 )";
+}
+
+namespace {
+
+// The blocks of the usage text (separated by blank lines) whose first line starts with one of
+// `headers`.
+std::vector<std::string_view> blocks(std::string_view text) {
+    std::vector<std::string_view> out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find("\n\n", start);
+        if (end == std::string_view::npos) end = text.size();
+        out.push_back(text.substr(start, end - start));
+        start = end + 2;
+    }
+    return out;
+}
+
+// The usage lines of `command` ("  cantonlite <command> ...") and the lines that continue them.
+std::string usage_lines(std::string_view usage, std::string_view command) {
+    std::string out;
+    bool in = false;
+    std::size_t start = 0;
+    const std::string prefix = "  cantonlite " + std::string(command);
+    while (start < usage.size()) {
+        std::size_t end = usage.find('\n', start);
+        if (end == std::string_view::npos) end = usage.size();
+        const std::string_view line = usage.substr(start, end - start);
+        if (line.starts_with("  cantonlite ")) {
+            in = line.starts_with(prefix) &&
+                 (line.size() == prefix.size() || line[prefix.size()] == ' ');
+        } else if (!line.starts_with("   ")) {
+            in = false;
+        }
+        if (in) out.append(line).append("\n");
+        start = end + 1;
+    }
+    return out;
+}
+
+// The first lines of the flag blocks that apply to each command.
+std::vector<std::string_view> flag_blocks_of(std::string_view command) {
+    if (command == "serve") return {"Flags of serve"};
+    if (command == "describe" || command == "token") return {"describe and token load"};
+    if (command == "generate") return {"Flags of generate"};
+    if (command == "fork" || command == "dump") return {"Flags of fork and dump"};
+    return {"Flags of apply, time, snapshot, revert"};
+}
+
+}  // namespace
+
+std::string usage_text(std::string_view command) {
+    const std::string all = usage_text();
+    const CommandSpec* spec = find_command(std::string(command));
+    if (command.empty() || (spec == nullptr && command != "state")) return all;
+    const std::vector<std::string_view> parts = blocks(all);
+    std::string out = "Usage:\n" + usage_lines(parts.at(1), command);
+    for (const std::string_view header : flag_blocks_of(command)) {
+        for (const std::string_view block : parts) {
+            if (block.starts_with(header)) out.append("\n").append(block).append("\n");
+        }
+    }
+    out.append("\n").append(parts.back());
+    if (!out.ends_with('\n')) out.append("\n");
+    return out;
 }
 
 }  // namespace cantonlite::app

@@ -101,7 +101,40 @@ struct Options {
     long fork_amulets = 100000;  // --fork N: the source's amulets; 0: no fork bench
     int fork_rounds = 3;         // pairs of a source load and a fork
     bool fork_only = false;      // --fork-only: the fork bench alone
+    bool help = false;           // --help: the usage, nothing run
 };
+
+constexpr std::string_view usage =
+    R"(cantonlite_bench: how fast and how lean cantonlite is, as ratios to
+baselines measured in the same run (docs/benchmarks.md). `make bench` runs it on the default network.
+
+Usage: cantonlite_bench --bin PATH [flags]
+
+  --bin PATH              the cantonlite executable to measure (required)
+  --seed FILE             a seed to measure the operations on (repeatable)
+  --generate P,M,K        also a generated network of P parties, M amulets, K updates
+                          (default 1000,100000,10000; "" for none)
+  --seconds S             seconds per throughput measurement (default 2)
+  --connections C         keep-alive connections per load (default 4)
+  --writers N,N,...       writers of the journaled runs (default 1,4,16)
+  --revert-writes K       mints between a snapshot and its revert or reset (default 100)
+  --journal-dir DIR       where the journals and the fsync probe go (default: the temp folder)
+  --release R             run every seed once per release line R (repeatable)
+  --sweep M,M,...|none    amulet counts of the size sweep (default 10000,100000,300000)
+  --sweep-loads N         pairs of a parse and a load per size of the sweep (default 3)
+  --floor PATH            the minimal Beast server the small GETs are compared with
+                          (default: cantonlite_floor_server beside this executable)
+  --floor-rounds N        interleaved rounds of that comparison (default 5)
+  --floor-connections C   its connections (default 32)
+  --fork N                amulets of the network forked over loopback (default 100000; 0: none)
+  --floor-only, --sweep-only, --commands-only, --fork-only
+                          run that part alone
+  --quick                 tiny sizes and short loads: an end-to-end check of the examples
+  --help                  this text
+
+Exit status: 0 when every answer had the status its example expects, 1 when one did not, 2 for
+a bad command line or a run that could not go on.
+)";
 
 // The flags of `serve` and `describe` that choose the release being run; none for the default.
 std::vector<std::string> release_flags(const Options& o) {
@@ -1796,6 +1829,10 @@ Options parse_options(int argc, char** argv) {
             if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
             return argv[++i];
         };
+        if (a == "--help" || a == "-h") {
+            o.help = true;
+            return o;
+        }
         if (a == "--bin") {
             o.bin = value();
         } else if (a == "--seed") {
@@ -1850,7 +1887,7 @@ Options parse_options(int argc, char** argv) {
             o.fork_amulets = 500;
             o.fork_rounds = 1;
         } else {
-            throw std::runtime_error("unknown argument " + a);
+            throw std::runtime_error("unknown argument " + a + " (see --help)");
         }
     }
     if (o.bin.empty()) throw std::runtime_error("--bin PATH is required");
@@ -1863,6 +1900,10 @@ Options parse_options(int argc, char** argv) {
 int main(int argc, char** argv) {
     try {
         Options o = parse_options(argc, argv);
+        if (o.help) {
+            std::cout << usage;
+            return 0;
+        }
         ::signal(SIGPIPE, SIG_IGN);
         std::optional<fs::path> generated;  // by --generate
         if (o.floor_only || o.commands_only || o.fork_only) {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -41,6 +42,7 @@ enum class Command {
 
 struct CommandLine {
     Command command = Command::help;
+    std::string help_topic;  // help: the command asked about ("serve", "state"), "" for all
     std::optional<std::string> config;  // --config FILE
     // Overrides in the order given: (setting key for apply_setting, value, flag as typed).
     std::vector<std::pair<std::string, std::string>> settings;
@@ -77,5 +79,9 @@ struct CommandLine {
 
 // The --help text.
 [[nodiscard]] std::string usage_text();
+
+// `cantonlite <command> --help`: the command's lines of the usage, the flags that apply to it and
+// the exit status, cut from usage_text(). The whole text for "" or an unknown command.
+[[nodiscard]] std::string usage_text(std::string_view command);
 
 }  // namespace cantonlite::app

@@ -42,6 +42,14 @@ TEST(MakeRouter, MountsLedgerScanRegistryAndValidator) {
               (std::vector<std::string>{"/v2/", "/api/scan/", "/registry/", "/api/validator/"}));
 }
 
+TEST(Run, HelpAfterACommandPrintsThatCommandsUsage) {
+    const Outcome outcome = run_captured({"fork", "--help"});
+
+    EXPECT_EQ(outcome.exit_code, 0);
+    EXPECT_EQ(outcome.out, usage_text("fork"));
+    EXPECT_EQ(outcome.err, "");
+}
+
 TEST(Run, HelpPrintsTheUsageAndSucceeds) {
     const Outcome outcome = run_captured({"--help"});
 

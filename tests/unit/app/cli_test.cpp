@@ -253,6 +253,52 @@ INSTANTIATE_TEST_SUITE_P(Forms, ParseCommandLineHelp,
                                          Args{"apply", "--help"}, Args{"revert", "3", "-h"},
                                          Args{"time", "--advance", "PT1H", "--help"}));
 
+TEST(ParseCommandLine, HelpAfterACommandIsAboutThatCommand) {
+    EXPECT_EQ(parse_command_line({"serve", "--help"}).help_topic, "serve");
+    EXPECT_EQ(parse_command_line({"fork", "--out", "f", "-h"}).help_topic, "fork");
+    EXPECT_EQ(parse_command_line({"state", "save", "f", "--help"}).help_topic, "state");
+    EXPECT_EQ(parse_command_line({"state", "--help"}).help_topic, "state");
+    EXPECT_EQ(parse_command_line({"--help"}).help_topic, "");
+    EXPECT_EQ(parse_command_line({"help"}).help_topic, "");
+}
+
+class CommandUsage : public testing::TestWithParam<std::string> {};
+
+// Each command's --help: its own usage lines, the flags that apply to it, the exit status; not
+// the other commands' lines.
+TEST_P(CommandUsage, IsTheCommandsPartOfTheUsage) {
+    const std::string& command = GetParam();
+    const std::string text = usage_text(command);
+
+    EXPECT_EQ(text.rfind("Usage:\n  cantonlite " + command, 0), 0U) << text;
+    EXPECT_NE(text.find("Exit status:"), std::string::npos);
+    EXPECT_LT(text.size(), usage_text().size() / 2) << text;
+    for (const std::string other :
+         {"generate --parties", "apply FILE", "dump --scan", "serve [flags]"}) {
+        if (other.rfind(command, 0) == 0) continue;
+        EXPECT_EQ(text.find("cantonlite " + other), std::string::npos) << command << ": " << other;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Commands, CommandUsage,
+                         testing::Values("serve", "describe", "token", "generate", "apply", "time",
+                                         "snapshot", "revert", "reset", "state", "fork", "dump"));
+
+TEST(CommandUsage, NamesTheFlagsOfItsCommand) {
+    EXPECT_NE(usage_text("serve").find("--journal FILE|URL"), std::string::npos);
+    EXPECT_NE(usage_text("fork").find("--ca-file FILE"), std::string::npos);
+    EXPECT_NE(usage_text("fork").find("cantonlite fork --dump DIR"), std::string::npos);
+    EXPECT_NE(usage_text("time").find("--advance DURATION"), std::string::npos);
+    EXPECT_NE(usage_text("state").find("cantonlite state load FILE"), std::string::npos);
+    EXPECT_NE(usage_text("state").find("--token T"), std::string::npos);
+    EXPECT_NE(usage_text("generate").find("--amulets M"), std::string::npos);
+    EXPECT_NE(usage_text("token").find("--expires-in SECONDS"), std::string::npos);
+    EXPECT_EQ(usage_text("time").find("--parties"), std::string::npos);
+    EXPECT_EQ(usage_text("serve").find("--no-bulk"), std::string::npos);
+    EXPECT_EQ(usage_text(""), usage_text());
+    EXPECT_EQ(usage_text("bogus"), usage_text());
+}
+
 class ParseCommandLineVersion : public testing::TestWithParam<Args> {};
 
 TEST_P(ParseCommandLineVersion, AsksForTheVersion) {
