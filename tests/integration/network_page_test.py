@@ -6,6 +6,11 @@
   requests, and one curl line per example request, with a token command for a user's.
 - It refreshes after a write: a mint posted while the page is open shows within a few seconds
   (new ledger end, alice's holdings one amulet up), without reloading the page.
+- The explorer: the latest update opened from the list shows the admin API's tree; a contract
+  and a party open by clicking; a mint from the controls adds a holding to the party's page;
+  the search box finds an update id and a contract id; the clock, a snapshot, a revert and a
+  reset work from the controls; on a listener that needs the admin token the page says so, and
+  opened as /#token=… it reads and mints with it.
 - The page loads nothing from outside the daemon, and saves a screenshot (page.png in the build
   directory's tests folder) for a person to look at.
 
@@ -202,6 +207,26 @@ def explore(page, port, mint_end):
                   "the seed's last update")
 
 
+def admin_token(page):
+    """On a listener that needs the admin token, the page says so until it is opened as
+    /#token=…; then it reads and its controls write with it."""
+    _, port, _ = CHECK.start_daemon(BIN, "--seed", os.path.join(SRC, "config/default-network.json"),
+                                     "--address", "0.0.0.0", "--admin-token", "page-secret")
+    page.send("Page.navigate", url=f"http://127.0.0.1:{port}/")
+    page.wait_for("document.getElementById('notice').textContent.includes('needs its token')",
+                  "that the admin API needs its token")
+    page.eval("location.hash = 'token=page-secret'; location.reload()")
+    time.sleep(0.5)
+    headers = {"Authorization": "Bearer page-secret"}
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/_cantonlite/v1/time", headers=headers)
+    end = json.loads(urllib.request.urlopen(request, timeout=10).read())["ledger_end"]
+    page.wait_for(f"document.body.dataset.ledgerEnd === '{end}'", "the network, with the token")
+    if page.eval("location.hash") != "#/":
+        fail("the token stayed in the address bar")
+    page.eval("document.getElementById('mint').click()")
+    page.wait_for(f"document.body.dataset.ledgerEnd === '{end + 1}'", "a mint with the token")
+
+
 def main():
     _, port, _ = CHECK.start_daemon(BIN, "--seed",
                                     os.path.join(SRC, "config/default-network.json"))
@@ -270,6 +295,7 @@ def main():
         fail(f"the page loaded resources from elsewhere: {outside}")
 
     shot = page.send("Page.captureScreenshot", format="png")["data"]
+    admin_token(page)
     os.makedirs(OUT, exist_ok=True)
     with open(os.path.join(OUT, "page.png"), "wb") as f:
         f.write(base64.b64decode(shot))
