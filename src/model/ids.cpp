@@ -3,6 +3,7 @@
 #include <openssl/evp.h>
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -138,59 +139,63 @@ std::string make_contract_id(std::string_view update_id, int node_id) {
 std::string base64_encode(std::string_view bytes) {
     static constexpr char alphabet[] =
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    out.reserve((bytes.size() + 2) / 3 * 4);
+    std::string out((bytes.size() + 2) / 3 * 4, '=');
+    char* o = out.data();
+    const auto* in = reinterpret_cast<const unsigned char*>(bytes.data());
     std::size_t i = 0;
     for (; i + 2 < bytes.size(); i += 3) {
-        const auto n = (static_cast<unsigned char>(bytes[i]) << 16) |
-                       (static_cast<unsigned char>(bytes[i + 1]) << 8) |
-                       static_cast<unsigned char>(bytes[i + 2]);
-        out += alphabet[(n >> 18) & 63];
-        out += alphabet[(n >> 12) & 63];
-        out += alphabet[(n >> 6) & 63];
-        out += alphabet[n & 63];
+        const unsigned n = (unsigned{in[i]} << 16) | (unsigned{in[i + 1]} << 8) | in[i + 2];
+        *o++ = alphabet[(n >> 18) & 63];
+        *o++ = alphabet[(n >> 12) & 63];
+        *o++ = alphabet[(n >> 6) & 63];
+        *o++ = alphabet[n & 63];
     }
     if (i < bytes.size()) {
         const bool two = i + 1 < bytes.size();
-        const auto n = (static_cast<unsigned char>(bytes[i]) << 16) |
-                       (two ? static_cast<unsigned char>(bytes[i + 1]) << 8 : 0);
-        out += alphabet[(n >> 18) & 63];
-        out += alphabet[(n >> 12) & 63];
-        out += two ? alphabet[(n >> 6) & 63] : '=';
-        out += '=';
+        const unsigned n = (unsigned{in[i]} << 16) | (two ? unsigned{in[i + 1]} << 8 : 0U);
+        *o++ = alphabet[(n >> 18) & 63];
+        *o++ = alphabet[(n >> 12) & 63];
+        if (two) *o = alphabet[(n >> 6) & 63];  // the rest stays '='
     }
     return out;
 }
 
 std::optional<std::string> base64_decode(std::string_view text) {
+    // Each character's 6 bits, or 64 for one outside the alphabet ('=' is handled apart).
+    static constexpr auto values = [] {
+        std::array<std::uint8_t, 256> v{};
+        v.fill(64);
+        constexpr std::string_view alphabet =
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        for (std::size_t i = 0; i < alphabet.size(); ++i)
+            v[static_cast<unsigned char>(alphabet[i])] = static_cast<std::uint8_t>(i);
+        return v;
+    }();
     if (text.size() % 4 != 0) return std::nullopt;
-    const auto value = [](char c) -> int {
-        if (c >= 'A' && c <= 'Z') return c - 'A';
-        if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-        if (c >= '0' && c <= '9') return c - '0' + 52;
-        if (c == '+') return 62;
-        if (c == '/') return 63;
-        return -1;
-    };
-    std::string out;
-    for (std::size_t i = 0; i < text.size(); i += 4) {
-        int n = 0;
-        int pad = 0;
-        for (std::size_t k = 0; k < 4; ++k) {
-            const char c = text[i + k];
-            const bool last_group = i + 4 == text.size();
-            if (c == '=' && last_group && k >= 2 && (k == 3 || text[i + 3] == '=')) {
-                ++pad;
-                n <<= 6;
-                continue;
-            }
-            const int v = value(c);
-            if (v < 0 || pad > 0) return std::nullopt;
-            n = (n << 6) | v;
-        }
-        out += static_cast<char>((n >> 16) & 0xFF);
-        if (pad < 2) out += static_cast<char>((n >> 8) & 0xFF);
-        if (pad < 1) out += static_cast<char>(n & 0xFF);
+    if (text.empty()) return std::string();
+    // One or two '=' end the last group, and only it.
+    const std::size_t pad = text.back() != '=' ? 0 : text[text.size() - 2] == '=' ? 2 : 1;
+    std::string out((text.size() / 4) * 3 - pad, '\0');
+    char* o = out.data();
+    const auto* in = reinterpret_cast<const unsigned char*>(text.data());
+    const std::size_t whole = text.size() - (pad > 0 ? 4 : 0);
+    for (std::size_t i = 0; i < whole; i += 4) {
+        const unsigned a = values[in[i]], b = values[in[i + 1]], c = values[in[i + 2]],
+                       d = values[in[i + 3]];
+        if ((a | b | c | d) & 64) return std::nullopt;
+        const unsigned n = (a << 18) | (b << 12) | (c << 6) | d;
+        *o++ = static_cast<char>(n >> 16);
+        *o++ = static_cast<char>((n >> 8) & 0xFF);
+        *o++ = static_cast<char>(n & 0xFF);
+    }
+    if (pad > 0) {
+        const unsigned char* g = in + whole;
+        const unsigned a = values[g[0]], b = values[g[1]];
+        const unsigned c = pad == 1 ? values[g[2]] : 0;
+        if ((a | b | c) & 64) return std::nullopt;
+        const unsigned n = (a << 18) | (b << 12) | (c << 6);
+        *o++ = static_cast<char>(n >> 16);
+        if (pad == 1) *o++ = static_cast<char>((n >> 8) & 0xFF);
     }
     return out;
 }

@@ -1,5 +1,10 @@
 #include "cantonlite/model/ids.hpp"
 
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 namespace cantonlite::model::ids_test {
@@ -34,6 +39,41 @@ TEST(Sha256Hex, IsTheDigestOfTheBytes) {
     EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     EXPECT_EQ(sha256_hex("abc"),
               "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+// RFC 4648 §10's vectors, both ways.
+TEST(Base64, EncodesAndDecodesTheRfcVectors) {
+    const std::pair<std::string, std::string> vectors[] = {{"", ""},
+                                                           {"f", "Zg=="},
+                                                           {"fo", "Zm8="},
+                                                           {"foo", "Zm9v"},
+                                                           {"foob", "Zm9vYg=="},
+                                                           {"fooba", "Zm9vYmE="},
+                                                           {"foobar", "Zm9vYmFy"}};
+    for (const auto& [bytes, text] : vectors) {
+        EXPECT_EQ(base64_encode(bytes), text);
+        EXPECT_EQ(base64_decode(text), bytes) << text;
+    }
+}
+
+TEST(Base64, KeepsEveryByteValue) {
+    std::string bytes;
+    for (int i = 0; i < 256; ++i) bytes.push_back(static_cast<char>(255 - i));
+    for (std::size_t n = 0; n < 7; ++n) {
+        const std::string part = bytes.substr(n);
+        EXPECT_EQ(base64_decode(base64_encode(part)), part) << n;
+    }
+}
+
+// Only the standard alphabet, whole groups of four, and padding at the very end.
+TEST(Base64, RefusesWhatIsNotStrictBase64) {
+    const std::vector<std::string> refused{
+        "Zg=",    "Zm9",      "Zm9vY", "Zm9v Yg==", " Zm9v", "Zm9v\n",   "Zm9-",
+        "Zm9_",   "Zg==Zm9v", "Z===",  "====",      "Zm=v",  "Zm9vYg=A", std::string("Zm9\0", 4),
+        "Zm9\xc3"};
+    for (const std::string& text : refused) {
+        EXPECT_EQ(base64_decode(text), std::nullopt) << text;
+    }
 }
 
 }  // namespace
