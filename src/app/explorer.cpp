@@ -26,9 +26,20 @@ ordered_json names_json(const model::NameSet& names) {
     return out;
 }
 
-// A packed value as the Splice apps write a payload, as a document the page can walk.
+// A packed value as the Splice apps write a payload, as a document the page can walk; its text
+// when that is no JSON document (a text that is not UTF-8).
 ordered_json value_doc(const model::PackedValue& v) {
-    return ordered_json::parse(model::value_json(v, model::ValueEncoding::api_compressed));
+    std::string text = model::value_json(v, model::ValueEncoding::api_compressed);
+    ordered_json doc = ordered_json::parse(text, nullptr, false);
+    if (doc.is_discarded()) return text;
+    return doc;
+}
+
+// A contract's payload, for its fields; null when it is no JSON document.
+json payload_doc(const model::Contract& c) {
+    json doc = json::parse(model::value_json(c.argument, model::ValueEncoding::api_compressed),
+                           nullptr, false);
+    return doc.is_discarded() ? json() : doc;
 }
 
 ordered_json node_json(const store::Transaction& tx, int id) {
@@ -193,8 +204,7 @@ ordered_json party_json(const store::LedgerStore& store, std::string_view key, s
     Listed offers;
     for (const model::ContractPtr& c : views.transfer_offers_of(*party)) {
         offers.add(limit, [&] {
-            const json p =
-                json::parse(model::value_json(c->argument, model::ValueEncoding::api_compressed));
+            const json p = payload_doc(*c);
             return ordered_json{{"contract_id", c->contract_id.str()},
                                 {"sender", member(p, "/sender")},
                                 {"receiver", member(p, "/receiver")},
@@ -228,8 +238,7 @@ ordered_json party_json(const store::LedgerStore& store, std::string_view key, s
                 ++others[c->template_id().qualified_name()];
             continue;
         }
-        const json p =
-            json::parse(model::value_json(c->argument, model::ValueEncoding::api_compressed));
+        const json p = payload_doc(*c);
         if (is_locked && member(p, "/amulet/owner") == *party) {
             locked.add(limit, [&] {
                 return ordered_json{{"contract_id", c->contract_id.str()},

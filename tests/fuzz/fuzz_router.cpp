@@ -14,6 +14,7 @@
 
 #include "cantonlite/app/application.hpp"
 #include "cantonlite/app/describe.hpp"
+#include "cantonlite/app/explorer.hpp"
 #include "cantonlite/interactive/prepared_transaction.hpp"
 #include "cantonlite/seed/live_network.hpp"
 #include "fuzz_input.hpp"
@@ -27,10 +28,12 @@ struct Daemon {
         : network(
               seed::LiveNetwork::load_file(CANTONLITE_SOURCE_DIR "/config/default-network.json")),
           router(app::make_router(
-              *network,
-              areas::admin::AdminOptions{.open = true, .describe = [](const store::LedgerStore& s) {
-                                             return app::describe_json(s).dump();
-                                         }})) {}
+              *network, areas::admin::AdminOptions{.open = true,
+                                                   .describe =
+                                                       [](const store::LedgerStore& s) {
+                                                           return app::describe_json(s).dump();
+                                                       },
+                                                   .explore = app::explore_text})) {}
     std::unique_ptr<seed::LiveNetwork> network;
     std::unique_ptr<http::Router> router;
 };

@@ -71,6 +71,12 @@ int main(int argc, char** argv) {
         write(out / "router", cantonlite::fuzz::text_of(
                                   "POST", target, {{"Content-Type", "application/json"}}, body));
     }
+    // The explorer's views (GET, admin).
+    for (const char* target :
+         {"/_cantonlite/v1/explore/update?id=3", "/_cantonlite/v1/explore/party?id=alice",
+          "/_cantonlite/v1/explore/search?q=bob", "/_cantonlite/v1/explore/contract?id=00ab"}) {
+        write(out / "router", cantonlite::fuzz::text_of("GET", target, {}, ""));
+    }
     for (const char* text :
          {"2024-01-01T00:00:00Z", "2024-01-01T00:00:00.123456789+05:30", "+10000-01-01T00:00:00Z",
           "2024-12-31T23:59:60Z", "gzip, deflate;q=0.5, *;q=0", "application/json; charset=utf-8",
