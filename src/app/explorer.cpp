@@ -1,9 +1,9 @@
 #include "cantonlite/app/explorer.hpp"
 
 #include <algorithm>
-#include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <variant>
@@ -20,9 +20,10 @@ namespace {
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-ordered_json names_json(const model::NameSet& names) {
+// Parties (a NameSet, or a contract's observers) as a list of their ids.
+ordered_json names_json(std::span<const model::Name> names) {
     ordered_json out = ordered_json::array();
-    for (const model::Name n : names.names()) out.push_back(n.str());
+    for (const model::Name n : names) out.push_back(n.str());
     return out;
 }
 
@@ -35,25 +36,15 @@ ordered_json value_doc(const model::PackedValue& v) {
     return doc;
 }
 
-// A contract's payload, for its fields; null when it is no JSON document.
-json payload_doc(const model::Contract& c) {
-    json doc = json::parse(model::value_json(c.argument, model::ValueEncoding::api_compressed),
-                           nullptr, false);
-    return doc.is_discarded() ? json() : doc;
-}
-
 ordered_json node_json(const store::Transaction& tx, int id) {
     const store::Node& node = tx.nodes[static_cast<std::size_t>(id)];
     if (const auto* c = store::created(node)) {
-        std::vector<model::Name> observers = c->contract->observers();
-        ordered_json obs = ordered_json::array();
-        for (const model::Name n : observers) obs.push_back(n.str());
         return {{"node_id", id},
                 {"kind", "created"},
                 {"contract_id", c->contract->contract_id.str()},
                 {"template", c->contract->template_id().qualified_name()},
                 {"signatories", names_json(c->contract->signatories)},
-                {"observers", std::move(obs)},
+                {"observers", names_json(c->contract->observers())},
                 {"argument", value_doc(c->contract->argument)}};
     }
     const store::ExercisedNode& e = *store::exercised(node);
@@ -117,8 +108,6 @@ ordered_json contract_json(const store::LedgerStore& store, std::string_view id)
     const std::optional<store::ContractState> state = store.contract(id);
     if (!state) return nullptr;
     const model::Contract& c = *state->contract;
-    ordered_json observers = ordered_json::array();
-    for (const model::Name n : c.observers()) observers.push_back(n.str());
     ordered_json created = where_json(store, state->created_offset());
     created["at"] = model::format_instant(c.created_at);
     const auto archived = state->archived_offset();
@@ -126,7 +115,7 @@ ordered_json contract_json(const store::LedgerStore& store, std::string_view id)
             {"template", c.template_id().qualified_name()},
             {"package", c.template_id().package_name.str()},
             {"signatories", names_json(c.signatories)},
-            {"observers", std::move(observers)},
+            {"observers", names_json(c.observers())},
             {"argument", value_doc(c.argument)},
             {"created", std::move(created)},
             {"archived", archived ? where_json(store, *archived) : ordered_json()}};
@@ -152,22 +141,15 @@ struct Listed {
     ordered_json entries = ordered_json::array();
     std::size_t total = 0;
 
-    void add(std::size_t limit, const std::function<ordered_json()>& entry) {
+    // `entry()` makes the entry, only when it is listed.
+    template <typename Entry>
+    void add(std::size_t limit, const Entry& entry) {
         if (total++ < limit) entries.push_back(entry());
     }
     [[nodiscard]] ordered_json done() && {
         return {{"total", total}, {"entries", std::move(entries)}};
     }
 };
-
-json member(const json& payload, const char* pointer) {
-    const json::json_pointer path(pointer);
-    return payload.contains(path) ? payload.at(path) : json();
-}
-
-bool is(const model::Contract& c, std::string_view qualified) {
-    return c.template_id().qualified_name() == qualified;
-}
 
 // Whether `party` saw `update`: a witness of one of its nodes, or a stakeholder of the contract
 // it moved.
@@ -193,26 +175,18 @@ ordered_json party_json(const store::LedgerStore& store, std::string_view key, s
     model::Decimal total;
     for (const model::ContractPtr& c : views.unlocked_amulets_of(*party)) {
         const splice::HoldingRow row{.contract = c, .owner = model::Name(*party)};
-        total = total + row.amount();
+        const model::Decimal amount = row.amount();
+        total = total + amount;
         holdings.add(limit, [&] {
             return ordered_json{{"contract_id", c->contract_id.str()},
-                                {"amount", row.amount().to_compact_string()},
+                                {"amount", amount.to_compact_string()},
                                 {"created_round", row.created_round()},
                                 {"created_at", model::format_instant(c->created_at)}};
         });
     }
     Listed offers;
-    for (const model::ContractPtr& c : views.transfer_offers_of(*party)) {
-        offers.add(limit, [&] {
-            const json p = payload_doc(*c);
-            return ordered_json{{"contract_id", c->contract_id.str()},
-                                {"sender", member(p, "/sender")},
-                                {"receiver", member(p, "/receiver")},
-                                {"amount", member(p, "/amount/amount")},
-                                {"description", member(p, "/description")},
-                                {"expires_at", member(p, "/expiresAt")}};
-        });
-    }
+    for (const model::ContractPtr& c : views.transfer_offers_of(*party))
+        offers.add(limit, [&] { return offer_row_json(*c); });
 
     // The other active contracts the party is a stakeholder of, in one pass.
     std::vector<model::ContractPtr> mine;
@@ -228,42 +202,44 @@ ordered_json party_json(const store::LedgerStore& store, std::string_view key, s
     Listed ans;
     std::map<std::string, std::size_t> others;
     for (const model::ContractPtr& c : mine) {
-        const bool is_locked = is(*c, "Splice.Amulet:LockedAmulet");
+        std::string tpl = c->template_id().qualified_name();
+        const bool is_locked = tpl == "Splice.Amulet:LockedAmulet";
         const bool is_instruction =
-            is(*c, "Splice.AmuletTransferInstruction:AmuletTransferInstruction");
-        const bool is_ans = is(*c, "Splice.Ans:AnsEntry");
+            tpl == "Splice.AmuletTransferInstruction:AmuletTransferInstruction";
+        const bool is_ans = tpl == "Splice.Ans:AnsEntry";
         if (!is_locked && !is_instruction && !is_ans) {
-            if (!is(*c, "Splice.Amulet:Amulet") &&
-                !is(*c, "Splice.Wallet.TransferOffer:TransferOffer"))
-                ++others[c->template_id().qualified_name()];
+            // Amulets and TransferOffers are listed above, by their own indexes.
+            if (tpl != "Splice.Amulet:Amulet" && tpl != "Splice.Wallet.TransferOffer:TransferOffer")
+                ++others[std::move(tpl)];
             continue;
         }
-        const json p = payload_doc(*c);
-        if (is_locked && member(p, "/amulet/owner") == *party) {
+        const json p = payload_json(*c);
+        if (is_locked && payload_field(p, "/amulet/owner") == *party) {
             locked.add(limit, [&] {
                 return ordered_json{{"contract_id", c->contract_id.str()},
-                                    {"amount", member(p, "/amulet/amount/initialAmount")},
-                                    {"holders", member(p, "/lock/holders")},
-                                    {"expires_at", member(p, "/lock/expiresAt")}};
+                                    {"amount", payload_field(p, "/amulet/amount/initialAmount")},
+                                    {"holders", payload_field(p, "/lock/holders")},
+                                    {"expires_at", payload_field(p, "/lock/expiresAt")}};
             });
-        } else if (is_instruction && (member(p, "/transfer/sender") == *party ||
-                                      member(p, "/transfer/receiver") == *party)) {
+        } else if (is_instruction && (payload_field(p, "/transfer/sender") == *party ||
+                                      payload_field(p, "/transfer/receiver") == *party)) {
             instructions.add(limit, [&] {
-                return ordered_json{{"contract_id", c->contract_id.str()},
-                                    {"sender", member(p, "/transfer/sender")},
-                                    {"receiver", member(p, "/transfer/receiver")},
-                                    {"amount", member(p, "/transfer/amount")},
-                                    {"execute_before", member(p, "/transfer/executeBefore")}};
+                return ordered_json{
+                    {"contract_id", c->contract_id.str()},
+                    {"sender", payload_field(p, "/transfer/sender")},
+                    {"receiver", payload_field(p, "/transfer/receiver")},
+                    {"amount", payload_field(p, "/transfer/amount")},
+                    {"execute_before", payload_field(p, "/transfer/executeBefore")}};
             });
-        } else if (is_ans && member(p, "/user") == *party) {
+        } else if (is_ans && payload_field(p, "/user") == *party) {
             ans.add(limit, [&] {
                 return ordered_json{{"contract_id", c->contract_id.str()},
-                                    {"name", member(p, "/name")},
-                                    {"url", member(p, "/url")},
-                                    {"expires_at", member(p, "/expiresAt")}};
+                                    {"name", payload_field(p, "/name")},
+                                    {"url", payload_field(p, "/url")},
+                                    {"expires_at", payload_field(p, "/expiresAt")}};
             });
         } else {
-            ++others[c->template_id().qualified_name()];
+            ++others[std::move(tpl)];
         }
     }
     ordered_json other = ordered_json::array();

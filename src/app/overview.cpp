@@ -16,16 +16,6 @@ namespace {
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-// A contract's payload as the Splice apps print it (ops 4 and 10).
-json payload_of(const model::Contract& c) {
-    return json::parse(model::value_json(c.argument, model::ValueEncoding::api_compressed));
-}
-
-// The field at `path` of a payload, or null.
-json field(const json& payload, const json::json_pointer& path) {
-    return payload.contains(path) ? payload.at(path) : json();
-}
-
 // The parties whose holdings the page lists: the users', the external parties', the validator's,
 // the SVs' and the DSO's, each once, in that order.
 std::vector<std::string> listed_parties(const model::Network& n) {
@@ -106,13 +96,7 @@ ordered_json offers_json(const splice::SpliceViews& views, const std::vector<std
         for (const model::ContractPtr& c : views.transfer_offers_of(party)) {
             if (out.size() >= limit) return out;
             if (!seen.insert(c->contract_id.str()).second) continue;
-            const json p = payload_of(*c);
-            out.push_back({{"contract_id", c->contract_id.str()},
-                           {"sender", field(p, "/sender"_json_pointer)},
-                           {"receiver", field(p, "/receiver"_json_pointer)},
-                           {"amount", field(p, "/amount/amount"_json_pointer)},
-                           {"tracking_id", field(p, "/trackingId"_json_pointer)},
-                           {"expires_at", field(p, "/expiresAt"_json_pointer)}});
+            out.push_back(offer_row_json(*c));
         }
     }
     return out;
@@ -122,14 +106,14 @@ ordered_json votes_json(const splice::SpliceViews& views, std::size_t limit) {
     ordered_json out = ordered_json::array();
     for (const model::ContractPtr& c : views.active_vote_requests()) {
         if (out.size() >= limit) break;
-        const json p = payload_of(*c);
-        const json votes = field(p, "/votes"_json_pointer);
+        const json p = payload_json(*c);
+        const json votes = payload_field(p, "/votes");
         // "ARC_DsoRules / SRARC_OffboardSv": the action's tag, and its inner action's when it has
         // one (dsoAction, amuletRulesAction).
-        std::string action = field(p, "/action/tag"_json_pointer).is_string()
+        std::string action = payload_field(p, "/action/tag").is_string()
                                  ? p["action"]["tag"].get<std::string>()
                                  : std::string();
-        if (const json inner = field(p, "/action/value"_json_pointer); inner.is_object()) {
+        if (const json inner = payload_field(p, "/action/value"); inner.is_object()) {
             for (const auto& [_, v] : inner.items()) {
                 if (v.is_object() && v.contains("tag") && v["tag"].is_string()) {
                     action += " / " + v["tag"].get<std::string>();
@@ -137,15 +121,37 @@ ordered_json votes_json(const splice::SpliceViews& views, std::size_t limit) {
             }
         }
         out.push_back({{"contract_id", c->contract_id.str()},
-                       {"requester", field(p, "/requester"_json_pointer)},
+                       {"requester", payload_field(p, "/requester")},
                        {"action", action},
-                       {"vote_before", field(p, "/voteBefore"_json_pointer)},
+                       {"vote_before", payload_field(p, "/voteBefore")},
                        {"votes", votes.is_array() || votes.is_object() ? votes.size() : 0}});
     }
     return out;
 }
 
 }  // namespace
+
+json payload_json(const model::Contract& c) {
+    json doc = json::parse(model::value_json(c.argument, model::ValueEncoding::api_compressed),
+                           nullptr, false);
+    return doc.is_discarded() ? json() : doc;
+}
+
+json payload_field(const json& payload, const char* pointer) {
+    const json::json_pointer path(pointer);
+    return payload.contains(path) ? payload.at(path) : json();
+}
+
+ordered_json offer_row_json(const model::Contract& offer) {
+    const json p = payload_json(offer);
+    return {{"contract_id", offer.contract_id.str()},
+            {"sender", payload_field(p, "/sender")},
+            {"receiver", payload_field(p, "/receiver")},
+            {"amount", payload_field(p, "/amount/amount")},
+            {"tracking_id", payload_field(p, "/trackingId")},
+            {"description", payload_field(p, "/description")},
+            {"expires_at", payload_field(p, "/expiresAt")}};
+}
 
 ordered_json update_row_json(const store::Update& update) {
     ordered_json entry{{"offset", store::offset_of(update)},

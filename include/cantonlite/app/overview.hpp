@@ -19,6 +19,17 @@ namespace cantonlite::app {
     const store::LedgerStore& store, const std::string& token_command = "cantonlite token",
     std::size_t limit = 50);
 
+// A contract's payload as the Splice apps print it (ops 4 and 10); null when it is no JSON
+// document (a text that is not UTF-8).
+[[nodiscard]] nlohmann::json payload_json(const model::Contract& c);
+
+// The member of `payload` at the JSON pointer `pointer` ("/amount/amount"), or null.
+[[nodiscard]] nlohmann::json payload_field(const nlohmann::json& payload, const char* pointer);
+
+// One TransferOffer as the page lists it: {contract_id, sender, receiver, amount, tracking_id,
+// description, expires_at}.
+[[nodiscard]] nlohmann::ordered_json offer_row_json(const model::Contract& offer);
+
 // One update as the page lists it: {offset, update_id, record_time, kind}, and a transaction's
 // submitters and what its roots did ("Splice.Amulet:Amulet create", "<template> <choice>").
 [[nodiscard]] nlohmann::ordered_json update_row_json(const store::Update& update);
