@@ -336,33 +336,25 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
         out.command = Command::version;
         return out;
     }
-    // `state save FILE` and `state load FILE`: a command of two words.
-    if (first == "state") {
-        if (args.size() == 2 && (args[1] == "--help" || args[1] == "-h")) {
-            out.help_topic = "state";
-            return out;
-        }
-        if (args.size() < 2 || (args[1] != "save" && args[1] != "load"))
-            throw UsageError("state: give save FILE or load FILE (see --help)");
-        std::vector<std::string> rest(args.begin() + 1, args.end());
-        const CommandSpec* command = find_command("state " + args[1]);
-        for (const std::string& a : rest) {
-            if (a == "--help" || a == "-h") {
-                out.help_topic = "state";
-                return out;
-            }
-        }
-        out.command = command->command;
-        parse_flags(rest, *command, out);
-        return out;
-    }
     const CommandSpec* command = find_command(first);
-    if (command == nullptr) throw UsageError(first + ": unknown command (see --help)");
+    if (command == nullptr && first != "state")
+        throw UsageError(first + ": unknown command (see --help)");
+    // A command's --help, wherever it is among its arguments.
     for (const std::string& a : args) {
         if (a == "--help" || a == "-h") {
             out.help_topic = first;
             return out;
         }
+    }
+    // `state save FILE` and `state load FILE`: a command of two words.
+    if (first == "state") {
+        if (args.size() < 2 || (args[1] != "save" && args[1] != "load"))
+            throw UsageError("state: give save FILE or load FILE (see --help)");
+        std::vector<std::string> rest(args.begin() + 1, args.end());
+        command = find_command("state " + args[1]);
+        out.command = command->command;
+        parse_flags(rest, *command, out);
+        return out;
     }
     out.command = command->command;
     parse_flags(args, *command, out);
@@ -483,8 +475,7 @@ bad command line, config or seed.
 
 namespace {
 
-// The blocks of the usage text (separated by blank lines) whose first line starts with one of
-// `headers`.
+// The blocks of the usage text, separated by blank lines.
 std::vector<std::string_view> blocks(std::string_view text) {
     std::vector<std::string_view> out;
     std::size_t start = 0;
@@ -532,8 +523,7 @@ std::vector<std::string_view> flag_blocks_of(std::string_view command) {
 
 std::string usage_text(std::string_view command) {
     const std::string all = usage_text();
-    const CommandSpec* spec = find_command(std::string(command));
-    if (command.empty() || (spec == nullptr && command != "state")) return all;
+    if (command.empty() || (find_command(command) == nullptr && command != "state")) return all;
     const std::vector<std::string_view> parts = blocks(all);
     std::string out = "Usage:\n" + usage_lines(parts.at(1), command);
     for (const std::string_view header : flag_blocks_of(command)) {
