@@ -29,12 +29,7 @@
 // (`serve --release R`) and the examples are R's (`describe --json --release R`); without it, the
 // daemon's default release.
 //
-// Usage: cantonlite_bench --bin PATH [--seed FILE]... [--generate P,M,K] [--seconds S]
-//                         [--connections C] [--writers N,N,...] [--revert-writes K]
-//                         [--journal-dir DIR] [--release R]... [--sweep M,M,...|none]
-//                         [--sweep-loads N] [--quick]
-//                         [--floor PATH] [--floor-rounds N] [--floor-connections C] [--floor-only]
-//                         [--commands-only] [--sweep-only] [--fork N] [--fork-only]
+// Its flags: `usage` below (cantonlite_bench --help).
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>

@@ -37,6 +37,8 @@ struct Verification {
     }
 };
 
+struct ClaimSet;  // what a verified token's payload says (claim_checks.hpp)
+
 // Verifies compact JWS tokens as the Splice apps do (../shared/docs/reference/splice-behavior.md
 // §5.2, canton-ledger-behavior.md §7.2): the header's alg must be one the settings allow (HS256
 // with the secret; RS256 with a configured key or a JWKS key chosen by kid), never "none" and
@@ -45,8 +47,6 @@ struct Verification {
 // when present, hold at `now_seconds` (no leeway); aud (string or array) must contain the
 // configured audience unless `check_audience` is false; the user id is the daml_user claim or sub
 // and must not be empty. Built once at start-up; thread-safe.
-struct ClaimSet;
-
 class JwtVerifier {
   public:
     // Throws std::invalid_argument for an unusable key (PEM or JWKS that does not parse).
