@@ -258,6 +258,7 @@ TEST(ParseCommandLine, HelpAfterACommandIsAboutThatCommand) {
     EXPECT_EQ(parse_command_line({"fork", "--out", "f", "-h"}).help_topic, "fork");
     EXPECT_EQ(parse_command_line({"state", "save", "f", "--help"}).help_topic, "state");
     EXPECT_EQ(parse_command_line({"state", "--help"}).help_topic, "state");
+    EXPECT_EQ(parse_command_line({"state", "bogus", "--help"}).help_topic, "state");
     EXPECT_EQ(parse_command_line({"--help"}).help_topic, "");
     EXPECT_EQ(parse_command_line({"help"}).help_topic, "");
 }
