@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstddef>
 #include <cstdlib>
 #include <initializer_list>
 #include <iostream>
@@ -52,8 +53,26 @@
 #include "cantonlite/seed/seed_loader.hpp"
 #include "cantonlite/util/whole_file.hpp"
 
+// jemalloc's control interface, when the executable is linked with it (CANTONLITE_JEMALLOC): a
+// weak reference, null under glibc's malloc (the sanitizer trees, the test executables).
+extern "C" int mallctl(const char* name, void* oldp, std::size_t* oldlenp, void* newp,
+                       std::size_t newlen) __attribute__((weak));
+
 namespace cantonlite::app {
 namespace {
+
+// The seed's document and the loader's indexes are gone: gives their pages back to the system, so
+// that a loaded daemon holds what its ledger needs, not its start-up peak. jemalloc purges every
+// arena ("arena.<MALLCTL_ARENAS_ALL>.purge"); glibc trims its heaps.
+void release_free_memory() {
+    if (mallctl != nullptr) {
+        (void)mallctl("arena.4096.purge", nullptr, nullptr, nullptr, 0);
+        return;
+    }
+#if defined(__GLIBC__)
+    ::malloc_trim(0);
+#endif
+}
 
 constexpr int exit_start_failed = exit_failed;
 
@@ -165,11 +184,7 @@ std::optional<Loaded> load_network(const CommandLine& cli, int& failed_exit) {
                            : load_seed(config.seed, progress);
         progress.finish();
         model::Name::release_retired_tables();  // no other thread yet
-#if defined(__GLIBC__)
-        // The seed's document and the loader's indexes are gone: give their pages back to the
-        // system, so a loaded daemon holds what its ledger needs, not its start-up peak.
-        ::malloc_trim(0);
-#endif
+        release_free_memory();
         return Loaded{std::move(config), std::move(network), base, state.has_value()};
     } catch (const ConfigError& e) {
         std::cerr << "cantonlite: " << e.what() << '\n';
