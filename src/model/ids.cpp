@@ -80,8 +80,24 @@ UpdateId UpdateId::of(std::string_view namespace_, std::int64_t offset) {
         namespace_.remove_prefix(kept_update_id_prefix.size());
         return parse(namespace_).value_or(UpdateId());
     }
+    // A write asks for the id of the same offset several times (its draft, the store's check,
+    // the update-id index's hash, the answer): each thread keeps the last few ids it derived.
+    struct Remembered {
+        std::string namespace_;
+        std::int64_t offset = -1;
+        UpdateId id;
+    };
+    thread_local std::array<Remembered, 4> remembered;
+    thread_local std::size_t next = 0;
+    for (const Remembered& r : remembered) {
+        if (r.offset == offset && r.namespace_ == namespace_) return r.id;
+    }
     UpdateId id;
     id.hash_ = sha256(std::string(namespace_) + "/update/" + std::to_string(offset));
+    Remembered& slot = remembered[next++ % remembered.size()];
+    slot.namespace_.assign(namespace_);
+    slot.offset = offset;
+    slot.id = id;
     return id;
 }
 

@@ -8,6 +8,9 @@ namespace cantonlite::store {
 
 int TransactionDraft::add(int parent, std::variant<CreateDraft, ExerciseDraft> event) {
     assert(parent < static_cast<int>(nodes.size()));
+    // Room for a whole transfer (six nodes) and its kin at once, rather than four moves of the
+    // nodes as the vector doubles.
+    if (nodes.empty()) nodes.reserve(8);
     nodes.push_back(NodeDraft{.parent = parent, .event = std::move(event)});
     return static_cast<int>(nodes.size()) - 1;
 }
