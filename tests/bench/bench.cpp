@@ -742,11 +742,13 @@ Load run_each(std::uint16_t port, std::size_t from, std::size_t to, int connecti
 
 // Submit-and-wait of one-input TransferFactory_Transfer commands from the network's first user
 // to its second, whose TransferPreapproval makes each direct, each command on an amulet of its own
-// minted first: over o.connections connections, as a ratio to this run's one-mint admin writes,
-// then one connection's p50 and p99. The network is reset afterwards. Skipped on a network
-// without two such users.
+// minted first: over o.connections connections, as a ratio to one-mint admin writes (`mint`) on
+// the same network, then one connection's p50 and p99. The two loads alternate in rounds, each
+// command burst after a mint burst, and the ratio is the median of the rounds', so that a shared
+// machine's slow second moves one round, not the verdict. The network is reset afterwards.
+// Skipped on a network without two such users.
 long bench_commands(const Options& o, const std::string& seed, std::uint16_t port,
-                    double mint_rate) {
+                    const Example& mint) {
     long unexpected = 0;
     cantonlite::testing::HttpConnection c(port);
     const std::optional<Parties> parties = parties_of(c, unexpected);
@@ -789,11 +791,34 @@ long bench_commands(const Options& o, const std::string& seed, std::uint16_t por
     const auto run = [&](std::size_t from, std::size_t to, int connections) {
         return run_each(port, from, to, connections, send, unexpected);
     };
-    const Load many = run(0, static_cast<std::size_t>(throughput_count), o.connections);
+    constexpr int rounds = 3;
+    std::vector<double> mint_rates, ratios, p50s, p99s;
+    long many_done = 0;
+    double many_seconds = 0;
+    for (int round = 0; round < rounds; ++round) {
+        const Load mints = run_load(port, mint, o.seconds / rounds, o.connections);
+        unexpected += mints.unexpected;
+        const auto from = static_cast<std::size_t>(throughput_count * round / rounds);
+        const auto to = static_cast<std::size_t>(throughput_count * (round + 1) / rounds);
+        const Load commands = run(from, to, o.connections);
+        mint_rates.push_back(mints.per_second);
+        ratios.push_back(ratio(commands.per_second, mints.per_second));
+        p50s.push_back(commands.p50_ms);
+        p99s.push_back(commands.p99_ms);
+        many_done += commands.done;
+        many_seconds += static_cast<double>(commands.done) / std::max(commands.per_second, 1e-9);
+    }
+    // The commands' rate over the rounds' bursts; their p50 and p99, the rounds' medians.
+    const Load many{.done = many_done,
+                    .per_second = static_cast<double>(many_done) / std::max(many_seconds, 1e-9),
+                    .p50_ms = median(p50s),
+                    .p99_ms = median(p99s)};
+    const double mint_rate = median(mint_rates);
+    const double median_ratio = median(ratios);
     const Load one = run(static_cast<std::size_t>(throughput_count), requests.size(), 1);
     reset(port, unexpected);
     const bool rate_met = many.per_second >= 5000;
-    const bool ratio_met = many.per_second >= 0.5 * mint_rate;
+    const bool ratio_met = median_ratio >= 0.5;
     const bool p50_met = one.p50_ms <= 1.0;
     std::cout << "\n| command: POST /v2/commands/submit-and-wait (TransferFactory_Transfer, one "
                  "input, direct to a preapproval) | commands/s | p50 ms | p99 ms | baseline | "
@@ -801,7 +826,9 @@ long bench_commands(const Options& o, const std::string& seed, std::uint16_t por
               << "| " << o.connections << " connections, " << many.done << " commands | "
               << fixed(many.per_second, 0) << " | " << fixed(many.p50_ms, 3) << " | "
               << fixed(many.p99_ms, 3) << " | one-mint admin writes " << fixed(mint_rate, 0)
-              << "/s | " << fixed(ratio(many.per_second, mint_rate), 2) << " |\n"
+              << "/s (median of " << rounds << " rounds) | " << fixed(median_ratio, 2)
+              << " (rounds: " << fixed(ratios[0], 2) << ", " << fixed(ratios[1], 2) << ", "
+              << fixed(ratios[2], 2) << ") |\n"
               << "| 1 connection, " << one.done << " commands | " << fixed(one.per_second, 0)
               << " | " << fixed(one.p50_ms, 3) << " | " << fixed(one.p99_ms, 3) << " | | |\n\n"
               << "Targets: at least 5000 commands/s: " << (rate_met ? "met" : "NOT met")
@@ -1736,7 +1763,7 @@ long bench_seed(const Options& o, const std::string& seed) {
         std::pair<double, long> reset_after;
         double mint_rate = 0;
         unexpected += bench_writes(o, daemon.port(), base, mint, reset_after, mint_rate);
-        unexpected += bench_commands(o, seed, daemon.port(), mint_rate);
+        unexpected += bench_commands(o, seed, daemon.port(), mint);
         unexpected += bench_withdrawals(o, seed, daemon.port());
         if (o.commands_only) return unexpected;
         unexpected += bench_read_while_writing(o, daemon.port(), mint);
