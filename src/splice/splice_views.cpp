@@ -270,8 +270,11 @@ void SpliceViews::on_created(const store::CreatedEvent& event) {
     const model::ContractPtr& c = event.contract;
     const std::uint64_t sequence = event.sequence;
     if (const auto* h = std::get_if<HoldingFact>(&fact)) {
-        if (!h->locked)
-            undo_.insert(unlocked_by_owner_[h->owner], static_cast<std::uint32_t>(sequence));
+        if (!h->locked) {
+            store::SequenceSet& set = unlocked_by_owner_[h->owner];
+            const auto s = static_cast<std::uint32_t>(sequence);
+            if (set.insert(s)) undo_.record([&set, s] { set.erase(s); });
+        }
         return;
     }
     undo_.assign(facts_, c->contract_id, Indexed{.fact = fact, .sequence = sequence});
@@ -322,7 +325,9 @@ void SpliceViews::on_created(const store::CreatedEvent& event) {
 void SpliceViews::on_archived(const model::Contract& c, std::uint64_t sequence) {
     if (const std::optional<HoldingFact> holding = holding_of(c)) {
         if (!holding->locked) {
-            undo_.erase(unlocked_by_owner_[holding->owner], static_cast<std::uint32_t>(sequence));
+            store::SequenceSet& set = unlocked_by_owner_[holding->owner];
+            const auto s = static_cast<std::uint32_t>(sequence);
+            if (set.erase(s)) undo_.record([&set, s] { set.insert(s); });
         }
         return;
     }
@@ -586,7 +591,8 @@ std::vector<model::ContractPtr> SpliceViews::unlocked_amulets_of(std::string_vie
     const auto it = name ? unlocked_by_owner_.find(*name) : unlocked_by_owner_.end();
     if (it == unlocked_by_owner_.end()) return out;
     out.reserve(it->second.size());
-    for (const std::uint32_t sequence : it->second) out.push_back(store_.created_locked(sequence));
+    it->second.for_each(
+        [&](std::uint32_t sequence) { out.push_back(store_.created_locked(sequence)); });
     return out;
 }
 

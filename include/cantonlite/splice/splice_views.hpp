@@ -17,14 +17,13 @@
 #include <variant>
 #include <vector>
 
-#include <boost/container/flat_set.hpp>
-
 #include "cantonlite/model/contract.hpp"
 #include "cantonlite/model/decimal.hpp"
 #include "cantonlite/model/name.hpp"
 #include "cantonlite/model/timestamp.hpp"
 #include "cantonlite/store/ledger_extension.hpp"
 #include "cantonlite/store/ledger_store.hpp"
+#include "cantonlite/store/sequence_set.hpp"
 
 namespace cantonlite::splice {
 
@@ -236,7 +235,7 @@ class SpliceViews final : public store::LedgerExtension {
     std::unordered_map<Name, Indexed> facts_;
     // By owner, their creation sequences (the store has the contracts): a sorted vector each (new
     // ones go last; an owner has thousands at most), 4 bytes an amulet.
-    std::unordered_map<Name, boost::container::flat_set<std::uint32_t>> unlocked_by_owner_;
+    std::unordered_map<Name, store::SequenceSet> unlocked_by_owner_;
     std::unordered_map<Name, std::map<std::uint64_t, model::ContractPtr>> offers_by_party_;
     std::unordered_map<Name, model::ContractPtr> counter_by_sender_;
     // By receiver, by (validFrom, creation sequence).
