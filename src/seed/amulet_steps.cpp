@@ -96,10 +96,11 @@ TransferNodes add_transfer(const SeedContext& ctx, store::TransactionDraft& d, i
             .argument = argument != nullptr
                             ? *argument
                             : p::single("transfer",
-                                        Value::record({{"sender", Value::party(sender)},
-                                                       {"provider", Value::party(provider)},
-                                                       {"inputs", Value::list(input_values)},
-                                                       {"outputs", Value::list(output_values)}})),
+                                        Value::record(
+                                            {{"sender", Value::party(sender)},
+                                             {"provider", Value::party(provider)},
+                                             {"inputs", Value::list(std::move(input_values))},
+                                             {"outputs", Value::list(std::move(output_values))}})),
             .consuming = false,
             .acting_parties = std::move(actors)});
     add_input_archives(n, d, nodes.root, sender, inputs);

@@ -376,7 +376,7 @@ struct Target {
     model::TemplateId template_id;  // the contract's
 };
 
-using ChoiceRun = void (*)(Run&, const Target&, const ResolvedCommand&, int parent);
+using ChoiceRun = void (*)(Run&, const Target&, ResolvedCommand&, int parent);
 
 // The consuming exercise of `c` on `target` by `controller`, under `parent`: authorized, the
 // contract consumed, an interface choice naming its interface. Its node id.
@@ -404,7 +404,7 @@ struct ModelledChoice {
 
 // ---- AmuletRules_DevNet_Tap (AmuletRules.daml: the faucet, through AmuletRules_Mint) ----
 
-void run_tap(Run& r, const Target& target, const ResolvedCommand& c, int parent) {
+void run_tap(Run& r, const Target& target, ResolvedCommand& c, int parent) {
     namespace p = splice::payloads;
     const Value& arg = c.choice_argument;
     const Party receiver = field(arg, "receiver").text;
@@ -561,7 +561,7 @@ std::pair<std::string, std::optional<std::string>> external_party_transfer(
     return {r.d.contract_id_of(out), change};
 }
 
-void run_transfer_factory(Run& r, const Target& target, const ResolvedCommand& c, int parent) {
+void run_transfer_factory(Run& r, const Target& target, ResolvedCommand& c, int parent) {
     namespace p = splice::payloads;
     const Value& arg = c.choice_argument;
     const Value& transfer = field(arg, "transfer");
@@ -572,13 +572,18 @@ void run_transfer_factory(Run& r, const Target& target, const ResolvedCommand& c
     const Timestamp requested_at = Timestamp{field(transfer, "requestedAt").number};
     const Timestamp execute_before = Timestamp{field(transfer, "executeBefore").number};
     r.authorize({sender}, target.template_id);
+    // The node's argument is the command's, moved in once nothing reads it any more (a
+    // transfer's is the largest value of its transaction).
     const int root = r.d.add(parent, store::ExerciseDraft{.contract_id = target.contract_id,
                                                           .template_id = target.template_id,
                                                           .interface_id = c.template_id,
                                                           .choice = "TransferFactory_Transfer",
-                                                          .argument = arg,
                                                           .consuming = false,
                                                           .acting_parties = {sender}});
+    const auto move_argument_in = [&] {
+        std::get<store::ExerciseDraft>(r.d.nodes[static_cast<std::size_t>(root)].event).argument =
+            std::move(c.choice_argument);
+    };
     const Party admin = field(arg, "expectedAdmin").text;
     require("Expected admin " + show_party(admin) + " matches actual admin " +
                 show_party(r.n.dso_party),
@@ -629,6 +634,7 @@ void run_transfer_factory(Run& r, const Target& target, const ResolvedCommand& c
                        instruction_result(completed({out}), change,
                                           p::holding_tx_meta(p::TxKind::merge_split, std::nullopt,
                                                              std::nullopt, std::nullopt)));
+        move_argument_in();
         return;
     }
     if (!preapproval) {
@@ -639,6 +645,7 @@ void run_transfer_factory(Run& r, const Target& target, const ResolvedCommand& c
         for (const auto& [cid, _] : inputs) r.consumed.insert(cid);
         add_two_step_offer(r.ctx, r.d, root, sender, receiver, amount, inputs, in, requested_at,
                            execute_before);
+        move_argument_in();
         return;
     }
     // The direct branch: the receiver's TransferPreapproval sends the amount.
@@ -670,7 +677,7 @@ void run_transfer_factory(Run& r, const Target& target, const ResolvedCommand& c
                                        {"issuingMiningRounds", Value::gen_map({})},
                                        {"validatorRights", Value::gen_map({})},
                                        {"featuredAppRight", Value::none()}})}})},
-                 {"inputs", Value::list(input_values)},
+                 {"inputs", Value::list(std::move(input_values))},
                  {"amount", Value::numeric(amount)},
                  {"sender", Value::party(sender)},
                  {"description", reason ? Value::some(*reason) : Value::none()}}),
@@ -691,12 +698,12 @@ void run_transfer_factory(Run& r, const Target& target, const ResolvedCommand& c
         {"splice.lfdecentralizedtrust.org/tx-kind", Value::text_value("transfer")}};
     if (reason != nullptr && !reason->text.empty())
         meta.emplace_back("splice.lfdecentralizedtrust.org/reason", *reason);
-    const Value result_meta = meta_values(meta);
-    r.d.set_result(send,
-                   Value::record({{"result", nodes.result}, {"meta", Value::some(result_meta)}}));
-    const Value& created = field(nodes.result, "createdAmulets");
-    r.d.set_result(root, instruction_result(completed({created.items.at(0).items.at(0).text}),
-                                            nodes.change, result_meta));
+    Value result_meta = meta_values(meta);
+    const std::string created = field(nodes.result, "createdAmulets").items.at(0).items.at(0).text;
+    r.d.set_result(root, instruction_result(completed({created}), nodes.change, result_meta));
+    r.d.set_result(send, Value::record({{"result", std::move(nodes.result)},
+                                        {"meta", Value::some(std::move(result_meta))}}));
+    move_argument_in();
 }
 
 // ---- TransferInstruction_Accept / _Reject / _Withdraw (AmuletTransferInstruction.daml) ----
@@ -730,7 +737,7 @@ std::pair<std::string, Value> unlock_v2(Run& r, const std::string& locked_cid, i
     return {cid, amulet};
 }
 
-void run_instruction_choice(Run& r, const Target& target, const ResolvedCommand& c, int parent) {
+void run_instruction_choice(Run& r, const Target& target, ResolvedCommand& c, int parent) {
     namespace p = splice::payloads;
     const Value& transfer = field(target.argument, "transfer");
     const Party sender = field(transfer, "sender").text;
@@ -865,7 +872,7 @@ TransferNodes amulet_transfer(Run& r, const Value& transfer, const Value& contex
                         inputs, in, outputs, &argument);
 }
 
-void run_amulet_rules_transfer(Run& r, const Target& target, const ResolvedCommand& c, int parent) {
+void run_amulet_rules_transfer(Run& r, const Target& target, ResolvedCommand& c, int parent) {
     const Value& arg = c.choice_argument;
     const Value& transfer = field(arg, "transfer");
     r.authorize(transfer_controllers(transfer), target.template_id);
@@ -910,7 +917,7 @@ void refuse_paid_extension(Timestamp from, Timestamp to) {
     }
 }
 
-void run_create_preapproval(Run& r, const Target& target, const ResolvedCommand& c, int parent) {
+void run_create_preapproval(Run& r, const Target& target, ResolvedCommand& c, int parent) {
     namespace p = splice::payloads;
     const Value& arg = c.choice_argument;
     const Party receiver = field(arg, "receiver").text;
@@ -947,7 +954,7 @@ void run_create_preapproval(Run& r, const Target& target, const ResolvedCommand&
 
 // ---- TransferPreapproval_Renew and TransferPreapproval_Cancel (l.2147-2178) ----
 
-void run_preapproval_renew(Run& r, const Target& target, const ResolvedCommand& c, int parent) {
+void run_preapproval_renew(Run& r, const Target& target, ResolvedCommand& c, int parent) {
     namespace p = splice::payloads;
     const Value& arg = c.choice_argument;
     const Party receiver = field(target.argument, "receiver").text;
@@ -978,7 +985,7 @@ void run_preapproval_renew(Run& r, const Target& target, const ResolvedCommand& 
                        {"meta", Value::some(p::empty_metadata())}}));
 }
 
-void run_preapproval_cancel(Run& r, const Target& target, const ResolvedCommand& c, int parent) {
+void run_preapproval_cancel(Run& r, const Target& target, ResolvedCommand& c, int parent) {
     const Party actor = field(c.choice_argument, "p").text;
     const Party receiver = field(target.argument, "receiver").text;
     const Party provider = field(target.argument, "provider").text;
@@ -996,7 +1003,7 @@ void run_preapproval_cancel(Run& r, const Target& target, const ResolvedCommand&
 // The provider accepts the receiver's proposal: AmuletRules_CreateTransferPreapproval with the
 // proposal's parties, created now, under the authority of both (the proposal's signatory and
 // the choice's controller).
-void run_proposal_accept(Run& r, const Target& target, const ResolvedCommand& c, int parent) {
+void run_proposal_accept(Run& r, const Target& target, ResolvedCommand& c, int parent) {
     const Value& arg = c.choice_argument;
     const Party receiver = field(target.argument, "receiver").text;
     const Party provider = field(target.argument, "provider").text;
@@ -1034,7 +1041,7 @@ void run_proposal_accept(Run& r, const Target& target, const ResolvedCommand& c,
 
 // ---- TransferPreapproval_Send (l.2064-2098) ----
 
-void run_preapproval_send(Run& r, const Target& target, const ResolvedCommand& c, int parent) {
+void run_preapproval_send(Run& r, const Target& target, ResolvedCommand& c, int parent) {
     const Value& arg = c.choice_argument;
     const Party sender = field(arg, "sender").text;
     const Party receiver = field(target.argument, "receiver").text;
@@ -1084,7 +1091,7 @@ void run_preapproval_send(Run& r, const Target& target, const ResolvedCommand& c
 
 // ---- the wallet's TransferOffer (Splice.Wallet.TransferOffer: accept, reject, withdraw) ----
 
-void run_transfer_offer_choice(Run& r, const Target& target, const ResolvedCommand& c, int parent) {
+void run_transfer_offer_choice(Run& r, const Target& target, ResolvedCommand& c, int parent) {
     namespace p = splice::payloads;
     const Party sender = field(target.argument, "sender").text;
     const Party receiver = field(target.argument, "receiver").text;
@@ -1461,7 +1468,7 @@ int run_create(Run& r, const ResolvedCommand& c, const Creatable& spec) {
 }
 
 // The choice of an exercise or a create-and-exercise command on its contract, as a new root.
-void run_choice(Run& r, const Target& target, const ResolvedCommand& c, const QualifiedRef& named) {
+void run_choice(Run& r, const Target& target, ResolvedCommand& c, const QualifiedRef& named) {
     if (c.choice == "Archive" && !c.is_interface) return run_archive(r, target, c, -1);
     for (const ModelledChoice& m : modelled()) {
         if (tpl::is_same(m.on, named) && m.choice == c.choice) m.run(r, target, c, -1);
@@ -1568,7 +1575,7 @@ store::TransactionDraft interpret_submission(SeedContext& ctx, const JsonObject&
         for (const auto& cid : s.value().at("disclosed"))
             r.disclosed.insert(cid.get<std::string>());
     }
-    for (const ResolvedCommand& c : commands) {
+    for (ResolvedCommand& c : commands) {
         const QualifiedRef named{c.template_id.package_name.view(),
                                  c.template_id.module_name.view(),
                                  c.template_id.entity_name.view()};
