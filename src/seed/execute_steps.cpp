@@ -5,7 +5,10 @@
 // the parties signed. The step keeps the prepared transaction and the signatures, so a journal
 // replays it through the same checks. docs/interactive.md.
 #include <algorithm>
+#include <map>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cantonlite/interactive/external_signatures.hpp"
@@ -19,6 +22,15 @@
 #include "steps.hpp"
 
 namespace cantonlite::seed {
+
+struct CheckedExecution {
+    wire::PreparedTransaction prepared;
+    interactive::HashingScheme scheme{};
+    interactive::Hash hash{};
+    std::vector<std::pair<Party, std::string>> keys;  // (party, the key its signatures verified)
+    nlohmann::json command;                           // the root's, as JsCommands carries it
+};
+
 namespace {
 
 [[noreturn]] void failed_to_execute(const std::string& reason) {
@@ -91,52 +103,102 @@ std::string hex_of(const interactive::Hash& h) {
     return model::hex(std::string_view(reinterpret_cast<const char*>(h.data()), h.size()));
 }
 
+// The checks of an "execute" step that read nothing but the step and the parties' keys: the
+// prepared transaction (`prepared`, parsed from the step), its hash, every actAs party's
+// signatures over it, and the one root command it ran. Throws as the step fails.
+CheckedExecution check(wire::PreparedTransaction prepared, const JsonObject& s,
+                       const interactive::SigningKeyOf& key_of) {
+    CheckedExecution c{.prepared = std::move(prepared)};
+    c.scheme = static_cast<interactive::HashingScheme>(s.integer("hashing_scheme", 2, 3));
+    const wire::Metadata& m = c.prepared.metadata();
+    const std::vector<Party> act_as(m.submitter_info().act_as().begin(),
+                                    m.submitter_info().act_as().end());
+    // A transaction no party acts for has nobody's signature to check: refused, as Canton's
+    // decoder refuses submitter info without actAs.
+    if (act_as.empty()) failed_to_execute("Failed to deserialize submitter info: no actAs party");
+
+    // ExternalTransactionProcessor: the hash of what was given, then the signatures over it.
+    try {
+        c.hash = interactive::prepared_transaction_hash(c.prepared, c.scheme);
+    } catch (const interactive::HashError& e) {
+        failed_to_execute(e.what());
+    }
+    try {
+        interactive::verify_signatures(act_as, signatures_of(s.value().at("signatures")), c.hash,
+                                       [&](const std::string& party) {
+                                           std::optional<std::string> key = key_of(party);
+                                           if (key) c.keys.emplace_back(party, *key);
+                                           return key;
+                                       });
+    } catch (const interactive::SignatureError& e) {
+        failed_to_execute(e.what());
+    }
+    try {
+        c.command = root_command(c.prepared.transaction());
+    } catch (const std::invalid_argument& e) {
+        failed_to_execute(e.what());
+    } catch (const interactive::WireValueError& e) {
+        failed_to_execute(std::string("Failed to deserialize transaction: ") + e.what());
+    }
+    return c;
+}
+
+// The prepared transaction of step `s`. Throws std::invalid_argument.
+wire::PreparedTransaction prepared_of(const JsonObject& s) {
+    const auto bytes = model::base64_decode(s.string("prepared"));
+    wire::PreparedTransaction prepared;
+    if (!bytes || !prepared.ParseFromString(*bytes))
+        throw std::invalid_argument("prepared: not a base64 PreparedTransaction");
+    return prepared;
+}
+
 }  // namespace
+
+std::shared_ptr<const CheckedExecution> check_execution(wire::PreparedTransaction&& prepared,
+                                                        const nlohmann::json& step,
+                                                        const std::map<Party, std::string>& keys) {
+    try {
+        return std::make_shared<const CheckedExecution>(
+            check(std::move(prepared), JsonObject(step, ""),
+                  [&](const std::string& party) -> std::optional<std::string> {
+                      const auto it = keys.find(party);
+                      if (it == keys.end()) return std::nullopt;
+                      return it->second;
+                  }));
+    } catch (...) {
+        return nullptr;  // the step fails the same check under the writers' lock
+    }
+}
 
 void execute_prepared(SeedContext& ctx, const JsonObject& s) {
     allow_keys(
         s, Commits::transaction,
         {"user_id", "submission_id", "deduplication", "prepared", "hashing_scheme", "signatures"});
     const std::string user_id = s.string("user_id");
-    const auto bytes = model::base64_decode(s.string("prepared"));
-    wire::PreparedTransaction prepared;
-    if (!bytes || !prepared.ParseFromString(*bytes))
-        throw std::invalid_argument("prepared: not a base64 PreparedTransaction");
-    const auto scheme = static_cast<interactive::HashingScheme>(s.integer("hashing_scheme", 2, 3));
+    // Checked by the API area outside the writers' lock, unless a party's key changed since;
+    // else (a step replayed from the journal, or one that failed there) checked here.
+    std::shared_ptr<const CheckedExecution> checked = ctx.take_checked_execution();
+    if (checked && !std::all_of(checked->keys.begin(), checked->keys.end(), [&](const auto& k) {
+            const auto it = ctx.network().external_keys.find(k.first);
+            return it != ctx.network().external_keys.end() && it->second == k.second;
+        }))
+        checked = nullptr;
+    if (!checked) {
+        checked = std::make_shared<const CheckedExecution>(
+            check(prepared_of(s), s, [&](const std::string& party) -> std::optional<std::string> {
+                const auto it = ctx.network().external_keys.find(party);
+                if (it == ctx.network().external_keys.end()) return std::nullopt;
+                return it->second;
+            }));
+    }
+    const wire::PreparedTransaction& prepared = checked->prepared;
+    const interactive::HashingScheme scheme = checked->scheme;
+    const interactive::Hash& hash = checked->hash;
+    nlohmann::json command = checked->command;
     const wire::Metadata& m = prepared.metadata();
     const std::vector<Party> act_as(m.submitter_info().act_as().begin(),
                                     m.submitter_info().act_as().end());
     const std::string& uuid = m.transaction_uuid();
-    // A transaction no party acts for has nobody's signature to check: refused, as Canton's
-    // decoder refuses submitter info without actAs.
-    if (act_as.empty()) failed_to_execute("Failed to deserialize submitter info: no actAs party");
-
-    // ExternalTransactionProcessor: the hash of what was given, then the signatures over it.
-    interactive::Hash hash{};
-    try {
-        hash = interactive::prepared_transaction_hash(prepared, scheme);
-    } catch (const interactive::HashError& e) {
-        failed_to_execute(e.what());
-    }
-    try {
-        interactive::verify_signatures(act_as, signatures_of(s.value().at("signatures")), hash,
-                                       [&](const std::string& party) -> std::optional<std::string> {
-                                           const auto it = ctx.network().external_keys.find(party);
-                                           if (it == ctx.network().external_keys.end())
-                                               return std::nullopt;
-                                           return it->second;
-                                       });
-    } catch (const interactive::SignatureError& e) {
-        failed_to_execute(e.what());
-    }
-    nlohmann::json command;
-    try {
-        command = root_command(prepared.transaction());
-    } catch (const std::invalid_argument& e) {
-        failed_to_execute(e.what());
-    } catch (const interactive::WireValueError& e) {
-        failed_to_execute(std::string("Failed to deserialize transaction: ") + e.what());
-    }
 
     // Sequenced now; the confirming participants' time checks (TimeValidator).
     const Timestamp record_time{ctx.store().now().micros + 1};

@@ -505,20 +505,24 @@ Written LiveNetwork::apply_steps(nlohmann::json&& steps) {
     return write(steps_op(std::move(steps)));
 }
 
-Written LiveNetwork::apply_submission(nlohmann::json&& step,
-                                      std::vector<ResolvedCommand> resolved) {
+Written LiveNetwork::apply_submission(nlohmann::json&& step, std::vector<ResolvedCommand> resolved,
+                                      std::shared_ptr<const CheckedExecution> checked) {
     const nlohmann::json op = steps_op(std::move(step));
-    std::vector<store::TransactionDraft> retired;  // freed once the lock is let go
+    std::vector<store::TransactionDraft> retired;    // freed once the lock is let go
+    std::shared_ptr<const CheckedExecution> unused;  // freed once the lock is let go too
     const WriteLock lock = lock_for_write();
     context_->set_resolved_commands(std::move(resolved));
-    struct Forget {  // whatever happens, the next step resolves its own
+    context_->set_checked_execution(std::move(checked));
+    struct Forget {  // whatever happens, the next step resolves and checks its own
         SeedContext& ctx;
         std::vector<store::TransactionDraft>& retired;
+        std::shared_ptr<const CheckedExecution>& unused;
         ~Forget() {
             (void)ctx.take_resolved_commands();
+            unused = ctx.take_checked_execution();
             retired = ctx.take_retired();
         }
-    } forget{*context_, retired};
+    } forget{*context_, retired, unused};
     return write_locked(op, true);
 }
 

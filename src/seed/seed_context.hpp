@@ -82,6 +82,13 @@ class SeedContext {
     [[nodiscard]] std::vector<ResolvedCommand> take_resolved_commands() {
         return std::exchange(resolved_commands_, {});
     }
+    // The same for the next "execute" step: its checks, done outside the writers' lock.
+    void set_checked_execution(std::shared_ptr<const CheckedExecution> checked) {
+        checked_execution_ = std::move(checked);
+    }
+    [[nodiscard]] std::shared_ptr<const CheckedExecution> take_checked_execution() {
+        return std::exchange(checked_execution_, nullptr);
+    }
 
     // A committed submission's draft, whose values are freed by whoever takes it: the writer
     // takes them after it lets the writers' lock go (freeing a command's tree of values is work
@@ -166,6 +173,7 @@ class SeedContext {
 
     std::vector<std::pair<std::string, std::string>> step_labels_;  // (label, contract id)
     std::vector<ResolvedCommand> resolved_commands_;
+    std::shared_ptr<const CheckedExecution> checked_execution_;
     std::vector<store::TransactionDraft> retired_;
 
     void forget_labels(model::Name contract_id);

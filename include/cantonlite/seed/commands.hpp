@@ -8,6 +8,8 @@
 // writers' lock, which checks what depends on the ledger and commits one transaction.
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -20,6 +22,10 @@
 #include "cantonlite/model/template_id.hpp"
 #include "cantonlite/model/value.hpp"
 #include "cantonlite/store/transaction_draft.hpp"
+
+namespace cantonlite::wire {
+class PreparedTransaction;
+}
 
 namespace cantonlite::seed {
 
@@ -97,5 +103,21 @@ class SeedContext;
 
 // The participant's maximum deduplication duration (ParticipantNodeParameters, 7 days).
 inline constexpr std::int64_t max_deduplication_seconds = 7 * 24 * 3600;
+
+// ---- interactive submission's execute ----
+
+// What an "execute" step checks that reads nothing but the step and its parties' keys: the
+// prepared transaction parsed, its hash, every actAs party's signatures over it, and the one
+// root command it ran (src/seed/execute_steps.cpp).
+struct CheckedExecution;
+
+// Those checks of "execute" step `step`, whose prepared transaction is `prepared`, with the
+// signing keys of its actAs parties that have one (`keys`, a copy of the network's); null when
+// one fails (the step then fails it under the writers' lock, as it would have). The API area
+// runs them outside any lock and passes them to LiveNetwork::apply_submission; the step takes
+// them unless a party's key has changed since.
+[[nodiscard]] std::shared_ptr<const CheckedExecution> check_execution(
+    wire::PreparedTransaction&& prepared, const nlohmann::json& step,
+    const std::map<std::string, std::string>& keys);
 
 }  // namespace cantonlite::seed

@@ -108,10 +108,12 @@ class LiveNetwork {
     // The same, taking the steps (a command's, which may be large) without copying them.
     Written apply_steps(nlohmann::json&& steps);
     // One "submit" step whose commands the API area resolved already (resolve_commands of the
-    // step's commands): the step uses them rather than resolving again. Its answer is brief:
+    // step's commands), or one "execute" step it checked already (check_execution): the step
+    // uses them rather than doing the work again. Its answer is brief:
     // {"results": [{"updates": [{"offset"}]}]}, the offset of the command's transaction first.
     // Throws as apply_steps.
-    Written apply_submission(nlohmann::json&& step, std::vector<ResolvedCommand> resolved);
+    Written apply_submission(nlohmann::json&& step, std::vector<ResolvedCommand> resolved,
+                             std::shared_ptr<const CheckedExecution> checked = nullptr);
     // The transaction a "submit" step would commit now (the clock and a microsecond), not
     // committed: what interactive submission prepares. Under the writers' lock; the ledger is
     // left as it was. Throws CommandError.

@@ -291,6 +291,14 @@ seed::Written write_command(seed::LiveNetwork& network, json step, const std::st
 }
 
 seed::Written write_command(seed::LiveNetwork& network, json step,
+                            std::shared_ptr<const seed::CheckedExecution> checked,
+                            const std::string& submission_id, const http::RequestContext& ctx) {
+    return written_or_error(
+        [&] { return network.apply_submission(std::move(step), {}, std::move(checked)); },
+        submission_id, ctx);
+}
+
+seed::Written write_command(seed::LiveNetwork& network, json step,
                             std::vector<seed::ResolvedCommand> resolved,
                             const std::string& submission_id, const http::RequestContext& ctx) {
     return written_or_error(

@@ -7,6 +7,8 @@
 // "execute" step that verifies the parties' signatures and commits the transaction they signed.
 #include <algorithm>
 #include <exception>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
@@ -271,6 +273,12 @@ http::Response execute(seed::LiveNetwork& network, const RouteAuth& auth,
         failed_to_execute("Cannot find a physical synchronizer for " + m.synchronizer_id() +
                           ". Make sure the participant is connected to the synchronizer.");
     }
+    // The signing keys the step's checks need, copied: they run after the lock is let go.
+    std::map<std::string, std::string> keys;
+    for (const std::string& party : act_as) {
+        if (const auto it = n.external_keys.find(party); it != n.external_keys.end())
+            keys.emplace(party, it->second);
+    }
     lock.unlock();
 
     json step = json::object();
@@ -292,7 +300,12 @@ http::Response execute(seed::LiveNetwork& network, const RouteAuth& auth,
         step["signatures"].push_back({{"party", p.party}, {"signatures", std::move(signatures)}});
     }
     add_deduplication(step, r.deduplication);
-    seed::Written written = write_command(network, std::move(step), submission_id, ctx);
+    // The hash, the signatures and the root command, checked here rather than under the writers'
+    // lock (the Ed25519 verification most of all).
+    std::shared_ptr<const seed::CheckedExecution> checked =
+        seed::check_execution(std::move(r.prepared), step, keys);
+    seed::Written written =
+        write_command(network, std::move(step), std::move(checked), submission_id, ctx);
     // executeAndWaitForTransaction's format: asked for, else the act-as parties'.
     TransactionFormat format;
     if (answer == CommandAnswer::transaction)

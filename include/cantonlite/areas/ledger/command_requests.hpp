@@ -84,6 +84,11 @@ void add_deduplication(nlohmann::json& step, const Deduplication& d);
 [[nodiscard]] seed::Written write_command(seed::LiveNetwork& network, nlohmann::json step,
                                           const std::string& submission_id,
                                           const http::RequestContext& ctx);
+// The same for an "execute" step that seed::check_execution checked (null: not checked).
+[[nodiscard]] seed::Written write_command(seed::LiveNetwork& network, nlohmann::json step,
+                                          std::shared_ptr<const seed::CheckedExecution> checked,
+                                          const std::string& submission_id,
+                                          const http::RequestContext& ctx);
 // The same for a "submit" step whose commands `transcode` resolved.
 [[nodiscard]] seed::Written write_command(seed::LiveNetwork& network, nlohmann::json step,
                                           std::vector<seed::ResolvedCommand> resolved,

@@ -15,6 +15,8 @@
 #include "cantonlite/interactive/external_party.hpp"
 #include "cantonlite/interactive/transaction_hash.hpp"
 #include "cantonlite/model/ids.hpp"
+#include "cantonlite/seed/commands.hpp"
+#include "cantonlite/seed/live_network.hpp"
 #include "cantonlite/splice/splice_views.hpp"
 
 namespace cantonlite::areas::ledger::interactive_submission_test {
@@ -404,6 +406,56 @@ TEST_F(ExecuteTest, ATransactionWithoutActAsPartiesIsRefused) {
               "The participant failed to execute the transaction: Failed to "
               "deserialize submitter info: no actAs party");
     EXPECT_EQ(ledger_end(), before);
+}
+
+// The API area checks the signatures outside the writers' lock, with a copy of the parties' keys;
+// the step trusts that check only while each key is still the party's.
+TEST_F(ExecuteTest, ACheckAgainstAKeyThePartyNoLongerHasIsDoneAgain) {
+    const json answer = prepared();
+    const std::string other_key(32, '\x55');
+    const std::string hash =
+        model::base64_decode(answer.at("preparedTransactionHash").get<std::string>()).value();
+    const auto step = [&](const std::string& private_key) {
+        return json{
+            {"step", "execute"},
+            {"user_id", "alice"},
+            {"submission_id", "s-1"},
+            {"prepared", answer.at("preparedTransaction")},
+            {"hashing_scheme", 2},
+            {"signatures",
+             {{{"party", exchange_},
+               {"signatures",
+                {{{"format", "SIGNATURE_FORMAT_CONCAT"},
+                  {"algorithm", "SIGNING_ALGORITHM_SPEC_ED25519"},
+                  {"signed_by",
+                   interactive::key_fingerprint(interactive::ed25519_public_key(private_key))},
+                  {"signature",
+                   model::base64_encode(interactive::ed25519_sign(private_key, hash))}}}}}}}};
+    };
+    const std::int64_t before = ledger_end();
+
+    // Signed by another key, and checked against that key: the check passes...
+    const auto checked =
+        seed::check_execution(decoded(answer), step(other_key),
+                              {{exchange_, interactive::ed25519_public_key(other_key)}});
+    ASSERT_NE(checked, nullptr);
+    // ...but it is not the exchange's key: the step checks again, and refuses.
+    try {
+        (void)network_->apply_submission(step(other_key), {}, checked);
+        ADD_FAILURE() << "committed a transaction its party did not sign";
+    } catch (const seed::CommandError& e) {
+        EXPECT_EQ(e.code(), "FAILED_TO_EXECUTE_TRANSACTION");
+    }
+    EXPECT_EQ(ledger_end(), before);
+
+    // A check that fails is no check: the step runs its own.
+    EXPECT_EQ(seed::check_execution(decoded(answer), step(other_key), {}), nullptr);
+    // The exchange's own signature, checked against its key, commits.
+    const auto good = seed::check_execution(decoded(answer), step(key_),
+                                            {{exchange_, interactive::ed25519_public_key(key_)}});
+    ASSERT_NE(good, nullptr);
+    (void)network_->apply_submission(step(key_), {}, good);
+    EXPECT_EQ(ledger_end(), before + 1);
 }
 
 TEST_F(ExecuteTest, ALocalPartyHasNoSigningKeys) {
