@@ -429,25 +429,40 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
                        true))
             out.release = "splice-0.6";
     }
+    // The next page is fetched while this one is built (its token read from the answer first).
     std::string acs_path = "/v2/state/acs";
-    std::string page_token;  // as JSON; none: the first page
-    for (; !out.bulk_acs;) {
-        check_stop();
+    const auto acs_request = [&](const std::string& page_token) {  // as JSON; "": the first page
         json request = {{"migration_id", out.migration},
                         {"record_time", model::format_instant(out.snapshot)},
                         {"page_size", acs_page_size}};
         if (!page_token.empty()) request["after"] = json::parse(page_token);
-        std::optional<std::string> answer =
-            scan.call_text("POST", acs_path, request.dump(), page_token.empty());
-        if (!answer) {
-            acs_path = "/v1/state/acs";
-            out.release = "splice-0.6";
-            answer = scan.call_text("POST", acs_path, request.dump());
+        return request.dump();
+    };
+    std::future<std::string> next_acs_page;
+    for (bool first = true; !out.bulk_acs; first = false) {
+        check_stop();
+        std::string answer;
+        if (first) {
+            std::optional<std::string> served =
+                scan.call_text("POST", acs_path, acs_request(""), true);
+            if (!served) {
+                acs_path = "/v1/state/acs";
+                out.release = "splice-0.6";
+                served = scan.call_text("POST", acs_path, acs_request(""));
+            }
+            answer = std::move(*served);
+        } else {
+            answer = next_acs_page.get();
         }
-        const seed::ForkPage page = builder.add_acs_page(*answer);
+        const std::string token = seed::ForkBuilder::acs_page_token_of(answer);
+        if (!token.empty()) {
+            next_acs_page = std::async(std::launch::async, [&scan, &acs_path, &acs_request, token] {
+                return *scan.call_text("POST", acs_path, acs_request(token));
+            });
+        }
+        (void)builder.add_acs_page(answer);
         progress.show("ACS", builder.counts().contracts, "contracts");
-        if (page.next_page_token.empty()) break;
-        page_token = page.next_page_token;
+        if (token.empty()) break;
     }
 
     // The source's later snapshots, found walking back from where the history has reached (Scan

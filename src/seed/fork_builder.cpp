@@ -726,6 +726,13 @@ ForkPage ForkBuilder::positions_of(std::string_view answer) {
     return page;
 }
 
+std::string ForkBuilder::acs_page_token_of(std::string_view answer) {
+    simdjson::dom::parser parser;
+    const element root = parse_answer(parser, answer, "an ACS page");
+    const auto token = member_of(root, "next_page_token");
+    return token && !token->is_null() ? std::string(simdjson::to_string(*token)) : std::string();
+}
+
 ForkCounts ForkBuilder::counts() const {
     return impl_->counts;
 }

@@ -92,6 +92,9 @@ class ForkBuilder {
     // The positions of an update page's updates, without adding them (to fetch what they reach
     // first). Throws ForkError.
     [[nodiscard]] static ForkPage positions_of(std::string_view answer);
+    // The next_page_token of an ACS page, as JSON ("" when there is none), without adding the
+    // page (to fetch the next one while this one is built). Throws ForkError.
+    [[nodiscard]] static std::string acs_page_token_of(std::string_view answer);
 
     [[nodiscard]] ForkCounts counts() const;
     // The forked network as a state file. `whole_history`: the updates are every one the source
