@@ -143,6 +143,15 @@ CheckedExecution check(wire::PreparedTransaction prepared, const JsonObject& s,
     return c;
 }
 
+// The signing key of each party that has one in `keys` (the network's, or a copy of them).
+interactive::SigningKeyOf keys_in(const std::map<Party, std::string>& keys) {
+    return [&keys](const std::string& party) -> std::optional<std::string> {
+        const auto it = keys.find(party);
+        if (it == keys.end()) return std::nullopt;
+        return it->second;
+    };
+}
+
 // The prepared transaction of step `s`. Throws std::invalid_argument.
 wire::PreparedTransaction prepared_of(const JsonObject& s) {
     const auto bytes = model::base64_decode(s.string("prepared"));
@@ -159,12 +168,7 @@ std::shared_ptr<const CheckedExecution> check_execution(wire::PreparedTransactio
                                                         const std::map<Party, std::string>& keys) {
     try {
         return std::make_shared<const CheckedExecution>(
-            check(std::move(prepared), JsonObject(step, ""),
-                  [&](const std::string& party) -> std::optional<std::string> {
-                      const auto it = keys.find(party);
-                      if (it == keys.end()) return std::nullopt;
-                      return it->second;
-                  }));
+            check(std::move(prepared), JsonObject(step, ""), keys_in(keys)));
     } catch (...) {
         return nullptr;  // the step fails the same check under the writers' lock
     }
@@ -185,11 +189,7 @@ void execute_prepared(SeedContext& ctx, const JsonObject& s) {
         checked = nullptr;
     if (!checked) {
         checked = std::make_shared<const CheckedExecution>(
-            check(prepared_of(s), s, [&](const std::string& party) -> std::optional<std::string> {
-                const auto it = ctx.network().external_keys.find(party);
-                if (it == ctx.network().external_keys.end()) return std::nullopt;
-                return it->second;
-            }));
+            check(prepared_of(s), s, keys_in(ctx.network().external_keys)));
     }
     const wire::PreparedTransaction& prepared = checked->prepared;
     const interactive::HashingScheme scheme = checked->scheme;
