@@ -429,7 +429,6 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
                        true))
             out.release = "splice-0.6";
     }
-    // The next page is fetched while this one is built (its token read from the answer first).
     std::string acs_path = "/v2/state/acs";
     const auto acs_request = [&](const std::string& page_token) {  // as JSON; "": the first page
         json request = {{"migration_id", out.migration},
@@ -438,10 +437,11 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
         if (!page_token.empty()) request["after"] = json::parse(page_token);
         return request.dump();
     };
-    std::future<std::string> next_acs_page;
+    // The next page is fetched and parsed while this one is built.
+    std::future<seed::ForkAnswer> next_acs_page;
     for (bool first = true; !out.bulk_acs; first = false) {
         check_stop();
-        std::string answer;
+        std::optional<seed::ForkAnswer> answer;
         if (first) {
             std::optional<std::string> served =
                 scan.call_text("POST", acs_path, acs_request(""), true);
@@ -450,17 +450,18 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
                 out.release = "splice-0.6";
                 served = scan.call_text("POST", acs_path, acs_request(""));
             }
-            answer = std::move(*served);
+            answer.emplace(std::move(*served), "an ACS page");
         } else {
-            answer = next_acs_page.get();
+            answer.emplace(next_acs_page.get());
         }
-        const std::string token = seed::ForkBuilder::acs_page_token_of(answer);
+        const std::string token = seed::ForkBuilder::acs_page_token_of(*answer);
         if (!token.empty()) {
             next_acs_page = std::async(std::launch::async, [&scan, &acs_path, &acs_request, token] {
-                return *scan.call_text("POST", acs_path, acs_request(token));
+                return seed::ForkAnswer(*scan.call_text("POST", acs_path, acs_request(token)),
+                                        "an ACS page");
             });
         }
-        (void)builder.add_acs_page(answer);
+        (void)builder.add_acs_page(*answer);
         progress.show("ACS", builder.counts().contracts, "contracts");
         if (token.empty()) break;
     }
@@ -500,10 +501,12 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
 
     // The updates after it, each page in both encodings (types and labels; model/scan_values.hpp).
     // Each page in protobuf_json, and in compact_json too while the labels of its records are
-    // not known yet (seed::RecordLabels); the next page is fetched while this one is built.
+    // not known yet (seed::RecordLabels); the next page is fetched and parsed, and its positions
+    // read, while this one is built.
     struct UpdatePage {
-        std::string typed;
-        json request;  // for the same page in compact_json
+        std::optional<seed::ForkAnswer> typed;
+        seed::ForkPage preview;  // its positions
+        json request;            // for the same page in compact_json
     };
     const auto fetch_page = [&scan](std::pair<std::int64_t, std::string> from, std::int64_t size) {
         UpdatePage page;
@@ -511,7 +514,9 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
             {"after", {{"after_migration_id", from.first}, {"after_record_time", from.second}}},
             {"page_size", size},
             {"daml_value_encoding", "protobuf_json"}};
-        page.typed = *scan.call_text("POST", "/v2/updates", page.request.dump());
+        page.typed.emplace(*scan.call_text("POST", "/v2/updates", page.request.dump()),
+                           "an update page");
+        page.preview = seed::ForkBuilder::positions_of(*page.typed);
         page.request["daml_value_encoding"] = "compact_json";
         return page;
     };
@@ -529,7 +534,7 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
         check_stop();
         const UpdatePage current = next.get();
         // The snapshots this page's updates reach: of a migration the page leaves, all of them.
-        const seed::ForkPage preview = seed::ForkBuilder::positions_of(current.typed);
+        const seed::ForkPage& preview = current.preview;
         if (preview.positions.empty()) break;
         std::map<std::int64_t, model::Timestamp> reached;
         for (const auto& [migration, time] : preview.positions) {
@@ -544,10 +549,10 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
         next = fetch_from(preview.positions.back(),
                           taken() + static_cast<std::int64_t>(preview.items));
         const std::string labelled =
-            builder.labels_known(current.typed)
+            builder.labels_known(*current.typed)
                 ? std::string()
                 : *scan.call_text("POST", "/v2/updates", current.request.dump());
-        const seed::ForkPage page = builder.add_updates_page(current.typed, labelled);
+        const seed::ForkPage page = builder.add_updates_page(*current.typed, labelled);
         if (page.positions.empty()) break;
         after = page.positions.back();
         if (after != preview.positions.back()) {  // the history grew between the two answers

@@ -137,11 +137,11 @@ void DumpWriter::start(const seed::ForkSource& source) {
     impl_->source = source;
 }
 
-seed::ForkPage DumpWriter::add_acs_page(std::string_view answer) {
+seed::ForkPage DumpWriter::add_acs_page(const seed::ForkAnswer& answer) {
     Impl::Run& run = impl_->acs;
     seed::BulkPage page;
     try {
-        page = seed::append_bulk_lines(answer, "created_events", run.text);
+        page = seed::append_bulk_lines(answer.text(), "created_events", run.text);
     } catch (const seed::BulkError& e) {
         throw DumpError(std::string("an ACS page: ") + e.what());
     }
@@ -176,10 +176,11 @@ void DumpWriter::add_snapshot_time(std::int64_t migration, model::Timestamp t) {
     impl_->snapshots.emplace_back(migration, t);
 }
 
-seed::ForkPage DumpWriter::add_updates_page(std::string_view typed, std::string_view labelled) {
+seed::ForkPage DumpWriter::add_updates_page(const seed::ForkAnswer& typed,
+                                            std::string_view labelled) {
     seed::ForkPage page = seed::ForkBuilder::positions_of(typed);
     try {
-        (void)seed::append_bulk_lines(typed, "transactions", impl_->typed.text);
+        (void)seed::append_bulk_lines(typed.text(), "transactions", impl_->typed.text);
         // The history may have grown between the two answers (typed first): the updates of the
         // typed one.
         std::string lines;
@@ -531,8 +532,8 @@ DumpRead fork_from_dump(const fs::path& dir, std::optional<std::int64_t> updates
             const auto have = static_cast<std::int64_t>(builder.counts().updates);
             if (have >= limit) return false;
             // Those not after the snapshot first, then those past the limit.
-            const seed::ForkPage at =
-                seed::ForkBuilder::positions_of(seed::bulk_page("transactions", views(main_lines)));
+            const seed::ForkPage at = seed::ForkBuilder::positions_of(seed::ForkAnswer(
+                seed::bulk_page("transactions", views(main_lines)), "an update page"));
             std::size_t skip = 0;
             while (skip < at.positions.size()) {
                 const auto t = model::parse_timestamp(at.positions[skip].second);
@@ -547,14 +548,15 @@ DumpRead fork_from_dump(const fs::path& dir, std::optional<std::int64_t> updates
             keep(main_lines);
             if (both) keep(labelled_lines);
             if (main_lines.empty()) return true;
-            const std::string page = seed::bulk_page("transactions", views(main_lines));
+            std::string text = seed::bulk_page("transactions", views(main_lines));
             if (!both) {
-                (void)builder.add_compact_updates_page(page);
-            } else if (builder.labels_known(page)) {
-                (void)builder.add_updates_page(page, {});
+                (void)builder.add_compact_updates_page(text);
             } else {
+                const seed::ForkAnswer page(std::move(text), "an update page");
                 (void)builder.add_updates_page(
-                    page, seed::bulk_page("transactions", views(labelled_lines)));
+                    page, builder.labels_known(page)
+                              ? std::string()
+                              : seed::bulk_page("transactions", views(labelled_lines)));
             }
             progress("updates", builder.counts().updates);
             return true;

@@ -44,12 +44,13 @@ class ForkSink {
   public:
     virtual ~ForkSink() = default;
     virtual void start(const seed::ForkSource& source) = 0;
-    virtual seed::ForkPage add_acs_page(std::string_view answer) = 0;
+    virtual seed::ForkPage add_acs_page(const seed::ForkAnswer& answer) = 0;
     virtual void add_round_at(model::Timestamp t, std::int64_t round) = 0;
     virtual void add_snapshot_time(std::int64_t migration, model::Timestamp t) = 0;
     // Whether the compact_json copy of an update page is not needed (seed::ForkBuilder).
-    [[nodiscard]] virtual bool labels_known(std::string_view typed) const = 0;
-    virtual seed::ForkPage add_updates_page(std::string_view typed, std::string_view labelled) = 0;
+    [[nodiscard]] virtual bool labels_known(const seed::ForkAnswer& typed) const = 0;
+    virtual seed::ForkPage add_updates_page(const seed::ForkAnswer& typed,
+                                            std::string_view labelled) = 0;
     [[nodiscard]] virtual seed::ForkCounts counts() const = 0;
     // Whether the ACS may come as Scan's bulk objects (add_acs_object) rather than pages.
     [[nodiscard]] virtual bool takes_bulk_objects() const { return false; }
@@ -62,7 +63,7 @@ class ForkSink {
 class BuilderSink final : public ForkSink {
   public:
     void start(const seed::ForkSource& source) override { builder_.emplace(source); }
-    seed::ForkPage add_acs_page(std::string_view answer) override {
+    seed::ForkPage add_acs_page(const seed::ForkAnswer& answer) override {
         return builder_->add_acs_page(answer);
     }
     void add_round_at(model::Timestamp t, std::int64_t round) override {
@@ -71,10 +72,11 @@ class BuilderSink final : public ForkSink {
     void add_snapshot_time(std::int64_t migration, model::Timestamp t) override {
         builder_->add_snapshot_time(migration, t);
     }
-    [[nodiscard]] bool labels_known(std::string_view typed) const override {
+    [[nodiscard]] bool labels_known(const seed::ForkAnswer& typed) const override {
         return builder_->labels_known(typed);
     }
-    seed::ForkPage add_updates_page(std::string_view typed, std::string_view labelled) override {
+    seed::ForkPage add_updates_page(const seed::ForkAnswer& typed,
+                                    std::string_view labelled) override {
         return builder_->add_updates_page(typed, labelled);
     }
     [[nodiscard]] seed::ForkCounts counts() const override { return builder_->counts(); }
@@ -97,11 +99,14 @@ class DumpWriter final : public ForkSink {
     DumpWriter& operator=(const DumpWriter&) = delete;
 
     void start(const seed::ForkSource& source) override;
-    seed::ForkPage add_acs_page(std::string_view answer) override;
+    seed::ForkPage add_acs_page(const seed::ForkAnswer& answer) override;
     void add_round_at(model::Timestamp t, std::int64_t round) override;
     void add_snapshot_time(std::int64_t migration, model::Timestamp t) override;
-    [[nodiscard]] bool labels_known(std::string_view /*typed*/) const override { return false; }
-    seed::ForkPage add_updates_page(std::string_view typed, std::string_view labelled) override;
+    [[nodiscard]] bool labels_known(const seed::ForkAnswer& /*typed*/) const override {
+        return false;
+    }
+    seed::ForkPage add_updates_page(const seed::ForkAnswer& typed,
+                                    std::string_view labelled) override;
     [[nodiscard]] seed::ForkCounts counts() const override;
     [[nodiscard]] bool takes_bulk_objects() const override { return true; }
     void add_acs_object(const std::string& key, std::string object,

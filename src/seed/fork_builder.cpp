@@ -358,8 +358,7 @@ struct ForkBuilder::Impl {
     void add_transaction(element typed, std::optional<element> labelled, bool compact,
                          const std::string& where);
     void add_reassignment(element typed, const std::string& where);
-    ForkPage add_updates(std::string_view typed_answer, std::string_view labelled_answer,
-                         bool compact);
+    ForkPage add_updates(element typed, std::string_view labelled_answer, bool compact);
     RecordLabels labels;                 // learnt from the update pages read in both encodings
     simdjson::dom::parser typed_parser;  // an answer's document lives in its parser
     simdjson::dom::parser labelled_parser;
@@ -553,6 +552,26 @@ void ForkBuilder::Impl::add_reassignment(element typed, const std::string& where
     }
 }
 
+struct ForkAnswer::Impl {
+    std::string text;
+    simdjson::dom::parser parser;  // holds the document
+    element root;
+};
+
+ForkAnswer::ForkAnswer(std::string text, const std::string& what)
+    : impl_(std::make_unique<Impl>()) {
+    impl_->text = std::move(text);
+    impl_->root = parse_answer(impl_->parser, impl_->text, what);
+}
+
+ForkAnswer::~ForkAnswer() = default;
+ForkAnswer::ForkAnswer(ForkAnswer&&) noexcept = default;
+ForkAnswer& ForkAnswer::operator=(ForkAnswer&&) noexcept = default;
+
+const std::string& ForkAnswer::text() const {
+    return impl_->text;
+}
+
 ForkBuilder::ForkBuilder(ForkSource source) : impl_(std::make_unique<Impl>()) {
     impl_->source = std::move(source);
 }
@@ -560,8 +579,12 @@ ForkBuilder::ForkBuilder(ForkSource source) : impl_(std::make_unique<Impl>()) {
 ForkBuilder::~ForkBuilder() = default;
 
 ForkPage ForkBuilder::add_acs_page(std::string_view answer) {
+    return add_acs_page(ForkAnswer(std::string(answer), "an ACS page"));
+}
+
+ForkPage ForkBuilder::add_acs_page(const ForkAnswer& answer) {
     if (impl_->store) throw ForkError("an ACS page after the updates began");
-    const element root = parse_answer(impl_->typed_parser, answer, "an ACS page");
+    const element root = answer.impl_->root;
     const simdjson::dom::array events = array_at(root, "created_events", "an ACS page");
     ForkPage page;
     for (const element e : events) {
@@ -640,17 +663,22 @@ void ForkBuilder::add_snapshot_time(std::int64_t migration, Timestamp t) {
 
 ForkPage ForkBuilder::add_updates_page(std::string_view typed_answer,
                                        std::string_view labelled_answer) {
-    return impl_->add_updates(typed_answer, labelled_answer, false);
+    return add_updates_page(ForkAnswer(std::string(typed_answer), "an update page"),
+                            labelled_answer);
+}
+
+ForkPage ForkBuilder::add_updates_page(const ForkAnswer& typed, std::string_view labelled_answer) {
+    return impl_->add_updates(typed.impl_->root, labelled_answer, false);
 }
 
 ForkPage ForkBuilder::add_compact_updates_page(std::string_view answer) {
-    return impl_->add_updates(answer, {}, true);
+    const ForkAnswer parsed(std::string(answer), "an update page");
+    return impl_->add_updates(parsed.impl_->root, {}, true);
 }
 
-ForkPage ForkBuilder::Impl::add_updates(std::string_view typed_answer,
-                                        std::string_view labelled_answer, bool compact) {
+ForkPage ForkBuilder::Impl::add_updates(element typed, std::string_view labelled_answer,
+                                        bool compact) {
     start_history();
-    const element typed = parse_answer(typed_parser, typed_answer, "an update page");
     const simdjson::dom::array typed_list = array_at(typed, "transactions", "an update page");
     const bool both = !labelled_answer.empty();
     simdjson::dom::array labelled_list;
@@ -694,9 +722,11 @@ ForkPage ForkBuilder::Impl::add_updates(std::string_view typed_answer,
 }
 
 bool ForkBuilder::labels_known(std::string_view typed_answer) const {
-    simdjson::dom::parser parser;
-    const simdjson::dom::array list = array_at(parse_answer(parser, typed_answer, "an update page"),
-                                               "transactions", "an update page");
+    return labels_known(ForkAnswer(std::string(typed_answer), "an update page"));
+}
+
+bool ForkBuilder::labels_known(const ForkAnswer& typed) const {
+    const simdjson::dom::array list = array_at(typed.impl_->root, "transactions", "an update page");
     for (const element item : list) {
         const auto events = member_of(item, "events_by_id");
         simdjson::dom::object by_id;
@@ -713,9 +743,12 @@ bool ForkBuilder::labels_known(std::string_view typed_answer) const {
 }
 
 ForkPage ForkBuilder::positions_of(std::string_view answer) {
-    simdjson::dom::parser parser;
+    return positions_of(ForkAnswer(std::string(answer), "an update page"));
+}
+
+ForkPage ForkBuilder::positions_of(const ForkAnswer& answer) {
     const simdjson::dom::array list =
-        array_at(parse_answer(parser, answer, "an update page"), "transactions", "an update page");
+        array_at(answer.impl_->root, "transactions", "an update page");
     ForkPage page;
     for (const element item : list) {
         const auto event = member_of(item, "event");
@@ -726,10 +759,8 @@ ForkPage ForkBuilder::positions_of(std::string_view answer) {
     return page;
 }
 
-std::string ForkBuilder::acs_page_token_of(std::string_view answer) {
-    simdjson::dom::parser parser;
-    const element root = parse_answer(parser, answer, "an ACS page");
-    const auto token = member_of(root, "next_page_token");
+std::string ForkBuilder::acs_page_token_of(const ForkAnswer& answer) {
+    const auto token = member_of(answer.impl_->root, "next_page_token");
     return token && !token->is_null() ? std::string(simdjson::to_string(*token)) : std::string();
 }
 

@@ -51,6 +51,26 @@ struct ForkPage {
     std::vector<std::pair<std::int64_t, std::string>> positions;
 };
 
+// An answer of the source (an ACS page or an update page) parsed once, for the calls below that
+// read it: a page's positions, whether its labels are known and its contents all come from the
+// one parse. It may be made on another thread than the builder's (a fork parses the next page
+// while it builds this one).
+class ForkAnswer {
+  public:
+    // Throws ForkError naming `what` ("an update page") when `text` is no JSON object.
+    ForkAnswer(std::string text, const std::string& what);
+    ~ForkAnswer();
+    ForkAnswer(ForkAnswer&&) noexcept;
+    ForkAnswer& operator=(ForkAnswer&&) noexcept;
+
+    [[nodiscard]] const std::string& text() const;
+
+  private:
+    friend class ForkBuilder;
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
 // Builds a forked network: the ACS pages first, then the update pages, then finish().
 class ForkBuilder {
   public:
@@ -63,6 +83,7 @@ class ForkBuilder {
     // its created_events in the order served ((created_at, contract id)). A record whose fields
     // came in another order than the one learn_labels saw for its place is put in that order.
     // Throws ForkError.
+    ForkPage add_acs_page(const ForkAnswer& answer);
     ForkPage add_acs_page(std::string_view answer);
     // Learns the labels, and their order, of the records of an update page read in both
     // encodings (as add_updates_page does), without adding its updates: before the ACS, when
@@ -82,19 +103,22 @@ class ForkBuilder {
     // history grew between the two, the updates both hold. `labelled` may be "" when
     // labels_known(typed): the records' labels are those learnt from earlier pages. Throws
     // ForkError.
+    ForkPage add_updates_page(const ForkAnswer& typed, std::string_view labelled);
     ForkPage add_updates_page(std::string_view typed, std::string_view labelled);
     // One page of updates whose values are in compact_json alone (Scan's bulk objects): each
     // value typed by its shape, as an ACS contract's. Throws ForkError.
     ForkPage add_compact_updates_page(std::string_view answer);
     // Whether every record of the values of `typed` (an update page in protobuf_json) sits where
     // an earlier page read in both encodings showed its labels: then compact_json is not needed.
+    [[nodiscard]] bool labels_known(const ForkAnswer& typed) const;
     [[nodiscard]] bool labels_known(std::string_view typed) const;
     // The positions of an update page's updates, without adding them (to fetch what they reach
     // first). Throws ForkError.
+    [[nodiscard]] static ForkPage positions_of(const ForkAnswer& answer);
     [[nodiscard]] static ForkPage positions_of(std::string_view answer);
     // The next_page_token of an ACS page, as JSON ("" when there is none), without adding the
     // page (to fetch the next one while this one is built). Throws ForkError.
-    [[nodiscard]] static std::string acs_page_token_of(std::string_view answer);
+    [[nodiscard]] static std::string acs_page_token_of(const ForkAnswer& answer);
 
     [[nodiscard]] ForkCounts counts() const;
     // The forked network as a state file. `whole_history`: the updates are every one the source

@@ -265,13 +265,15 @@ class ForkDump : public testing::Test {
         std::vector<ordered_json> acs;
         for (char c = '1'; c <= '2'; ++c)
             acs.push_back(acs_event(cid(c), amulet_compact(alice, "10.0000000000")));
-        sink.add_acs_page(acs_page(acs));
+        sink.add_acs_page(ForkAnswer(acs_page(acs), "an ACS page"));
         sink.add_round_at(*model::parse_timestamp("2025-01-01T12:00:00Z"), 7);
-        sink.add_updates_page(mint_page('3', '3', amulet_typed(alice, "1.0000000000")),
-                              mint_page('3', '3', amulet_compact(alice, "1.0000000000")));
+        sink.add_updates_page(
+            ForkAnswer(mint_page('3', '3', amulet_typed(alice, "1.0000000000")), "an update page"),
+            mint_page('3', '3', amulet_compact(alice, "1.0000000000")));
         sink.add_snapshot_time(2, *model::parse_timestamp("2025-01-03T12:00:00Z"));
-        sink.add_updates_page(mint_page('4', '4', amulet_typed(alice, "2.0000000000")),
-                              mint_page('4', '4', amulet_compact(alice, "2.0000000000")));
+        sink.add_updates_page(
+            ForkAnswer(mint_page('4', '4', amulet_typed(alice, "2.0000000000")), "an update page"),
+            mint_page('4', '4', amulet_compact(alice, "2.0000000000")));
     }
 
     static std::string direct() {
