@@ -193,13 +193,34 @@ Value from_compact(element c, int depth) {
 
 // ---- protobuf_json, labelled from compact_json ----
 
-std::string_view string_of(element j, const std::string& at) {
+// Where a value sits in a protobuf_json document ("/record/fields/2/value/text"): steps on the
+// stack, spelt out only when an error names them (building each value's path as a string took a
+// fifth of a fork's reading).
+struct Place {
+    static constexpr std::size_t no_index = static_cast<std::size_t>(-1);
+    const Place* up = nullptr;
+    std::string_view step;         // "" at the root
+    std::size_t index = no_index;  // a number after the step ("/fields/2")
+
+    [[nodiscard]] std::string text() const {
+        std::string out = up != nullptr ? up->text() : std::string();
+        if (!step.empty()) out.append("/").append(step);
+        if (index != no_index) out.append("/").append(std::to_string(index));
+        return out;
+    }
+};
+
+[[noreturn]] void fail(const Place& at, const std::string& why) {
+    fail(at.text(), why);
+}
+
+std::string_view string_of(element j, const Place& at) {
     std::string_view s;
     if (j.get_string().get(s)) fail(at, "is not a string");
     return s;
 }
 
-std::int64_t integer_of(element j, const std::string& at) {
+std::int64_t integer_of(element j, const Place& at) {
     std::int64_t n = 0;
     if (!j.get_int64().get(n)) return n;
     std::string_view s;
@@ -209,7 +230,7 @@ std::int64_t integer_of(element j, const std::string& at) {
     fail(at, "is not a 64-bit integer");
 }
 
-element member(element j, const char* key, const std::string& at) {
+element member(element j, const char* key, const Place& at) {
     element out;
     if (!j.is_object() || j.get_object().value_unsafe().at_key(key).get(out))
         fail(at, std::string("has no \"") + key + "\"");
@@ -217,12 +238,12 @@ element member(element j, const char* key, const std::string& at) {
 }
 
 // A repeated field, which protobuf's JSON omits when it is empty.
-std::optional<simdjson::dom::array> repeated(element j, const char* key, const std::string& at) {
+std::optional<simdjson::dom::array> repeated(element j, const char* key, const Place& at) {
     if (!j.is_object()) fail(at, "is not an object");
     element field;
     if (j.get_object().value_unsafe().at_key(key).get(field)) return std::nullopt;
     simdjson::dom::array items;
-    if (field.get_array().get(items)) fail(at + "/" + key, "is not an array");
+    if (field.get_array().get(items)) fail(Place{.up = &at, .step = key}, "is not an array");
     return items;
 }
 
@@ -233,7 +254,7 @@ const element* labelled_member(const element* l, std::string_view key, element& 
     return &holder;
 }
 
-Value read_typed(element t, const element* l, const std::string& at, int depth) {
+Value read_typed(element t, const element* l, const Place& at, int depth) {
     if (depth > max_depth) fail(at, "is nested deeper than " + std::to_string(max_depth));
     simdjson::dom::object single;
     if (t.get_object().get(single) || single.size() != 1)
@@ -241,7 +262,8 @@ Value read_typed(element t, const element* l, const std::string& at, int depth) 
     const simdjson::dom::key_value_pair item = *single.begin();
     const std::string_view kind = item.key;
     const element body = item.value;
-    const std::string here = at + "/" + std::string(kind);
+    const Place here{.up = &at, .step = kind};
+    const Place here_value{.up = &here, .step = "value"};
     if (kind == "unit") return Value::unit();
     if (kind == "bool") {
         bool b = false;
@@ -265,8 +287,8 @@ Value read_typed(element t, const element* l, const std::string& at, int depth) 
     if (kind == "variant") {
         return Value::variant(
             std::string(string_of(member(body, "constructor", here), here)),
-            read_typed(member(body, "value", here), labelled_member(l, "value", holder),
-                       here + "/value", depth + 1));
+            read_typed(member(body, "value", here), labelled_member(l, "value", holder), here_value,
+                       depth + 1));
     }
     if (kind == "optional") {
         if (!body.is_object()) fail(here, "is not an object");
@@ -282,7 +304,7 @@ Value read_typed(element t, const element* l, const std::string& at, int depth) 
                            ? (holder = *of_one.begin(), &holder)
                            : nullptr;
         }
-        return Value::some(read_typed(inner, labelled, here + "/value", depth + 1));
+        return Value::some(read_typed(inner, labelled, here_value, depth + 1));
     }
     if (kind == "list") {
         const auto elements = repeated(body, "elements", here);
@@ -297,7 +319,8 @@ Value read_typed(element t, const element* l, const std::string& at, int depth) 
             element current;
             if (aligned) current = *label;
             out.push_back(read_typed(e, aligned ? &current : nullptr,
-                                     here + "/elements/" + std::to_string(i++), depth + 1));
+                                     Place{.up = &here, .step = "elements", .index = i++},
+                                     depth + 1));
             if (aligned) ++label;
         }
         return Value::list(std::move(out));
@@ -317,12 +340,13 @@ Value read_typed(element t, const element* l, const std::string& at, int depth) 
         auto label = aligned ? pairs_labelled.begin() : simdjson::dom::array::iterator();
         std::size_t i = 0;
         for (const element entry : *entries) {
-            const std::string at_entry = here + "/entries/" + std::to_string(i++);
+            const Place at_entry{.up = &here, .step = "entries", .index = i++};
             if (kind == "textMap") {
                 const std::string key(string_of(member(entry, "key", at_entry), at_entry));
-                texts.emplace_back(key, read_typed(member(entry, "value", at_entry),
-                                                   labelled_member(l, key, holder),
-                                                   at_entry + "/value", depth + 1));
+                texts.emplace_back(
+                    key,
+                    read_typed(member(entry, "value", at_entry), labelled_member(l, key, holder),
+                               Place{.up = &at_entry, .step = "value"}, depth + 1));
                 continue;
             }
             element key_label, value_label;
@@ -340,10 +364,11 @@ Value read_typed(element t, const element* l, const std::string& at, int depth) 
             }
             Value key =
                 read_typed(member(entry, "key", at_entry), labelled_pair ? &key_label : nullptr,
-                           at_entry + "/key", depth + 1);
-            pairs.emplace_back(std::move(key), read_typed(member(entry, "value", at_entry),
-                                                          labelled_pair ? &value_label : nullptr,
-                                                          at_entry + "/value", depth + 1));
+                           Place{.up = &at_entry, .step = "key"}, depth + 1);
+            pairs.emplace_back(
+                std::move(key),
+                read_typed(member(entry, "value", at_entry), labelled_pair ? &value_label : nullptr,
+                           Place{.up = &at_entry, .step = "value"}, depth + 1));
         }
         return kind == "textMap" ? Value::text_map(std::move(texts))
                                  : Value::gen_map(std::move(pairs));
@@ -358,8 +383,8 @@ Value read_typed(element t, const element* l, const std::string& at, int depth) 
         auto label = aligned ? labels.begin() : simdjson::dom::object::iterator();
         std::size_t i = 0;
         for (const element field : *fields) {
-            const std::string at_field = here + "/fields/" + std::to_string(i);
-            std::string name = "_" + std::to_string(++i);
+            const Place at_field{.up = &here, .step = "fields", .index = i++};
+            std::string name;
             const element* labelled = nullptr;
             element named;
             std::string_view given;
@@ -371,10 +396,13 @@ Value read_typed(element t, const element* l, const std::string& at, int depth) 
                 name = std::string(label.key());
                 named = label.value();
                 labelled = &named;
+            } else {
+                name = "_" + std::to_string(i);
             }
             if (aligned) ++label;
-            out.emplace_back(std::move(name), read_typed(member(field, "value", at_field), labelled,
-                                                         at_field + "/value", depth + 1));
+            out.emplace_back(std::move(name),
+                             read_typed(member(field, "value", at_field), labelled,
+                                        Place{.up = &at_field, .step = "value"}, depth + 1));
         }
         return Value::record(std::move(out));
     }
@@ -562,7 +590,7 @@ bool RecordLabels::known(element typed, const std::string& root) const {
 }
 
 Value value_from_protobuf_json(element typed, const element* labelled) {
-    return read_typed(typed, labelled, "", 0);
+    return read_typed(typed, labelled, Place{}, 0);
 }
 
 Value value_from_compact_json(element compact) {

@@ -135,6 +135,14 @@ TEST(ScanValues, WhatIsNotProtobufJsonIsRefusedWithItsPlace) {
     };
     EXPECT_EQ(refusal("{\"record\":{\"fields\":[{\"value\":{\"int64\":\"x\"}}]}}"),
               "/record/fields/0/value/int64: is not a 64-bit integer");
+    EXPECT_EQ(refusal("{\"record\":{\"fields\":[{\"value\":{\"unit\":{}}},{\"value\":{\"list\":"
+                      "{\"elements\":[{\"text\":\"a\"},{\"optional\":{\"value\":{\"genMap\":"
+                      "{\"entries\":[{\"key\":{\"text\":1}}]}}}}]}}}]}}"),
+              "/record/fields/1/value/list/elements/1/optional/value/genMap/entries/0/key/text: "
+              "is not a string");
+    EXPECT_EQ(refusal("{\"textMap\":{\"entries\":[{\"key\":\"k\",\"value\":{\"record\":"
+                      "{\"fields\":{}}}}]}}"),
+              "/textMap/entries/0/value/record/fields: is not an array");
     EXPECT_EQ(refusal("{\"colour\":\"red\"}"), "/: has no known kind \"colour\"");
     EXPECT_EQ(refusal("[1]"), "/: is not a protobuf_json value such as {\"text\": \"x\"}");
     EXPECT_EQ(refusal("{\"variant\":{\"value\":{\"unit\":{}}}}"),
