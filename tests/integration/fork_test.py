@@ -427,11 +427,22 @@ for case in cases:
     body = case.get("body")
     if case["path"] == "/api/scan/v2/updates" and not (body or {}).get("after"):
         continue  # the history from its start: the fork starts at 2025-01-02
+    if case["path"] == "/api/scan/v0/history/bulk/updates":
+        continue  # its first segment is the history before the fork's start
     on_c = call(c, case["method"], case["path"], body, case.get("headers"))
     on_d = call(d, case["method"], case["path"], body, case.get("headers"))
     if (on_c[0], on_c[1].replace(f":{c}/", ":PORT/")) != (on_d[0], on_d[1].replace(f":{d}/", ":PORT/")):
         fail(f"0.6: {case['name']}: {on_c[0]} {on_c[1][:300]} / {on_d[0]} {on_d[1][:300]}")
     compared += 1
+# The bulk update history from the fork's start on: the same segments, objects and digests.
+body = {"start_record_time": "2025-01-02T00:00:00Z", "end_record_time": "2100-01-01T00:00:00Z",
+        "page_size": 1000}
+on_c = call(c, "POST", "/api/scan/v0/history/bulk/updates", body)
+on_d = call(d, "POST", "/api/scan/v0/history/bulk/updates", body)
+if (on_c[0], on_c[1].replace(f":{c}/", ":PORT/")) != (on_d[0], on_d[1].replace(f":{d}/", ":PORT/")) \
+        or on_c[0] != 200 or not json.loads(on_c[1])["object_refs"]:
+    fail(f"0.6: bulk updates from the fork's start: {on_c[0]} {on_c[1][:300]} / {on_d[0]} {on_d[1][:300]}")
+compared += 1
 for t in ("2025-01-02T00:00:00Z", "2025-01-05T00:00:00Z"):
     body = {"migration_id": 0, "record_time": t, "page_size": 7}
     while True:

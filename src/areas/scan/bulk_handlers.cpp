@@ -1,8 +1,13 @@
 // Scan's bulk storage (pre-alpha in scan.yaml; seed/scan_bulk.hpp): GET /v0/history/bulk/acs
-// (listBulkAcsSnapshotObjects) and the download of its objects, GET
-// /v0/history/bulk/download/{object_key}. Every ACS snapshot of cantonlite's Scan is one in bulk
-// storage; its objects are made when asked for, as Splice's SingleAcsSnapshotBulkStorage writes
-// them: the created events of /v2/state/acs, one per line with sorted keys, in zstd frames.
+// (listBulkAcsSnapshotObjects), POST /v0/history/bulk/updates (listBulkUpdateHistoryObjects) and
+// the download of their objects, GET /v0/history/bulk/download/{object_key}. Every ACS snapshot of
+// cantonlite's Scan is one in bulk storage, and the updates between two snapshots (from the start
+// of the history to the first) are one segment of the update history; objects are made when asked
+// for, as Splice's SingleAcsSnapshotBulkStorage and UpdateHistorySegmentBulkStorage write them:
+// the created events of /v2/state/acs, or the updates of /v2/updates, one per line with sorted
+// keys, in zstd frames.
+#include <algorithm>
+#include <functional>
 #include <memory>
 #include <mutex>
 
@@ -10,6 +15,7 @@
 
 #include "cantonlite/areas/scan/scan_handlers.hpp"
 #include "cantonlite/areas/scan/scan_json.hpp"
+#include "cantonlite/areas/splice_request.hpp"
 #include "cantonlite/http/area.hpp"
 #include "cantonlite/http/json_text.hpp"
 #include "cantonlite/seed/scan_bulk.hpp"
@@ -30,6 +36,37 @@ struct BulkObject {
     std::string digest;
 };
 
+// `text` (lines) as Scan's objects, as S3ZstdObjects cuts them: zstd frames of about 12 MiB of
+// text, an object closed once it holds 128 MiB or more; one empty object for no text.
+std::vector<BulkObject> objects_of(std::string_view text,
+                                   const std::function<std::string(std::size_t)>& key_of) {
+    std::vector<BulkObject> objects;
+    std::string frames;
+    const auto put = [&] {
+        BulkObject o{.key = key_of(objects.size()), .bytes = std::move(frames), .digest = {}};
+        o.digest = seed::bulk_digest(o.bytes);
+        objects.push_back(std::move(o));
+        frames.clear();
+    };
+    for (std::string_view rest = text; !rest.empty();) {
+        std::size_t take = std::min(rest.size(), seed::bulk_frame_size);
+        if (take < rest.size()) take = rest.find('\n', take - 1) + 1;
+        frames += seed::zstd_compress_frames(rest.substr(0, take));
+        rest.remove_prefix(take);
+        if (frames.size() >= max_object_bytes) put();
+    }
+    if (!frames.empty() || objects.empty()) put();
+    return objects;
+}
+
+// A JSON object written by cantonlite, as circe's noSpacesSortKeys writes it (nlohmann's objects
+// keep their keys sorted), then a new line.
+void append_sorted_line(std::string& text, const std::string& item) {
+    text +=
+        nlohmann::json::parse(item).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    text += '\n';
+}
+
 // The objects of one snapshot. The last snapshot asked for is kept, so that a listing and the
 // downloads after it make them once (keyed by the snapshot's rows, which it holds: a snapshot
 // taken anew after a revert has other rows).
@@ -47,32 +84,93 @@ std::vector<BulkObject> acs_objects(const Store& store, const store::Snapshot& s
         item.clear();
         append_active_contract(item, *c,
                                detail::created_in_update_id(store, *c, snapshot.migration_id));
-        // noSpacesSortKeys: nlohmann's objects keep their keys sorted.
-        text += nlohmann::json::parse(item).dump(-1, ' ', false,
-                                                 nlohmann::json::error_handler_t::replace);
-        text += '\n';
+        append_sorted_line(text, item);
     }
-    auto objects = std::make_shared<std::vector<BulkObject>>();
-    std::string frames;
-    const auto put = [&] {
-        BulkObject o{.key = seed::bulk_acs_key(snapshot.record_time, objects->size()),
-                     .bytes = std::move(frames),
-                     .digest = {}};
-        o.digest = seed::bulk_digest(o.bytes);
-        objects->push_back(std::move(o));
-        frames.clear();
-    };
-    for (std::string_view rest = text; !rest.empty();) {
-        std::size_t take = std::min(rest.size(), seed::bulk_frame_size);
-        if (take < rest.size()) take = rest.find('\n', take - 1) + 1;
-        frames += seed::zstd_compress_frames(rest.substr(0, take));
-        rest.remove_prefix(take);
-        if (frames.size() >= max_object_bytes) put();
-    }
-    if (!frames.empty() || objects->empty()) put();
+    auto objects = std::make_shared<std::vector<BulkObject>>(objects_of(
+        text, [&](std::size_t n) { return seed::bulk_acs_key(snapshot.record_time, n); }));
     const std::lock_guard lock(mutex);
     cached_rows = snapshot.acs_data();
     cached = objects;
+    return *objects;
+}
+
+// A segment of the update history in bulk storage: the updates after one snapshot up to the
+// next one (the first from the start of the history), in a folder named by their record times,
+// as UpdateHistoryBulkStorage dumps them (its segments end at its bulk snapshots; the first
+// starts at CantonTimestamp.MinValue).
+struct Segment {
+    model::Timestamp from;
+    model::Timestamp to;
+    std::optional<std::pair<std::int64_t, model::Timestamp>> after;  // nullopt: the start
+    std::pair<std::int64_t, model::Timestamp> last;                  // its end: the snapshot's
+    store::SnapshotPtr end;  // the snapshot that ends it, while it lasts the same updates
+
+    // "<from>~<to>/", as S3 lists a folder.
+    [[nodiscard]] std::string folder() const {
+        return model::format_instant(from) + "~" + model::format_instant(to) + "/";
+    }
+};
+
+// The segments of the history so far, in time order: one per snapshot.
+std::vector<Segment> segments_of(const Store& store) {
+    static const model::Timestamp min_value = *model::parse_timestamp("0001-01-01T00:00:00Z");
+    std::vector<Segment> out;
+    for (const auto& [migration, time] : store.snapshot_times()) {
+        Segment s{.from = out.empty() ? min_value : out.back().to,
+                  .to = time,
+                  .after = out.empty() ? std::nullopt : std::optional(out.back().last),
+                  .last = {migration, time},
+                  .end = store.snapshot(migration, time, false)};
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+// The compact_json objects of a segment (none when it holds no update: Scan writes no folder for
+// it). The last few segments asked for are kept, keyed by their ending snapshot.
+std::vector<BulkObject> update_objects(const Store& store, const Segment& segment) {
+    struct Kept {
+        store::SnapshotPtr end;
+        model::Timestamp from;
+        std::shared_ptr<const std::vector<BulkObject>> objects;
+    };
+    static std::mutex mutex;
+    static std::vector<Kept> kept;  // the latest last
+    constexpr std::size_t keep = 8;
+    {
+        const std::lock_guard lock(mutex);
+        for (const Kept& k : kept) {
+            if (k.end == segment.end && k.from == segment.from) return *k.objects;
+        }
+    }
+    std::string text;
+    std::string item;
+    std::optional<std::pair<std::int64_t, model::Timestamp>> after = segment.after;
+    constexpr std::size_t page = 1000;
+    for (bool more = true; more;) {
+        const std::vector<store::UpdatePtr> updates = store.history_page(after, page);
+        more = updates.size() >= page;
+        for (const store::UpdatePtr& u : updates) {
+            const std::pair position{store::migration_id_of(*u), store::record_time_of(*u)};
+            if (position > segment.last) {
+                more = false;
+                break;
+            }
+            item.clear();
+            append_update_history_item_v2(item, *u, DamlValueEncoding::compact_json);
+            append_sorted_line(text, item);
+            after = position;
+        }
+    }
+    auto objects = std::make_shared<std::vector<BulkObject>>();
+    if (!text.empty()) {
+        *objects = objects_of(text, [&](std::size_t n) {
+            return seed::bulk_updates_key(segment.from, segment.to, "compact_json", n);
+        });
+    }
+    const std::lock_guard lock(mutex);
+    kept.push_back(Kept{.end = segment.end, .from = segment.from, .objects = objects});
+    if (kept.size() > keep) kept.erase(kept.begin());
     return *objects;
 }
 
@@ -147,22 +245,105 @@ http::Response get_bulk_acs(const Store& store, const Context& ctx) {
     return http::Response::json(200, std::move(out));
 }
 
+http::Response post_bulk_updates(const Store& store, const Context& ctx) {
+    // The body as guardrail decodes it, field by field, then the handler's conversions in order.
+    const nlohmann::json body = json_body(ctx.request);
+    const JavaDateTime start = date_time_member(body, "start_record_time");
+    const JavaDateTime end = date_time_member(body, "end_record_time");
+    const std::optional<std::string> token = optional_string_member(body, "next_page_token");
+    const std::int32_t page_size = int32_member(body, "page_size");
+    const model::Timestamp after = detail::ledger_time(start);
+    const model::Timestamp up_to = detail::ledger_time(end);
+    const std::size_t limit = page_limit(page_size);
+
+    // UpdateHistoryBulkStorage.getUpdatesBetweenDates: the folders in range, after the token, of
+    // segments dumped whole, in S3's (lexicographic) order, at most `limit` of them; their
+    // objects while they fit in `limit`, a folder whole or not at all.
+    const std::vector<Segment> segments = segments_of(store);
+    std::vector<std::pair<const Segment*, std::string>> folders;
+    for (const Segment& s : segments) {
+        std::string folder = s.folder();
+        if (s.from < up_to && s.to > after && (!token || folder > *token))
+            folders.emplace_back(&s, std::move(folder));
+    }
+    std::sort(folders.begin(), folders.end(),
+              [](const auto& a, const auto& b) { return a.second < b.second; });
+    std::vector<BulkObject> listed;
+    const Segment* last = nullptr;
+    std::size_t listed_folders = 0;
+    for (const auto& [segment, folder] : folders) {
+        if (listed_folders == limit) break;
+        std::vector<BulkObject> objects = update_objects(store, *segment);
+        if (objects.empty()) continue;  // no folder in storage
+        ++listed_folders;
+        if (listed.size() + objects.size() > limit) {
+            if (listed.empty()) {
+                throw ApiError(ErrorKind::invalid_argument, "",
+                               "Limit of " + std::to_string(limit) +
+                                   " is too low to return any objects, even from a single "
+                                   "folder of objects");
+            }
+            break;
+        }
+        std::move(objects.begin(), objects.end(), std::back_inserter(listed));
+        last = segment;
+    }
+    // The next page: the last folder listed while it ends before the end asked for; with nothing
+    // listed, the same token again while storage has not reached that end (to be retried).
+    std::optional<std::string> next;
+    if (last != nullptr) {
+        if (last->to < up_to) next = last->folder();
+    } else if (segments.empty() || segments.back().to < up_to) {
+        next = token;
+    }
+
+    std::string out = "{";
+    http::append_key(out, "object_refs", true);
+    out += '[';
+    bool first = true;
+    for (const BulkObject& o : listed) {
+        if (!first) out += ',';
+        first = false;
+        out += "{\"url\":";
+        out += http::circe_json_string(download_url(ctx, o.key));
+        http::append_string_field(out, "digest", o.digest);
+        out += '}';
+    }
+    out += ']';
+    if (next) {
+        http::append_string_field(out, "next_page_token", *next);
+    } else {
+        http::append_null_field(out, "next_page_token");
+    }
+    out += '}';
+    return http::Response::json(200, std::move(out));
+}
+
 http::Response get_bulk_download(const Store& store, const Context& ctx) {
     const std::string& key = ctx.params.get("object_key");
     const auto parsed = seed::parse_bulk_key(key);
-    const auto t = parsed && parsed->kind == seed::BulkKey::Kind::acs
-                       ? model::parse_timestamp(parsed->folder)
-                       : std::nullopt;
-    if (t) {
-        for (const auto& [migration, time] : store.snapshot_times()) {
-            if (time != *t) continue;
-            const store::SnapshotPtr snapshot = store.snapshot(migration, time, false);
-            for (const BulkObject& o : acs_objects(store, *snapshot)) {
-                if (o.key != key) continue;
-                http::Response r = http::Response::text(200, o.bytes);
-                r.content_type = "application/octet-stream";
-                return r;
+    const auto found =
+        [&](const std::vector<BulkObject>& objects) -> std::optional<http::Response> {
+        for (const BulkObject& o : objects) {
+            if (o.key != key) continue;
+            http::Response r = http::Response::text(200, o.bytes);
+            r.content_type = "application/octet-stream";
+            return r;
+        }
+        return std::nullopt;
+    };
+    if (parsed && parsed->kind == seed::BulkKey::Kind::acs) {
+        if (const auto t = model::parse_timestamp(parsed->folder)) {
+            for (const auto& [migration, time] : store.snapshot_times()) {
+                if (time != *t) continue;
+                const store::SnapshotPtr snapshot = store.snapshot(migration, time, false);
+                if (auto r = found(acs_objects(store, *snapshot))) return std::move(*r);
             }
+        }
+    } else if (parsed && parsed->encoding == "compact_json") {
+        for (const Segment& s : segments_of(store)) {
+            if (s.folder() != parsed->folder + "/") continue;
+            if (auto r = found(update_objects(store, s))) return std::move(*r);
         }
     }
     throw ApiError(ErrorKind::not_found, "", "Object not found: " + key).as_returned();

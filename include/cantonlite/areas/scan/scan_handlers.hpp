@@ -126,6 +126,12 @@ enum class TransferInstructionChoice { accept, reject, withdraw };
 // [{"url", "digest"}]}, each url this Scan's download of the object.
 [[nodiscard]] http::Response get_bulk_acs(const Store& store, const Context& ctx);
 
+// POST /v0/history/bulk/updates (listBulkUpdateHistoryObjects, pre-alpha): the objects of the
+// update history's segments (the updates between two snapshots) between start_record_time and
+// end_record_time, as UpdateHistoryBulkStorage lists them: {"object_refs": [{"url", "digest"}],
+// "next_page_token"}.
+[[nodiscard]] http::Response post_bulk_updates(const Store& store, const Context& ctx);
+
 // GET /v0/history/bulk/download/{object_key}: the bytes of a bulk object (zstd), 404 when there
 // is no such object.
 [[nodiscard]] http::Response get_bulk_download(const Store& store, const Context& ctx);
