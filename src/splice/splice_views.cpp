@@ -6,6 +6,7 @@
 #include <span>
 #include <stdexcept>
 
+#include "cantonlite/model/packed_reader.hpp"
 #include "cantonlite/splice/templates.hpp"
 #include "cantonlite/store/stakeholder_index.hpp"
 
@@ -147,26 +148,100 @@ Fact extract(const model::TemplateId& t, const Value& a) {
     return std::monostate{};
 }
 
+// A label's Name, interned once.
+struct Labels {
+    Name amulet{"amulet"};
+    Name owner{"owner"};
+    Name amount{"amount"};
+    Name initial_amount{"initialAmount"};
+    Name created_at{"createdAt"};
+    Name number{"number"};
+    Name rate_per_round{"ratePerRound"};
+    Name rate{"rate"};
+};
+const Labels& labels() {
+    static const Labels l;
+    return l;
+}
+
+// Whether the node `in` stands at is of `kind`; `in` then stands after its tag. Else it stands
+// after the node.
+bool is_kind(model::packed::Reader& in, Value::Kind kind) {
+    const char* at = in.position();
+    if (in.kind() == kind) return true;
+    in.seek(at);
+    in.skip();
+    return false;
+}
+
+// Moves `in`, at a record, to the value of its field `label`; false (and `in` anywhere) when it
+// is no record or has no such field.
+bool to_field(model::packed::Reader& in, Name label) {
+    if (!is_kind(in, Value::Kind::record)) return false;
+    for (std::size_t n = in.count(); n > 0; --n) {
+        if (in.name() == label) return true;
+        in.skip();
+    }
+    return false;
+}
+
+// Whether the node at `in` is of `kind`, with `in` left where it was (a copy looks).
+bool holds(const model::packed::Reader& in, Value::Kind kind) {
+    model::packed::Reader look = in;
+    return look.kind() == kind;
+}
+
+// Whether the record at `in` has, at `path`, a node of `kind`; `in` does not move.
+bool holds_at(const model::packed::Reader& in, std::initializer_list<Name> path, Value::Kind kind) {
+    model::packed::Reader look = in;
+    for (const Name label : path) {
+        if (!to_field(look, label)) return false;
+    }
+    return look.kind() == kind;
+}
+
+// The owner of the Amulet record at `in`, once its amount is checked as extract() checks it:
+// initialAmount and ratePerRound's rate Numerics, createdAt's number an Int64, the owner a Party.
+// One walk of the packed record with its labels compared by Name (a write reads every amulet it
+// creates and archives), rather than a walk from the root for each field by their texts.
+std::optional<Name> amulet_owner(model::packed::Reader in) {
+    const Labels& l = labels();
+    if (!is_kind(in, Value::Kind::record)) return std::nullopt;
+    std::optional<Name> owner;
+    std::optional<bool> amount;  // checked, and whether it passed
+    for (std::size_t n = in.count(); n > 0; --n) {
+        const Name label = in.name();
+        if (label == l.owner && !owner) {
+            if (!holds(in, Value::Kind::party)) return std::nullopt;
+            (void)in.kind();
+            owner = in.name();
+            continue;
+        }
+        if (label == l.amount && !amount) {
+            amount = holds_at(in, {l.initial_amount}, Value::Kind::numeric) &&
+                     holds_at(in, {l.rate_per_round, l.rate}, Value::Kind::numeric) &&
+                     holds_at(in, {l.created_at, l.number}, Value::Kind::int64);
+        }
+        in.skip();
+    }
+    if (!amount || !*amount) return std::nullopt;
+    return owner;
+}
+
+// The owner of a holding's packed argument (an Amulet's, or a LockedAmulet's "amulet").
+std::optional<Name> holding_owner(const model::PackedValue& a, bool locked) {
+    model::packed::Reader in(a.bytes());
+    if (locked && !to_field(in, labels().amulet)) return std::nullopt;
+    return amulet_owner(in);
+}
+
 // The same from a packed argument (a state file's): a holding's facts read without unpacking it,
 // any other's from the unpacked value (as are a holding's errors).
 Fact extract(const model::TemplateId& t, const model::PackedValue& a) {
     const bool locked = templates::is(t, templates::locked_amulet);
     if (locked || templates::is(t, templates::amulet)) {
-        const auto field_of = [&](std::initializer_list<std::string_view> path, Value::Kind kind) {
-            std::array<std::string_view, 5> full{};
-            std::size_t n = 0;
-            if (locked) full[n++] = "amulet";
-            for (const std::string_view label : path) full[n++] = label;
-            auto v = model::field_at(a, std::span<const std::string_view>(full.data(), n));
-            return v && v->kind == kind ? std::move(v) : std::nullopt;
-        };
-        using K = Value::Kind;
-        if (field_of({"amount", "initialAmount"}, K::numeric) &&
-            field_of({"amount", "ratePerRound", "rate"}, K::numeric) &&
-            field_of({"amount", "createdAt", "number"}, K::int64)) {
-            if (const auto owner = field_of({"owner"}, K::party))
-                return HoldingFact{.owner = Name(owner->text), .locked = locked};
-        }
+        if (const auto owner = holding_owner(a, locked))
+            return HoldingFact{.owner = *owner, .locked = locked};
     }
     return extract(t, model::unpack(a));
 }
@@ -192,9 +267,9 @@ std::optional<HoldingFact> holding_of(const model::Contract& c) {
     const model::TemplateId t = c.template_id();
     if (!is_holding(t)) return std::nullopt;
     const bool locked = templates::is(t, templates::locked_amulet);
-    const std::optional<Value> owner = amulet_field(c, locked, {"owner"});
+    const std::optional<Name> owner = holding_owner(c.argument, locked);
     if (!owner) throw std::logic_error("a holding without an owner");
-    return HoldingFact{.owner = Name(owner->text), .locked = locked};
+    return HoldingFact{.owner = *owner, .locked = locked};
 }
 
 Value amount_field(const HoldingRow& row, std::initializer_list<std::string_view> path) {
