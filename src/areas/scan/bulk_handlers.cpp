@@ -194,6 +194,24 @@ std::string download_url(const Context& ctx, const std::string& key) {
     return url;
 }
 
+// "object_refs": [{"url", "digest"}] of `objects`, each url this Scan's download of it.
+void append_object_refs(std::string& out, const Context& ctx,
+                        const std::vector<BulkObject>& objects, bool first_field) {
+    http::append_key(out, "object_refs", first_field);
+    out += '[';
+    bool first = true;
+    for (const BulkObject& o : objects) {
+        if (!first) out += ',';
+        first = false;
+        out += "{\"url\":";
+        // The client's Host, as circe writes a string (not UTF-8: U+FFFD).
+        out += http::circe_json_string(download_url(ctx, o.key));
+        http::append_string_field(out, "digest", o.digest);
+        out += '}';
+    }
+    out += ']';
+}
+
 }  // namespace
 
 http::Response get_bulk_acs(const Store& store, const Context& ctx) {
@@ -229,19 +247,8 @@ http::Response get_bulk_acs(const Store& store, const Context& ctx) {
     std::string out = "{";
     http::append_string_field(out, "record_time",
                               model::format_offset_date_time(snapshot->record_time), true);
-    http::append_key(out, "object_refs");
-    out += '[';
-    bool first = true;
-    for (const BulkObject& o : acs_objects(store, *snapshot)) {
-        if (!first) out += ',';
-        first = false;
-        out += "{\"url\":";
-        // The client's Host, as circe writes a string (not UTF-8: U+FFFD).
-        out += http::circe_json_string(download_url(ctx, o.key));
-        http::append_string_field(out, "digest", o.digest);
-        out += '}';
-    }
-    out += "]}";
+    append_object_refs(out, ctx, acs_objects(store, *snapshot), false);
+    out += '}';
     return http::Response::json(200, std::move(out));
 }
 
@@ -298,18 +305,7 @@ http::Response post_bulk_updates(const Store& store, const Context& ctx) {
     }
 
     std::string out = "{";
-    http::append_key(out, "object_refs", true);
-    out += '[';
-    bool first = true;
-    for (const BulkObject& o : listed) {
-        if (!first) out += ',';
-        first = false;
-        out += "{\"url\":";
-        out += http::circe_json_string(download_url(ctx, o.key));
-        http::append_string_field(out, "digest", o.digest);
-        out += '}';
-    }
-    out += ']';
+    append_object_refs(out, ctx, listed, true);
     if (next) {
         http::append_string_field(out, "next_page_token", *next);
     } else {
