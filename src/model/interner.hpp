@@ -32,7 +32,7 @@ class Interner {
   public:
     using View = std::span<const T>;
 
-    Interner() { intern_locked({}); }
+    Interner() { intern_locked({}, hash({})); }
 
     View get(std::uint32_t id) const {
         const T* const* segment = segments_[id >> segment_bits].load(std::memory_order_acquire);
@@ -42,17 +42,16 @@ class Interner {
     // Lock-free: a sequence interned concurrently may not be found yet.
     std::optional<std::uint32_t> find(View items) const {
         const std::string_view key = bytes(items);
-        const Table& table = *table_.load(std::memory_order_acquire);
-        const std::uint32_t slot =
-            table.slots[probe(table, key, hash(key))].load(std::memory_order_acquire);
-        if (slot == 0) return std::nullopt;
-        return (slot & id_mask) - 1;
+        return find_hashed(key, hash(key));
     }
 
+    // The sequence's number, hashed once whether it is new or not.
     std::uint32_t intern(View items) {
-        if (const auto id = find(items)) return *id;
+        const std::string_view key = bytes(items);
+        const std::size_t h = hash(key);
+        if (const auto id = find_hashed(key, h)) return *id;
         const std::lock_guard lock(mutex_);
-        return intern_locked(items);
+        return intern_locked(items, h);
     }
 
     // Grows the table at once to hold `more` sequences beyond those it has, rather than doubling
@@ -152,10 +151,17 @@ class Interner {
         tables_.push_back(std::move(bigger));
     }
 
-    // REQUIRES: mutex_ held.
-    std::uint32_t intern_locked(View items) {
+    std::optional<std::uint32_t> find_hashed(std::string_view key, std::size_t h) const {
+        const Table& table = *table_.load(std::memory_order_acquire);
+        const std::uint32_t slot =
+            table.slots[probe(table, key, h)].load(std::memory_order_acquire);
+        if (slot == 0) return std::nullopt;
+        return (slot & id_mask) - 1;
+    }
+
+    // `items`, hashed `h`. REQUIRES: mutex_ held.
+    std::uint32_t intern_locked(View items, std::size_t h) {
         const std::string_view key = bytes(items);
-        const std::size_t h = hash(key);
         std::size_t at = probe(*tables_.back(), key, h);
         if (const std::uint32_t slot = tables_.back()->slots[at].load(std::memory_order_relaxed))
             return (slot & id_mask) - 1;
