@@ -185,12 +185,6 @@ bool to_field(model::packed::Reader& in, Name label) {
     return false;
 }
 
-// Whether the node at `in` is of `kind`, with `in` left where it was (a copy looks).
-bool holds(const model::packed::Reader& in, Value::Kind kind) {
-    model::packed::Reader look = in;
-    return look.kind() == kind;
-}
-
 // Whether the record at `in` has, at `path`, a node of `kind`; `in` does not move.
 bool holds_at(const model::packed::Reader& in, std::initializer_list<Name> path, Value::Kind kind) {
     model::packed::Reader look = in;
@@ -212,8 +206,7 @@ std::optional<Name> amulet_owner(model::packed::Reader in) {
     for (std::size_t n = in.count(); n > 0; --n) {
         const Name label = in.name();
         if (label == l.owner && !owner) {
-            if (!holds(in, Value::Kind::party)) return std::nullopt;
-            (void)in.kind();
+            if (!is_kind(in, Value::Kind::party)) return std::nullopt;
             owner = in.name();
             continue;
         }
