@@ -742,10 +742,6 @@ bool ForkBuilder::labels_known(const ForkAnswer& typed) const {
     return true;
 }
 
-ForkPage ForkBuilder::positions_of(std::string_view answer) {
-    return positions_of(ForkAnswer(std::string(answer), "an update page"));
-}
-
 ForkPage ForkBuilder::positions_of(const ForkAnswer& answer) {
     const simdjson::dom::array list =
         array_at(answer.impl_->root, "transactions", "an update page");

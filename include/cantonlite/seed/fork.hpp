@@ -115,7 +115,6 @@ class ForkBuilder {
     // The positions of an update page's updates, without adding them (to fetch what they reach
     // first). Throws ForkError.
     [[nodiscard]] static ForkPage positions_of(const ForkAnswer& answer);
-    [[nodiscard]] static ForkPage positions_of(std::string_view answer);
     // The next_page_token of an ACS page, as JSON ("" when there is none), without adding the
     // page (to fetch the next one while this one is built). Throws ForkError.
     [[nodiscard]] static std::string acs_page_token_of(const ForkAnswer& answer);
