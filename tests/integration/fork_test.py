@@ -24,7 +24,10 @@
    snapshot: the fork says so, and tests/openapi's Scan reads answer the same on both, but for
    the history from before the fork's start, which a fork does not hold.
 
-Usage: fork_test.py BIN SOURCE_DIR
+fork.large runs 1. to 4. with a source of 100 000 amulets (1 000 parties), comparing every
+seventh page of each ACS.
+
+Usage: fork_test.py BIN SOURCE_DIR [AMULETS]
 """
 import datetime
 import json
@@ -41,7 +44,9 @@ import urllib.request
 from daemon_lib import Check
 
 BIN, SRC = sys.argv[1], sys.argv[2]
-CHECK = Check("fork.check")
+AMULETS = int(sys.argv[3]) if len(sys.argv) > 3 else 1500
+LARGE = AMULETS > 1500  # fork.large: 1. to 4. only, the ACS pages sampled
+CHECK = Check("fork.large" if LARGE else "fork.check")
 fail = CHECK.fail
 WORK = tempfile.mkdtemp()
 PRIVATE = "private-synchronizer::1220" + "ab" * 32
@@ -80,8 +85,10 @@ def token(user, *load):
 # ---- 1. the source ----
 seed = os.path.join(WORK, "gen.json")
 with open(seed, "w") as f:
-    subprocess.run([BIN, "generate", "--parties", "20", "--amulets", "1500", "--updates", "1500",
-                    "--seed", "7"], check=True, stdout=f)
+    parties = 1000 if LARGE else 20
+    subprocess.run([BIN, "generate", "--parties", str(parties), "--amulets", str(AMULETS),
+                    "--updates", str(AMULETS if not LARGE else AMULETS // 10), "--seed", "7"],
+                   check=True, stdout=f)
 with open(seed) as f:
     document = json.load(f)
 document["network"]["other_synchronizers"] = [PRIVATE]
@@ -117,13 +124,16 @@ ok(a, "POST", "/_cantonlite/v1/steps", [
 ])
 
 # ---- 2. the fork, through faults ----
-for rule in ({"route": "/api/scan/v2/updates", "error_status": 503, "error_share": 0.5},
-             {"route": "/api/scan/v2/state/acs", "reset_share": 0.34},
+# Each retry waits 100-200 ms: at scale, a smaller share of the many more pages fails.
+for rule in ({"route": "/api/scan/v2/updates", "error_status": 503,
+              "error_share": 0.05 if LARGE else 0.5},
+             {"route": "/api/scan/v2/state/acs", "reset_share": 0.05 if LARGE else 0.34},
              {"route": "/api/scan/v0/state/acs/snapshot-timestamp", "latency_ms": 30},
              {"route": "/api/scan/v0/dso-party-id", "error_status": 429, "times": 1}):
     ok(a, "POST", "/_cantonlite/v1/faults", rule)
 out = os.path.join(WORK, "fork.state")
-at = base.replace("00:33:21Z", "00:40:00Z")
+# A time after the first snapshot and before the next: the fork starts at the first.
+at = base if LARGE else base.replace("00:33:21Z", "00:40:00Z")
 forked = fork("--scan", f"http://127.0.0.1:{a}", "--out", out, "--at", at)
 if forked.returncode != 0 or not os.path.exists(out):
     fail(f"fork exited {forked.returncode}: {forked.stderr}")
@@ -173,20 +183,22 @@ for m in (0, 1):
         before = micro_before(fork_snapshots[-1][1])
 if len(fork_snapshots) < 4:
     fail(f"A has {len(fork_snapshots)} snapshots from the base on: {fork_snapshots}")
-owners = [party[f"party-{i}"] for i in range(0, 20, 3)]
+owners = [party[f"party-{i}"] for i in range(0, parties, max(3, parties // 7))]
 ans_names, vote_ids = set(), []
 for m, t in fork_snapshots:
-    after = None
+    after, pages = None, 0
     while True:
-        body = {"migration_id": m, "record_time": t, "page_size": 400}
+        body = {"migration_id": m, "record_time": t, "page_size": 1000 if LARGE else 400}
         if after is not None:
             body["after"] = after
-        add("POST", "/api/scan/v2/state/acs", body)
         page = ok(a, "POST", "/api/scan/v2/state/acs", body)
         for e in page["created_events"]:
             if e["template_id"].endswith(":Splice.Ans:AnsEntry"):
                 ans_names.add(e["create_arguments"]["name"])
         after = page.get("next_page_token")
+        if not LARGE or pages % 7 == 0 or after is None:
+            add("POST", "/api/scan/v2/state/acs", body)
+        pages += 1
         if after is None:
             break
     for owner in owners:
@@ -206,7 +218,7 @@ for encoding in ("compact_json", "protobuf_json"):
         page = ok(a, "POST", "/api/scan/v2/updates", body)["transactions"]
         if not page:
             break
-        update_ids += [u["update_id"] for u in page[::37]]
+        update_ids += [u["update_id"] for u in page[::370 if LARGE else 37]]
         last = page[-1]
         migration = last["event"]["migration_id"] if "event" in last else last["migration_id"]
         position = {"after_migration_id": migration, "after_record_time": last["record_time"]}
@@ -297,6 +309,13 @@ for path in ("/api/scan/v0/dso-party-id", "/api/scan/v0/lsu"):
         fail(f"serve --fork-scan: {path} differs")
 if call(e, "POST", "/api/scan/v2/state/acs", {})[0] == 404:
     fail("serve --fork-scan of a Splice 0.9 Scan does not serve Splice 0.9")
+
+if LARGE:
+    CHECK.stop_all()
+    print(f"fork.large: {AMULETS} amulets: {len(requests)} answers the same on the source and its "
+          f"fork ({len(fork_snapshots)} snapshots, {len(update_ids)} updates by id); faults "
+          "retried")
+    sys.exit(0)
 
 # --updates N: the history cut after N updates.
 cut = os.path.join(WORK, "cut.state")
