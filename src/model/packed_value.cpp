@@ -1,102 +1,12 @@
 #include "cantonlite/model/packed_value.hpp"
 
 #include "cantonlite/model/packed_reader.hpp"
+#include "cantonlite/model/packed_writer.hpp"
 
 namespace cantonlite::model {
 namespace {
 
 using Kind = Value::Kind;
-
-class Writer {
-  public:
-    // Writes after clearing `buffer`, whose capacity it reuses.
-    explicit Writer(std::string buffer) : out_(std::move(buffer)) { out_.clear(); }
-
-    void value(const Value& v) {
-        // A text that is a Name already (a party's id quoted in metadata, a vocabulary the
-        // writer interned) is its Name's id.
-        if (v.kind == Kind::text) {
-            if (const auto name = Name::find(v.text)) {
-                out_ += static_cast<char>(packed::name_text_tag);
-                varint(name->id());
-                return;
-            }
-        }
-        out_ += static_cast<char>(v.kind);
-        switch (v.kind) {
-            case Kind::unit:
-                return;
-            case Kind::boolean:
-                out_ += static_cast<char>(v.number != 0);
-                return;
-            case Kind::int64:
-            case Kind::timestamp:
-            case Kind::date:
-                integer(v.number);
-                return;
-            case Kind::numeric:
-                decimal(v.decimal);
-                return;
-            case Kind::text:
-            case Kind::enumeration:
-                text(v.text);
-                return;
-            case Kind::party:
-            case Kind::contract_id:
-                varint(Name(v.text).id());
-                return;
-            case Kind::optional:
-                out_ += static_cast<char>(!v.items.empty());
-                if (!v.items.empty()) value(v.items.front());
-                return;
-            case Kind::list:
-            case Kind::gen_map:
-                varint(v.kind == Kind::gen_map ? v.items.size() / 2 : v.items.size());
-                for (const Value& item : v.items) value(item);
-                return;
-            case Kind::text_map:
-            case Kind::record:
-                labelled(v);
-                return;
-            case Kind::variant:
-                text(v.text);
-                value(v.items.front());
-                return;
-        }
-    }
-
-    std::string take() { return std::move(out_); }
-
-  private:
-    void varint(UInt128 v) {
-        while (v >= 0x80) {
-            out_ += static_cast<char>(static_cast<unsigned char>(v) | 0x80);
-            v >>= 7;
-        }
-        out_ += static_cast<char>(v);
-    }
-    void integer(std::int64_t n) {
-        varint((static_cast<std::uint64_t>(n) << 1) ^ static_cast<std::uint64_t>(n >> 63));
-    }
-    void decimal(Decimal d) {
-        const Int128 n = d.units();
-        varint((static_cast<UInt128>(n) << 1) ^ static_cast<UInt128>(n >> 127));
-    }
-    void text(std::string_view s) {
-        varint(s.size());
-        out_ += s;
-    }
-    void labelled(const Value& v) {
-        varint(v.items.size());
-        for (std::size_t i = 0; i < v.items.size(); ++i) {
-            // Record labels and text-map keys (metadata keys: a small vocabulary) as Names.
-            varint(Name(v.labels[i]).id());
-            value(v.items[i]);
-        }
-    }
-
-    std::string out_;
-};
 
 Value read(packed::Reader& in) {
     Value v{.kind = in.kind()};
@@ -201,10 +111,59 @@ PackedValue PackedValue::copy_into(std::uint32_t* to) const {
     return borrowed;
 }
 
+void packed::Writer::value(const Value& v) {
+    if (v.kind == Kind::text) return text_node(v.text);
+    kind(v.kind);
+    switch (v.kind) {
+        case Kind::unit:
+        case Kind::text:
+            return;
+        case Kind::boolean:
+            flag(v.number != 0);
+            return;
+        case Kind::int64:
+        case Kind::timestamp:
+        case Kind::date:
+            integer(v.number);
+            return;
+        case Kind::numeric:
+            decimal(v.decimal);
+            return;
+        case Kind::enumeration:
+            text(v.text);
+            return;
+        case Kind::party:
+        case Kind::contract_id:
+            name(v.text);
+            return;
+        case Kind::optional:
+            flag(!v.items.empty());
+            if (!v.items.empty()) value(v.items.front());
+            return;
+        case Kind::list:
+        case Kind::gen_map:
+            varint(v.kind == Kind::gen_map ? v.items.size() / 2 : v.items.size());
+            for (const Value& item : v.items) value(item);
+            return;
+        case Kind::text_map:
+        case Kind::record:
+            varint(v.items.size());
+            for (std::size_t i = 0; i < v.items.size(); ++i) {
+                name(v.labels[i]);
+                value(v.items[i]);
+            }
+            return;
+        case Kind::variant:
+            text(v.text);
+            value(v.items.front());
+            return;
+    }
+}
+
 PackedValue pack(const Value& v) {
     // The bytes are written to a buffer the thread keeps, then copied once into the value.
     thread_local std::string buffer;
-    Writer w(std::move(buffer));
+    packed::Writer w(std::move(buffer));
     w.value(v);
     buffer = w.take();
     return PackedValue(std::string_view(buffer));

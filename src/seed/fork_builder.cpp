@@ -440,7 +440,7 @@ void ForkBuilder::Impl::add_transaction(element typed, std::optional<element> la
         // The value of member `key`: typed from this answer and labelled from the other, or
         // from the labels learnt for its place when there is no other; or, in compact_json
         // alone, typed by its shape.
-        const auto value_at = [&](const char* key) {
+        const auto value_at = [&](const char* key) -> model::PackedValue {
             const auto typed_value = member_of(e, key);
             if (!typed_value) throw ForkError(at + ": has no " + key);
             if (compact) {
@@ -452,27 +452,28 @@ void ForkBuilder::Impl::add_transaction(element typed, std::optional<element> la
                 if (std::string_view(key) == "exercise_result" &&
                     v.kind == model::Value::Kind::record && v.items.empty())
                     v = model::Value::unit();
-                return v;
+                return model::pack(v);
             }
             const std::string root = value_root(e, key);
             if (!l) {
-                model::Value v = value_from_protobuf_json(*typed_value, nullptr);
-                if (!labels.apply(v, root))
+                std::optional<model::PackedValue> v = labels.packed(*typed_value, root);
+                if (!v)
                     throw ForkError(at + ": " + key + " has a record whose labels are not known");
-                return v;
+                return std::move(*v);
             }
             const std::optional<element> labelled_value = member_of(*l, key);
             model::Value v =
                 value_from_protobuf_json(*typed_value, labelled_value ? &*labelled_value : nullptr);
             labels.learn(v, root);
-            return v;
+            return model::pack(v);
         };
         try {
             if (type == "created_event") {
-                d.add(pe.parent, store::CreateDraft{.template_id = template_id,
-                                                    .argument = value_at("create_arguments"),
-                                                    .signatories = strings_at(e, "signatories", at),
-                                                    .observers = strings_at(e, "observers", at)});
+                d.add(pe.parent,
+                      store::CreateDraft{.template_id = template_id,
+                                         .signatories = strings_at(e, "signatories", at),
+                                         .observers = strings_at(e, "observers", at),
+                                         .packed_argument = value_at("create_arguments")});
                 d.contract_id_cache.resize(d.nodes.size());
                 d.contract_id_cache.back() = string_at(e, "contract_id", at);
             } else if (type == "exercised_event") {
@@ -483,10 +484,10 @@ void ForkBuilder::Impl::add_transaction(element typed, std::optional<element> la
                 store::ExerciseDraft x{.contract_id = contract_id,
                                        .template_id = template_id,
                                        .choice = string_at(e, "choice", at),
-                                       .argument = value_at("choice_argument"),
                                        .consuming = consuming,
                                        .acting_parties = strings_at(e, "acting_parties", at),
-                                       .result = value_at("exercise_result")};
+                                       .packed_argument = value_at("choice_argument"),
+                                       .packed_result = value_at("exercise_result")};
                 if (const std::string interface = optional_string_at(e, "interface_id");
                     !interface.empty())
                     x.interface_id = template_of(interface, string_at(e, "package_name", at), at);

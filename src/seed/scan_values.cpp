@@ -6,12 +6,14 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "cantonlite/model/packed_value.hpp"
+#include "cantonlite/model/packed_writer.hpp"
 #include "cantonlite/model/timestamp.hpp"
 #include "cantonlite/model/value_json.hpp"
 
@@ -254,7 +256,45 @@ const element* labelled_member(const element* l, std::string_view key, element& 
     return &holder;
 }
 
-Value read_typed(element t, const element* l, const Place& at, int depth) {
+// A step down from `place`.
+std::string below(const std::string& place, std::string_view step) {
+    std::string out;
+    out.reserve(place.size() + 1 + step.size());
+    out += place;
+    out += '/';
+    out += step;
+    return out;
+}
+
+// Where read_typed takes a record's labels from: the same value in compact_json, where it has it;
+// else, when reading by `learnt` (RecordLabels), those learnt for the record's place (`unknown` is
+// set where none are, and the value read on, so that a malformed one is refused as such); else
+// its fields' positions ("_1", "_2", ...).
+struct LabelSource {
+    const std::unordered_map<std::string, std::vector<std::string>>* learnt = nullptr;
+    bool unknown = false;
+
+    // The place one step down from `place`; kept only when reading by the places.
+    [[nodiscard]] std::string down(const std::string& place, std::string_view step) const {
+        return learnt != nullptr ? below(place, step) : std::string();
+    }
+    // The labels learnt for a record of `fields` fields at `place`; nullptr when none.
+    const std::vector<std::string>* at(const std::string& place, std::size_t fields) {
+        if (learnt == nullptr) return nullptr;
+        const auto it = learnt->find(place);
+        if (it == learnt->end() || it->second.size() != fields) {
+            unknown = true;
+            return nullptr;
+        }
+        return &it->second;
+    }
+};
+
+// Writes the value of `t` (protobuf_json; `l`: the same value in compact_json, or nullptr), at
+// `place` for `labels`, to `out` in pack()'s form. Throws ScanValueError naming `at`.
+void read_typed(element t, const element* l, LabelSource& labels, const std::string& place,
+                const Place& at, int depth, model::packed::Writer& out) {
+    using Kind = Value::Kind;
     if (depth > max_depth) fail(at, "is nested deeper than " + std::to_string(max_depth));
     simdjson::dom::object single;
     if (t.get_object().get(single) || single.size() != 1)
@@ -264,36 +304,42 @@ Value read_typed(element t, const element* l, const Place& at, int depth) {
     const element body = item.value;
     const Place here{.up = &at, .step = kind};
     const Place here_value{.up = &here, .step = "value"};
-    if (kind == "unit") return Value::unit();
+    const auto scalar = [&out](Kind k) -> model::packed::Writer& {
+        out.kind(k);
+        return out;
+    };
+    if (kind == "unit") return out.kind(Kind::unit);
     if (kind == "bool") {
         bool b = false;
         if (body.get_bool().get(b)) fail(here, "is not true or false");
-        return Value::boolean(b);
+        return scalar(Kind::boolean).flag(b);
     }
-    if (kind == "text") return Value::text_value(std::string(string_of(body, here)));
-    if (kind == "party") return Value::party(std::string(string_of(body, here)));
-    if (kind == "contractId") return Value::contract_id(std::string(string_of(body, here)));
-    if (kind == "int64") return Value::int64(integer_of(body, here));
+    if (kind == "text") return out.text_node(string_of(body, here));
+    if (kind == "party") return scalar(Kind::party).name(string_of(body, here));
+    if (kind == "contractId") return scalar(Kind::contract_id).name(string_of(body, here));
+    if (kind == "int64") return scalar(Kind::int64).integer(integer_of(body, here));
     if (kind == "numeric") {
         const auto d = Decimal::parse(std::string(string_of(body, here)));
         if (!d) fail(here, "is not a decimal");
-        return Value::numeric(*d);
+        return scalar(Kind::numeric).decimal(*d);
     }
-    if (kind == "timestamp") return Value::timestamp(Timestamp{integer_of(body, here)});
-    if (kind == "date") return Value::date(integer_of(body, here));
+    if (kind == "timestamp") return scalar(Kind::timestamp).integer(integer_of(body, here));
+    if (kind == "date") return scalar(Kind::date).integer(integer_of(body, here));
     if (kind == "enum")
-        return Value::enumeration(std::string(string_of(member(body, "constructor", here), here)));
+        return scalar(Kind::enumeration).text(string_of(member(body, "constructor", here), here));
     element holder;
     if (kind == "variant") {
-        return Value::variant(
-            std::string(string_of(member(body, "constructor", here), here)),
-            read_typed(member(body, "value", here), labelled_member(l, "value", holder), here_value,
-                       depth + 1));
+        const std::string_view constructor = string_of(member(body, "constructor", here), here);
+        scalar(Kind::variant).text(constructor);
+        return read_typed(member(body, "value", here), labelled_member(l, "value", holder), labels,
+                          labels.down(place, ":" + std::string(constructor)), here_value, depth + 1,
+                          out);
     }
     if (kind == "optional") {
         if (!body.is_object()) fail(here, "is not an object");
         element inner;
-        if (body.get_object().value_unsafe().at_key("value").get(inner)) return Value::none();
+        if (body.get_object().value_unsafe().at_key("value").get(inner))
+            return scalar(Kind::optional).flag(false);
         // Compact writes Some x as x, and a nested Optional's Some as an array of one.
         const element* labelled = l;
         simdjson::dom::object inner_object;
@@ -304,49 +350,48 @@ Value read_typed(element t, const element* l, const Place& at, int depth) {
                            ? (holder = *of_one.begin(), &holder)
                            : nullptr;
         }
-        return Value::some(read_typed(inner, labelled, here_value, depth + 1));
+        scalar(Kind::optional).flag(true);
+        return read_typed(inner, labelled, labels, labels.down(place, "?"), here_value, depth + 1,
+                          out);
     }
     if (kind == "list") {
         const auto elements = repeated(body, "elements", here);
-        simdjson::dom::array labels;
-        const bool aligned = elements && l != nullptr && !l->get_array().get(labels) &&
-                             labels.size() == elements->size();
-        std::vector<Value> out;
-        if (!elements) return Value::list(std::move(out));
-        auto label = aligned ? labels.begin() : simdjson::dom::array::iterator();
+        scalar(Kind::list).varint(elements ? elements->size() : 0);
+        if (!elements) return;
+        simdjson::dom::array labelled;
+        const bool aligned =
+            l != nullptr && !l->get_array().get(labelled) && labelled.size() == elements->size();
+        auto label = aligned ? labelled.begin() : simdjson::dom::array::iterator();
+        const std::string each = labels.down(place, "[]");
         std::size_t i = 0;
         for (const element e : *elements) {
             element current;
             if (aligned) current = *label;
-            out.push_back(read_typed(e, aligned ? &current : nullptr,
-                                     Place{.up = &here, .step = "elements", .index = i++},
-                                     depth + 1));
+            read_typed(e, aligned ? &current : nullptr, labels, each,
+                       Place{.up = &here, .step = "elements", .index = i++}, depth + 1, out);
             if (aligned) ++label;
         }
-        return Value::list(std::move(out));
+        return;
     }
     if (kind == "textMap" || kind == "genMap") {
-        const auto entries = repeated(body, "entries", here);
-        if (!entries) {  // proto3 JSON omits an empty map's entries
-            return kind == "textMap" ? Value::text_map(std::vector<std::pair<std::string, Value>>{})
-                                     : Value::gen_map({});
-        }
+        const bool text_keys = kind == "textMap";
+        const auto entries = repeated(body, "entries", here);  // omitted when empty
+        scalar(text_keys ? Kind::text_map : Kind::gen_map).varint(entries ? entries->size() : 0);
+        if (!entries) return;
         simdjson::dom::array pairs_labelled;
-        const bool aligned = kind == "genMap" && l != nullptr &&
-                             !l->get_array().get(pairs_labelled) &&
+        const bool aligned = !text_keys && l != nullptr && !l->get_array().get(pairs_labelled) &&
                              pairs_labelled.size() == entries->size();
-        std::vector<std::pair<std::string, Value>> texts;
-        std::vector<std::pair<Value, Value>> pairs;
         auto label = aligned ? pairs_labelled.begin() : simdjson::dom::array::iterator();
+        const std::string values = labels.down(place, text_keys ? "{}" : "v");
+        const std::string keys = text_keys ? std::string() : labels.down(place, "k");
         std::size_t i = 0;
         for (const element entry : *entries) {
             const Place at_entry{.up = &here, .step = "entries", .index = i++};
-            if (kind == "textMap") {
-                const std::string key(string_of(member(entry, "key", at_entry), at_entry));
-                texts.emplace_back(
-                    key,
-                    read_typed(member(entry, "value", at_entry), labelled_member(l, key, holder),
-                               Place{.up = &at_entry, .step = "value"}, depth + 1));
+            if (text_keys) {
+                const std::string_view key = string_of(member(entry, "key", at_entry), at_entry);
+                out.name(key);
+                read_typed(member(entry, "value", at_entry), labelled_member(l, key, holder),
+                           labels, values, Place{.up = &at_entry, .step = "value"}, depth + 1, out);
                 continue;
             }
             element key_label, value_label;
@@ -362,61 +407,51 @@ Value read_typed(element t, const element* l, const Place& at, int depth) {
                 }
                 ++label;
             }
-            Value key =
-                read_typed(member(entry, "key", at_entry), labelled_pair ? &key_label : nullptr,
-                           Place{.up = &at_entry, .step = "key"}, depth + 1);
-            pairs.emplace_back(
-                std::move(key),
-                read_typed(member(entry, "value", at_entry), labelled_pair ? &value_label : nullptr,
-                           Place{.up = &at_entry, .step = "value"}, depth + 1));
+            read_typed(member(entry, "key", at_entry), labelled_pair ? &key_label : nullptr, labels,
+                       keys, Place{.up = &at_entry, .step = "key"}, depth + 1, out);
+            read_typed(member(entry, "value", at_entry), labelled_pair ? &value_label : nullptr,
+                       labels, values, Place{.up = &at_entry, .step = "value"}, depth + 1, out);
         }
-        return kind == "textMap" ? Value::text_map(std::move(texts))
-                                 : Value::gen_map(std::move(pairs));
+        return;
     }
     if (kind == "record") {
         const auto fields = repeated(body, "fields", here);
-        simdjson::dom::object labels;
-        const bool aligned = fields && l != nullptr && !l->get_object().get(labels) &&
-                             labels.size() == fields->size();
-        std::vector<std::pair<std::string, Value>> out;
-        if (!fields) return Value::record(std::move(out));
-        auto label = aligned ? labels.begin() : simdjson::dom::object::iterator();
+        const std::size_t n = fields ? fields->size() : 0;
+        const std::vector<std::string>* learnt = labels.at(place, n);
+        scalar(Kind::record).varint(n);
+        if (!fields) return;
+        simdjson::dom::object compact;
+        const bool aligned =
+            l != nullptr && !l->get_object().get(compact) && compact.size() == fields->size();
+        auto label = aligned ? compact.begin() : simdjson::dom::object::iterator();
         std::size_t i = 0;
         for (const element field : *fields) {
-            const Place at_field{.up = &here, .step = "fields", .index = i++};
-            std::string name;
+            const Place at_field{.up = &here, .step = "fields", .index = i};
             const element* labelled = nullptr;
             element named;
             std::string_view given;
-            if (field.is_object() &&
-                !field.get_object().value_unsafe().at_key("label").get_string().get(given)) {
-                name = std::string(given);
-                labelled = labelled_member(l, name, named);
+            if (learnt != nullptr) {
+                out.name((*learnt)[i]);
+            } else if (field.is_object() &&
+                       !field.get_object().value_unsafe().at_key("label").get_string().get(given)) {
+                out.name(given);
+                labelled = labelled_member(l, given, named);
             } else if (aligned) {
-                name = std::string(label.key());
+                out.name(label.key());
                 named = label.value();
                 labelled = &named;
             } else {
-                name = "_" + std::to_string(i);
+                out.name("_" + std::to_string(i + 1));
             }
             if (aligned) ++label;
-            out.emplace_back(std::move(name),
-                             read_typed(member(field, "value", at_field), labelled,
-                                        Place{.up = &at_field, .step = "value"}, depth + 1));
+            read_typed(member(field, "value", at_field), labelled, labels,
+                       labels.down(place, std::to_string(i)),
+                       Place{.up = &at_field, .step = "value"}, depth + 1, out);
+            ++i;
         }
-        return Value::record(std::move(out));
+        return;
     }
     fail(at, "has no known kind \"" + std::string(kind) + "\"");
-}
-
-// A step down from `place`.
-std::string below(const std::string& place, std::string_view step) {
-    std::string out;
-    out.reserve(place.size() + 1 + step.size());
-    out += place;
-    out += '/';
-    out += step;
-    return out;
 }
 
 }  // namespace
@@ -446,39 +481,6 @@ void RecordLabels::learn(const Value& v, const std::string& root) {
             return;
         default:
             return;
-    }
-}
-
-bool RecordLabels::apply(Value& v, const std::string& root) const {
-    switch (v.kind) {
-        case Value::Kind::record: {
-            const auto it = labels_.find(root);
-            if (it == labels_.end() || it->second.size() != v.items.size()) return false;
-            v.labels = it->second;
-            for (std::size_t i = 0; i < v.items.size(); ++i) {
-                if (!apply(v.items[i], below(root, std::to_string(i)))) return false;
-            }
-            return true;
-        }
-        case Value::Kind::variant:
-            return v.items.empty() || apply(v.items.front(), below(root, ":" + v.text));
-        case Value::Kind::optional:
-            return v.items.empty() || apply(v.items.front(), below(root, "?"));
-        case Value::Kind::list:
-        case Value::Kind::text_map: {
-            const std::string place = below(root, v.kind == Value::Kind::list ? "[]" : "{}");
-            for (Value& item : v.items) {
-                if (!apply(item, place)) return false;
-            }
-            return true;
-        }
-        case Value::Kind::gen_map:
-            for (std::size_t i = 0; i < v.items.size(); ++i) {
-                if (!apply(v.items[i], below(root, i % 2 == 0 ? "k" : "v"))) return false;
-            }
-            return true;
-        default:
-            return true;
     }
 }
 
@@ -590,7 +592,22 @@ bool RecordLabels::known(element typed, const std::string& root) const {
 }
 
 Value value_from_protobuf_json(element typed, const element* labelled) {
-    return read_typed(typed, labelled, Place{}, 0);
+    LabelSource by_position;
+    model::packed::Writer out;
+    read_typed(typed, labelled, by_position, std::string(), Place{}, 0, out);
+    return model::unpack(model::PackedValue::adopt(out.take()));
+}
+
+std::optional<model::PackedValue> RecordLabels::packed(element typed,
+                                                       const std::string& root) const {
+    // Written to a buffer the thread keeps, then copied once into the value.
+    thread_local std::string buffer;
+    LabelSource learnt{.learnt = &labels_};
+    model::packed::Writer out(std::move(buffer));
+    read_typed(typed, nullptr, learnt, root, Place{}, 0, out);
+    buffer = out.take();
+    if (learnt.unknown) return std::nullopt;
+    return model::PackedValue::adopt(buffer);
 }
 
 Value value_from_compact_json(element compact) {

@@ -8,6 +8,7 @@
 // a text and a contract id are all strings). An update served in both encodings is read whole
 // from the pair; a contract of the ACS, served in compact_json alone, is typed by its shape.
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -15,6 +16,7 @@
 
 #include <simdjson.h>
 
+#include "cantonlite/model/packed_value.hpp"
 #include "cantonlite/model/value.hpp"
 
 namespace cantonlite::seed {
@@ -50,9 +52,11 @@ class RecordLabels {
   public:
     // Remembers the labels of every record of `v`, a value at `root`.
     void learn(const model::Value& v, const std::string& root);
-    // Gives every record of `v`, read without labels, the labels learnt for its place; false when
-    // one is not known (then `v` is labelled in part).
-    [[nodiscard]] bool apply(model::Value& v, const std::string& root) const;
+    // The value of `typed` (protobuf_json, read without labels) at `root`, packed, every record
+    // labelled as learnt for its place; nullopt when one's labels are not known. Throws
+    // ScanValueError as value_from_protobuf_json does.
+    [[nodiscard]] std::optional<model::PackedValue> packed(simdjson::dom::element typed,
+                                                           const std::string& root) const;
     // Whether every record of `typed` (protobuf_json) at `root` has labels learnt.
     [[nodiscard]] bool known(simdjson::dom::element typed, const std::string& root) const;
     // Puts the fields of every record of `v` (labelled, in some other order: Scan's bulk objects

@@ -70,6 +70,29 @@ TEST(ScanValues, WithoutCompactJsonARecordIsLabelledByPosition) {
     EXPECT_EQ(read, Value::record({{"_1", Value::party(party_a)}, {"_2", Value::int64(3)}}));
 }
 
+// An update read in protobuf_json alone, once the labels of its places were learnt from one read
+// in both encodings, is packed straight from the JSON as the whole value would be.
+TEST(ScanValues, AValueOfLearntPlacesIsPackedWithTheirLabels) {
+    const Value v = every_kind();
+    const Parsed typed(encode(v, ValueEncoding::protobuf));
+    RecordLabels labels;
+    EXPECT_FALSE(labels.packed(typed.root, "Splice.Amulet:Amulet/create").has_value());
+
+    labels.learn(v, "Splice.Amulet:Amulet/create");
+    const auto packed = labels.packed(typed.root, "Splice.Amulet:Amulet/create");
+    ASSERT_TRUE(packed.has_value());
+    EXPECT_EQ(packed->bytes(), pack(v).bytes());
+    EXPECT_EQ(unpack(*packed), v);
+    // Another place, or a record of another shape at a learnt one, is not known.
+    EXPECT_FALSE(labels.packed(typed.root, "Splice.Amulet:Amulet/archive").has_value());
+    const Parsed shorter(
+        encode(Value::record({{"owner", Value::party(party_a)}}), ValueEncoding::protobuf));
+    EXPECT_FALSE(labels.packed(shorter.root, "Splice.Amulet:Amulet/create").has_value());
+    // A malformed value is refused as such, whatever its labels.
+    const Parsed malformed(R"({"record":{"fields":[{"value":{"int64":"x"}}]}})");
+    EXPECT_THROW((void)labels.packed(malformed.root, "elsewhere"), ScanValueError);
+}
+
 TEST(ScanValues, AContractInCompactJsonAloneIsWrittenBackAsItCame) {
     // Every kind but a nested Optional: compact_json writes Some None as [], which reads as an
     // empty List, and the Ledger API's encoding writes the two apart ([[]] and []).
