@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cstring>
 #include <deque>
+#include <future>
 #include <limits>
 #include <optional>
 #include <unordered_map>
@@ -908,6 +909,10 @@ std::string write_state(const store::LedgerStore& store, const SeedContext& cont
     static std::atomic<std::size_t> last_size{0};
     Out out(std::max(last_size.load(std::memory_order_relaxed),
                      static_cast<std::size_t>(store.ledger_end()) * 330));
+    // The labels, in contract id order, are sorted on another thread while the history is
+    // written: a fifth of the time of a network whose every contract is labelled (a generated
+    // one's). Both only read, under the caller's lock.
+    auto labels_sorted = std::async(std::launch::async, [&context] { return context.labels(); });
     write_network(out, store.network());
     out.time(store.genesis_time());
     // The Scan snapshots first: the replay takes each between the updates it came between.
@@ -937,7 +942,7 @@ std::string write_state(const store::LedgerStore& store, const SeedContext& cont
     out.text(context.external_party_amulet_rules);
     out.text_map(context.wallet_installs);
     out.text_map(context.directory().aliases());
-    const auto labels = context.labels();
+    const auto labels = labels_sorted.get();
     out.varint(labels.size());
     for (const auto& [label, contract] : labels) {
         out.name(label);
