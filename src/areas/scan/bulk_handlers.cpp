@@ -212,21 +212,50 @@ void append_object_refs(std::string& out, const Context& ctx,
     out += ']';
 }
 
-}  // namespace
-
-http::Response get_bulk_acs(const Store& store, const Context& ctx) {
-    const auto param = ctx.request.query_param("at_or_before_record_time");
+// The required date-time query parameter `name`, with Pekko's and guardrail's refusals.
+model::Timestamp time_param(const Context& ctx, std::string_view name) {
+    const auto param = ctx.request.query_param(name);
     if (!param) {
         throw http::DecodeError(
-            "Request is missing required query parameter 'at_or_before_record_time'", 404);
+            "Request is missing required query parameter '" + std::string(name) + "'", 404);
     }
     auto time = parse_guardrail_date_time(*param);
     if (auto* error = std::get_if<std::string>(&time)) {
-        throw http::DecodeError(
-            "The query parameter 'at_or_before_record_time' was malformed:\nDecodingFailure at : " +
-            *error);
+        throw http::DecodeError("The query parameter '" + std::string(name) +
+                                "' was malformed:\nDecodingFailure at : " + *error);
     }
-    const model::Timestamp at = detail::ledger_time(std::get<JavaDateTime>(time));
+    return detail::ledger_time(std::get<JavaDateTime>(time));
+}
+
+// The object stored under `key`; nullopt when there is none.
+std::optional<BulkObject> object_at(const Store& store, const std::string& key) {
+    const auto parsed = seed::parse_bulk_key(key);
+    const auto in = [&key](std::vector<BulkObject> objects) -> std::optional<BulkObject> {
+        for (BulkObject& o : objects) {
+            if (o.key == key) return std::move(o);
+        }
+        return std::nullopt;
+    };
+    if (parsed && parsed->kind == seed::BulkKey::Kind::acs) {
+        if (const auto t = model::parse_timestamp(parsed->folder)) {
+            for (const auto& [migration, time] : store.snapshot_times()) {
+                if (time != *t) continue;
+                if (auto o = in(acs_objects(store, *store.snapshot(migration, time, false))))
+                    return o;
+            }
+        }
+    } else if (parsed && parsed->encoding == "compact_json") {
+        for (const Segment& s : segments_of(store)) {
+            if (s.folder() == parsed->folder + "/") return in(update_objects(store, s));
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+http::Response get_bulk_acs(const Store& store, const Context& ctx) {
+    const model::Timestamp at = time_param(ctx, "at_or_before_record_time");
     // The latest snapshot at or before `at`, of any migration.
     const auto times = store.snapshot_times();
     if (times.empty()) {
@@ -317,32 +346,42 @@ http::Response post_bulk_updates(const Store& store, const Context& ctx) {
 
 http::Response get_bulk_download(const Store& store, const Context& ctx) {
     const std::string& key = ctx.params.get("object_key");
-    const auto parsed = seed::parse_bulk_key(key);
-    const auto found =
-        [&](const std::vector<BulkObject>& objects) -> std::optional<http::Response> {
-        for (const BulkObject& o : objects) {
-            if (o.key != key) continue;
-            http::Response r = http::Response::text(200, o.bytes);
-            r.content_type = "application/octet-stream";
-            return r;
+    std::optional<BulkObject> object = object_at(store, key);
+    if (!object) throw ApiError(ErrorKind::not_found, "", "Object not found: " + key).as_returned();
+    http::Response r = http::Response::text(200, std::move(object->bytes));
+    r.content_type = "application/octet-stream";
+    return r;
+}
+
+// Splice 0.9's internal endpoints, with which SVs compare what they dumped (BulkStorageReader):
+// each object's checksum, in the keys' order, null for an object not in storage; and whether the
+// dump has reached a record time. cantonlite's storage holds every snapshot's objects and every
+// segment up to the latest snapshot, made when asked for.
+http::Response post_bulk_checksums(const Store& store, const Context& ctx) {
+    const nlohmann::json body = json_body(ctx.request);
+    const std::vector<std::string> keys = string_array_member(body, "object_keys");
+    std::string out = "{\"checksums\":[";
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        if (i > 0) out += ',';
+        out += '{';
+        if (const auto object = object_at(store, keys[i])) {
+            http::append_string_field(out, "value", object->digest, true);
+        } else {
+            http::append_null_field(out, "value", true);
         }
-        return std::nullopt;
-    };
-    if (parsed && parsed->kind == seed::BulkKey::Kind::acs) {
-        if (const auto t = model::parse_timestamp(parsed->folder)) {
-            for (const auto& [migration, time] : store.snapshot_times()) {
-                if (time != *t) continue;
-                const store::SnapshotPtr snapshot = store.snapshot(migration, time, false);
-                if (auto r = found(acs_objects(store, *snapshot))) return std::move(*r);
-            }
-        }
-    } else if (parsed && parsed->encoding == "compact_json") {
-        for (const Segment& s : segments_of(store)) {
-            if (s.folder() != parsed->folder + "/") continue;
-            if (auto r = found(update_objects(store, s))) return std::move(*r);
-        }
+        out += '}';
     }
-    throw ApiError(ErrorKind::not_found, "", "Object not found: " + key).as_returned();
+    out += "]}";
+    return http::Response::json(200, std::move(out));
+}
+
+http::Response get_bulk_progress(const Store& store, const Context& ctx) {
+    const model::Timestamp at = time_param(ctx, "record_time");
+    // Both the ACS snapshots and the update history's segments are dumped to the latest snapshot.
+    bool beyond = false;
+    for (const auto& [migration, time] : store.snapshot_times()) beyond = beyond || time >= at;
+    return http::Response::json(
+        200, std::string("{\"beyond_requested_record_time\":") + (beyond ? "true" : "false") + "}");
 }
 
 }  // namespace cantonlite::areas::scan

@@ -46,6 +46,10 @@ ScanArea::ScanArea(const store::LedgerStore& store, const ApiProfile& profile)
     add_route("GET", "/v0/admin/sv/voterequests", with_store(list_vote_requests));
     add_route("GET", "/v0/history/bulk/acs", with_store(get_bulk_acs));
     add_route("POST", "/v0/history/bulk/updates", with_store(post_bulk_updates));
+    if (!splice_0_6) {
+        add_route("POST", "/v0/history/bulk/checksums", with_store(post_bulk_checksums));
+        add_route("GET", "/v0/history/bulk/progress", with_store(get_bulk_progress));
+    }
     // Not in scan.yaml: where its listings send clients
     // (BulkStorageObjects.objectKeyFromDownloadUrl).
     add_route("GET", "/v0/history/bulk/download/{object_key}", with_store(get_bulk_download));

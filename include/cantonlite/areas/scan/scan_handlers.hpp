@@ -136,4 +136,11 @@ enum class TransferInstructionChoice { accept, reject, withdraw };
 // is no such object.
 [[nodiscard]] http::Response get_bulk_download(const Store& store, const Context& ctx);
 
+// Splice 0.9's internal bulk endpoints. POST /v0/history/bulk/checksums (getBulkObjectChecksums):
+// {"checksums": [{"value"}]}, each object's digest in the order of object_keys, null for a key of
+// no object. GET /v0/history/bulk/progress (getBulkObjectsProgress):
+// {"beyond_requested_record_time"}, whether bulk storage reaches record_time.
+[[nodiscard]] http::Response post_bulk_checksums(const Store& store, const Context& ctx);
+[[nodiscard]] http::Response get_bulk_progress(const Store& store, const Context& ctx);
+
 }  // namespace cantonlite::areas::scan

@@ -205,5 +205,88 @@ TEST(ScanBulkUpdates, AnUnknownUpdatesObjectIsNotFound) {
               "2000-01-01T00:00:00Z~2000-01-02T00:00:00Z/updates_compact_json_0.zstd");
 }
 
+// The two internal endpoints of Splice 0.9's bulk storage pipeline, with which SVs compare what
+// they dumped: POST /v0/history/bulk/checksums (getBulkObjectChecksums) and GET
+// /v0/history/bulk/progress (getBulkObjectsProgress).
+const ScanClient& api_0_9() {
+    static const ScanClient client = [] {
+        std::ifstream in(std::string(CANTONLITE_SOURCE_DIR) + "/config/default-network.json");
+        return ScanClient(json::parse(in), {.release = areas::Release::splice_0_9});
+    }();
+    return client;
+}
+
+// An object's key, from its listed url.
+std::string key_of(const json& ref) {
+    const std::string folder = folder_of(ref);
+    const std::string url = ref.at("url");
+    return folder + url.substr(url.rfind("%2F") + 3);
+}
+
+TEST(ScanBulkChecksums, EachKeyGetsItsObjectsDigestInOrderAndAnUnknownOneNull) {
+    const json listed =
+        list("2000-01-01T00:00:00Z", model::format_instant(api().store().now()), 1000);
+    ASSERT_GE(listed.at("object_refs").size(), 2U);
+    const json& first = listed.at("object_refs")[0];
+    const json& last = listed.at("object_refs").back();
+    const json acs = json::parse(
+        api_0_9()
+            .get("/api/scan/v0/history/bulk/acs?at_or_before_record_time=2100-01-01T00:00:00Z")
+            .body);
+    const json& acs_ref = acs.at("object_refs")[0];
+    const std::string acs_key =
+        seed::bulk_acs_key(*model::parse_timestamp(acs.at("record_time").get<std::string>()), 0);
+    const Response r = api_0_9().post(
+        "/api/scan/v0/history/bulk/checksums",
+        {{"object_keys",
+          {key_of(last), "2000-01-01T00:00:00Z~2000-01-02T00:00:00Z/updates_compact_json_0.zstd",
+           key_of(first), acs_key}}});
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(json::parse(r.body), (json{{"checksums",
+                                          {{{"value", last.at("digest")}},
+                                           {{"value", nullptr}},
+                                           {{"value", first.at("digest")}},
+                                           {{"value", acs_ref.at("digest")}}}}}));
+    EXPECT_EQ(api_0_9()
+                  .post("/api/scan/v0/history/bulk/checksums", {{"object_keys", json::array()}})
+                  .body,
+              R"({"checksums":[]})");
+}
+
+TEST(ScanBulkChecksums, RequestsAreCheckedAsGuardrailDecodesThem) {
+    const Response missing = api_0_9().post("/api/scan/v0/history/bulk/checksums", json::object());
+    EXPECT_EQ(missing.status, 400);
+    EXPECT_EQ(missing.body,
+              "The request content was malformed:\nDecodingFailure at .object_keys: Missing "
+              "required field");
+    // Splice 0.6's Scan has neither endpoint.
+    EXPECT_EQ(
+        api().post("/api/scan/v0/history/bulk/checksums", {{"object_keys", json::array()}}).status,
+        404);
+    EXPECT_EQ(
+        api().get("/api/scan/v0/history/bulk/progress?record_time=2000-01-01T00:00:00Z").status,
+        404);
+}
+
+TEST(ScanBulkProgress, BeyondOnceTheDumpReachesTheTimeAsked) {
+    // Both the ACS snapshots and the update history's segments are dumped up to the latest
+    // snapshot: at it or before it is beyond; after it is not yet.
+    const auto times = api_0_9().store().snapshot_times();
+    ASSERT_FALSE(times.empty());
+    const std::string latest = model::format_instant(times.back().second);
+    const auto progress = [](const std::string& t) {
+        const Response r = api_0_9().get("/api/scan/v0/history/bulk/progress?record_time=" + t);
+        EXPECT_EQ(r.status, 200) << r.body;
+        return r.body;
+    };
+    EXPECT_EQ(progress("2000-01-01T00:00:00Z"), R"({"beyond_requested_record_time":true})");
+    EXPECT_EQ(progress(latest), R"({"beyond_requested_record_time":true})");
+    EXPECT_EQ(progress("2100-01-01T00:00:00Z"), R"({"beyond_requested_record_time":false})");
+    const Response missing = api_0_9().get("/api/scan/v0/history/bulk/progress");
+    EXPECT_EQ(missing.status, 404);
+    EXPECT_EQ(missing.body, "Request is missing required query parameter 'record_time'");
+    EXPECT_EQ(api_0_9().get("/api/scan/v0/history/bulk/progress?record_time=soon").status, 400);
+}
+
 }  // namespace
 }  // namespace cantonlite::areas::scan::scan_bulk_updates_test
