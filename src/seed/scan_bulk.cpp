@@ -54,11 +54,34 @@ std::string zstd_compress_frames(std::string_view text, std::size_t frame_size) 
     return out;
 }
 
+namespace {
+
+// The size of the text of `object`'s frames, each as its header gives it; four times the object's
+// when one does not say or the frames do not read (the decompression then says why).
+std::size_t text_size_hint(std::string_view object) {
+    std::size_t total = 0;
+    for (std::string_view rest = object; !rest.empty();) {
+        const unsigned long long size = ZSTD_getFrameContentSize(rest.data(), rest.size());
+        const std::size_t frame = ZSTD_findFrameCompressedSize(rest.data(), rest.size());
+        if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN ||
+            ZSTD_isError(frame) != 0U || frame > rest.size())
+            return 4 * object.size();
+        total += static_cast<std::size_t>(std::min<unsigned long long>(size, SIZE_MAX - total));
+        rest.remove_prefix(frame);
+    }
+    return total;
+}
+
+}  // namespace
+
 std::string zstd_decompress(std::string_view object, std::size_t max_size) {
     if (object.empty()) throw BulkError("empty, not zstd");
     const std::unique_ptr<ZSTD_DCtx, FreeDctx> ctx(ZSTD_createDCtx());
     if (!ctx) throw BulkError("zstd: out of memory");
+    // Room for the text at once when the frames say how large it is (ours do), else for four
+    // times the object: growing a string of 100 MB from nothing copied it over and over.
     std::string out;
+    out.reserve(std::min<std::size_t>(max_size, text_size_hint(object)));
     std::string chunk(ZSTD_DStreamOutSize(), '\0');
     ZSTD_inBuffer in{object.data(), object.size(), 0};
     std::size_t pending = 0;  // 0 once a frame is whole and flushed

@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
+
+#include <zstd.h>
 
 namespace cantonlite::seed {
 namespace {
@@ -24,6 +27,22 @@ TEST(ScanBulk, FramesDecompressToTheTextWhateverTheirSize) {
     // Small frames make several frames, cut after lines.
     EXPECT_GT(zstd_compress_frames(text, 1000).size(), zstd_compress_frames(text).size());
     EXPECT_EQ(zstd_decompress(zstd_compress_frames(""), 10).size(), 0U) << "no frame at all";
+}
+
+TEST(ScanBulk, FramesThatDoNotSayTheirSizeDecompressAlike) {
+    // A streaming writer (zstd-jni's, Scan's) may leave a frame's content size out; the text is
+    // then read without knowing its size in advance.
+    const std::string text = lines(3000);
+    std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> ctx(ZSTD_createCCtx(), &ZSTD_freeCCtx);
+    ASSERT_NE(ctx, nullptr);
+    ASSERT_EQ(ZSTD_isError(ZSTD_CCtx_setParameter(ctx.get(), ZSTD_c_contentSizeFlag, 0)), 0U);
+    std::string object(ZSTD_compressBound(text.size()), '\0');
+    ZSTD_outBuffer out{object.data(), object.size(), 0};
+    ZSTD_inBuffer in{text.data(), text.size(), 0};
+    ASSERT_EQ(ZSTD_compressStream2(ctx.get(), &out, &in, ZSTD_e_end), 0U);
+    object.resize(out.pos);
+    ASSERT_EQ(ZSTD_getFrameContentSize(object.data(), object.size()), ZSTD_CONTENTSIZE_UNKNOWN);
+    EXPECT_EQ(zstd_decompress(object + zstd_compress_frames(text), 2 * text.size()), text + text);
 }
 
 TEST(ScanBulk, ConcatenatedObjectsAreOneObject) {
