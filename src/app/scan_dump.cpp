@@ -527,40 +527,48 @@ DumpRead fork_from_dump(const fs::path& dir, std::optional<std::int64_t> updates
     const std::int64_t limit = updates.value_or(std::numeric_limits<std::int64_t>::max());
     const std::pair<std::int64_t, model::Timestamp> snapshot{m.source.migration_id,
                                                              m.source.snapshot_time};
-    read_updates(
-        [&](std::vector<std::string>& main_lines, std::vector<std::string>& labelled_lines) {
-            const auto have = static_cast<std::int64_t>(builder.counts().updates);
-            if (have >= limit) return false;
-            // Those not after the snapshot first, then those past the limit.
-            const seed::ForkPage at = seed::ForkBuilder::positions_of(seed::ForkAnswer(
-                seed::bulk_page("transactions", views(main_lines)), "an update page"));
-            std::size_t skip = 0;
-            while (skip < at.positions.size()) {
-                const auto t = model::parse_timestamp(at.positions[skip].second);
-                if (!t || std::pair{at.positions[skip].first, *t} > snapshot) break;
-                ++skip;
-            }
-            const auto keep = [&](std::vector<std::string>& lines) {
-                lines.erase(lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(skip));
-                if (static_cast<std::int64_t>(lines.size()) > limit - have)
-                    lines.resize(static_cast<std::size_t>(limit - have));
-            };
-            keep(main_lines);
-            if (both) keep(labelled_lines);
-            if (main_lines.empty()) return true;
-            std::string text = seed::bulk_page("transactions", views(main_lines));
-            if (!both) {
-                (void)builder.add_compact_updates_page(text);
-            } else {
-                const seed::ForkAnswer page(std::move(text), "an update page");
-                (void)builder.add_updates_page(
-                    page, builder.labels_known(page)
-                              ? std::string()
-                              : seed::bulk_page("transactions", views(labelled_lines)));
-            }
-            progress("updates", builder.counts().updates);
-            return true;
-        });
+    read_updates([&](std::vector<std::string>& main_lines,
+                     std::vector<std::string>& labelled_lines) {
+        const auto have = static_cast<std::int64_t>(builder.counts().updates);
+        if (have >= limit) return false;
+        // Those not after the snapshot first, then those past the limit. The page is parsed
+        // once, and again only when it is cut.
+        seed::ForkAnswer parsed(seed::bulk_page("transactions", views(main_lines)),
+                                "an update page");
+        const seed::ForkPage at = seed::ForkBuilder::positions_of(parsed);
+        std::size_t skip = 0;
+        while (skip < at.positions.size()) {
+            const auto t = model::parse_timestamp(at.positions[skip].second);
+            if (!t || std::pair{at.positions[skip].first, *t} > snapshot) break;
+            ++skip;
+        }
+        const auto keep = [&](std::vector<std::string>& lines) {
+            lines.erase(lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(skip));
+            if (static_cast<std::int64_t>(lines.size()) > limit - have)
+                lines.resize(static_cast<std::size_t>(limit - have));
+        };
+        const std::size_t lines = main_lines.size();
+        keep(main_lines);
+        if (both) keep(labelled_lines);
+        if (main_lines.empty()) return true;
+        if (!both) {
+            (void)builder.add_compact_updates_page(
+                main_lines.size() == lines ? parsed.text()
+                                           : seed::bulk_page("transactions", views(main_lines)));
+        } else {
+            const seed::ForkAnswer page =
+                main_lines.size() == lines
+                    ? std::move(parsed)
+                    : seed::ForkAnswer(seed::bulk_page("transactions", views(main_lines)),
+                                       "an update page");
+            (void)builder.add_updates_page(
+                page, builder.labels_known(page)
+                          ? std::string()
+                          : seed::bulk_page("transactions", views(labelled_lines)));
+        }
+        progress("updates", builder.counts().updates);
+        return true;
+    });
     DumpRead out;
     out.counts = builder.counts();
     // The whole history: the dump's, not cut by `updates`.
