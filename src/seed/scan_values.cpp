@@ -246,6 +246,8 @@ std::optional<simdjson::dom::array> repeated(element j, const char* key, const P
     if (j.get_object().value_unsafe().at_key(key).get(field)) return std::nullopt;
     simdjson::dom::array items;
     if (field.get_array().get(items)) fail(Place{.up = &at, .step = key}, "is not an array");
+    // simdjson's size() stops counting at 2^24 - 1, and a packed value is written after its count.
+    if (items.size() >= 0xFFFFFF) fail(Place{.up = &at, .step = key}, "has too many items");
     return items;
 }
 
