@@ -70,13 +70,15 @@ void append_sorted_line(std::string& text, const std::string& item) {
 // The objects of one snapshot. The last snapshot asked for is kept, so that a listing and the
 // downloads after it make them once (keyed by the snapshot's rows, which it holds: a snapshot
 // taken anew after a revert has other rows).
-std::vector<BulkObject> acs_objects(const Store& store, const store::Snapshot& snapshot) {
+using Objects = std::shared_ptr<const std::vector<BulkObject>>;  // shared with the cache
+
+Objects acs_objects(const Store& store, const store::Snapshot& snapshot) {
     static std::mutex mutex;
     static std::shared_ptr<const store::AcsRows> cached_rows;
-    static std::shared_ptr<const std::vector<BulkObject>> cached;
+    static Objects cached;
     {
         const std::lock_guard lock(mutex);
-        if (cached_rows == snapshot.acs_data()) return *cached;
+        if (cached_rows == snapshot.acs_data()) return cached;
     }
     std::string text;
     std::string item;
@@ -91,7 +93,7 @@ std::vector<BulkObject> acs_objects(const Store& store, const store::Snapshot& s
     const std::lock_guard lock(mutex);
     cached_rows = snapshot.acs_data();
     cached = objects;
-    return *objects;
+    return objects;
 }
 
 // A segment of the update history in bulk storage: the updates after one snapshot up to the
@@ -128,11 +130,11 @@ std::vector<Segment> segments_of(const Store& store) {
 
 // The compact_json objects of a segment (none when it holds no update: Scan writes no folder for
 // it). The last few segments asked for are kept, keyed by their ending snapshot.
-std::vector<BulkObject> update_objects(const Store& store, const Segment& segment) {
+Objects update_objects(const Store& store, const Segment& segment) {
     struct Kept {
         store::SnapshotPtr end;
         model::Timestamp from;
-        std::shared_ptr<const std::vector<BulkObject>> objects;
+        Objects objects;
     };
     static std::mutex mutex;
     static std::vector<Kept> kept;  // the latest last
@@ -140,7 +142,7 @@ std::vector<BulkObject> update_objects(const Store& store, const Segment& segmen
     {
         const std::lock_guard lock(mutex);
         for (const Kept& k : kept) {
-            if (k.end == segment.end && k.from == segment.from) return *k.objects;
+            if (k.end == segment.end && k.from == segment.from) return k.objects;
         }
     }
     std::string text;
@@ -171,7 +173,7 @@ std::vector<BulkObject> update_objects(const Store& store, const Segment& segmen
     const std::lock_guard lock(mutex);
     kept.push_back(Kept{.end = segment.end, .from = segment.from, .objects = objects});
     if (kept.size() > keep) kept.erase(kept.begin());
-    return *objects;
+    return objects;
 }
 
 // Where this Scan serves an object: by the Host the client used.
@@ -196,17 +198,17 @@ std::string download_url(const Context& ctx, const std::string& key) {
 
 // "object_refs": [{"url", "digest"}] of `objects`, each url this Scan's download of it.
 void append_object_refs(std::string& out, const Context& ctx,
-                        const std::vector<BulkObject>& objects, bool first_field) {
+                        const std::vector<const BulkObject*>& objects, bool first_field) {
     http::append_key(out, "object_refs", first_field);
     out += '[';
     bool first = true;
-    for (const BulkObject& o : objects) {
+    for (const BulkObject* o : objects) {
         if (!first) out += ',';
         first = false;
         out += "{\"url\":";
         // The client's Host, as circe writes a string (not UTF-8: U+FFFD).
-        out += http::circe_json_string(download_url(ctx, o.key));
-        http::append_string_field(out, "digest", o.digest);
+        out += http::circe_json_string(download_url(ctx, o->key));
+        http::append_string_field(out, "digest", o->digest);
         out += '}';
     }
     out += ']';
@@ -227,21 +229,26 @@ model::Timestamp time_param(const Context& ctx, std::string_view name) {
     return detail::ledger_time(std::get<JavaDateTime>(time));
 }
 
-// The object stored under `key`; nullopt when there is none.
-std::optional<BulkObject> object_at(const Store& store, const std::string& key) {
+// The object stored under `key` (null when there is none), and the objects it is among.
+struct Stored {
+    Objects among;
+    const BulkObject* object = nullptr;
+};
+Stored object_at(const Store& store, const std::string& key) {
     const auto parsed = seed::parse_bulk_key(key);
-    const auto in = [&key](std::vector<BulkObject> objects) -> std::optional<BulkObject> {
-        for (BulkObject& o : objects) {
-            if (o.key == key) return std::move(o);
+    const auto in = [&key](Objects objects) {
+        for (const BulkObject& o : *objects) {
+            if (o.key == key) return Stored{.among = objects, .object = &o};
         }
-        return std::nullopt;
+        return Stored{};
     };
     if (parsed && parsed->kind == seed::BulkKey::Kind::acs) {
         if (const auto t = model::parse_timestamp(parsed->folder)) {
             for (const auto& [migration, time] : store.snapshot_times()) {
                 if (time != *t) continue;
-                if (auto o = in(acs_objects(store, *store.snapshot(migration, time, false))))
-                    return o;
+                if (Stored found = in(acs_objects(store, *store.snapshot(migration, time, false)));
+                    found.object != nullptr)
+                    return found;
             }
         }
     } else if (parsed && parsed->encoding == "compact_json") {
@@ -249,7 +256,7 @@ std::optional<BulkObject> object_at(const Store& store, const std::string& key) 
             if (s.folder() == parsed->folder + "/") return in(update_objects(store, s));
         }
     }
-    return std::nullopt;
+    return {};
 }
 
 }  // namespace
@@ -276,7 +283,10 @@ http::Response get_bulk_acs(const Store& store, const Context& ctx) {
     std::string out = "{";
     http::append_string_field(out, "record_time",
                               model::format_offset_date_time(snapshot->record_time), true);
-    append_object_refs(out, ctx, acs_objects(store, *snapshot), false);
+    const Objects objects = acs_objects(store, *snapshot);
+    std::vector<const BulkObject*> refs;
+    for (const BulkObject& o : *objects) refs.push_back(&o);
+    append_object_refs(out, ctx, refs, false);
     out += '}';
     return http::Response::json(200, std::move(out));
 }
@@ -304,15 +314,16 @@ http::Response post_bulk_updates(const Store& store, const Context& ctx) {
     }
     std::sort(folders.begin(), folders.end(),
               [](const auto& a, const auto& b) { return a.second < b.second; });
-    std::vector<BulkObject> listed;
+    std::vector<Objects> held;  // the folders listed, which `listed` points into
+    std::vector<const BulkObject*> listed;
     const Segment* last = nullptr;
     std::size_t listed_folders = 0;
     for (const auto& [segment, folder] : folders) {
         if (listed_folders == limit) break;
-        std::vector<BulkObject> objects = update_objects(store, *segment);
-        if (objects.empty()) continue;  // no folder in storage
+        Objects objects = update_objects(store, *segment);
+        if (objects->empty()) continue;  // no folder in storage
         ++listed_folders;
-        if (listed.size() + objects.size() > limit) {
+        if (listed.size() + objects->size() > limit) {
             if (listed.empty()) {
                 throw ApiError(ErrorKind::invalid_argument, "",
                                "Limit of " + std::to_string(limit) +
@@ -321,7 +332,8 @@ http::Response post_bulk_updates(const Store& store, const Context& ctx) {
             }
             break;
         }
-        std::move(objects.begin(), objects.end(), std::back_inserter(listed));
+        for (const BulkObject& o : *objects) listed.push_back(&o);
+        held.push_back(std::move(objects));
         last = segment;
     }
     // The next page: the last folder listed while it ends before the end asked for; with nothing
@@ -346,9 +358,10 @@ http::Response post_bulk_updates(const Store& store, const Context& ctx) {
 
 http::Response get_bulk_download(const Store& store, const Context& ctx) {
     const std::string& key = ctx.params.get("object_key");
-    std::optional<BulkObject> object = object_at(store, key);
-    if (!object) throw ApiError(ErrorKind::not_found, "", "Object not found: " + key).as_returned();
-    http::Response r = http::Response::text(200, std::move(object->bytes));
+    const Stored stored = object_at(store, key);
+    if (stored.object == nullptr)
+        throw ApiError(ErrorKind::not_found, "", "Object not found: " + key).as_returned();
+    http::Response r = http::Response::text(200, stored.object->bytes);
     r.content_type = "application/octet-stream";
     return r;
 }
@@ -364,8 +377,8 @@ http::Response post_bulk_checksums(const Store& store, const Context& ctx) {
     for (std::size_t i = 0; i < keys.size(); ++i) {
         if (i > 0) out += ',';
         out += '{';
-        if (const auto object = object_at(store, keys[i])) {
-            http::append_string_field(out, "value", object->digest, true);
+        if (const Stored stored = object_at(store, keys[i]); stored.object != nullptr) {
+            http::append_string_field(out, "value", stored.object->digest, true);
         } else {
             http::append_null_field(out, "value", true);
         }
