@@ -495,12 +495,18 @@ DumpRead fork_from_dump(const fs::path& dir, std::optional<std::int64_t> updates
         }
     };
     // Scan's ACS objects sort each record's keys: the record's order is learnt from the updates
-    // first (ForkBuilder::learn_labels), where they show the same templates in both encodings.
+    // first (ForkBuilder::learn_labels), where they show the same templates in both encodings. A
+    // page whose every record sits where an earlier page taught its labels teaches nothing: its
+    // compact_json twin is not read.
     if (m.acs_from_bulk && both) {
         read_updates([&](const std::vector<std::string>& typed_lines,
                          const std::vector<std::string>& labelled_lines) {
-            builder.learn_labels(seed::bulk_page("transactions", views(typed_lines)),
-                                 seed::bulk_page("transactions", views(labelled_lines)));
+            const seed::ForkAnswer typed(seed::bulk_page("transactions", views(typed_lines)),
+                                         "an update page");
+            if (!builder.labels_known(typed)) {
+                builder.learn_labels(typed.text(),
+                                     seed::bulk_page("transactions", views(labelled_lines)));
+            }
             return true;
         });
     }
