@@ -120,9 +120,9 @@ std::unique_ptr<LiveNetwork> LiveNetwork::load_state(std::string_view bytes,
 
 std::unique_ptr<LiveNetwork> LiveNetwork::load_state_file(const std::filesystem::path& path,
                                                           const LoadProgress& progress) {
-    const std::optional<util::MappedFile> file = util::MappedFile::open(path);
-    if (!file) throw SeedError(path.string() + ": cannot be read");
-    return load_state(file->bytes(), path.string(), progress);
+    const std::optional<std::string> bytes = util::read_file(path);
+    if (!bytes) throw SeedError(path.string() + ": cannot be read");
+    return load_state(*bytes, path.string(), progress);
 }
 
 std::string LiveNetwork::state() const {

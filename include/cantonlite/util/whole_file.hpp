@@ -4,8 +4,6 @@
 // reader, a crash or a power cut never sees half of it, and a file said written stays.
 
 #include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -15,7 +13,6 @@
 #include <string>
 #include <string_view>
 #include <system_error>
-#include <utility>
 
 namespace cantonlite::util {
 
@@ -33,55 +30,6 @@ namespace cantonlite::util {
     if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) return std::nullopt;
     return bytes;
 }
-
-// A file's bytes mapped read-only into memory, for a large file read once (a state file): no heap
-// copy of it is made, and its pages leave the process's resident memory with the mapping.
-class MappedFile {
-  public:
-    // The file at `path`; nullopt when it cannot be read (missing, a directory, unmappable).
-    [[nodiscard]] static std::optional<MappedFile> open(const std::filesystem::path& path) {
-        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) return std::nullopt;
-        struct stat st {};
-        if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-            ::close(fd);
-            return std::nullopt;
-        }
-        MappedFile file;
-        file.size_ = static_cast<std::size_t>(st.st_size);
-        if (file.size_ > 0) {
-            void* at = ::mmap(nullptr, file.size_, PROT_READ, MAP_PRIVATE, fd, 0);
-            if (at == MAP_FAILED) {
-                ::close(fd);
-                return std::nullopt;
-            }
-            file.data_ = static_cast<const char*>(at);
-            (void)::madvise(at, file.size_, MADV_SEQUENTIAL);
-        }
-        ::close(fd);
-        return file;
-    }
-    MappedFile(MappedFile&& other) noexcept
-        : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
-    MappedFile& operator=(MappedFile&& other) noexcept {
-        MappedFile gone(std::move(*this));
-        data_ = std::exchange(other.data_, nullptr);
-        size_ = std::exchange(other.size_, 0);
-        return *this;
-    }
-    MappedFile(const MappedFile&) = delete;
-    MappedFile& operator=(const MappedFile&) = delete;
-    ~MappedFile() {
-        if (data_ != nullptr) ::munmap(const_cast<char*>(data_), size_);
-    }
-
-    [[nodiscard]] std::string_view bytes() const { return {data_ == nullptr ? "" : data_, size_}; }
-
-  private:
-    MappedFile() = default;
-    const char* data_ = nullptr;
-    std::size_t size_ = 0;
-};
 
 // Writes `bytes` to `path`; nullopt when done, else why not (one line, naming the file).
 [[nodiscard]] inline std::optional<std::string> write_file_atomically(
