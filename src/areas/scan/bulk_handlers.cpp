@@ -214,21 +214,6 @@ void append_object_refs(std::string& out, const Context& ctx,
     out += ']';
 }
 
-// The required date-time query parameter `name`, with Pekko's and guardrail's refusals.
-model::Timestamp time_param(const Context& ctx, std::string_view name) {
-    const auto param = ctx.request.query_param(name);
-    if (!param) {
-        throw http::DecodeError(
-            "Request is missing required query parameter '" + std::string(name) + "'", 404);
-    }
-    auto time = parse_guardrail_date_time(*param);
-    if (auto* error = std::get_if<std::string>(&time)) {
-        throw http::DecodeError("The query parameter '" + std::string(name) +
-                                "' was malformed:\nDecodingFailure at : " + *error);
-    }
-    return detail::ledger_time(std::get<JavaDateTime>(time));
-}
-
 // The object stored under `key` (null when there is none), and the objects it is among.
 struct Stored {
     Objects among;
@@ -262,7 +247,8 @@ Stored object_at(const Store& store, const std::string& key) {
 }  // namespace
 
 http::Response get_bulk_acs(const Store& store, const Context& ctx) {
-    const model::Timestamp at = time_param(ctx, "at_or_before_record_time");
+    const model::Timestamp at =
+        detail::ledger_time(detail::date_time_param(ctx, "at_or_before_record_time"));
     // The latest snapshot at or before `at`, of any migration.
     const auto times = store.snapshot_times();
     if (times.empty()) {
@@ -389,7 +375,7 @@ http::Response post_bulk_checksums(const Store& store, const Context& ctx) {
 }
 
 http::Response get_bulk_progress(const Store& store, const Context& ctx) {
-    const model::Timestamp at = time_param(ctx, "record_time");
+    const model::Timestamp at = detail::ledger_time(detail::date_time_param(ctx, "record_time"));
     // Both the ACS snapshots and the update history's segments are dumped to the latest snapshot.
     bool beyond = false;
     for (const auto& [migration, time] : store.snapshot_times()) beyond = beyond || time >= at;

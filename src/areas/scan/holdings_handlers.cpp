@@ -263,33 +263,40 @@ http::Response snapshot_time_answer(const store::SnapshotPtr& snapshot, std::str
     return http::Response::json(200, std::move(out));
 }
 
-TimestampParams timestamp_params(const Context& ctx, std::string_view time_name) {
-    // guardrail's parameter directives, in the yaml's order; Pekko's rejections for each.
-    const auto param = [&](std::string_view name, bool numeric) {
-        auto value = ctx.request.query_param(name);
-        // An empty number is Pekko's NoContentException: missing, as an absent one.
-        if (!value || (numeric && value->empty())) {
-            throw http::DecodeError(
-                "Request is missing required query parameter '" + std::string(name) + "'", 404);
-        }
-        return *value;
-    };
-    const std::string time_text = param(time_name, false);
+namespace {
+// Pekko's rejection of a query parameter that is missing.
+[[noreturn]] void missing_param(std::string_view name) {
+    throw http::DecodeError(
+        "Request is missing required query parameter '" + std::string(name) + "'", 404);
+}
+}  // namespace
+
+JavaDateTime date_time_param(const Context& ctx, std::string_view name) {
+    const auto text = ctx.request.query_param(name);
+    if (!text) missing_param(name);
     // A string parameter: guardrail wraps it as a JSON string and decodes it with circe (an empty
     // path), here its Decoder[OffsetDateTime].
-    auto time = parse_guardrail_date_time(time_text);
+    auto time = parse_guardrail_date_time(*text);
     if (auto* error = std::get_if<std::string>(&time)) {
-        throw http::DecodeError("The query parameter '" + std::string(time_name) +
+        throw http::DecodeError("The query parameter '" + std::string(name) +
                                 "' was malformed:\nDecodingFailure at : " + *error);
     }
-    const std::string migration_text = param("migration_id", true);
+    return std::get<JavaDateTime>(std::move(time));
+}
+
+TimestampParams timestamp_params(const Context& ctx, std::string_view time_name) {
+    // guardrail's parameter directives, in the yaml's order; Pekko's rejections for each.
+    JavaDateTime time = date_time_param(ctx, time_name);
+    const auto migration = ctx.request.query_param("migration_id");
+    // An empty number is Pekko's NoContentException: missing, as an absent one.
+    if (!migration || migration->empty()) missing_param("migration_id");
+    const std::string migration_text = *migration;
     const std::optional<std::int64_t> migration_id = util::java_parse_long(migration_text);
     if (!migration_id) {
         throw http::DecodeError("The query parameter 'migration_id' was malformed:\n'" +
                                 migration_text + "' is not a valid 64-bit signed integer value");
     }
-    return TimestampParams{.time = std::get<JavaDateTime>(std::move(time)),
-                           .migration_id = *migration_id};
+    return TimestampParams{.time = std::move(time), .migration_id = *migration_id};
 }
 
 }  // namespace detail

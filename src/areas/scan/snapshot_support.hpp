@@ -67,6 +67,10 @@ enum class HoldingsVersion { v0, v1, v2 };
 [[nodiscard]] http::Response holdings_state(const Store& store, const Context& ctx,
                                             HoldingsVersion version);
 
+// The required date-time query parameter `name`, with Pekko's and guardrail's rejections (404
+// missing, 400 malformed).
+[[nodiscard]] JavaDateTime date_time_param(const Context& ctx, std::string_view name);
+
 // The two query parameters of the snapshot-timestamp routes: `time_name` (a date-time) and
 // migration_id, with Pekko's rejections (404 missing, 400 malformed).
 struct TimestampParams {
