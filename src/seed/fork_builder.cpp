@@ -462,10 +462,10 @@ void ForkBuilder::Impl::add_transaction(element typed, std::optional<element> la
                 return std::move(*v);
             }
             const std::optional<element> labelled_value = member_of(*l, key);
-            model::Value v =
-                value_from_protobuf_json(*typed_value, labelled_value ? &*labelled_value : nullptr);
-            labels.learn(v, root);
-            return model::pack(v);
+            model::PackedValue v = packed_from_protobuf_json(
+                *typed_value, labelled_value ? &*labelled_value : nullptr);
+            labels.learn(model::unpack(v), root);
+            return v;
         };
         try {
             if (type == "created_event") {

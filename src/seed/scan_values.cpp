@@ -593,11 +593,15 @@ bool RecordLabels::known(element typed, const std::string& root) const {
     return true;
 }
 
-Value value_from_protobuf_json(element typed, const element* labelled) {
+model::PackedValue packed_from_protobuf_json(element typed, const element* labelled) {
     LabelSource by_position;
     model::packed::Writer out;
     read_typed(typed, labelled, by_position, std::string(), Place{}, 0, out);
-    return model::unpack(model::PackedValue::adopt(out.take()));
+    return model::PackedValue::adopt(out.take());
+}
+
+Value value_from_protobuf_json(element typed, const element* labelled) {
+    return model::unpack(packed_from_protobuf_json(typed, labelled));
 }
 
 std::optional<model::PackedValue> RecordLabels::packed(element typed,

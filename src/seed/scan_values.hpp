@@ -34,6 +34,9 @@ class ScanValueError : public std::runtime_error {
 // labels are positional there.
 [[nodiscard]] model::Value value_from_protobuf_json(simdjson::dom::element typed,
                                                     const simdjson::dom::element* labelled);
+// The same value packed, as pack() would write it (value_from_protobuf_json unpacks it).
+[[nodiscard]] model::PackedValue packed_from_protobuf_json(simdjson::dom::element typed,
+                                                           const simdjson::dom::element* labelled);
 
 // The value of `compact`, in compact_json (codegen), each scalar typed by its shape: a string is
 // a party, a contract id, a Numeric, an Int64, a Time or a Date when it reads as one and that
