@@ -22,11 +22,14 @@ using namespace scantest;  // NOLINT: the shared test network, steps and readers
 const std::string listing = "/api/scan/v0/history/bulk/updates";
 const std::string host = "http://localhost:7575";
 
+// The default network, served on `release`.
+ScanClient default_network(areas::Release release) {
+    std::ifstream in(std::string(CANTONLITE_SOURCE_DIR) + "/config/default-network.json");
+    return ScanClient(json::parse(in), {.release = release});
+}
+
 const ScanClient& api() {
-    static const ScanClient client = [] {
-        std::ifstream in(std::string(CANTONLITE_SOURCE_DIR) + "/config/default-network.json");
-        return ScanClient(json::parse(in));
-    }();
+    static const ScanClient client = default_network(areas::Release::splice_0_6);
     return client;
 }
 
@@ -209,10 +212,7 @@ TEST(ScanBulkUpdates, AnUnknownUpdatesObjectIsNotFound) {
 // they dumped: POST /v0/history/bulk/checksums (getBulkObjectChecksums) and GET
 // /v0/history/bulk/progress (getBulkObjectsProgress).
 const ScanClient& api_0_9() {
-    static const ScanClient client = [] {
-        std::ifstream in(std::string(CANTONLITE_SOURCE_DIR) + "/config/default-network.json");
-        return ScanClient(json::parse(in), {.release = areas::Release::splice_0_9});
-    }();
+    static const ScanClient client = default_network(areas::Release::splice_0_9);
     return client;
 }
 
