@@ -1,12 +1,14 @@
-// The state file's codec. A file is a 32-byte header (the magic, the format, the CRC-32 of the
-// payload, the payload's size; little-endian) and the payload: the body's size, the body (the
-// network's facts, its genesis time, a forked network's base (the contracts it started with), its
-// history and Scan snapshots in the order they were made,
-// the command completions, the clock, and the seed context: labels, aliases, the snapshot
-// schedule), then the table of the texts the body names by index. Reading replays the
-// history into a new store through its own appends, so that every index and view is made as it
-// was; what answers a request is then what it was in the daemon that saved it. Values are written
-// from their packed bytes, each interned id (the process's own) replaced by its text's index.
+// The state file's codec (docs/state-files.md). A file is a 32-byte header (the magic, the format,
+// the CRC-32 of the payload, the payload's size; little-endian) and the payload: the body's size,
+// the body, then the tables of the texts, the sets of parties and the templates the body names by
+// index. The body is an image of the ledger: the network's facts, every contract as it stands, a
+// forked network's base, the history (nodes name contracts by creation sequence), the Scan
+// snapshots as rows of contracts, what the Splice views keep beyond the active contracts, the
+// completions, the clock, and the seed context (labels, aliases, the snapshot schedule). Reading
+// builds the contracts and updates as they were and restores the store and its views from them
+// at once (LedgerStore::restore, SpliceViews::restore), which derive every index in one pass:
+// nothing is appended again. Values are written from their packed bytes, each interned id (the
+// process's own) replaced by its text's index.
 #include "state_codec.hpp"
 
 #include <zlib.h>
@@ -135,21 +137,54 @@ class Out {
             text(v);
         }
     }
-    // The file: the header's room, the body's size, the body written so far, then the table of
-    // its texts. The body is written where it stays: no copy of it is made.
+    // A set of parties, as its index in the table of sets: each distinct set once, its names in
+    // their order (a node's witnesses, a contract's stakeholders repeat thousands of times).
+    void set(model::NameSet names) {
+        const auto [it, added] = index_of_set_.try_emplace(names.id(), sets_.size());
+        if (added) sets_.push_back(names);
+        varint(it->second);
+    }
+    // A template, as its index in the table of templates.
+    void template_ref(model::TemplateRef t) {
+        const auto [it, added] = index_of_template_.try_emplace(t.id(), templates_.size());
+        if (added) templates_.push_back(t);
+        varint(it->second);
+    }
+
+    // The file: the header's room, the body's size, the body written so far, then the tables of
+    // its texts, its sets and its templates. The body is written where it stays: no copy of it is
+    // made.
     std::string finish() && {
-        put_le(out_, header_size, used_ - body_start, 8);
+        const std::size_t body_end = used_;
+        put_le(out_, header_size, body_end - body_start, 8);
+        // The sets and templates first, which name texts; they follow the texts in the file.
+        varint(sets_.size());
+        for (const model::NameSet names : sets_) {
+            varint(names.size());
+            for (const model::Name n : names) name(n);
+        }
+        varint(templates_.size());
+        for (const model::TemplateRef t : templates_) {
+            const model::TemplateId id = t.get();
+            name(id.package_id);
+            name(id.module_name);
+            name(id.entity_name);
+            name(id.package_name);
+        }
+        const std::string tables(out_.data() + body_end, used_ - body_end);
+        used_ = body_end;
         varint(texts_.size());
         std::size_t text_bytes = 0;
         for (const std::string_view t : texts_) {
             varint(t.size());
             text_bytes += t.size();
         }
-        out_.resize(used_ + text_bytes);
+        out_.resize(used_ + text_bytes + tables.size());
         for (const std::string_view t : texts_) {
             std::memcpy(out_.data() + used_, t.data(), t.size());
             used_ += t.size();
         }
+        std::memcpy(out_.data() + used_, tables.data(), tables.size());
         return std::move(out_);
     }
 
@@ -174,6 +209,10 @@ class Out {
     // The texts that are no Name's, each once.
     boost::unordered_flat_map<std::string_view, std::size_t> index_;
     std::deque<std::string> copies_;
+    std::vector<model::NameSet> sets_;                                    // by index
+    boost::unordered_flat_map<std::uint32_t, std::size_t> index_of_set_;  // by NameSet id
+    std::vector<model::TemplateRef> templates_;                           // by index
+    boost::unordered_flat_map<std::uint32_t, std::size_t> index_of_template_;
 };
 
 // Writes packed bytes as they are, but for each Name id (a party, a contract id, a record label, a
@@ -248,13 +287,6 @@ void write_value(Out& out, const model::PackedValue& v) {
     write_packed(out, in);
 }
 
-void write_template(Out& out, const model::TemplateId& t) {
-    out.name(t.package_id);
-    out.name(t.module_name);
-    out.name(t.entity_name);
-    out.name(t.package_name);
-}
-
 void write_network(Out& out, const model::Network& n) {
     out.text(n.dso_party);
     out.varint(n.svs.size());
@@ -304,141 +336,162 @@ void write_network(Out& out, const model::Network& n) {
     out.text(n.id_namespace);
 }
 
-// The parent of each node (-1 for a root), from the exercises' subtrees.
-std::vector<int> parents_of(const store::Transaction& tx) {
-    std::vector<int> parents(tx.nodes.size(), -1);
-    std::vector<int> open;  // the exercises whose subtree the walk is in
-    for (std::size_t i = 0; i < tx.nodes.size(); ++i) {
-        const int id = static_cast<int>(i);
-        while (!open.empty() &&
-               store::exercised(tx.nodes[static_cast<std::size_t>(open.back())])->last_descendant <
-                   id)
-            open.pop_back();
-        parents[i] = open.empty() ? -1 : open.back();
-        if (store::exercised(tx.nodes[i]) != nullptr) open.push_back(id);
-    }
-    return parents;
-}
-
 enum class UpdateTag : std::uint8_t { transaction = 0, reassignment = 1, migration = 2 };
 enum class NodeTag : std::uint8_t { created = 0, exercised = 1 };
 
-// The id an update kept from the network it was forked from; "" when its id is derived.
-std::string kept_id_of(model::Name id_source) {
-    const std::string_view source = id_source.view();
-    if (!source.starts_with(model::kept_update_id_prefix)) return {};
-    return std::string(source.substr(model::kept_update_id_prefix.size()));
+// The creation sequence of each contract the writer met, by its address (the store's contracts
+// are shared: a node, a move, an import and a snapshot's row name the same one).
+using Sequences = boost::unordered_flat_map<const model::Contract*, std::uint32_t>;
+
+std::uint32_t sequence_in(const Sequences& sequences, const model::ContractPtr& c) {
+    const auto it = sequences.find(c.get());
+    if (it == sequences.end()) throw std::logic_error("a contract the store does not hold");
+    return it->second;
 }
 
-// The kept id written as kept_id_of gave it, read back; nullopt when it was "".
-std::optional<model::UpdateId> kept_id(const std::string& text) {
-    if (text.empty()) return std::nullopt;
-    const auto id = model::UpdateId::parse(text);
-    if (!id) throw StateError("is damaged: an update id is not 1220 and 64 hex digits");
-    return id;
+// Every contract ever created, in creation order, as it stands; returns their sequences.
+Sequences write_contracts(Out& out, const store::LedgerStore& store) {
+    Sequences sequences;
+    std::size_t count = 0;
+    store.visit_created(0, [&count](std::uint64_t, const store::ContractState&) {
+        ++count;
+        return true;
+    });
+    sequences.reserve(count);
+    out.varint(count);
+    store.visit_created(0, [&](std::uint64_t sequence, const store::ContractState& state) {
+        if (sequence >= count) return false;  // none is created under the readers' lock
+        const model::Contract& k = *state.contract;
+        sequences.emplace(&k, static_cast<std::uint32_t>(sequence));
+        out.name(k.contract_id);
+        out.template_ref(k.template_ref);
+        out.set(k.signatories);
+        out.set(k.stakeholders);
+        out.varint(static_cast<std::uint32_t>(k.created_node_id));
+        out.varint(k.created_offset);
+        out.time(k.created_at);
+        write_value(out, k.argument);
+        out.varint(state.archived_at);
+        out.name(state.synchronizer_id);
+        return true;
+    });
+    return sequences;
 }
 
-void write_created(Out& out, const model::Contract& k) {
-    out.name(k.contract_id);
-    write_template(out, k.template_id());
-    out.texts(k.signatories);
-    out.texts(k.stakeholders);
-    write_value(out, k.argument);
-}
-
-// A fork's base, as runs of contracts created at the same time on the same synchronizer (the one
-// they were on at the fork: a contract that moved since names it in its first unassignment).
-void write_fork_base(Out& out, const store::LedgerStore& store) {
-    out.integer(store.fork_base_migration_id());
-    const std::vector<model::ContractPtr> base = store.fork_base();
-    const auto synchronizer_of = [&store](const model::Contract& c) -> std::string {
-        const std::vector<store::Offset> moves = store.reassignments_of(c.contract_id.view());
-        if (!moves.empty()) {
-            return std::get<store::Reassignment>(*store.update_at(moves.front()))
-                .source_synchronizer.str();
-        }
-        return store.contract(c.contract_id.view())->synchronizer_id.str();
-    };
-    struct Run {
-        std::size_t first;  // contract
-        std::string synchronizer;
-        std::string created_in;  // the source's update that created them; "" when not named
-    };
-    std::vector<Run> runs;
-    for (std::size_t i = 0; i < base.size(); ++i) {
-        std::string synchronizer = synchronizer_of(*base[i]);
-        const auto created_in = store.fork_base_created_in(base[i]->contract_id.view());
-        std::string created_in_text = created_in ? created_in->str() : std::string();
-        if (runs.empty() || base[i]->created_at != base[runs.back().first]->created_at ||
-            synchronizer != runs.back().synchronizer || created_in_text != runs.back().created_in)
-            runs.push_back(Run{i, std::move(synchronizer), std::move(created_in_text)});
-    }
-    out.varint(runs.size());
-    for (std::size_t r = 0; r < runs.size(); ++r) {
-        const std::size_t end = r + 1 < runs.size() ? runs[r + 1].first : base.size();
-        out.time(base[runs[r].first]->created_at);
-        out.text(runs[r].synchronizer);
-        out.text(runs[r].created_in);
-        out.varint(end - runs[r].first);
-        for (std::size_t i = runs[r].first; i < end; ++i) write_created(out, *base[i]);
-    }
-}
-
-void write_transaction(Out& out, const store::Transaction& tx) {
+void write_transaction(Out& out, const store::Transaction& tx, const Sequences& sequences) {
     out.byte(static_cast<std::uint8_t>(UpdateTag::transaction));
-    out.text(kept_id_of(tx.id_namespace));
+    out.name(tx.id_namespace);
     out.name(tx.command_id);
     out.name(tx.workflow_id);
-    out.texts(tx.submitters);
+    out.set(tx.submitters);
     out.name(tx.synchronizer_id);
+    out.integer(tx.migration_id);
     out.name(tx.external_transaction_hash);
     out.integer(tx.traffic_cost);
     out.time(tx.effective_at);
     out.time(tx.record_time);
-    const std::vector<int> parents = parents_of(tx);
     out.varint(tx.nodes.size());
-    for (std::size_t i = 0; i < tx.nodes.size(); ++i) {
-        out.varint(static_cast<std::uint64_t>(parents[i] + 1));
-        const store::Node& node = tx.nodes[i];
+    for (const store::Node& node : tx.nodes) {
+        out.set(node.witnesses);
         if (const store::CreatedNode* c = store::created(node)) {
-            const model::Contract& k = *c->contract;
             out.byte(static_cast<std::uint8_t>(NodeTag::created));
-            write_created(out, k);
-        } else {
-            const store::ExercisedNode& e = *store::exercised(node);
-            out.byte(static_cast<std::uint8_t>(NodeTag::exercised));
-            out.name(e.contract_id);
-            write_template(out, e.template_id());
-            out.boolean(e.has_interface);
-            if (e.has_interface) write_template(out, e.interface.get());
-            out.name(e.choice);
-            write_value(out, e.choice_argument);
-            out.boolean(e.consuming);
-            out.boolean(e.stakeholders.empty());  // an unknown contract's (a fork's)
-            out.texts(e.acting_parties);
-            write_value(out, e.exercise_result);
+            out.varint(sequence_in(sequences, c->contract));
+            continue;
         }
+        const store::ExercisedNode& e = *store::exercised(node);
+        out.byte(static_cast<std::uint8_t>(NodeTag::exercised));
+        out.name(e.contract_id);
+        out.template_ref(e.template_ref);
+        out.boolean(e.has_interface);
+        if (e.has_interface) out.template_ref(e.interface);
+        out.name(e.choice);
+        write_value(out, e.choice_argument);
+        out.boolean(e.consuming);
+        out.set(e.acting_parties);
+        write_value(out, e.exercise_result);
+        out.set(e.stakeholders);
+        out.varint(static_cast<std::uint32_t>(e.last_descendant));
     }
 }
 
-void write_update(Out& out, const store::Update& update) {
+void write_update(Out& out, const store::LedgerStore& store, const store::Update& update,
+                  const Sequences& sequences) {
     if (const auto* tx = std::get_if<store::Transaction>(&update))
-        return write_transaction(out, *tx);
+        return write_transaction(out, *tx, sequences);
     if (const auto* r = std::get_if<store::Reassignment>(&update)) {
         out.byte(static_cast<std::uint8_t>(UpdateTag::reassignment));
-        const std::string kept = kept_id_of(r->id_namespace);
-        out.text(kept);
-        if (!kept.empty()) out.name(r->unassign_id);
+        out.varint(sequence_in(sequences, r->contract));
         out.boolean(r->kind == store::Reassignment::Kind::assign);
-        out.name(r->contract->contract_id);
         out.name(r->submitter);
+        out.name(r->source_synchronizer);
         out.name(r->target_synchronizer);
+        out.name(r->unassign_id);
+        out.name(r->id_namespace);
+        out.integer(r->reassignment_counter);
+        out.integer(r->migration_id);
         out.time(r->record_time);
         return;
     }
     const auto& m = std::get<store::Migration>(update);
     out.byte(static_cast<std::uint8_t>(UpdateTag::migration));
+    out.name(m.id_namespace);
+    out.integer(m.migration_id);
     out.time(m.record_time);
+    out.varint(m.imported_contracts);
+    // The contracts it re-imported, and where each was.
+    const std::vector<store::ImportUpdate> imports =
+        store.import_updates(m.migration_id, "", std::numeric_limits<std::size_t>::max());
+    out.varint(imports.size());
+    for (const store::ImportUpdate& i : imports) {
+        out.varint(sequence_in(sequences, i.contract));
+        out.text(i.synchronizer_id);
+    }
+}
+
+// The Scan snapshots in the order they were taken, each as its rows' creation sequences, or as
+// "the rows of the one before" when they share them.
+void write_snapshots(Out& out, const store::LedgerStore& store, const Sequences& sequences) {
+    const auto times = store.snapshot_times();
+    out.varint(times.size());
+    const store::AcsRows* previous = nullptr;
+    for (const auto& [migration, t] : times) {
+        const store::SnapshotPtr snapshot = store.snapshot(migration, t, false);
+        out.integer(migration);
+        out.time(t);
+        out.integer(snapshot->ledger_end);
+        const bool shared = snapshot->acs_data().get() == previous;
+        out.boolean(shared);
+        previous = snapshot->acs_data().get();
+        if (shared) continue;
+        out.varint(snapshot->acs.rows.size());
+        for (const model::ContractPtr& c : snapshot->acs.rows)
+            out.varint(sequence_in(sequences, c));
+    }
+}
+
+void write_views(Out& out, const splice::SpliceViews::Kept& kept) {
+    out.varint(kept.buy_traffic.size());
+    for (const auto& [key, events] : kept.buy_traffic) {
+        out.name(key.first);
+        out.text(key.second);
+        out.varint(events.size());
+        for (const splice::BuyTrafficEvent& e : events) {
+            out.byte(static_cast<std::uint8_t>(e.status));
+            out.text(e.update_id);
+            out.text(e.reason);
+            out.integer(e.offset);
+        }
+    }
+    out.varint(kept.counters.size());
+    for (const auto& [sender, id] : kept.counters) {
+        out.name(sender);
+        out.name(id);
+    }
+    out.varint(kept.votes.size());
+    for (const auto& [tracking, id] : kept.votes) {
+        out.text(tracking);
+        out.name(id);
+    }
 }
 
 void write_completion(Out& out, const store::CommandCompletion& c) {
@@ -477,7 +530,25 @@ class In {
             text = bytes_.substr(at_, text.size());
             at_ += text.size();
         }
-        if (at_ != bytes_.size()) fail("bytes follow its table of texts");
+        model::Name::reserve(texts_.size());
+        // The sets of parties, each interned once, and the templates.
+        sets_.resize(count());
+        std::vector<model::Name> names;
+        for (model::NameSet& set : sets_) {
+            names.resize(count());
+            for (model::Name& n : names) n = name();
+            set = model::NameSet(names);
+        }
+        templates_.resize(count());
+        for (model::TemplateRef& t : templates_) {
+            model::TemplateId id;
+            id.package_id = name();
+            id.module_name = name();
+            id.entity_name = name();
+            id.package_name = name();
+            t = model::TemplateRef(id);
+        }
+        if (at_ != bytes_.size()) fail("bytes follow its tables");
         bytes_ = payload.substr(8, body_size);
         at_ = 0;
     }
@@ -525,6 +596,16 @@ class In {
         if (!names_[i]) names_[i] = model::Name(texts_[i]);
         return *names_[i];
     }
+    model::NameSet set() { return sets_[index_below(sets_.size(), "a set of parties")]; }
+    model::TemplateRef template_ref() {
+        return templates_[index_below(templates_.size(), "a template")];
+    }
+    // An index below `size` into a table of `what`s.
+    std::size_t index_below(std::size_t size, const char* what) {
+        const std::uint64_t i = varint();
+        if (i >= size) fail(std::string(what) + " is not in its table");
+        return static_cast<std::size_t>(i);
+    }
     // A time of years 0 to 9999, as a seed's (RFC 3339) can be.
     Timestamp time() {
         const Timestamp t{integer()};
@@ -539,10 +620,11 @@ class In {
         static const Timestamp t = *model::parse_timestamp("9999-12-31T23:59:59.999999-23:59");
         return t;
     }
-    // A count of items that take at least a byte each: no more than the bytes left.
-    std::size_t count() {
+    // A count of items that take at least `bytes_each` bytes each: no more than the bytes left
+    // allow.
+    std::size_t count(std::size_t bytes_each = 1) {
         const std::uint64_t n = varint();
-        if (n > bytes_.size() - at_) fail("a count is larger than the bytes left");
+        if (n > (bytes_.size() - at_) / bytes_each) fail("a count is larger than the bytes left");
         return static_cast<std::size_t>(n);
     }
     std::vector<std::string> texts() {
@@ -577,6 +659,8 @@ class In {
     std::size_t at_ = 0;
     std::vector<std::string_view> texts_;
     std::vector<std::optional<model::Name>> names_;  // by text, once asked for
+    std::vector<model::NameSet> sets_;
+    std::vector<model::TemplateRef> templates_;
     std::string scratch_;
 };
 
@@ -682,15 +766,6 @@ model::PackedValue read_value(In& in) {
     return model::PackedValue::adopt(bytes);
 }
 
-model::TemplateId read_template(In& in) {
-    model::TemplateId t;
-    t.package_id = in.name();
-    t.module_name = in.name();
-    t.entity_name = in.name();
-    t.package_name = in.name();
-    return t;
-}
-
 model::Network read_network(In& in) {
     model::Network n;
     n.dso_party = in.text();
@@ -745,124 +820,205 @@ model::Network read_network(In& in) {
     return n;
 }
 
-// A create written by write_created, its contract id put in `contract_id`.
-store::CreateDraft read_created(In& in, std::string& contract_id) {
-    contract_id = in.text();
-    store::CreateDraft c;
-    c.template_id = read_template(in);
-    c.signatories = in.texts();
-    c.observers = in.texts();  // the stakeholders: the same set with the signatories
-    c.packed_argument = read_value(in);
-    return c;
+// A number of up to 32 bits.
+std::uint32_t read_u32(In& in) {
+    const std::uint64_t v = in.varint();
+    if (v > std::numeric_limits<std::uint32_t>::max()) In::fail("a number is beyond 32 bits");
+    return static_cast<std::uint32_t>(v);
+}
+std::int32_t read_i32(In& in) {
+    const std::int64_t v = in.integer();
+    if (v < std::numeric_limits<std::int32_t>::min() ||
+        v > std::numeric_limits<std::int32_t>::max())
+        In::fail("a number is beyond 32 bits");
+    return static_cast<std::int32_t>(v);
 }
 
-// Adds the fork's base written by write_fork_base to `store`.
-void read_fork_base(In& in, store::LedgerStore& store) {
-    const std::int64_t migration = in.integer();
-    if (migration < 0) In::fail("a migration id is negative");
-    for (std::size_t runs = in.count(); runs > 0; --runs) {
-        store::TransactionDraft d;
-        d.effective_at = in.time();
-        d.record_time = d.effective_at;
-        d.synchronizer_id = in.text();
-        if (const auto created_in = kept_id(in.text())) {
-            d.update_id = *created_in;
-            d.keeps_update_id = true;
-        }
-        const std::size_t n = in.count();
-        d.nodes.reserve(n);
-        d.contract_id_cache.resize(n);
-        for (std::size_t i = 0; i < n; ++i)
-            d.nodes.push_back(store::NodeDraft{.event = read_created(in, d.contract_id_cache[i])});
-        try {
-            store.add_fork_base(d, migration);
-        } catch (const store::AppendError& e) {
-            In::fail(std::string("the fork's base does not load: ") + e.what());
-        }
+// The contracts written by write_contracts.
+std::vector<store::ContractState> read_contracts(In& in) {
+    std::vector<store::ContractState> contracts(in.count(10));
+    for (store::ContractState& state : contracts) {
+        auto c = std::make_shared<model::Contract>();
+        c->contract_id = in.name();
+        c->template_ref = in.template_ref();
+        c->signatories = in.set();
+        c->stakeholders = in.set();
+        const std::uint32_t node = read_u32(in);
+        if (node > std::numeric_limits<std::int32_t>::max()) In::fail("a node id is too large");
+        c->created_node_id = static_cast<int>(node);
+        c->created_offset = read_u32(in);
+        c->created_at = in.time();
+        c->argument = read_value(in);
+        state.archived_at = read_u32(in);
+        state.synchronizer_id = in.name();
+        state.contract = std::move(c);
     }
-    if (migration != 0 && store.fork_base().empty()) {
-        try {
-            store.add_fork_base(store::TransactionDraft{}, migration);
-        } catch (const store::AppendError& e) {
-            In::fail(std::string("the fork's base does not load: ") + e.what());
-        }
-    }
+    return contracts;
 }
 
-// The draft that commits the transaction written at `offset` again, with the same contract ids.
-store::TransactionDraft read_transaction(In& in, const store::LedgerStore& store,
-                                         store::Offset offset) {
-    store::TransactionDraft d;
-    d.offset = offset;
-    if (const auto kept = kept_id(in.text())) {
-        d.update_id = *kept;
-        d.keeps_update_id = true;
-    } else {
-        d.update_id = store.id_for(offset);
-    }
-    d.command_id = in.text();
-    d.workflow_id = in.text();
-    d.submitters = in.texts();
-    d.synchronizer_id = in.text();
-    d.external_transaction_hash = in.text();
-    const std::int64_t traffic = in.integer();
-    if (traffic != store::Transaction::no_traffic_cost) d.paid_traffic_cost = traffic;
-    d.effective_at = in.time();
-    d.record_time = in.time();
-    const std::size_t n = in.count();
-    d.nodes.reserve(n);
-    d.contract_id_cache.resize(n);
+// The contract of creation sequence `sequence`.
+const model::ContractPtr& contract_at(In& in, const std::vector<store::ContractState>& contracts) {
+    const std::uint64_t sequence = in.varint();
+    if (sequence >= contracts.size()) In::fail("a contract is not in its table");
+    return contracts[static_cast<std::size_t>(sequence)].contract;
+}
+
+store::UpdatePtr read_transaction(In& in, store::Offset offset,
+                                  const std::vector<store::ContractState>& contracts) {
+    store::Transaction tx{.offset = offset};
+    tx.id_namespace = in.name();
+    tx.command_id = in.name();
+    tx.workflow_id = in.name();
+    tx.submitters = in.set();
+    tx.synchronizer_id = in.name();
+    tx.migration_id = read_i32(in);
+    tx.external_transaction_hash = in.name();
+    tx.traffic_cost = read_i32(in);
+    tx.effective_at = in.time();
+    tx.record_time = in.time();
+    const std::size_t n = in.count(2);
+    if (n == 0) In::fail("a transaction has no node");
+    std::vector<store::Node> nodes;
+    nodes.reserve(n);
+    std::vector<store::ExercisedNode> exercises;
+    std::vector<int> open;  // the last descendants of the exercises whose subtree the walk is in
     for (std::size_t i = 0; i < n; ++i) {
-        const std::uint64_t parent = in.varint();
-        if (parent > i) In::fail("a node's parent comes after it");
-        store::NodeDraft node{.parent = static_cast<int>(parent) - 1};
+        const int id = static_cast<int>(i);
+        while (!open.empty() && open.back() < id) open.pop_back();
+        store::Node node{.node_id = id, .witnesses = in.set()};
         const std::uint8_t tag = in.byte();
         if (tag == static_cast<std::uint8_t>(NodeTag::created)) {
-            node.event = read_created(in, d.contract_id_cache[i]);
+            node.event = store::CreatedNode{contract_at(in, contracts)};
         } else if (tag == static_cast<std::uint8_t>(NodeTag::exercised)) {
-            store::ExerciseDraft e;
-            e.contract_id = in.text();
-            e.template_id = read_template(in);
-            if (in.boolean()) e.interface_id = read_template(in);
-            e.choice = in.text();
-            e.packed_argument = read_value(in);
+            store::ExercisedNode e;
+            e.contract_id = in.name();
+            e.template_ref = in.template_ref();
+            e.has_interface = in.boolean();
+            if (e.has_interface) e.interface = in.template_ref();
+            e.choice = in.name();
+            e.choice_argument = read_value(in);
             e.consuming = in.boolean();
-            e.contract_unknown = in.boolean();
-            e.acting_parties = in.texts();
-            e.packed_result = read_value(in);
-            node.event = std::move(e);
+            e.acting_parties = in.set();
+            e.exercise_result = read_value(in);
+            e.stakeholders = in.set();
+            const std::uint64_t last = in.varint();
+            // A subtree within the transaction and within its parent's.
+            if (last < i || last >= n ||
+                (!open.empty() && last > static_cast<unsigned>(open.back())))
+                In::fail("a node's subtree is out of place");
+            e.last_descendant = static_cast<int>(last);
+            open.push_back(e.last_descendant);
+            exercises.push_back(std::move(e));
+            node.event = static_cast<const store::ExercisedNode*>(nullptr);
         } else {
             In::fail("a node of no known kind");
         }
-        d.nodes.push_back(std::move(node));
+        nodes.push_back(std::move(node));
     }
-    return d;
+    return store::transaction_update(std::move(tx), std::move(nodes), std::move(exercises));
 }
 
-// Replays the update written at `offset` into `store`.
-void read_update(In& in, store::LedgerStore& store, store::Offset offset) {
+// The update at `offset`; a migration's imports go to `imports`.
+store::UpdatePtr read_update(In& in, store::Offset offset,
+                             const std::vector<store::ContractState>& contracts,
+                             store::LedgerStore::Image& image) {
     const std::uint8_t tag = in.byte();
-    if (tag == static_cast<std::uint8_t>(UpdateTag::transaction)) {
-        store.append_transaction(read_transaction(in, store, offset));
-    } else if (tag == static_cast<std::uint8_t>(UpdateTag::reassignment)) {
-        std::optional<store::LedgerStore::KeptIds> kept;
-        if (const auto id = kept_id(in.text()))
-            kept = store::LedgerStore::KeptIds{.update_id = *id, .unassign_id = in.text()};
-        const bool assign = in.boolean();
-        const std::string contract_id = in.text();
-        const std::string submitter = in.text();
-        const std::string target = in.text();
-        const Timestamp t = in.time();
-        if (assign) {
-            store.assign(contract_id, submitter, t, kept);
-        } else {
-            store.unassign(contract_id, target, submitter, t, kept);
-        }
-    } else if (tag == static_cast<std::uint8_t>(UpdateTag::migration)) {
-        store.migrate(in.time());
-    } else {
-        In::fail("an update of no known kind");
+    if (tag == static_cast<std::uint8_t>(UpdateTag::transaction))
+        return read_transaction(in, offset, contracts);
+    if (tag == static_cast<std::uint8_t>(UpdateTag::reassignment)) {
+        store::Reassignment r{.offset = offset};
+        r.contract = contract_at(in, contracts);
+        r.kind =
+            in.boolean() ? store::Reassignment::Kind::assign : store::Reassignment::Kind::unassign;
+        r.submitter = in.name();
+        r.source_synchronizer = in.name();
+        r.target_synchronizer = in.name();
+        r.unassign_id = in.name();
+        r.id_namespace = in.name();
+        r.reassignment_counter = in.integer();
+        r.migration_id = in.integer();
+        r.record_time = in.time();
+        return std::make_shared<const store::Update>(std::move(r));
     }
+    if (tag == static_cast<std::uint8_t>(UpdateTag::migration)) {
+        store::Migration m{.offset = offset};
+        m.id_namespace = in.name();
+        m.migration_id = in.integer();
+        m.record_time = in.time();
+        m.imported_contracts = in.varint();
+        auto& imported = image.imports[m.migration_id];
+        imported.resize(in.count(2));
+        for (auto& [sequence, synchronizer] : imported) {
+            const std::uint64_t s = in.varint();
+            if (s >= contracts.size()) In::fail("a contract is not in its table");
+            sequence = static_cast<std::uint32_t>(s);
+            synchronizer = in.name();
+        }
+        return std::make_shared<const store::Update>(std::move(m));
+    }
+    In::fail("an update of no known kind");
+}
+
+void read_fork_base(In& in, store::LedgerStore::Image& image) {
+    image.fork_base_size = in.varint();
+    if (image.fork_base_size > image.contracts.size())
+        In::fail("the fork's base holds more contracts than the ledger");
+    image.fork_base_migration_id = in.integer();
+    image.fork_base_created_in.resize(in.count(2));
+    for (auto& [first, source] : image.fork_base_created_in) {
+        first = read_u32(in);
+        source = in.name();
+    }
+}
+
+void read_snapshots(In& in, store::LedgerStore::Image& image) {
+    std::shared_ptr<const store::AcsRows> rows;
+    std::int64_t next_row = 1;
+    for (std::size_t n = in.count(4); n > 0; --n) {
+        const std::int64_t migration = in.integer();
+        const Timestamp at = in.time();
+        const std::int64_t ledger_end = in.integer();
+        if (!in.boolean()) {
+            std::vector<model::ContractPtr> contracts(in.count());
+            for (model::ContractPtr& c : contracts) c = contract_at(in, image.contracts);
+            rows = store::make_acs_rows(std::move(contracts));
+        } else if (!rows) {
+            In::fail("a Scan snapshot shares the rows of none");
+        }
+        image.snapshots.push_back(
+            std::make_shared<const store::Snapshot>(migration, at, next_row, rows, ledger_end));
+        next_row += static_cast<std::int64_t>(rows->rows.size());
+    }
+}
+
+splice::SpliceViews::Kept read_views(In& in) {
+    splice::SpliceViews::Kept kept;
+    kept.buy_traffic.resize(in.count(3));
+    for (auto& [key, events] : kept.buy_traffic) {
+        key.first = in.name();
+        key.second = in.text();
+        events.resize(in.count(4));
+        for (splice::BuyTrafficEvent& e : events) {
+            const std::uint8_t status = in.byte();
+            if (status > static_cast<std::uint8_t>(splice::BuyTrafficStatus::expired))
+                In::fail("a buy-traffic event of no known kind");
+            e.status = static_cast<splice::BuyTrafficStatus>(status);
+            e.update_id = in.text();
+            e.reason = in.text();
+            e.offset = in.integer();
+        }
+    }
+    kept.counters.resize(in.count(2));
+    for (auto& [sender, id] : kept.counters) {
+        sender = in.name();
+        id = in.name();
+    }
+    kept.votes.resize(in.count(2));
+    for (auto& [tracking, id] : kept.votes) {
+        tracking = in.text();
+        id = in.name();
+    }
+    return kept;
 }
 
 // The payload of `bytes` once its header and checksum are checked. Throws StateError.
@@ -915,22 +1071,27 @@ std::string write_state(const store::LedgerStore& store, const SeedContext& cont
     auto labels_sorted = std::async(std::launch::async, [&context] { return context.labels(); });
     write_network(out, store.network());
     out.time(store.genesis_time());
-    // The Scan snapshots first: the replay takes each between the updates it came between.
-    const auto times = store.snapshot_times();
-    out.varint(times.size());
-    for (const auto& [migration, t] : times) {
-        out.integer(migration);
-        out.time(t);
-        out.integer(store.snapshot(migration, t, false)->ledger_end);
+    const Sequences sequences = write_contracts(out, store);
+    // The fork's base: its first contracts.
+    out.varint(store.fork_base().size());
+    out.integer(store.fork_base_migration_id());
+    const auto runs = store.fork_base_runs();
+    out.varint(runs.size());
+    for (const auto& [first, source] : runs) {
+        out.varint(first);
+        out.name(source);
     }
-    write_fork_base(out, store);
     const store::Offset end = store.ledger_end();
     out.varint(static_cast<std::uint64_t>(end));
-    for (store::Offset o = 1; o <= end; ++o) write_update(out, *store.update_at(o));
+    for (store::Offset o = 1; o <= end; ++o)
+        write_update(out, store, *store.update_at(o), sequences);
+    write_snapshots(out, store, sequences);
+    write_views(out, splice::views(store).kept());
     const std::vector<store::CommandCompletion> completions = store.completions_after(
         0, std::numeric_limits<std::size_t>::max(), [](const auto&) { return true; });
     out.varint(completions.size());
     for (const store::CommandCompletion& c : completions) write_completion(out, c);
+    out.integer(store.migration_id());
     out.time(store.now());
     // The seed context.
     out.boolean(context.snapshot_interval_seconds().has_value());
@@ -956,7 +1117,6 @@ std::string write_state(const store::LedgerStore& store, const SeedContext& cont
 
 LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress) {
     In in(payload_of(bytes));
-    model::Name::reserve(in.text_count());
     LoadedSeed loaded;
     {
         model::Network network = read_network(in);
@@ -967,43 +1127,20 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress) {
     store::LedgerStore& store = *loaded.store;
     // Whatever the store or its views refuse of what the file says is damage too.
     try {
-        struct Taken {
-            std::int64_t migration;
-            Timestamp at;
-            std::int64_t ledger_end;
-        };
-        std::vector<Taken> taken(in.count());
-        for (Taken& t : taken) t = Taken{in.integer(), in.time(), in.integer()};
-        read_fork_base(in, store);
-        std::size_t next_snapshot = 0;
-        // Takes the snapshots that came after `end` updates.
-        const auto take_due = [&](store::Offset end) {
-            for (; next_snapshot < taken.size() && taken[next_snapshot].ledger_end <= end;
-                 ++next_snapshot) {
-                if (taken[next_snapshot].ledger_end != end ||
-                    store.migration_id() != taken[next_snapshot].migration)
-                    In::fail("a Scan snapshot is out of place");
-                store.take_snapshot(taken[next_snapshot].at);
-            }
-        };
-        const std::size_t updates = in.count();
-        store.reserve(updates, updates);
+        store::LedgerStore::Image image;
+        image.contracts = read_contracts(in);
+        read_fork_base(in, image);
+        const std::size_t updates = in.count(3);
+        image.history.reserve(updates);
         for (std::size_t i = 0; i < updates; ++i) {
-            const auto offset = static_cast<store::Offset>(i) + 1;
-            take_due(offset - 1);
-            if (progress && i % 256 == 0) progress(i, updates);
-            try {
-                read_update(in, store, offset);
-            } catch (const store::AppendError& e) {
-                In::fail("update " + std::to_string(offset) + " does not replay: " + e.what());
-            }
-            if (store.ledger_end() != offset)
-                In::fail("update " + std::to_string(offset) + " is lost");
+            if (progress && i % 4096 == 0) progress(i, updates);
+            image.history.push_back(
+                read_update(in, static_cast<store::Offset>(i) + 1, image.contracts, image));
         }
-        take_due(static_cast<store::Offset>(updates));
-        if (next_snapshot != taken.size()) In::fail("a Scan snapshot comes after the last update");
-        for (std::size_t n = in.count(); n > 0; --n) {
-            store::CommandCompletion c;
+        read_snapshots(in, image);
+        splice::SpliceViews::Kept kept = read_views(in);
+        std::vector<store::CommandCompletion> completions(in.count(8));
+        for (store::CommandCompletion& c : completions) {
             c.offset = in.integer();
             c.user_id = in.text();
             c.command_id = in.text();
@@ -1012,15 +1149,17 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress) {
             c.record_time = in.time();
             c.deduplication_kind = in.text();
             c.deduplication_value = in.integer();
-            c.deduplication_nanos = static_cast<std::int32_t>(in.integer());
-            store.add_completion(std::move(c));
+            c.deduplication_nanos = read_i32(in);
         }
-        const Timestamp now = in.time();
+        image.migration_id = in.integer();
+        image.now = in.time();
         try {
-            if (now > store.now()) store.advance_time(now);
+            store.restore(std::move(image));
+            store.extension<splice::SpliceViews>()->restore(std::move(kept));
         } catch (const store::AppendError& e) {
-            In::fail(e.what());
+            In::fail(std::string("the ledger does not restore: ") + e.what());
         }
+        for (store::CommandCompletion& c : completions) store.add_completion(std::move(c));
         // The seed context.
         std::optional<std::int64_t> interval;
         if (in.boolean()) {

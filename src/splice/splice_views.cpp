@@ -333,10 +333,24 @@ void SpliceViews::prepare(const store::TransactionDraft& draft) {
 }
 
 void SpliceViews::on_created(const store::CreatedEvent& event) {
-    Fact& fact = prepared_.at(event.node);
+    const Fact& fact = prepared_.at(event.node);
     if (std::holds_alternative<std::monostate>(fact)) return;
     const model::ContractPtr& c = event.contract;
-    const std::uint64_t sequence = event.sequence;
+    index(fact, c, event.sequence);
+    if (const auto* k = std::get_if<CounterFact>(&fact)) {
+        undo_.assign(counter_by_sender_, k->sender, c);
+    } else if (const auto* v = std::get_if<VoteFact>(&fact)) {
+        undo_.assign(vote_by_tracking_, v->tracking_cid.value_or(c->contract_id.str()),
+                     c->contract_id);
+    } else if (const auto* b = std::get_if<BuyTrafficFact>(&fact)) {
+        undo_.push_back(buy_traffic_[{b->end_user, b->tracking_id}],
+                        BuyTrafficEvent{.status = BuyTrafficStatus::created,
+                                        .update_id = event.update_id.str(),
+                                        .offset = event.offset});
+    }
+}
+
+void SpliceViews::index(const Fact& fact, const model::ContractPtr& c, std::uint64_t sequence) {
     if (const auto* h = std::get_if<HoldingFact>(&fact)) {
         if (!h->locked) {
             store::SequenceSet& set = unlocked_by_owner_[h->owner];
@@ -355,8 +369,6 @@ void SpliceViews::on_created(const store::CreatedEvent& event) {
     if (const auto* o = std::get_if<OfferFact>(&fact)) {
         undo_.assign(offers_by_party_[o->sender], sequence, c);
         undo_.assign(offers_by_party_[o->receiver], sequence, c);
-    } else if (const auto* k = std::get_if<CounterFact>(&fact)) {
-        undo_.assign(counter_by_sender_, k->sender, c);
     } else if (const auto* pre = std::get_if<PreapprovalFact>(&fact)) {
         undo_.assign(preapprovals_by_receiver_[pre->receiver], std::pair{pre->valid_from, sequence},
                      c);
@@ -376,17 +388,59 @@ void SpliceViews::on_created(const store::CreatedEvent& event) {
                                   .url = a->url,
                                   .description = a->description,
                                   .expires_at = a->expires_at});
-    } else if (const auto* v = std::get_if<VoteFact>(&fact)) {
+    } else if (std::holds_alternative<VoteFact>(fact)) {
         undo_.assign(vote_requests_, sequence, c);
-        undo_.assign(vote_by_tracking_, v->tracking_cid.value_or(c->contract_id.str()),
-                     c->contract_id);
     } else if (const auto* b = std::get_if<BuyTrafficFact>(&fact)) {
         undo_.assign(buy_traffic_request_, c->contract_id,
                      std::pair<Name, std::string>{b->end_user, b->tracking_id});
-        undo_.push_back(buy_traffic_[{b->end_user, b->tracking_id}],
-                        BuyTrafficEvent{.status = BuyTrafficStatus::created,
-                                        .update_id = event.update_id.str(),
-                                        .offset = event.offset});
+    }
+}
+
+SpliceViews::Kept SpliceViews::kept() const {
+    const auto lock = store_.read_lock();
+    Kept out;
+    out.buy_traffic.assign(buy_traffic_.begin(), buy_traffic_.end());
+    out.counters.reserve(counter_by_sender_.size());
+    for (const auto& [sender, counter] : counter_by_sender_)
+        out.counters.emplace_back(sender, counter->contract_id);
+    std::sort(out.counters.begin(), out.counters.end());
+    out.votes.assign(vote_by_tracking_.begin(), vote_by_tracking_.end());
+    std::sort(out.votes.begin(), out.votes.end());
+    return out;
+}
+
+void SpliceViews::restore(Kept kept) {
+    store_.visit_created(0, [this](std::uint64_t sequence, const store::ContractState& state) {
+        const model::Contract& c = *state.contract;
+        if (state.archived_at != 0) {
+            // Snapshots read an archived holding's owner: it was checked when it was created.
+            const model::TemplateId t = c.template_id();
+            if (is_holding(t) &&
+                !holding_owner(c.argument, templates::is(t, templates::locked_amulet)))
+                throw AppendError(t.qualified_name() + " " + c.contract_id.str() + " has no owner");
+            return true;
+        }
+        const Fact fact = extract(c.template_id(), c.argument);
+        if (!std::holds_alternative<std::monostate>(fact)) index(fact, state.contract, sequence);
+        return true;
+    });
+    for (const auto& [migration, at] : store_.snapshot_times())
+        on_snapshot(*store_.snapshot(migration, at, false));
+    for (auto& [key, events] : kept.buy_traffic) buy_traffic_[key] = std::move(events);
+    // Each current counter and vote request is an active one, of its sender and of a vote.
+    for (const auto& [sender, id] : kept.counters) {
+        const auto fact = facts_.find(id);
+        const auto* counter =
+            fact == facts_.end() ? nullptr : std::get_if<CounterFact>(&fact->second.fact);
+        if (counter == nullptr || counter->sender != sender)
+            throw AppendError("the counter of " + sender.str() + " is not an active one of theirs");
+        counter_by_sender_[sender] = store_.created_locked(fact->second.sequence);
+    }
+    for (auto& [tracking, id] : kept.votes) {
+        const auto fact = facts_.find(id);
+        if (fact == facts_.end() || !std::holds_alternative<VoteFact>(fact->second.fact))
+            throw AppendError("the vote tracked by " + tracking + " is no active vote request");
+        vote_by_tracking_[std::move(tracking)] = id;
     }
 }
 

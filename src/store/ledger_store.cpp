@@ -79,24 +79,28 @@ ExercisedNode exercised_node(Name contract_id, const ExerciseDraft& e,
         .last_descendant = id};
 }
 
-// The update of `tx` with its nodes: one heap block holds the update and its shared count, the
-// nodes, their exercises and the exercises' values (NodeList).
-UpdatePtr with_nodes(Transaction tx, NodesBuilt built) {
-    std::size_t bytes =
-        built.nodes.size() * sizeof(Node) + built.exercises.size() * sizeof(ExercisedNode);
-    for (const auto& e : built.exercises)
-        bytes += e->choice_argument.external_size() + e->exercise_result.external_size();
+// The update of `tx` with `nodes`, whose exercises (in node order) exercise_at(k) gives: one heap
+// block holds the update and its shared count, the nodes, their exercises and the exercises'
+// values (NodeList).
+template <class ExerciseAt>
+UpdatePtr assemble(Transaction tx, std::vector<Node>& built_nodes, std::size_t exercise_count,
+                   ExerciseAt exercise_at) {
+    std::size_t bytes = built_nodes.size() * sizeof(Node) + exercise_count * sizeof(ExercisedNode);
+    for (std::size_t k = 0; k < exercise_count; ++k) {
+        const ExercisedNode& e = exercise_at(k);
+        bytes += e.choice_argument.external_size() + e.exercise_result.external_size();
+    }
     trailing_bytes = bytes;
     auto update = std::allocate_shared<Update>(WithTrailing<Update>(), std::move(tx));
     auto* nodes = reinterpret_cast<Node*>(trailing_at);
-    auto* exercises = reinterpret_cast<ExercisedNode*>(nodes + built.nodes.size());
-    auto* values = reinterpret_cast<std::uint32_t*>(exercises + built.exercises.size());
+    auto* exercises = reinterpret_cast<ExercisedNode*>(nodes + built_nodes.size());
+    auto* values = reinterpret_cast<std::uint32_t*>(exercises + exercise_count);
     std::size_t next_exercise = 0;
-    for (std::size_t i = 0; i < built.nodes.size(); ++i) {
-        Node& node = built.nodes[i];
+    for (std::size_t i = 0; i < built_nodes.size(); ++i) {
+        Node& node = built_nodes[i];
         if (std::holds_alternative<const ExercisedNode*>(node.event)) {
-            ExercisedNode& box = *built.exercises[next_exercise];
-            auto* e = new (exercises + next_exercise) ExercisedNode(std::move(box));
+            auto* e = new (exercises + next_exercise)
+                ExercisedNode(std::move(exercise_at(next_exercise)));
             e->choice_argument = e->choice_argument.copy_into(values);  // frees the owned bytes
             values += e->choice_argument.external_size() / 4;
             e->exercise_result = e->exercise_result.copy_into(values);
@@ -107,9 +111,14 @@ UpdatePtr with_nodes(Transaction tx, NodesBuilt built) {
         new (nodes + i) Node(std::move(node));
     }
     std::get<Transaction>(*update).nodes =
-        NodeList(nodes, static_cast<std::uint32_t>(built.nodes.size()),
-                 static_cast<std::uint32_t>(built.exercises.size()));
+        NodeList(nodes, static_cast<std::uint32_t>(built_nodes.size()),
+                 static_cast<std::uint32_t>(exercise_count));
     return update;
+}
+
+UpdatePtr with_nodes(Transaction tx, NodesBuilt built) {
+    return assemble(std::move(tx), built.nodes, built.exercises.size(),
+                    [&built](std::size_t k) -> ExercisedNode& { return *built.exercises[k]; });
 }
 
 // True when `parent` may be the parent of the node following `previous` in pre-order: a root,
@@ -135,6 +144,34 @@ struct Known {
 };
 
 }  // namespace
+
+UpdatePtr transaction_update(Transaction tx, std::vector<Node> nodes,
+                             std::vector<ExercisedNode> exercises) {
+    return assemble(std::move(tx), nodes, exercises.size(),
+                    [&exercises](std::size_t k) -> ExercisedNode& { return exercises[k]; });
+}
+
+std::shared_ptr<const AcsRows> make_acs_rows(std::vector<model::ContractPtr> rows) {
+    auto data = std::make_shared<AcsRows>();
+    data->rows = std::move(rows);
+    data->rows_by_stakeholder = index_by_stakeholder(
+        data->rows, [](const model::ContractPtr& c) -> const auto& { return c->stakeholders; });
+    // A network has a handful of templates: each one's key is spelt once.
+    std::vector<std::pair<model::TemplateRef, std::vector<std::uint32_t>*>> lists;
+    for (std::size_t i = 0; i < data->rows.size(); ++i) {
+        const model::TemplateRef& ref = data->rows[i]->template_ref;
+        auto it = std::find_if(lists.begin(), lists.end(),
+                               [&](const auto& entry) { return entry.first == ref; });
+        if (it == lists.end()) {
+            const model::TemplateId t = ref.get();
+            lists.emplace_back(ref,
+                               &data->rows_by_template[t.package_name + ":" + t.qualified_name()]);
+            it = std::prev(lists.end());
+        }
+        it->second->push_back(static_cast<std::uint32_t>(i));
+    }
+    return data;
+}
 
 Offset offset_of(const Update& u) {
     return std::visit([](const auto& x) { return x.offset; }, u);
@@ -660,6 +697,107 @@ void LedgerStore::add_fork_base(const TransactionDraft& draft, std::int64_t migr
     for (std::size_t i = 0; i < contracts.size(); ++i) add_created(contracts[i], draft, i);
 }
 
+void LedgerStore::restore(Image image) {
+    const std::unique_lock lock(mutex_);
+    if (!history_.empty() || !contracts_.empty() || !snapshots_.empty())
+        throw AppendError("only an empty ledger is restored");
+    constexpr std::size_t most = std::numeric_limits<std::uint32_t>::max();
+    if (image.history.size() >= most || image.contracts.size() > most)
+        throw AppendError("the ledger is full");
+    if (image.fork_base_size > image.contracts.size())
+        throw AppendError("the fork's base holds more contracts than the ledger");
+    // The contracts and their index by id.
+    sequence_of_.reserve(image.contracts.size());
+    for (ContractState& state : image.contracts) {
+        const auto sequence = static_cast<std::uint32_t>(contracts_.size());
+        templates_.insert(state.contract->template_ref);
+        contracts_.push_back(std::move(state));
+        if (!sequence_of_.insert(sequence)) {
+            throw AppendError("contract " + contracts_.back().contract->contract_id.str() +
+                              " is there twice");
+        }
+    }
+    // The history and the indexes that follow it.
+    history_ = std::move(image.history);
+    offset_of_update_.reserve(history_.size());
+    for (std::size_t i = 0; i < history_.size(); ++i) {
+        const Update& update = *history_[i];
+        if (offset_of(update) != static_cast<Offset>(i) + 1)
+            throw AppendError("update " + std::to_string(i + 1) + " is out of place");
+        if (!offset_of_update_.insert(static_cast<std::uint32_t>(i)))
+            throw AppendError("update " + update_id_of(update).str() + " is there twice");
+        if (const auto* tx = std::get_if<Transaction>(&update)) {
+            if (!tx->external_transaction_hash.empty())
+                offset_of_external_hash_[tx->external_transaction_hash.str()] = tx->offset;
+        } else if (const auto* r = std::get_if<Reassignment>(&update)) {
+            reassignments_[r->contract->contract_id].push_back(r->offset);
+            if (r->kind == Reassignment::Kind::unassign) {
+                in_flight_[r->contract->contract_id.str()] = *r;
+            } else {
+                in_flight_.erase(r->contract->contract_id.str());
+            }
+        }
+    }
+    // Each contract was created by the node that says so, and archived by a transaction that
+    // consumes it: readers go from one to the other.
+    for (const ContractState& state : contracts_) {
+        const model::Contract& c = *state.contract;
+        if (c.created_offset > history_.size() || state.archived_at > history_.size() ||
+            (state.archived_at != 0 && state.archived_at <= c.created_offset))
+            throw AppendError("contract " + c.contract_id.str() + " is out of its history");
+        if (c.created_offset != 0) {
+            const auto* tx = std::get_if<Transaction>(history_[c.created_offset - 1].get());
+            const CreatedNode* node =
+                tx != nullptr && static_cast<std::size_t>(c.created_node_id) < tx->nodes.size()
+                    ? created(tx->nodes[static_cast<std::size_t>(c.created_node_id)])
+                    : nullptr;
+            if (node == nullptr || node->contract != state.contract)
+                throw AppendError("contract " + c.contract_id.str() + " is not where it was made");
+        }
+        if (state.archived_at != 0) {
+            const auto* tx = std::get_if<Transaction>(history_[state.archived_at - 1].get());
+            if (tx == nullptr ||
+                std::none_of(tx->nodes.begin(), tx->nodes.end(), [&c](const Node& n) {
+                    const ExercisedNode* e = exercised(n);
+                    return e != nullptr && e->consuming && e->contract_id == c.contract_id;
+                }))
+                throw AppendError("contract " + c.contract_id.str() +
+                                  " is archived by no transaction");
+        }
+    }
+    for (const SnapshotPtr& snapshot : image.snapshots) {
+        if (snapshot->ledger_end < 0 ||
+            snapshot->ledger_end > static_cast<std::int64_t>(history_.size()))
+            throw AppendError("a snapshot comes after the history");
+    }
+    // The contracts each migration re-imported.
+    for (const auto& [migration, imported] : image.imports) {
+        auto& imports = imports_[migration];
+        for (const auto& [sequence, synchronizer] : imported) {
+            if (sequence >= contracts_.size()) throw AppendError("an import of no contract");
+            const model::ContractPtr& c = contracts_[sequence].contract;
+            imports[c->contract_id.view()] = ImportUpdate{
+                .contract = c, .migration_id = migration, .synchronizer_id = synchronizer.str()};
+        }
+    }
+    for (SnapshotPtr& snapshot : image.snapshots) {
+        next_acs_row_id_ += static_cast<std::int64_t>(snapshot->acs.rows.size());
+        const Timestamp at = snapshot->record_time;
+        if (!snapshots_[snapshot->migration_id].emplace(at, std::move(snapshot)).second)
+            throw AppendError("a snapshot is there twice");
+    }
+    now_ = image.now;
+    migration_id_ = image.migration_id;
+    fork_base_size_ = image.fork_base_size;
+    fork_base_migration_id_ = image.fork_base_migration_id;
+    fork_base_created_in_ = std::move(image.fork_base_created_in);
+}
+
+std::vector<std::pair<std::uint32_t, Name>> LedgerStore::fork_base_runs() const {
+    const std::shared_lock lock(mutex_);
+    return fork_base_created_in_;
+}
+
 std::vector<model::ContractPtr> LedgerStore::fork_base() const {
     const std::shared_lock lock(mutex_);
     std::vector<model::ContractPtr> out;
@@ -784,33 +922,17 @@ void LedgerStore::take_snapshot(Timestamp record_time) {
                           model::format_instant(record_time) + " exists already");
     }
     if (!last_acs_rows_ || last_acs_rows_version_ != acs_version_) {
-        auto data = std::make_shared<AcsRows>();
+        std::vector<model::ContractPtr> rows;
         const Name dso(network_.dso_party);
         for_each_active([&](const ContractState& state) {
-            if (state.contract->stakeholders.contains(dso)) data->rows.push_back(state.contract);
+            if (state.contract->stakeholders.contains(dso)) rows.push_back(state.contract);
         });
-        std::sort(data->rows.begin(), data->rows.end(),
+        std::sort(rows.begin(), rows.end(),
                   [](const model::ContractPtr& a, const model::ContractPtr& b) {
                       return std::tie(a->created_at, a->contract_id) <
                              std::tie(b->created_at, b->contract_id);
                   });
-        data->rows_by_stakeholder = index_by_stakeholder(
-            data->rows, [](const model::ContractPtr& c) -> const auto& { return c->stakeholders; });
-        // A network has a handful of templates: each one's key is spelt once.
-        std::vector<std::pair<model::TemplateRef, std::vector<std::uint32_t>*>> lists;
-        for (std::size_t i = 0; i < data->rows.size(); ++i) {
-            const model::TemplateRef& ref = data->rows[i]->template_ref;
-            auto it = std::find_if(lists.begin(), lists.end(),
-                                   [&](const auto& entry) { return entry.first == ref; });
-            if (it == lists.end()) {
-                const model::TemplateId t = ref.get();
-                lists.emplace_back(
-                    ref, &data->rows_by_template[t.package_name + ":" + t.qualified_name()]);
-                it = std::prev(lists.end());
-            }
-            it->second->push_back(static_cast<std::uint32_t>(i));
-        }
-        last_acs_rows_ = std::move(data);
+        last_acs_rows_ = make_acs_rows(std::move(rows));
         last_acs_rows_version_ = acs_version_;
     }
     auto snapshot = std::make_shared<const Snapshot>(migration_id_, record_time, next_acs_row_id_,

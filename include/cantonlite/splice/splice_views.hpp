@@ -160,6 +160,24 @@ class SpliceViews final : public store::LedgerExtension {
     // by expiry then creation order.
     [[nodiscard]] std::vector<ExpiringContract> expiring_until(model::Timestamp t) const;
 
+    // What of the views a state file keeps beyond the active contracts and the snapshots, from
+    // which restore() derives the rest: what earlier transactions left.
+    struct Kept {
+        // Each buy-traffic request's history, by (end user, tracking id).
+        std::vector<std::pair<std::pair<Name, std::string>, std::vector<BuyTrafficEvent>>>
+            buy_traffic;
+        // Each sender's current TransferCommandCounter: an earlier one may be active still.
+        std::vector<std::pair<Name, Name>> counters;
+        // Each tracking contract id's current VoteRequest.
+        std::vector<std::pair<std::string, Name>> votes;
+    };
+    // In a fixed order (a state file's bytes do not depend on a hash table's).
+    [[nodiscard]] Kept kept() const;
+    // Builds the views of a store restored at once (LedgerStore::restore): its active contracts'
+    // facts, its snapshots' holdings, and `kept`. Throws AppendError as an append would for a
+    // Splice contract without the fields the views read. REQUIRES: the views are empty.
+    void restore(Kept kept);
+
     // ---- LedgerExtension ----
     void prepare(const store::TransactionDraft& draft) override;
     void on_created(const store::CreatedEvent& event) override;
@@ -227,6 +245,9 @@ class SpliceViews final : public store::LedgerExtension {
         Fact fact;
         std::uint64_t sequence = 0;
     };
+    // Adds active contract `c` of creation sequence `sequence`, of facts `fact`, to the views that
+    // derive from the active contracts alone.
+    void index(const Fact& fact, const model::ContractPtr& c, std::uint64_t sequence);
 
     // The facts of the draft being appended, by node (prepare to on_created).
     std::vector<Fact> prepared_;

@@ -72,6 +72,9 @@ struct AcsRows {
     std::unordered_map<std::string, std::vector<std::uint32_t>> rows_by_template;
 };
 
+// The rows of a snapshot, `rows` in their order, indexed by stakeholder and template.
+[[nodiscard]] std::shared_ptr<const AcsRows> make_acs_rows(std::vector<model::ContractPtr> rows);
+
 // One migration's ACS at one record time, as Scan materialises it: the contracts in
 // (created_at, contract_id) order with consecutive row ids; the whole ACS (/v2/state/acs) is
 // numbered in one sequence across snapshots. Immutable; shared with readers. Extensions keep
@@ -213,6 +216,33 @@ class LedgerStore {
     // (0 when none: a network's first migration).
     [[nodiscard]] std::vector<model::ContractPtr> fork_base() const;
     [[nodiscard]] std::int64_t fork_base_migration_id() const;
+
+    // The runs of the fork's base that one source update created: the first contract's creation
+    // sequence, and the kept id's source (model::kept_id_source) of that update, or "".
+    [[nodiscard]] std::vector<std::pair<std::uint32_t, Name>> fork_base_runs() const;
+
+    // What a state file restores (seed/state_codec.cpp): the store's contents as they stood, from
+    // which restore() derives every index.
+    struct Image {
+        std::vector<ContractState> contracts;  // in creation order
+        std::vector<UpdatePtr> history;        // update i at offset i + 1
+        // The contracts each migration re-imported, by the migration they came from: their
+        // creation sequences and synchronizers.
+        std::map<std::int64_t, std::vector<std::pair<std::uint32_t, Name>>> imports;
+        // In the order they were taken, their rows numbered from 1 in that order.
+        std::vector<SnapshotPtr> snapshots;
+        model::Timestamp now;
+        std::int64_t migration_id = 0;
+        std::size_t fork_base_size = 0;  // the first contracts
+        std::int64_t fork_base_migration_id = 0;
+        std::vector<std::pair<std::uint32_t, Name>> fork_base_created_in;  // fork_base_runs()
+    };
+    // Fills this empty store with `image` at once, instead of appending its history again, and
+    // builds the indexes. The extensions are not told: each restores itself from the store
+    // (SpliceViews::restore). Nothing is recorded to undo. Throws AppendError when the image
+    // would break an index (a contract or update id twice, an update out of place). REQUIRES: the
+    // store is empty; the image is consistent (a state file this cantonlite wrote, checksummed).
+    void restore(Image image);
 
     // Starts the next migration id: every active contract is re-imported into it (import updates).
     void migrate(model::Timestamp record_time);

@@ -198,6 +198,11 @@ using Update = std::variant<Transaction, Reassignment, Migration>;
 static_assert(sizeof(Update) <= 80);
 using UpdatePtr = std::shared_ptr<const Update>;
 
+// The update of `tx` with `nodes` (in pre-order), in one heap block (NodeList). Each exercise
+// node's exercise is the next of `exercises`, in node order; its pointer in `nodes` is not read.
+[[nodiscard]] UpdatePtr transaction_update(Transaction tx, std::vector<Node> nodes,
+                                           std::vector<ExercisedNode> exercises);
+
 [[nodiscard]] Offset offset_of(const Update& update);
 // Computed from the update's namespace and offset (a SHA-256).
 [[nodiscard]] model::UpdateId update_id_of(const Update& update);

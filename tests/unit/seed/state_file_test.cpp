@@ -206,20 +206,21 @@ TEST(StateFile, RefusesABodySizeThatDoesNotFit) {
     EXPECT_EQ(refusal(too_large), "s.state: is damaged: its body is larger than the file");
     std::string trailing = bytes + "x";
     seal_state_file(trailing);
-    EXPECT_EQ(refusal(trailing), "s.state: is damaged: bytes follow its table of texts");
+    EXPECT_EQ(refusal(trailing), "s.state: is damaged: bytes follow its tables");
 }
 
 TEST(StateFile, RefusesAnotherFormat) {
     std::string newer = default_network()->state();
     newer[16] = static_cast<char>(state_file_format + 1);
     EXPECT_EQ(refusal(newer),
-              "s.state: is a state file of format 5, newer than the format this "
-              "cantonlite reads (4)");
+              "s.state: is a state file of format 6, newer than the format this "
+              "cantonlite reads (5)");
+    // Format 4 replayed the history; its files are made again from their seed or source.
     std::string older = newer;
-    older[16] = 1;
+    older[16] = 4;
     EXPECT_EQ(refusal(older),
-              "s.state: is a state file of format 1, which is not the format this "
-              "cantonlite reads (4)");
+              "s.state: is a state file of format 4, which is not the format this "
+              "cantonlite reads (5)");
 }
 
 // Readers of the store while a running network loads state files in place: those that take the

@@ -570,6 +570,126 @@ TEST_F(LedgerStoreTest, AForkedUpdateMayExerciseAContractItsSourceNeverShowed) {
     EXPECT_THROW(store_.append_transaction(again), AppendError);
 }
 
+// What restore() is given for `s`: its contents, read back through its public API (as a state
+// file's writer reads them).
+LedgerStore::Image image_of(const LedgerStore& s) {
+    LedgerStore::Image image;
+    s.visit_created(0, [&image](std::uint64_t, const ContractState& state) {
+        image.contracts.push_back(state);
+        return true;
+    });
+    for (Offset o = 1; o <= s.ledger_end(); ++o) {
+        image.history.push_back(s.update_at(o));
+        if (const auto* m = std::get_if<Migration>(s.update_at(o).get())) {
+            for (const ImportUpdate& i : s.import_updates(m->migration_id, "", 1000)) {
+                const auto it =
+                    std::find_if(image.contracts.begin(), image.contracts.end(),
+                                 [&i](const ContractState& c) { return c.contract == i.contract; });
+                image.imports[m->migration_id].emplace_back(
+                    static_cast<std::uint32_t>(it - image.contracts.begin()),
+                    Name(i.synchronizer_id));
+            }
+        }
+    }
+    for (const auto& [migration, t] : s.snapshot_times())
+        image.snapshots.push_back(s.snapshot(migration, t, false));
+    image.now = s.now();
+    image.migration_id = s.migration_id();
+    image.fork_base_size = s.fork_base().size();
+    image.fork_base_migration_id = s.fork_base_migration_id();
+    image.fork_base_created_in = s.fork_base_runs();
+    return image;
+}
+
+TEST_F(LedgerStoreTest, ARestoredStoreAnswersAsTheOneItWasTakenFrom) {
+    const std::string kept = mint(alice, "1");
+    const std::string gone = mint(alice, "2");
+    const std::string moving = mint(bob, "3");
+    const std::string moved = mint(bob, "4");
+    auto d = draft();
+    d.add(-1, archive(gone, alice));
+    d.external_transaction_hash = std::string(64, 'a');
+    store_.append_transaction(d);
+    Timestamp t{store_.now().micros + second};
+    store_.unassign(moved, "private::1220ee", bob, t);
+    store_.assign(moved, bob, Timestamp{t.micros + second});
+    store_.take_snapshot(Timestamp{t.micros + 2 * second});
+    store_.migrate(Timestamp{t.micros + 3 * second});
+    store_.unassign(moving, "private::1220ee", bob, Timestamp{t.micros + 4 * second});
+
+    LedgerStore restored(network(), Timestamp{1'000 * second});
+    restored.restore(image_of(store_));
+
+    EXPECT_EQ(restored.ledger_end(), store_.ledger_end());
+    EXPECT_EQ(restored.now(), store_.now());
+    EXPECT_EQ(restored.migration_id(), 1);
+    EXPECT_EQ(restored.contract(gone)->archived_offset(), 5);
+    EXPECT_EQ(restored.active_contracts().size(), 3U);
+    EXPECT_EQ(restored.reassignments_of(moved), (std::vector<Offset>{6, 7}));
+    EXPECT_EQ(restored.reassignment_counter(moving), 1);
+    EXPECT_EQ(restored.offset_of_update(store_.update_id_for(7)), 7);
+    EXPECT_EQ(restored.offset_of_external_hash(std::string(64, 'a')), 5);
+    EXPECT_TRUE(restored.knows_template("splice-amulet", "Splice.Amulet:Amulet"));
+    EXPECT_EQ(restored.import_updates(1, "", 10).size(), 3U);
+    EXPECT_EQ(restored.snapshot(0, Timestamp{t.micros + 2 * second}, false)->acs.rows.size(), 3U);
+    // The contract in flight lands where its unassignment sent it; the others go on as before.
+    restored.assign(moving, bob, Timestamp{t.micros + 5 * second});
+    EXPECT_EQ(restored.contract(moving)->synchronizer_id, "private::1220ee");
+    auto next = TransactionDraft{.offset = restored.next_offset(),
+                                 .update_id = restored.id_for(restored.next_offset()),
+                                 .submitters = {dso},
+                                 .effective_at = Timestamp{t.micros + 6 * second},
+                                 .record_time = Timestamp{t.micros + 6 * second},
+                                 .synchronizer_id = "global::1220dd"};
+    next.add(-1, archive(kept, alice));
+    restored.append_transaction(next);
+    EXPECT_EQ(restored.contract(kept)->archived_offset(), 11);
+    // Its snapshots' rows go on from where the image's ended.
+    restored.take_snapshot(Timestamp{t.micros + 7 * second});
+    EXPECT_EQ(restored.snapshot(1, Timestamp{t.micros + 7 * second}, false)->first_acs_row_id(), 4);
+}
+
+TEST_F(LedgerStoreTest, RestoreRefusesAnImageThatWouldBreakItsIndexes) {
+    const std::string first = mint(alice, "1");
+    const std::string second_one = mint(alice, "2");
+    auto d = draft();
+    d.add(-1, archive(first, alice));
+    store_.append_transaction(d);
+    const auto refusal = [](LedgerStore::Image image) -> std::string {
+        LedgerStore s(network(), Timestamp{1'000 * second});
+        try {
+            s.restore(std::move(image));
+        } catch (const AppendError& e) {
+            return e.what();
+        }
+        return "restored";
+    };
+    EXPECT_EQ(refusal(image_of(store_)), "restored");
+
+    LedgerStore::Image twice = image_of(store_);
+    twice.contracts.push_back(twice.contracts.front());
+    EXPECT_EQ(refusal(std::move(twice)), "contract " + first + " is there twice");
+
+    LedgerStore::Image misplaced = image_of(store_);
+    std::swap(misplaced.history[0], misplaced.history[1]);
+    EXPECT_EQ(refusal(std::move(misplaced)), "update 1 is out of place");
+
+    LedgerStore::Image unarchived = image_of(store_);
+    unarchived.contracts[1].archived_at = 3;  // the archive of the first
+    EXPECT_EQ(refusal(std::move(unarchived)),
+              "contract " + second_one + " is archived by no transaction");
+
+    LedgerStore::Image beyond = image_of(store_);
+    beyond.contracts[1].archived_at = 4;
+    EXPECT_EQ(refusal(std::move(beyond)), "contract " + second_one + " is out of its history");
+
+    LedgerStore::Image unmade = image_of(store_);
+    auto moved = std::make_shared<model::Contract>(*unmade.contracts[1].contract);
+    moved->created_offset = 1;
+    unmade.contracts[1].contract = moved;
+    EXPECT_EQ(refusal(std::move(unmade)), "contract " + second_one + " is not where it was made");
+}
+
 TEST_F(LedgerStoreTest, ConcurrentReadersSeeWholeUpdates) {
     constexpr int writes = 400;
     constexpr int checkpoints = 4;  // the writer waits for a reader every writes/checkpoints
