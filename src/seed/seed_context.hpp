@@ -66,6 +66,11 @@ class SeedContext {
     void set_label(const std::string& name, const std::string& contract_id);
     // The same, not listed among the step's labels: a state file's, read back.
     void restore_label(model::Name label, model::Name contract_id);
+    // Room for `n` more labels (a state file knows how many it restores).
+    void reserve_labels(std::size_t n) {
+        labels_.reserve(labels_.size() + n);
+        first_label_.reserve(first_label_.size() + n);
+    }
     // The labels set since the last clear_step_labels(), in order: what a run-time step reports.
     [[nodiscard]] const std::vector<std::pair<std::string, std::string>>& step_labels() const {
         return step_labels_;

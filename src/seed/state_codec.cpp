@@ -137,6 +137,15 @@ class Out {
             text(v);
         }
     }
+    // Room for a 4-byte number written later (fill): a chunk's size, known once it is written.
+    std::size_t hole() {
+        room(4);
+        used_ += 4;
+        return used_ - 4;
+    }
+    void fill(std::size_t at, std::uint32_t v) { put_le(out_, at, v, 4); }
+    [[nodiscard]] std::size_t size() const { return used_; }
+
     // A set of parties, as its index in the table of sets: each distinct set once, its names in
     // their order (a node's witnesses, a contract's stakeholders repeat thousands of times).
     void set(model::NameSet names) {
@@ -339,6 +348,42 @@ void write_network(Out& out, const model::Network& n) {
 enum class UpdateTag : std::uint8_t { transaction = 0, reassignment = 1, migration = 2 };
 enum class NodeTag : std::uint8_t { created = 0, exercised = 1 };
 
+// Items a reader decodes on two threads (read_chunks): their count and how many a chunk holds,
+// then each chunk as its size in bytes (4, little-endian) and its items. item() comes before each.
+class Chunks {
+  public:
+    static constexpr std::size_t items_each = 4096;
+
+    Chunks(Out& out, std::size_t count) : out_(out), count_(count) {
+        out.varint(count);
+        out.varint(items_each);
+    }
+    void item() {
+        if (written_++ % items_each != 0) return;
+        close();
+        hole_ = out_.hole();
+    }
+    void finish() {
+        close();
+        if (written_ != count_) throw std::logic_error("a chunked section lost count");
+    }
+
+  private:
+    void close() {
+        if (hole_ == no_hole) return;
+        const std::size_t size = out_.size() - hole_ - 4;
+        if (size > std::numeric_limits<std::uint32_t>::max())
+            throw std::logic_error("a chunk of the state file is larger than 4 GiB");
+        out_.fill(hole_, static_cast<std::uint32_t>(size));
+        hole_ = no_hole;
+    }
+    static constexpr std::size_t no_hole = std::numeric_limits<std::size_t>::max();
+    Out& out_;
+    std::size_t count_;
+    std::size_t written_ = 0;
+    std::size_t hole_ = no_hole;  // where the open chunk's size goes
+};
+
 // The creation sequence of each contract the writer met, by its address (the store's contracts
 // are shared: a node, a move, an import and a snapshot's row name the same one).
 using Sequences = boost::unordered_flat_map<const model::Contract*, std::uint32_t>;
@@ -358,9 +403,10 @@ Sequences write_contracts(Out& out, const store::LedgerStore& store) {
         return true;
     });
     sequences.reserve(count);
-    out.varint(count);
+    Chunks chunks(out, count);
     store.visit_created(0, [&](std::uint64_t sequence, const store::ContractState& state) {
         if (sequence >= count) return false;  // none is created under the readers' lock
+        chunks.item();
         const model::Contract& k = *state.contract;
         sequences.emplace(&k, static_cast<std::uint32_t>(sequence));
         out.name(k.contract_id);
@@ -375,6 +421,7 @@ Sequences write_contracts(Out& out, const store::LedgerStore& store) {
         out.name(state.synchronizer_id);
         return true;
     });
+    chunks.finish();
     return sequences;
 }
 
@@ -516,31 +563,38 @@ class In {
         const std::uint64_t body_size = get_le(payload, 0, 8);
         if (body_size > payload.size() - 8) fail("its body is larger than the file");
         bytes_ = payload.substr(8 + body_size);  // the table
-        texts_.resize(count());
+        auto tables = std::make_shared<Tables>();
+        tables_ = tables;
+        std::vector<std::string_view>& texts = tables->texts;
+        texts.resize(count());
         // The sizes first, kept in the views (no vector of sizes: freeing one so early would
         // raise glibc's mmap threshold, and the load's larger blocks would then stay resident as
         // heap holes), then the texts.
-        for (std::string_view& text : texts_) {
+        for (std::string_view& text : texts) {
             const std::uint64_t size = varint();
             need(size);
             text = std::string_view(bytes_.data(), size);
         }
-        for (std::string_view& text : texts_) {
+        for (std::string_view& text : texts) {
             need(text.size());
             text = bytes_.substr(at_, text.size());
             at_ += text.size();
         }
-        model::Name::reserve(texts_.size());
+        // Every text as a Name, interned in one pass: nearly all of them are Names (the few that
+        // are not cost a handful of bytes).
+        model::Name::reserve(texts.size());
+        tables->names.reserve(texts.size());
+        for (const std::string_view text : texts) tables->names.emplace_back(text);
         // The sets of parties, each interned once, and the templates.
-        sets_.resize(count());
+        tables->sets.resize(count());
         std::vector<model::Name> names;
-        for (model::NameSet& set : sets_) {
+        for (model::NameSet& set : tables->sets) {
             names.resize(count());
             for (model::Name& n : names) n = name();
             set = model::NameSet(names);
         }
-        templates_.resize(count());
-        for (model::TemplateRef& t : templates_) {
+        tables->templates.resize(count());
+        for (model::TemplateRef& t : tables->templates) {
             model::TemplateId id;
             id.package_id = name();
             id.module_name = name();
@@ -551,6 +605,15 @@ class In {
         if (at_ != bytes_.size()) fail("bytes follow its tables");
         bytes_ = payload.substr(8, body_size);
         at_ = 0;
+    }
+
+    // A reader of the next `size` bytes, with the same tables, for another thread; this one
+    // skips them.
+    In split(std::size_t size) {
+        need(size);
+        In part(bytes_.substr(at_, size), tables_);
+        at_ += size;
+        return part;
     }
 
     std::uint8_t byte() {
@@ -579,6 +642,11 @@ class In {
         at_ += n;
         return out;
     }
+    std::uint32_t fixed32() {
+        need(4);
+        at_ += 4;
+        return static_cast<std::uint32_t>(get_le(bytes_, at_ - 4, 4));
+    }
     // A buffer the reader of a value reuses.
     std::string& scratch() { return scratch_; }
     bool boolean() {
@@ -586,19 +654,14 @@ class In {
         if (b > 1) fail("a flag is neither 0 nor 1");
         return b == 1;
     }
-    std::string_view text_view() { return texts_[text_index()]; }
+    std::string_view text_view() { return tables_->texts[text_index()]; }
     std::string text() { return std::string(text_view()); }
-    // A text as a Name, interned once per text of the table (templates' names repeat on every
-    // node).
-    model::Name name() {
-        const std::size_t i = text_index();
-        if (names_.size() < texts_.size()) names_.resize(texts_.size());
-        if (!names_[i]) names_[i] = model::Name(texts_[i]);
-        return *names_[i];
+    model::Name name() { return tables_->names[text_index()]; }
+    model::NameSet set() {
+        return tables_->sets[index_below(tables_->sets.size(), "a set of parties")];
     }
-    model::NameSet set() { return sets_[index_below(sets_.size(), "a set of parties")]; }
     model::TemplateRef template_ref() {
-        return templates_[index_below(templates_.size(), "a template")];
+        return tables_->templates[index_below(tables_->templates.size(), "a template")];
     }
     // An index below `size` into a table of `what`s.
     std::size_t index_below(std::size_t size, const char* what) {
@@ -640,16 +703,25 @@ class In {
         }
         return out;
     }
-    [[nodiscard]] std::size_t text_count() const { return texts_.size(); }
     [[nodiscard]] bool at_end() const { return at_ == bytes_.size(); }
     [[noreturn]] static void fail(const std::string& what) {
         throw StateError("is damaged: " + what);
     }
 
   private:
+    // The tables after the body, which every reader of a part of it shares.
+    struct Tables {
+        std::vector<std::string_view> texts;
+        std::vector<model::Name> names;  // by text
+        std::vector<model::NameSet> sets;
+        std::vector<model::TemplateRef> templates;
+    };
+    In(std::string_view bytes, std::shared_ptr<const Tables> tables)
+        : bytes_(bytes), tables_(std::move(tables)) {}
+
     std::size_t text_index() {
         const std::uint64_t i = varint();
-        if (i >= texts_.size()) fail("a text is not in the table");
+        if (i >= tables_->texts.size()) fail("a text is not in the table");
         return static_cast<std::size_t>(i);
     }
     void need(std::uint64_t n) const {
@@ -657,10 +729,7 @@ class In {
     }
     std::string_view bytes_;
     std::size_t at_ = 0;
-    std::vector<std::string_view> texts_;
-    std::vector<std::optional<model::Name>> names_;  // by text, once asked for
-    std::vector<model::NameSet> sets_;
-    std::vector<model::TemplateRef> templates_;
+    std::shared_ptr<const Tables> tables_;
     std::string scratch_;
 };
 
@@ -834,25 +903,77 @@ std::int32_t read_i32(In& in) {
     return static_cast<std::int32_t>(v);
 }
 
+// Reads a section Chunks wrote: prepare(count, chunks) first, then decode(part, chunk, first, n)
+// reads items first to first + n - 1 from `part`, chunk by chunk, on this thread and a second one.
+// `progress` hears of the items read, from this thread. Of the chunks that fail, the first's error
+// is thrown.
+template <class Prepare, class Decode>
+void read_chunks(In& in, std::size_t min_item_bytes, const LoadProgress& progress, Prepare prepare,
+                 Decode decode) {
+    const std::size_t count = in.count(min_item_bytes);
+    const std::uint64_t each = in.varint();
+    if (each == 0 && count != 0) In::fail("a chunk holds no item");
+    const std::size_t chunks = count == 0 ? 0 : (count - 1) / each + 1;
+    prepare(count, chunks);
+    std::vector<In> parts;
+    parts.reserve(chunks);
+    for (std::size_t k = 0; k < chunks; ++k) parts.push_back(in.split(in.fixed32()));
+    std::vector<std::exception_ptr> errors(chunks);
+    std::atomic<std::size_t> next{0};
+    std::atomic<std::size_t> failed{chunks};  // the first chunk that failed; none after it is read
+    std::atomic<std::size_t> read{0};
+    const auto work = [&](bool reports) {
+        for (std::size_t k; (k = next.fetch_add(1)) < chunks;) {
+            if (k > failed.load()) break;
+            const std::size_t first = k * each;
+            const std::size_t n = std::min<std::size_t>(each, count - first);
+            try {
+                decode(parts[k], k, first, n);
+                if (!parts[k].at_end()) In::fail("a chunk holds more than its items");
+            } catch (...) {
+                errors[k] = std::current_exception();
+                for (std::size_t f = failed.load(); k < f && !failed.compare_exchange_weak(f, k);) {
+                }
+            }
+            read += n;
+            if (reports && progress) progress(read.load(), count);
+        }
+    };
+    if (chunks > 1) {
+        auto helper = std::async(std::launch::async, work, false);
+        work(true);
+        helper.get();
+    } else {
+        work(true);
+    }
+    if (failed.load() < chunks) std::rethrow_exception(errors[failed.load()]);
+}
+
+void read_contract(In& in, store::ContractState& state) {
+    auto c = std::make_shared<model::Contract>();
+    c->contract_id = in.name();
+    c->template_ref = in.template_ref();
+    c->signatories = in.set();
+    c->stakeholders = in.set();
+    const std::uint32_t node = read_u32(in);
+    if (node > std::numeric_limits<std::int32_t>::max()) In::fail("a node id is too large");
+    c->created_node_id = static_cast<int>(node);
+    c->created_offset = read_u32(in);
+    c->created_at = in.time();
+    c->argument = read_value(in);
+    state.archived_at = read_u32(in);
+    state.synchronizer_id = in.name();
+    state.contract = std::move(c);
+}
+
 // The contracts written by write_contracts.
 std::vector<store::ContractState> read_contracts(In& in) {
-    std::vector<store::ContractState> contracts(in.count(10));
-    for (store::ContractState& state : contracts) {
-        auto c = std::make_shared<model::Contract>();
-        c->contract_id = in.name();
-        c->template_ref = in.template_ref();
-        c->signatories = in.set();
-        c->stakeholders = in.set();
-        const std::uint32_t node = read_u32(in);
-        if (node > std::numeric_limits<std::int32_t>::max()) In::fail("a node id is too large");
-        c->created_node_id = static_cast<int>(node);
-        c->created_offset = read_u32(in);
-        c->created_at = in.time();
-        c->argument = read_value(in);
-        state.archived_at = read_u32(in);
-        state.synchronizer_id = in.name();
-        state.contract = std::move(c);
-    }
+    std::vector<store::ContractState> contracts;
+    read_chunks(
+        in, 10, {}, [&contracts](std::size_t count, std::size_t) { contracts.resize(count); },
+        [&contracts](In& part, std::size_t, std::size_t first, std::size_t n) {
+            for (std::size_t i = first; i < first + n; ++i) read_contract(part, contracts[i]);
+        });
     return contracts;
 }
 
@@ -921,7 +1042,7 @@ store::UpdatePtr read_transaction(In& in, store::Offset offset,
 // The update at `offset`; a migration's imports go to `imports`.
 store::UpdatePtr read_update(In& in, store::Offset offset,
                              const std::vector<store::ContractState>& contracts,
-                             store::LedgerStore::Image& image) {
+                             decltype(store::LedgerStore::Image::imports)& imports) {
     const std::uint8_t tag = in.byte();
     if (tag == static_cast<std::uint8_t>(UpdateTag::transaction))
         return read_transaction(in, offset, contracts);
@@ -946,7 +1067,7 @@ store::UpdatePtr read_update(In& in, store::Offset offset,
         m.migration_id = in.integer();
         m.record_time = in.time();
         m.imported_contracts = in.varint();
-        auto& imported = image.imports[m.migration_id];
+        auto& imported = imports[m.migration_id];
         imported.resize(in.count(2));
         for (auto& [sequence, synchronizer] : imported) {
             const std::uint64_t s = in.varint();
@@ -1082,9 +1203,12 @@ std::string write_state(const store::LedgerStore& store, const SeedContext& cont
         out.name(source);
     }
     const store::Offset end = store.ledger_end();
-    out.varint(static_cast<std::uint64_t>(end));
-    for (store::Offset o = 1; o <= end; ++o)
+    Chunks updates(out, static_cast<std::size_t>(end));
+    for (store::Offset o = 1; o <= end; ++o) {
+        updates.item();
         write_update(out, store, *store.update_at(o), sequences);
+    }
+    updates.finish();
     write_snapshots(out, store, sequences);
     write_views(out, splice::views(store).kept());
     const std::vector<store::CommandCompletion> completions = store.completions_after(
@@ -1130,13 +1254,27 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress) {
         store::LedgerStore::Image image;
         image.contracts = read_contracts(in);
         read_fork_base(in, image);
-        const std::size_t updates = in.count(3);
-        image.history.reserve(updates);
-        for (std::size_t i = 0; i < updates; ++i) {
-            if (progress && i % 4096 == 0) progress(i, updates);
-            image.history.push_back(
-                read_update(in, static_cast<store::Offset>(i) + 1, image.contracts, image));
+        // Each chunk's migrations' imports apart, merged once all are read.
+        std::vector<decltype(image.imports)> imports;
+        read_chunks(
+            in, 3, progress,
+            [&](std::size_t count, std::size_t chunks) {
+                image.history.resize(count);
+                imports.resize(chunks);
+            },
+            [&](In& part, std::size_t chunk, std::size_t first, std::size_t n) {
+                for (std::size_t i = first; i < first + n; ++i) {
+                    image.history[i] = read_update(part, static_cast<store::Offset>(i) + 1,
+                                                   image.contracts, imports[chunk]);
+                }
+            });
+        for (auto& of_chunk : imports) {
+            for (auto& [migration, imported] : of_chunk) {
+                if (!image.imports.emplace(migration, std::move(imported)).second)
+                    In::fail("two migrations to one migration id");
+            }
         }
+        const std::size_t updates = image.history.size();
         read_snapshots(in, image);
         splice::SpliceViews::Kept kept = read_views(in);
         std::vector<store::CommandCompletion> completions(in.count(8));
@@ -1152,9 +1290,11 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress) {
             c.deduplication_nanos = read_i32(in);
         }
         image.migration_id = in.integer();
+        // The update ids' index, built while the views and the seed context are.
+        store::LedgerStore::Restoring restoring;
         image.now = in.time();
         try {
-            store.restore(std::move(image));
+            restoring = store.restore(std::move(image));
             store.extension<splice::SpliceViews>()->restore(std::move(kept));
         } catch (const store::AppendError& e) {
             In::fail(std::string("the ledger does not restore: ") + e.what());
@@ -1180,11 +1320,18 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress) {
         context.external_party_amulet_rules = in.text();
         context.wallet_installs = in.text_map();
         context.directory().replace_aliases(in.text_map());
-        for (std::size_t n = in.count(); n > 0; --n) {
+        const std::size_t labels = in.count(2);
+        context.reserve_labels(labels);
+        for (std::size_t n = labels; n > 0; --n) {
             const model::Name label = in.name();
             context.restore_label(label, in.name());
         }
         if (!in.at_end()) In::fail("bytes follow the network's last record");
+        try {
+            restoring.finish();
+        } catch (const store::AppendError& e) {
+            In::fail(std::string("the ledger does not restore: ") + e.what());
+        }
         if (progress) progress(updates, updates);
         return loaded;
     } catch (const StateError&) {

@@ -410,18 +410,44 @@ SpliceViews::Kept SpliceViews::kept() const {
 }
 
 void SpliceViews::restore(Kept kept) {
-    store_.visit_created(0, [this](std::uint64_t sequence, const store::ContractState& state) {
+    // What each template is to the views, learnt from its first contract: a network has a handful
+    // of templates and a hundred thousand contracts, which then skip the comparisons of names.
+    struct Seen {
+        std::uint32_t template_ref;
+        std::optional<bool> holding;  // locked or not; nullopt for another template
+        std::optional<bool> viewed;   // whether extract() reads it; nullopt until learnt
+    };
+    std::vector<Seen> seen;
+    const auto seen_of = [&seen](const model::Contract& c) -> Seen& {
+        const std::uint32_t ref = c.template_ref.id();
+        for (Seen& s : seen) {
+            if (s.template_ref == ref) return s;
+        }
+        const model::TemplateId t = c.template_id();
+        std::optional<bool> holding;
+        if (is_holding(t)) holding = templates::is(t, templates::locked_amulet);
+        return seen.emplace_back(Seen{.template_ref = ref, .holding = holding});
+    };
+    store_.visit_created(0, [&](std::uint64_t sequence, const store::ContractState& state) {
         const model::Contract& c = *state.contract;
-        if (state.archived_at != 0) {
-            // Snapshots read an archived holding's owner: it was checked when it was created.
-            const model::TemplateId t = c.template_id();
-            if (is_holding(t) &&
-                !holding_owner(c.argument, templates::is(t, templates::locked_amulet)))
-                throw AppendError(t.qualified_name() + " " + c.contract_id.str() + " has no owner");
+        Seen& kind = seen_of(c);
+        if (kind.holding) {
+            // A snapshot reads an archived holding's owner too: it was checked when it was
+            // created.
+            const std::optional<Name> owner = holding_owner(c.argument, *kind.holding);
+            if (!owner) {
+                (void)extract(c.template_id(), c.argument);  // throws what is wrong
+                throw AppendError(c.contract_id.str() + " has no owner");
+            }
+            if (state.archived_at == 0)
+                index(HoldingFact{.owner = *owner, .locked = *kind.holding}, state.contract,
+                      sequence);
             return true;
         }
+        if (state.archived_at != 0 || kind.viewed == false) return true;
         const Fact fact = extract(c.template_id(), c.argument);
-        if (!std::holds_alternative<std::monostate>(fact)) index(fact, state.contract, sequence);
+        kind.viewed = !std::holds_alternative<std::monostate>(fact);
+        if (*kind.viewed) index(fact, state.contract, sequence);
         return true;
     });
     for (const auto& [migration, at] : store_.snapshot_times())

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <optional>
@@ -237,12 +238,30 @@ class LedgerStore {
         std::int64_t fork_base_migration_id = 0;
         std::vector<std::pair<std::uint32_t, Name>> fork_base_created_in;  // fork_base_runs()
     };
+    // What restore() leaves running: the index of the update ids, built on another thread.
+    class Restoring {
+      public:
+        // Waits for it; throws AppendError when an update id is there twice.
+        void finish();
+        // Waits for it too (a load that failed elsewhere leaves no thread behind).
+        ~Restoring() = default;
+        Restoring() = default;
+        Restoring(Restoring&&) noexcept = default;
+        Restoring& operator=(Restoring&&) noexcept = default;
+
+      private:
+        friend class LedgerStore;
+        const LedgerStore* store_ = nullptr;
+        std::future<std::optional<std::size_t>> ids_;  // the position of an id there twice
+    };
     // Fills this empty store with `image` at once, instead of appending its history again, and
-    // builds the indexes. The extensions are not told: each restores itself from the store
+    // builds the indexes: all but the update ids' before it returns, that one on another thread
+    // until finish(). The extensions are not told: each restores itself from the store
     // (SpliceViews::restore). Nothing is recorded to undo. Throws AppendError when the image
-    // would break an index (a contract or update id twice, an update out of place). REQUIRES: the
-    // store is empty; the image is consistent (a state file this cantonlite wrote, checksummed).
-    void restore(Image image);
+    // would break an index (a contract id twice, an update out of place). REQUIRES: the store is
+    // empty and not shared before finish(), which the caller calls before any reader of update
+    // ids; the image is consistent (a state file this cantonlite wrote, checksummed).
+    [[nodiscard]] Restoring restore(Image image);
 
     // Starts the next migration id: every active contract is re-imported into it (import updates).
     void migrate(model::Timestamp record_time);

@@ -618,7 +618,7 @@ TEST_F(LedgerStoreTest, ARestoredStoreAnswersAsTheOneItWasTakenFrom) {
     store_.unassign(moving, "private::1220ee", bob, Timestamp{t.micros + 4 * second});
 
     LedgerStore restored(network(), Timestamp{1'000 * second});
-    restored.restore(image_of(store_));
+    restored.restore(image_of(store_)).finish();
 
     EXPECT_EQ(restored.ledger_end(), store_.ledger_end());
     EXPECT_EQ(restored.now(), store_.now());
@@ -658,7 +658,7 @@ TEST_F(LedgerStoreTest, RestoreRefusesAnImageThatWouldBreakItsIndexes) {
     const auto refusal = [](LedgerStore::Image image) -> std::string {
         LedgerStore s(network(), Timestamp{1'000 * second});
         try {
-            s.restore(std::move(image));
+            s.restore(std::move(image)).finish();
         } catch (const AppendError& e) {
             return e.what();
         }
@@ -669,6 +669,16 @@ TEST_F(LedgerStoreTest, RestoreRefusesAnImageThatWouldBreakItsIndexes) {
     LedgerStore::Image twice = image_of(store_);
     twice.contracts.push_back(twice.contracts.front());
     EXPECT_EQ(refusal(std::move(twice)), "contract " + first + " is there twice");
+
+    // Two migrations that kept one source update's id.
+    LedgerStore::Image same_ids;
+    const Name kept_source(model::kept_id_source(store_.id_for(1)));
+    for (Offset o = 1; o <= 2; ++o) {
+        same_ids.history.push_back(std::make_shared<const Update>(
+            Migration{.offset = o, .id_namespace = kept_source, .migration_id = o}));
+    }
+    EXPECT_EQ(refusal(std::move(same_ids)),
+              "update " + store_.update_id_for(1) + " is there twice");
 
     LedgerStore::Image misplaced = image_of(store_);
     std::swap(misplaced.history[0], misplaced.history[1]);
