@@ -54,6 +54,35 @@ class Interner {
         return intern_locked(items, h);
     }
 
+    // The numbers of `items`, in order, into `ids`: intern() of each, the table's slots fetched a
+    // few sequences ahead and the lock taken once a thousand (a state file interns its whole
+    // table of texts at once; each new sequence's probe would otherwise wait on memory).
+    template <class Items>
+    void intern_all(const Items& items, std::uint32_t* ids) {
+        constexpr std::size_t ahead = 8;
+        constexpr std::size_t batch = 1024;
+        std::array<std::size_t, ahead> hashes{};
+        const std::size_t n = std::size(items);
+        for (std::size_t start = 0; start < n; start += batch) {
+            const std::size_t end = std::min(n, start + batch);
+            const std::lock_guard lock(mutex_);
+            for (std::size_t i = start; i < end + ahead; ++i) {
+                // The sequence `ahead` places back, then the next one's slot fetched (into the
+                // place of the hash just used).
+                if (i >= start + ahead) {
+                    const std::size_t j = i - ahead;
+                    ids[j] = intern_locked(View(items[j]), hashes[j % ahead]);
+                }
+                if (i < end) {
+                    const std::size_t h = hash(bytes(View(items[i])));
+                    hashes[i % ahead] = h;
+                    const Table& table = *tables_.back();
+                    __builtin_prefetch(&table.slots[h & table.mask]);
+                }
+            }
+        }
+    }
+
     // Grows the table at once to hold `more` sequences beyond those it has, rather than doubling
     // step by step (each step places every number again and retires a table).
     void reserve(std::size_t more) {

@@ -22,6 +22,13 @@ std::optional<Name> Name::find(std::string_view text) {
     return from_id(*id);
 }
 
+void Name::intern_all(std::span<const std::string_view> texts, Name* out) {
+    static_assert(sizeof(Name) == sizeof(std::uint32_t));
+    std::vector<std::uint32_t> ids(texts.size());
+    name_table().intern_all(texts, ids.data());
+    for (std::size_t i = 0; i < ids.size(); ++i) out[i] = from_id(ids[i]);
+}
+
 void Name::reserve(std::size_t more) {
     name_table().reserve(more);
 }

@@ -583,8 +583,8 @@ class In {
         // Every text as a Name, interned in one pass: nearly all of them are Names (the few that
         // are not cost a handful of bytes).
         model::Name::reserve(texts.size());
-        tables->names.reserve(texts.size());
-        for (const std::string_view text : texts) tables->names.emplace_back(text);
+        tables->names.resize(texts.size());
+        model::Name::intern_all(texts, tables->names.data());
         // The sets of parties, each interned once, and the templates.
         tables->sets.resize(count());
         std::vector<model::Name> names;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,9 @@ class Name {
     // Frees what lock-free readers needed while the tables of Names and NameSets grew.
     // REQUIRES: no other thread uses Names or NameSets, as after loading a seed at start-up.
     static void release_retired_tables();
+    // The Names of `texts`, into out[0] to out[size - 1]: as Name(text) of each, faster for many
+    // texts at once (a state file's table).
+    static void intern_all(std::span<const std::string_view> texts, Name* out);
     // Makes room for `more` new Names at once (a seed load knows roughly how many it brings).
     static void reserve(std::size_t more);
 

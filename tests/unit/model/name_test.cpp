@@ -82,6 +82,26 @@ TEST(Name, ManyNamesAreAllFoundAgain) {
 
 // Once the tables replaced by growth are freed (at start-up, after the seed), every Name and
 // NameSet is found as before, and new ones are interned as before.
+TEST(Name, InterningManyAtOnceGivesEachTheNameItHasAlone) {
+    // Old and new texts, repeats, the empty text, across more than one batch of the bulk path.
+    std::vector<std::string> owned;
+    for (int i = 0; i < 5000; ++i) owned.push_back("bulk-" + std::to_string(i % 3000));
+    owned.emplace_back();
+    owned.emplace_back("already");
+    const Name before("already");
+    std::vector<std::string_view> texts(owned.begin(), owned.end());
+    std::vector<Name> names(texts.size());
+
+    Name::intern_all(texts, names.data());
+
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        ASSERT_EQ(names[i], Name(texts[i])) << i;
+        ASSERT_EQ(names[i].view(), texts[i]) << i;
+    }
+    EXPECT_TRUE(names[texts.size() - 2].empty());
+    EXPECT_EQ(names.back(), before);
+}
+
 TEST(Name, ReleasingRetiredTablesKeepsEveryName) {
     std::vector<Name> names;
     std::vector<NameSet> sets;
