@@ -14,15 +14,17 @@
 #include <zlib.h>
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <cstring>
 #include <deque>
+#include <exception>
 #include <future>
 #include <limits>
+#include <map>
+#include <memory>
 #include <optional>
-#include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include <boost/unordered/unordered_flat_map.hpp>
 
@@ -1290,9 +1292,9 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress) {
             c.deduplication_nanos = read_i32(in);
         }
         image.migration_id = in.integer();
-        // The update ids' index, built while the views and the seed context are.
-        store::LedgerStore::Restoring restoring;
         image.now = in.time();
+        // The update ids' index is built while the views and the seed context are.
+        store::LedgerStore::Restoring restoring;
         try {
             restoring = store.restore(std::move(image));
             store.extension<splice::SpliceViews>()->restore(std::move(kept));
