@@ -1,6 +1,7 @@
 #include "seed_context.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace cantonlite::seed {
 namespace {
@@ -150,11 +151,26 @@ void SeedContext::unlink_label(model::Name label, const Labelled& entry) {
 }
 
 void SeedContext::set_label(const std::string& name, const std::string& contract_id) {
-    restore_label(model::Name(name), model::Name(contract_id));
+    add_label(model::Name(name), model::Name(contract_id));
     step_labels_.emplace_back(name, contract_id);
 }
 
-void SeedContext::restore_label(model::Name label, model::Name id) {
+void SeedContext::restore_labels(const std::vector<std::pair<model::Name, model::Name>>& labels) {
+    if (!labels_.empty()) throw std::logic_error("restore_labels: the context has labels");
+    labels_.reserve(labels.size());
+    first_label_.reserve(labels.size());
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        const auto [label, contract] = labels[i];
+        const bool last = i + 1 == labels.size() || labels[i + 1].second != contract;
+        if (!labels_.emplace(label, Labelled{contract, last ? label : labels[i + 1].first}).second)
+            throw std::invalid_argument("a label is given twice");
+        if ((i == 0 || labels[i - 1].second != contract) &&
+            !first_label_.emplace(contract, label).second)
+            throw std::invalid_argument("a contract's labels are apart");
+    }
+}
+
+void SeedContext::add_label(model::Name label, model::Name id) {
     store::UndoLog& undo = store_->undo();
     if (const auto it = labels_.find(label); it != labels_.end()) {
         const Labelled entry = it->second;

@@ -64,13 +64,10 @@ class SeedContext {
     // Labels `contract_id` with the step's `key` ("as"), if it gives one.
     void label(const JsonObject& step, std::string_view key, const std::string& contract_id);
     void set_label(const std::string& name, const std::string& contract_id);
-    // The same, not listed among the step's labels: a state file's, read back.
-    void restore_label(model::Name label, model::Name contract_id);
-    // Room for `n` more labels (a state file knows how many it restores).
-    void reserve_labels(std::size_t n) {
-        labels_.reserve(labels_.size() + n);
-        first_label_.reserve(first_label_.size() + n);
-    }
+    // A state file's labels, as labels() listed them (each contract's together, in order), into a
+    // context that has none; not listed among the step's labels, not in the undo log. Throws
+    // std::invalid_argument for a label given twice or a contract whose labels are apart.
+    void restore_labels(const std::vector<std::pair<model::Name, model::Name>>& labels);
     // The labels set since the last clear_step_labels(), in order: what a run-time step reports.
     [[nodiscard]] const std::vector<std::pair<std::string, std::string>>& step_labels() const {
         return step_labels_;
@@ -175,6 +172,8 @@ class SeedContext {
     [[nodiscard]] std::vector<model::Name> labels_of(model::Name contract_id) const;
     // Takes `label` out of its contract's chain (it stays in labels_).
     void unlink_label(model::Name label, const Labelled& entry);
+    // Labels `id` with `label`, last of its labels, taking `label` from any other contract.
+    void add_label(model::Name label, model::Name id);
 
     std::vector<std::pair<std::string, std::string>> step_labels_;  // (label, contract id)
     std::vector<ResolvedCommand> resolved_commands_;

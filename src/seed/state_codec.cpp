@@ -23,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -1293,15 +1294,6 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress) {
         }
         image.migration_id = in.integer();
         image.now = in.time();
-        // The update ids' index is built while the views and the seed context are.
-        store::LedgerStore::Restoring restoring;
-        try {
-            restoring = store.restore(std::move(image));
-            store.extension<splice::SpliceViews>()->restore(std::move(kept));
-        } catch (const store::AppendError& e) {
-            In::fail(std::string("the ledger does not restore: ") + e.what());
-        }
-        for (store::CommandCompletion& c : completions) store.add_completion(std::move(c));
         // The seed context.
         std::optional<std::int64_t> interval;
         if (in.boolean()) {
@@ -1322,18 +1314,28 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress) {
         context.external_party_amulet_rules = in.text();
         context.wallet_installs = in.text_map();
         context.directory().replace_aliases(in.text_map());
-        const std::size_t labels = in.count(2);
-        context.reserve_labels(labels);
-        for (std::size_t n = labels; n > 0; --n) {
-            const model::Name label = in.name();
-            context.restore_label(label, in.name());
+        std::vector<std::pair<model::Name, model::Name>> labels(in.count(2));
+        for (auto& [label, contract] : labels) {
+            label = in.name();
+            contract = in.name();
         }
         if (!in.at_end()) In::fail("bytes follow the network's last record");
+
+        // All is read: the store restores (its update ids' index is built on another thread
+        // meanwhile), then the views and the labels.
         try {
+            store::LedgerStore::Restoring restoring = store.restore(std::move(image));
+            store.extension<splice::SpliceViews>()->restore(std::move(kept));
             restoring.finish();
         } catch (const store::AppendError& e) {
             In::fail(std::string("the ledger does not restore: ") + e.what());
         }
+        try {
+            context.restore_labels(labels);
+        } catch (const std::invalid_argument& e) {
+            In::fail(e.what());
+        }
+        for (store::CommandCompletion& c : completions) store.add_completion(std::move(c));
         if (progress) progress(updates, updates);
         return loaded;
     } catch (const StateError&) {

@@ -1,6 +1,8 @@
 // Labels of contracts (docs/seed-format.md "References"): what each label names after set_label,
 // relabel, a consuming exercise and a rollback. A contract's labels move together, in the order
 // they were set, and a run-time step reports them in that order.
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -92,6 +94,25 @@ TEST_F(SeedLabels, ARollbackPutsTheLabelsBack) {
     EXPECT_EQ(resolve("a2"), a2);
     EXPECT_THROW((void)resolve("x"), model::JsonFieldError);
     EXPECT_EQ(relabelled(a1, b1), (Labels{{"a1", b1}}));
+}
+
+TEST_F(SeedLabels, AContextRestoredFromItsListHasTheSameLabelsInTheSameOrder) {
+    ctx.set_label("x", a1);
+    ctx.set_label("a1", b1);
+    ctx.set_label("y", b1);
+    SeedContext restored(*seed.store, std::nullopt);
+    restored.restore_labels(ctx.labels());
+
+    EXPECT_EQ(restored.labels(), ctx.labels());
+    EXPECT_EQ(restored.resolve_contract("y", "/contract"), b1);
+    SeedContext again(*seed.store, std::nullopt);
+    auto listed = ctx.labels();
+    listed.push_back(listed.front());
+    EXPECT_THROW(again.restore_labels(listed), std::invalid_argument);  // a label twice
+    SeedContext apart(*seed.store, std::nullopt);
+    listed = ctx.labels();
+    listed.emplace_back(model::Name("z"), listed.front().second);
+    EXPECT_THROW(apart.restore_labels(listed), std::invalid_argument);
 }
 
 TEST(SeedLabelsOfConsumedContracts, AreForgotten) {
