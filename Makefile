@@ -88,38 +88,39 @@ san-configure: deps
 # formatter libspdlog.so built trips UBSan's vptr check (the library's type_info seen as another
 # type, under GCC and clang alike; no suppression applies): it runs in make test and make tsan.
 ASAN_SKIP := -DescriptorExhaustion.*
+# The unit tests run as two shards and the PostgreSQL journal's (one throwaway server for them),
+# JOBS processes at a time, then the integration tests.
+ASAN_RUN := ASAN_OPTIONS=$(SANITIZER_OPTIONS) UBSAN_OPTIONS=$(SANITIZER_OPTIONS)
+ASAN_UNIT := $(ASAN_RUN) $(SAN_TREE)/tests/unit/cantonlite_unit_tests --gtest_brief=1
 asan: san-configure
 	cmake --build $(SAN_TREE) --target cantonlite_unit_tests cantonlite_integration_tests -j$(JOBS)
-	ASAN_OPTIONS=$(SANITIZER_OPTIONS) UBSAN_OPTIONS=$(SANITIZER_OPTIONS) \
-	  $(SAN_TREE)/tests/unit/cantonlite_unit_tests --gtest_brief=1
-	ASAN_OPTIONS=$(SANITIZER_OPTIONS) UBSAN_OPTIONS=$(SANITIZER_OPTIONS) \
-	  $(SAN_TREE)/tests/integration/cantonlite_integration_tests --gtest_brief=1 \
-	  --gtest_filter='$(ASAN_SKIP)'
+	@JOBS=$(JOBS) scripts/parallel.sh \
+	  'GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=0 $(ASAN_UNIT) "--gtest_filter=-PostgresJournal.*"' \
+	  'GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=1 $(ASAN_UNIT) "--gtest_filter=-PostgresJournal.*"' \
+	  '$(ASAN_UNIT) "--gtest_filter=PostgresJournal.*"' \
+	  '$(ASAN_RUN) $(SAN_TREE)/tests/integration/cantonlite_integration_tests --gtest_brief=1 \
+	     "--gtest_filter=$(ASAN_SKIP)"'
 
 # The libFuzzer targets (tests/fuzz), in the sanitizer tree: the router over the live default
 # network, the request parsers, the JWT verifier, the seed loader and interactive submission's
 # execute (nothing commits that the party's key did not sign), the state file reader and the fork
-# builder (any answer a Scan might give). Each runs FUZZ_SECONDS from
-# its corpus ($(SAN_TREE)/corpus/<target>, kept between runs) and the seeds cantonlite_fuzz_corpus
-# writes from the test suite's inputs; a crash stops it and leaves the input as
-# $(SAN_TREE)/crash-*.
+# builder (any answer a Scan might give). Each runs FUZZ_SECONDS from its corpus
+# ($(SAN_TREE)/corpus/<target>, kept between runs) and the seeds cantonlite_fuzz_corpus writes from
+# the test suite's inputs, JOBS at a time (each is one thread); a crash stops it and leaves the
+# input as $(SAN_TREE)/crash-*.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= router parsers jwt seed execute state fork
+fuzz_one = mkdir -p $(SAN_TREE)/corpus/$(1) && echo "== fuzz $(1) ($(FUZZ_SECONDS) s; log: $(SAN_TREE)/$(1).log)" && \
+  if $(SAN_TREE)/tests/fuzz/cantonlite_fuzz_$(1) -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+       -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=$(SAN_TREE)/ \
+       $(SAN_TREE)/corpus/$(1) $(SAN_TREE)/corpus-seed/$(1) >$(SAN_TREE)/$(1).log 2>&1; then \
+    grep -a -E "^stat::(number_of_executed_units|peak_rss_mb)" $(SAN_TREE)/$(1).log; \
+  else tail -n 40 $(SAN_TREE)/$(1).log; exit 1; fi
 fuzz: san-configure
 	cmake --build $(SAN_TREE) -j$(JOBS) --target cantonlite_fuzz_corpus \
 	  $(addprefix cantonlite_fuzz_,$(FUZZ_TARGETS))
 	@$(SAN_TREE)/tests/fuzz/cantonlite_fuzz_corpus . $(SAN_TREE)/corpus-seed
-	@for t in $(FUZZ_TARGETS); do \
-	  mkdir -p $(SAN_TREE)/corpus/$$t; \
-	  echo "== fuzz $$t ($(FUZZ_SECONDS) s; log: $(SAN_TREE)/$$t.log)"; \
-	  if $(SAN_TREE)/tests/fuzz/cantonlite_fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
-	       -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=$(SAN_TREE)/ \
-	       $(SAN_TREE)/corpus/$$t $(SAN_TREE)/corpus-seed/$$t >$(SAN_TREE)/$$t.log 2>&1; then \
-	    grep -a -E '^stat::(number_of_executed_units|peak_rss_mb)' $(SAN_TREE)/$$t.log; \
-	  else \
-	    tail -n 40 $(SAN_TREE)/$$t.log; exit 1; \
-	  fi; \
-	done
+	@JOBS=$(JOBS) scripts/parallel.sh $(foreach t,$(FUZZ_TARGETS),'$(call fuzz_one,$(t))')
 
 # Builds docker/Dockerfile with podman and checks the container from the host.
 docker-smoke:
