@@ -117,8 +117,7 @@ fuzz_one = mkdir -p $(SAN_TREE)/corpus/$(1) && echo "== fuzz $(1) ($(FUZZ_SECOND
     grep -a -E "^stat::(number_of_executed_units|peak_rss_mb)" $(SAN_TREE)/$(1).log; \
   else tail -n 40 $(SAN_TREE)/$(1).log; exit 1; fi
 fuzz: san-configure
-	cmake --build $(SAN_TREE) -j$(JOBS) --target cantonlite_fuzz_corpus \
-	  $(addprefix cantonlite_fuzz_,$(FUZZ_TARGETS))
+	cmake --build $(SAN_TREE) -j$(JOBS) --target cantonlite_fuzz_corpus cantonlite_fuzz
 	@$(SAN_TREE)/tests/fuzz/cantonlite_fuzz_corpus . $(SAN_TREE)/corpus-seed
 	@JOBS=$(JOBS) scripts/parallel.sh $(foreach t,$(FUZZ_TARGETS),'$(call fuzz_one,$(t))')
 

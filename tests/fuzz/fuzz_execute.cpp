@@ -31,6 +31,9 @@
 #include "cantonlite/splice/splice_views.hpp"
 #include "cantonlite/store/update.hpp"
 #include "fuzz_input.hpp"
+#include "fuzz_targets.hpp"
+
+namespace cantonlite::fuzz::fuzz_execute {
 
 namespace {
 
@@ -115,13 +118,13 @@ struct Daemon {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
+int initialize() {
     spdlog::set_level(spdlog::level::off);
     interactive::silence_protobuf_logs();
     return 0;
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int test_one_input(const std::uint8_t* data, std::size_t size) {
     static std::unique_ptr<Daemon> daemon = std::make_unique<Daemon>();
     if (size == 0) return 0;
     const int mode = data[0] & 3;
@@ -184,3 +187,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     daemon = std::make_unique<Daemon>();
     return 0;
 }
+
+}  // namespace cantonlite::fuzz::fuzz_execute

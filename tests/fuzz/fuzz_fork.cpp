@@ -20,6 +20,9 @@
 #include "cantonlite/seed/live_network.hpp"
 #include "cantonlite/seed/scan_bulk.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
+#include "fuzz_targets.hpp"
+
+namespace cantonlite::fuzz::fuzz_fork {
 
 namespace {
 
@@ -36,12 +39,12 @@ constexpr std::string_view empty_acs =
 
 }  // namespace
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
+int initialize() {
     spdlog::set_level(spdlog::level::off);
     return 0;
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int test_one_input(const std::uint8_t* data, std::size_t size) {
     if (size == 0) return 0;
     const std::string_view rest(reinterpret_cast<const char*>(data) + 1, size - 1);
     ForkBuilder fork(cantonlite::seed::ForkSource{
@@ -103,3 +106,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     return 0;
 }
+
+}  // namespace cantonlite::fuzz::fuzz_fork

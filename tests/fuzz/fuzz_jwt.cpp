@@ -7,6 +7,9 @@
 #include <string>
 
 #include "cantonlite/auth/jwt_verifier.hpp"
+#include "fuzz_targets.hpp"
+
+namespace cantonlite::fuzz::fuzz_jwt {
 
 namespace {
 
@@ -18,7 +21,11 @@ const cantonlite::auth::JwtVerifier& verifier() {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int initialize() {
+    return 0;
+}
+
+int test_one_input(const std::uint8_t* data, std::size_t size) {
     const std::string_view token(reinterpret_cast<const char*>(data), size);
     const auto verdict = verifier().verify(token, 1'800'000'000, true);
     // Nothing in the corpus is signed with the secret: an accepted token is a forgery.
@@ -29,3 +36,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)verifier().verify(token, 1'800'000'000, false);
     return 0;
 }
+
+}  // namespace cantonlite::fuzz::fuzz_jwt

@@ -31,6 +31,9 @@
 #include "cantonlite/http/java_json.hpp"
 #include "cantonlite/http/jawn.hpp"
 #include "fuzz_input.hpp"
+#include "fuzz_targets.hpp"
+
+namespace cantonlite::fuzz::fuzz_parsers {
 
 namespace {
 
@@ -43,7 +46,11 @@ using namespace cantonlite;
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int initialize() {
+    return 0;
+}
+
+int test_one_input(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
 
     // JSON: what jawn refuses, nlohmann refuses; what jawn reads, nlohmann reads as a Java service
@@ -142,3 +149,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     return 0;
 }
+
+}  // namespace cantonlite::fuzz::fuzz_parsers

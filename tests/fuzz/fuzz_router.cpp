@@ -18,6 +18,9 @@
 #include "cantonlite/interactive/prepared_transaction.hpp"
 #include "cantonlite/seed/live_network.hpp"
 #include "fuzz_input.hpp"
+#include "fuzz_targets.hpp"
+
+namespace cantonlite::fuzz::fuzz_router {
 
 namespace {
 
@@ -47,13 +50,13 @@ struct Daemon {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
+int initialize() {
     spdlog::set_level(spdlog::level::off);
     interactive::silence_protobuf_logs();
     return 0;
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int test_one_input(const std::uint8_t* data, std::size_t size) {
     static Daemon daemon;
     static long requests = 0;
     // Writes accumulate; start again from the seed now and then, as a test run's reset would.
@@ -69,3 +72,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     return 0;
 }
+
+}  // namespace cantonlite::fuzz::fuzz_router

@@ -9,13 +9,16 @@
 #include <nlohmann/json.hpp>
 
 #include "cantonlite/seed/seed_loader.hpp"
+#include "fuzz_targets.hpp"
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
+namespace cantonlite::fuzz::fuzz_seed {
+
+int initialize() {
     spdlog::set_level(spdlog::level::off);
     return 0;
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int test_one_input(const std::uint8_t* data, std::size_t size) {
     const nlohmann::json document = nlohmann::json::parse(
         std::string_view(reinterpret_cast<const char*>(data), size), nullptr, false);
     if (document.is_discarded()) return 0;
@@ -29,3 +32,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     return 0;
 }
+
+}  // namespace cantonlite::fuzz::fuzz_seed

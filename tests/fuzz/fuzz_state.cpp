@@ -17,6 +17,9 @@
 #include "cantonlite/seed/live_network.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
 #include "cantonlite/seed/state_file.hpp"
+#include "fuzz_targets.hpp"
+
+namespace cantonlite::fuzz::fuzz_state {
 
 namespace {
 
@@ -43,7 +46,7 @@ std::string file_of(const std::string& payload) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
+int initialize() {
     spdlog::set_level(spdlog::level::off);
     const auto network =
         LiveNetwork::load_file(CANTONLITE_SOURCE_DIR "/config/default-network.json");
@@ -51,7 +54,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     return 0;
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int test_one_input(const std::uint8_t* data, std::size_t size) {
     if (size == 0) return 0;
     const std::string_view rest(reinterpret_cast<const char*>(data) + 1, size - 1);
     std::string payload;
@@ -86,3 +89,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     return 0;
 }
+
+}  // namespace cantonlite::fuzz::fuzz_state
