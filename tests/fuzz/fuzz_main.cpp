@@ -17,15 +17,10 @@ struct Target {
     int (*test_one_input)(const std::uint8_t* data, std::size_t size);
 };
 
-constexpr std::array targets{
-    Target{"router", fuzz_router::initialize, fuzz_router::test_one_input},
-    Target{"parsers", fuzz_parsers::initialize, fuzz_parsers::test_one_input},
-    Target{"jwt", fuzz_jwt::initialize, fuzz_jwt::test_one_input},
-    Target{"seed", fuzz_seed::initialize, fuzz_seed::test_one_input},
-    Target{"execute", fuzz_execute::initialize, fuzz_execute::test_one_input},
-    Target{"state", fuzz_state::initialize, fuzz_state::test_one_input},
-    Target{"fork", fuzz_fork::initialize, fuzz_fork::test_one_input},
-};
+#define CANTONLITE_FUZZ_ENTRY(name) \
+    Target{#name, fuzz_##name::initialize, fuzz_##name::test_one_input},
+constexpr std::array targets{CANTONLITE_FUZZ_TARGETS(CANTONLITE_FUZZ_ENTRY)};
+#undef CANTONLITE_FUZZ_ENTRY
 
 const Target* chosen = nullptr;
 

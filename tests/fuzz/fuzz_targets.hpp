@@ -8,35 +8,17 @@
 
 namespace cantonlite::fuzz {
 
-// Each target's two entry points: `initialize` once, before the first input; `test_one_input` on
-// each input (libFuzzer's LLVMFuzzerInitialize and LLVMFuzzerTestOneInput).
-namespace fuzz_router {
-int initialize();
-int test_one_input(const std::uint8_t* data, std::size_t size);
-}  // namespace fuzz_router
-namespace fuzz_parsers {
-int initialize();
-int test_one_input(const std::uint8_t* data, std::size_t size);
-}  // namespace fuzz_parsers
-namespace fuzz_jwt {
-int initialize();
-int test_one_input(const std::uint8_t* data, std::size_t size);
-}  // namespace fuzz_jwt
-namespace fuzz_seed {
-int initialize();
-int test_one_input(const std::uint8_t* data, std::size_t size);
-}  // namespace fuzz_seed
-namespace fuzz_execute {
-int initialize();
-int test_one_input(const std::uint8_t* data, std::size_t size);
-}  // namespace fuzz_execute
-namespace fuzz_state {
-int initialize();
-int test_one_input(const std::uint8_t* data, std::size_t size);
-}  // namespace fuzz_state
-namespace fuzz_fork {
-int initialize();
-int test_one_input(const std::uint8_t* data, std::size_t size);
-}  // namespace fuzz_fork
+// The targets, by name. Each target's two entry points live in cantonlite::fuzz::fuzz_<name>:
+// `initialize` once, before the first input; `test_one_input` on each input (libFuzzer's
+// LLVMFuzzerInitialize and LLVMFuzzerTestOneInput). fuzz_main.cpp's table is made from this list.
+#define CANTONLITE_FUZZ_TARGETS(X) X(router) X(parsers) X(jwt) X(seed) X(execute) X(state) X(fork)
+
+#define CANTONLITE_FUZZ_DECLARE(name)                                   \
+    namespace fuzz_##name {                                             \
+        int initialize();                                               \
+        int test_one_input(const std::uint8_t* data, std::size_t size); \
+    }
+CANTONLITE_FUZZ_TARGETS(CANTONLITE_FUZZ_DECLARE)
+#undef CANTONLITE_FUZZ_DECLARE
 
 }  // namespace cantonlite::fuzz
