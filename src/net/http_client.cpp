@@ -278,7 +278,7 @@ bool is_host_char(char c) {
 }
 
 // `text` in quotes, on one line whatever it holds.
-std::string quoted(std::string_view text) {
+std::string in_quotes(std::string_view text) {
     std::string out = "\"";
     for (const char c : text) {
         const auto u = static_cast<unsigned char>(c);
@@ -291,7 +291,7 @@ std::string quoted(std::string_view text) {
 
 std::optional<Url> parse_url(std::string_view text, std::string* why) {
     const auto fail = [&](const std::string& problem) -> std::optional<Url> {
-        if (why != nullptr) *why = quoted(text) + ": " + problem;
+        if (why != nullptr) *why = in_quotes(text) + ": " + problem;
         return std::nullopt;
     };
     Url url;
@@ -322,10 +322,10 @@ std::optional<Url> parse_url(std::string_view text, std::string* why) {
         beast::error_code ec;
         (void)asio::ip::make_address_v6(url.host, ec);
         if (ec || url.host.find('%') != std::string::npos)
-            return fail("bad IPv6 address " + quoted(url.host));
+            return fail("bad IPv6 address " + in_quotes(url.host));
         const std::string_view after = authority.substr(close + 1);
         if (!after.empty() && after.front() != ':')
-            return fail("unexpected " + quoted(after) + " after the IPv6 address");
+            return fail("unexpected " + in_quotes(after) + " after the IPv6 address");
         if (!after.empty()) port_text = after.substr(1);
     } else {
         const std::size_t colon = authority.find(':');
@@ -336,7 +336,7 @@ std::optional<Url> parse_url(std::string_view text, std::string* why) {
         url.host = std::string(authority.substr(0, colon));
         if (url.host.empty()) return fail("no host");
         if (!std::all_of(url.host.begin(), url.host.end(), is_host_char))
-            return fail("bad host name " + quoted(url.host));
+            return fail("bad host name " + in_quotes(url.host));
         if (colon != std::string_view::npos) port_text = authority.substr(colon + 1);
     }
     if (port_text) {
@@ -344,7 +344,7 @@ std::optional<Url> parse_url(std::string_view text, std::string* why) {
         unsigned long value = 0;
         if (!p.empty() && p.size() <= 5 && std::all_of(p.begin(), p.end(), is_digit))
             value = std::stoul(std::string(p));
-        if (value < 1 || value > 65535) return fail("bad port " + quoted(p) + " (1 to 65535)");
+        if (value < 1 || value > 65535) return fail("bad port " + in_quotes(p) + " (1 to 65535)");
         url.port = static_cast<std::uint16_t>(value);
     }
 
