@@ -39,6 +39,25 @@ TEST(Name, FindDoesNotIntern) {
     EXPECT_EQ(Name::find(""), Name());
 }
 
+// Texts of one length that share their first and last 8 bytes (a thread's cache of recent Names
+// files them in one slot) are still each their own Name, found and interned again as such.
+TEST(Name, TextsAlikeAtBothEndsAreEachTheirOwnName) {
+    const std::vector<std::string> texts = {"name-tes-1-alike-at-ends", "name-tes-2-alike-at-ends",
+                                            "name-tes-3-alike-at-ends"};
+    std::vector<Name> names;
+    for (const std::string& t : texts) names.emplace_back(t);
+    for (int round = 0; round < 2; ++round) {
+        for (std::size_t i = 0; i < texts.size(); ++i) {
+            EXPECT_EQ(Name(texts[i]), names[i]) << texts[i];
+            EXPECT_EQ(Name::find(texts[i]), names[i]) << texts[i];
+            EXPECT_EQ(names[i].view(), texts[i]);
+        }
+    }
+    EXPECT_NE(names[0], names[1]);
+    EXPECT_NE(names[1], names[2]);
+    EXPECT_FALSE(Name::find("name-tes-4-alike-at-ends").has_value());
+}
+
 TEST(Name, SortsByText) {
     std::vector<Name> names{Name("zeta::1"), Name("alpha::1"), Name("Mu::1"), Name("alpha::0")};
     std::sort(names.begin(), names.end());
