@@ -1,8 +1,14 @@
 #include "cantonlite/seed/seed_loader.hpp"
 
+#include <condition_variable>
+#include <deque>
+#include <exception>
 #include <fstream>
+#include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "cantonlite/model/ids.hpp"
 #include "cantonlite/model/json_fields.hpp"
@@ -231,6 +237,110 @@ LoadedSeed begin_load(const JsonObject& root, const std::filesystem::path& base_
     return loaded;
 }
 
+// Runs the steps a parse hands it, in order, on a thread of its own while the parse goes on: a
+// large seed's load then takes both cores (the parse is about a fifth of it). Steps go over in
+// batches, and at most `max_waiting` batches wait, so that the seed is never held whole. The first
+// step that fails stops the run: nothing after it runs, and add() or finish() rethrows its error
+// on the parsing thread.
+class StepPipeline {
+  public:
+    StepPipeline(SeedContext& ctx, std::string source)
+        : ctx_(ctx), source_(std::move(source)), worker_([this] { run(); }) {}
+    StepPipeline(const StepPipeline&) = delete;
+    StepPipeline& operator=(const StepPipeline&) = delete;
+    // Drops what waits and joins the worker, once it has run the batch in hand.
+    ~StepPipeline() {
+        {
+            const std::lock_guard lock(mutex_);
+            stopping_ = true;
+        }
+        changed_.notify_all();
+        worker_.join();
+    }
+
+    // The next step, which runs after those added before it.
+    void add(nlohmann::json&& step) {
+        filling_.push_back(std::move(step));
+        if (filling_.size() == batch_steps) hand_over();
+    }
+
+    // Waits until every step added has run; rethrows the first failure.
+    void finish() {
+        hand_over();
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return failure_ || (waiting_.empty() && !busy_); });
+        if (failure_) std::rethrow_exception(failure_);
+    }
+
+  private:
+    static constexpr std::size_t batch_steps = 256;
+    static constexpr std::size_t max_waiting = 4;
+
+    struct Batch {
+        std::size_t first = 0;  // the index of its first step in the seed
+        std::vector<nlohmann::json> steps;
+    };
+
+    // The batch being filled, to the worker: waits while `max_waiting` wait.
+    void hand_over() {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return failure_ || waiting_.size() < max_waiting; });
+        if (failure_) std::rethrow_exception(failure_);
+        if (filling_.empty()) return;
+        const std::size_t first = next_index_;
+        next_index_ += filling_.size();
+        waiting_.push_back(Batch{first, std::move(filling_)});
+        filling_.clear();
+        lock.unlock();
+        changed_.notify_all();
+    }
+
+    void run() {
+        for (;;) {
+            Batch batch;
+            {
+                std::unique_lock lock(mutex_);
+                changed_.wait(lock, [&] { return stopping_ || !waiting_.empty(); });
+                if (stopping_) return;
+                batch = std::move(waiting_.front());
+                waiting_.pop_front();
+                busy_ = true;
+            }
+            changed_.notify_all();
+            std::exception_ptr failure;
+            try {
+                for (std::size_t i = 0; i < batch.steps.size(); ++i)
+                    run_seed_step(ctx_, batch.steps[i], batch.first + i, source_);
+            } catch (...) {
+                failure = std::current_exception();
+            }
+            batch.steps.clear();
+            {
+                const std::lock_guard lock(mutex_);
+                busy_ = false;
+                if (failure) {
+                    failure_ = failure;
+                    waiting_.clear();
+                }
+            }
+            changed_.notify_all();
+            if (failure) return;
+        }
+    }
+
+    SeedContext& ctx_;
+    const std::string source_;
+    std::vector<nlohmann::json> filling_;  // the parsing thread's
+    std::size_t next_index_ = 0;           // the parsing thread's
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::deque<Batch> waiting_;
+    bool busy_ = false;  // the worker is running a batch
+    bool stopping_ = false;
+    std::exception_ptr failure_;
+    std::thread worker_;  // last: it starts once the rest is ready
+};
+
 // Streaming cannot decide the load: a network, users, auth or steps key came after the steps
 // that already ran, or a step failed before the users and auth were read. Load the document whole.
 struct LoadAgain {};
@@ -266,22 +376,18 @@ class StreamingLoad {
                    key_ == "steps" && head_.contains("network") && !loaded_.store) {
             loaded_ = begin_load(JsonObject(head_, ""), base_dir_);
             reserve_for(*loaded_.context, steps_hint_);
+            pipeline_ = std::make_unique<StepPipeline>(*loaded_.context, source_);
             in_steps_ = streamed_ = true;
         } else if (depth == 1 && ends_value) {
             if (key_ == "steps") {
                 in_steps_ = false;
+                finish_steps();
             } else if (root_is_object_ && !streamed_) {
                 head_[key_] = parsed;
             }
         } else if (depth == 2 && ends_value && in_steps_) {
-            try {
-                run_seed_step(*loaded_.context, parsed, next_step_++, source_);
-            } catch (const SeedError&) {
-                // The users or auth settings may follow the steps: only the whole document
-                // says whether the step fails.
-                if (!head_.contains("users") || !head_.contains("auth")) throw LoadAgain{};
-                throw;
-            }
+            checking_steps([&] { pipeline_->add(std::move(parsed)); });
+            ++next_step_;
             if (progress_ && next_step_ % 256 == 0) {
                 const std::streamoff at = in_->tellg();
                 if (at >= 0) progress_(static_cast<std::uint64_t>(at), size_);
@@ -289,6 +395,11 @@ class StreamingLoad {
             return false;  // ran: the document does not keep it
         }
         return true;
+    }
+
+    // Waits for the steps parsed so far to run; throws the first one's error that failed.
+    void finish_steps() {
+        if (pipeline_) checking_steps([&] { pipeline_->finish(); });
     }
 
     // Whether the steps ran as they were parsed; then `document` (what was kept of the file)
@@ -301,6 +412,19 @@ class StreamingLoad {
     }
 
   private:
+    // Runs `f`, which hands steps on or waits for them, a step's error thrown as it is or as
+    // LoadAgain: the users or auth settings may follow the steps, and only the whole document then
+    // says whether that step fails.
+    template <class F>
+    void checking_steps(F f) {
+        try {
+            f();
+        } catch (const SeedError&) {
+            if (!head_.contains("users") || !head_.contains("auth")) throw LoadAgain{};
+            throw;
+        }
+    }
+
     std::string source_;
     std::filesystem::path base_dir_;
     std::size_t steps_hint_;
@@ -314,6 +438,7 @@ class StreamingLoad {
     LoadProgress progress_;
     std::istream* in_ = nullptr;
     std::uint64_t size_ = 0;
+    std::unique_ptr<StepPipeline> pipeline_;  // after loaded_: it stops before the store goes
 };
 
 }  // namespace
@@ -357,12 +482,26 @@ LoadedSeed load_seed_file_with_context(const std::filesystem::path& path,
     StreamingLoad load(source, path.parent_path(), size_error ? 0 : size / 100);
     if (progress && !size_error) load.report_to(progress, in, size);
     nlohmann::json document;
+    const auto load_whole = [&] {
+        return load_seed_with_context(read_seed_document(path), source, path.parent_path());
+    };
+    std::optional<std::string> invalid;
     try {
         document = naming_source(source, [&] { return nlohmann::json::parse(in, std::ref(load)); });
     } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range (1e400)
-        throw SeedError(source + ": is not valid JSON: " + e.what());
+        invalid = e.what();
     } catch (const LoadAgain&) {
-        return load_seed_with_context(read_seed_document(path), source, path.parent_path());
+        return load_whole();
+    }
+    if (invalid) {
+        // A step parsed before the broken JSON that fails is the error, as it would have been
+        // had it run before the parse went on.
+        try {
+            load.finish_steps();
+        } catch (const LoadAgain&) {
+            return load_whole();
+        }
+        throw SeedError(source + ": is not valid JSON: " + *invalid);
     }
     if (!load.streamed()) return load_seed_with_context(document, source, path.parent_path());
     LoadedSeed loaded = naming_source(source, [&] { return load.finish(document); });
