@@ -10,10 +10,14 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "seed/seed_test_network.hpp"
+
 namespace cantonlite::seed::seed_loader_test {
 namespace {
 
 using nlohmann::json;
+using seedtest::LoadedState;
+using seedtest::state_of;
 
 constexpr std::int64_t second = 1'000'000;
 
@@ -204,22 +208,6 @@ TEST_F(LoadSeedFileTest, FieldErrorsNameThePathAndThePointer) {
         EXPECT_EQ(std::string(e.what()),
                   path.string() + ": /network/dso_party: must be a non-empty string, got 7");
     }
-}
-
-// What a load left: each update's id, the time, the active contracts' ids.
-struct LoadedState {
-    std::vector<std::string> update_ids;
-    std::int64_t now = 0;
-    std::vector<std::string> active;
-    bool operator==(const LoadedState&) const = default;
-};
-
-LoadedState state_of(const store::LedgerStore& s) {
-    LoadedState out{.now = s.now().micros};
-    for (store::Offset o = 1; o <= s.ledger_end(); ++o)
-        out.update_ids.push_back(store::update_id_of(*s.update_at(o)).str());
-    for (const auto& c : s.active_contracts()) out.active.push_back(c->contract_id.str());
-    return out;
 }
 
 json shipped_default_network() {

@@ -18,11 +18,14 @@
 #include "cantonlite/seed/seed_loader.hpp"
 #include "cantonlite/store/ledger_store.hpp"
 #include "seed/seed_context.hpp"
+#include "seed/seed_test_network.hpp"
 
 namespace cantonlite::seed::seed_pipeline_test {
 namespace {
 
 using nlohmann::json;
+using seedtest::LoadedState;
+using seedtest::state_of;
 
 // A network of two users and `mints` mints, a snapshot after every hundredth: more steps than a
 // few of the pipeline's batches.
@@ -47,22 +50,6 @@ std::string streamed_text(const json& document) {
     return "{\"network\": " + document["network"].dump() +
            ",\n\"users\": " + document["users"].dump() + ",\n\"auth\": " + document["auth"].dump() +
            ",\n\"steps\": " + document["steps"].dump() + "}";
-}
-
-// What a load left: each update's id, the time, the active contracts' ids.
-struct LoadedState {
-    std::vector<std::string> update_ids;
-    std::int64_t now = 0;
-    std::vector<std::string> active;
-    bool operator==(const LoadedState&) const = default;
-};
-
-LoadedState state_of(const store::LedgerStore& s) {
-    LoadedState out{.now = s.now().micros};
-    for (store::Offset o = 1; o <= s.ledger_end(); ++o)
-        out.update_ids.push_back(store::update_id_of(*s.update_at(o)).str());
-    for (const auto& c : s.active_contracts()) out.active.push_back(c->contract_id.str());
-    return out;
 }
 
 class ConcurrentSeedLoad : public testing::Test {

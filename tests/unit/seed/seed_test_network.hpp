@@ -18,6 +18,23 @@ namespace cantonlite::seed::seedtest {
 
 using nlohmann::json;
 
+// What a load left: each update's id, the time, the active contracts' ids (two loads of one seed
+// compare equal).
+struct LoadedState {
+    std::vector<std::string> update_ids;
+    std::int64_t now = 0;
+    std::vector<std::string> active;
+    bool operator==(const LoadedState&) const = default;
+};
+
+inline LoadedState state_of(const store::LedgerStore& s) {
+    LoadedState out{.now = s.now().micros};
+    for (store::Offset o = 1; o <= s.ledger_end(); ++o)
+        out.update_ids.push_back(store::update_id_of(*s.update_at(o)).str());
+    for (const auto& c : s.active_contracts()) out.active.push_back(c->contract_id.str());
+    return out;
+}
+
 // Party ids, in the order they sort (upper case before lower case).
 inline const std::string dso = "DSO::1220aa";
 inline const std::string alice = "alice::1220a1";
