@@ -10,9 +10,29 @@ PartyDirectory::PartyDirectory(const model::Network& n) {
     for (const auto& sv : n.svs) aliases_[sv.name] = sv.party;
     for (const auto& u : n.users) aliases_[u.id] = u.party;
     for (const auto& [alias, party] : n.parties) aliases_[alias] = party;
+    count_aliases();
+}
+
+void PartyDirectory::count_aliases() {
+    aliases_count_.clear();
+    for (const auto& [_, party] : aliases_) ++aliases_count_[party];
+}
+
+void PartyDirectory::replace_aliases(std::map<std::string, std::string> aliases) {
+    aliases_ = std::move(aliases);
+    count_aliases();
 }
 
 void PartyDirectory::add(const std::string& alias, const std::string& party, store::UndoLog& undo) {
+    const auto named = [&](const std::string& p) {
+        const auto it = aliases_count_.find(p);
+        return it == aliases_count_.end() ? std::size_t{0} : it->second;
+    };
+    if (const auto old = aliases_.find(alias); old != aliases_.end()) {
+        if (old->second == party) return;
+        undo.assign(aliases_count_, old->second, named(old->second) - 1);
+    }
+    undo.assign(aliases_count_, party, named(party) + 1);
     undo.assign(aliases_, alias, party);
 }
 
@@ -23,9 +43,8 @@ std::string PartyDirectory::resolve(const nlohmann::json& ref, const std::string
     }
     const auto& text = ref.get_ref<const std::string&>();
     if (const auto alias = aliases_.find(text); alias != aliases_.end()) return alias->second;
-    for (const auto& [_, party] : aliases_) {
-        if (party == text) return party;
-    }
+    if (const auto it = aliases_count_.find(text); it != aliases_count_.end() && it->second > 0)
+        return text;
     throw model::JsonFieldError(pointer, "unknown party '" + text + "'");
 }
 

@@ -1,8 +1,10 @@
 #pragma once
 // PartyDirectory: the parties a seed may name, and their aliases (user ids, SV names, dso, ...).
 
+#include <cstddef>
 #include <map>
 #include <string>
+#include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
@@ -23,9 +25,7 @@ class PartyDirectory {
     }
     // Every alias and its party; replace_aliases puts a saved set back (a state file's).
     [[nodiscard]] const std::map<std::string, std::string>& aliases() const { return aliases_; }
-    void replace_aliases(std::map<std::string, std::string> aliases) {
-        aliases_ = std::move(aliases);
-    }
+    void replace_aliases(std::map<std::string, std::string> aliases);
 
     // A party reference: an alias ("alice", "Digital-Asset-2", "dso", "validator", a
     // network.parties key) or one of the known party ids. Throws model::JsonFieldError at
@@ -33,7 +33,13 @@ class PartyDirectory {
     [[nodiscard]] std::string resolve(const nlohmann::json& ref, const std::string& pointer) const;
 
   private:
+    // aliases_count_ from aliases_.
+    void count_aliases();
+
     std::map<std::string, std::string> aliases_;  // alias -> party id
+    // The known party ids: how many aliases name each (0: none any more). Changed through the
+    // undo log with aliases_, so that a rollback puts both back.
+    std::unordered_map<std::string, std::size_t> aliases_count_;
 };
 
 }  // namespace cantonlite::seed
