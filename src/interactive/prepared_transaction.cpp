@@ -105,6 +105,10 @@ wire::PreparedTransaction encode_prepared(const store::TransactionDraft& d,
         return it == created.end() ? cid : it->second;
     };
     const auto wire_value = [&](const Value& v) { return to_wire(renamed(v, created)); };
+    // A draft's value, given as a Value or packed already (the steps a large seed repeats).
+    const auto wire_of = [&](const std::optional<model::PackedValue>& packed, const Value& v) {
+        return wire_value(packed ? model::unpack(*packed) : v);
+    };
 
     wire::PreparedTransaction out;
     wire::DamlTransaction& t = *out.mutable_transaction();
@@ -142,7 +146,7 @@ wire::PreparedTransaction encode_prepared(const store::TransactionDraft& d,
             w.set_contract_id(id_of(d.contract_id_of(static_cast<int>(i))));
             w.set_package_name(c->template_id.package_name.str());
             set_template(w.mutable_template_id(), c->template_id);
-            *w.mutable_argument() = wire_value(c->argument);
+            *w.mutable_argument() = wire_of(c->packed_argument, c->argument);
             set_all(w.mutable_signatories(), sorted_unique(c->signatories));
             set_all(w.mutable_stakeholders(), stakeholders_of(*c));
             continue;
@@ -160,10 +164,10 @@ wire::PreparedTransaction encode_prepared(const store::TransactionDraft& d,
         set_all(w.mutable_acting_parties(), sorted_unique(x.acting_parties));
         if (x.interface_id) set_template(w.mutable_interface_id(), *x.interface_id);
         w.set_choice_id(x.choice);
-        *w.mutable_chosen_value() = wire_value(x.argument);
+        *w.mutable_chosen_value() = wire_of(x.packed_argument, x.argument);
         w.set_consuming(x.consuming);
         for (const std::size_t child : children[i]) w.add_children(std::to_string(child));
-        *w.mutable_exercise_result() = wire_value(x.result);
+        *w.mutable_exercise_result() = wire_of(x.packed_result, x.result);
     }
 
     wire::Metadata& m = *out.mutable_metadata();

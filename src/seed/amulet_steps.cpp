@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "cantonlite/model/packed_writer.hpp"
 #include "cantonlite/splice/payloads.hpp"
 #include "cantonlite/splice/splice_views.hpp"
 #include "steps.hpp"
@@ -9,6 +10,8 @@
 namespace cantonlite::seed {
 
 namespace p = splice::payloads;
+using model::Name;
+using model::packed::Writer;
 using store::CreateDraft;
 using store::ExerciseDraft;
 
@@ -106,21 +109,23 @@ TransferNodes add_transfer(const SeedContext& ctx, store::TransactionDraft& d, i
     add_input_archives(n, d, nodes.root, sender, inputs);
     std::vector<Value> created;
     for (const Output& o : outputs) {
-        Value amulet =
-            p::amulet_value(n.dso_party, o.receiver, o.amount, round, default_holding_rate);
         std::vector<Party> signatories{n.dso_party, o.receiver};
         int node = 0;
         if (o.lock) {
             signatories.insert(signatories.end(), o.lock->holders.begin(), o.lock->holders.end());
-            node = d.add(nodes.root, CreateDraft{.template_id = p::locked_amulet(n),
-                                                 .argument = p::locked_amulet_value(
-                                                     std::move(amulet), o.lock->holders,
-                                                     o.lock->expires_at, o.lock->context),
-                                                 .signatories = signatories});
+            node = d.add(nodes.root,
+                         CreateDraft{.template_id = p::locked_amulet(n),
+                                     .argument = p::locked_amulet_value(
+                                         p::amulet_value(n.dso_party, o.receiver, o.amount, round,
+                                                         default_holding_rate),
+                                         o.lock->holders, o.lock->expires_at, o.lock->context),
+                                     .signatories = signatories});
         } else {
             node = d.add(nodes.root, CreateDraft{.template_id = p::amulet(n),
-                                                 .argument = std::move(amulet),
-                                                 .signatories = signatories});
+                                                 .signatories = signatories,
+                                                 .packed_argument = p::amulet_packed(
+                                                     n.dso_party, o.receiver, o.amount, round,
+                                                     default_holding_rate)});
         }
         created.push_back(
             Value::variant(o.lock ? "TransferResultLockedAmulet" : "TransferResultAmulet",
@@ -130,10 +135,11 @@ TransferNodes add_transfer(const SeedContext& ctx, store::TransactionDraft& d, i
     std::optional<Value> change;
     if (in > out) {
         const int node =
-            d.add(nodes.root, CreateDraft{.template_id = p::amulet(n),
-                                          .argument = p::amulet_value(n.dso_party, sender, in - out,
-                                                                      round, default_holding_rate),
-                                          .signatories = {n.dso_party, sender}});
+            d.add(nodes.root,
+                  CreateDraft{.template_id = p::amulet(n),
+                              .signatories = {n.dso_party, sender},
+                              .packed_argument = p::amulet_packed(n.dso_party, sender, in - out,
+                                                                  round, default_holding_rate)});
         nodes.change = d.contract_id_of(node);
         change = Value::contract_id(*nodes.change);
     }
@@ -193,26 +199,48 @@ void mint(SeedContext& ctx, const JsonObject& s) {
     const std::int64_t round =
         s.optional_integer("round", 0, std::int64_t{1} << 53).value_or(ctx.round_at(t));
     const model::Decimal rate = optional_decimal(s, "rate_per_round", default_holding_rate);
+    // A large seed is mostly mints: their values are written packed, with no Value tree.
+    struct Words {
+        Name receiver{"receiver"};
+        Name amount{"amount"};
+        Name amulet_sum{"amuletSum"};
+        Name amulet{"amulet"};
+        Name meta{"meta"};
+        Name tapped{"tapped faucet"};
+    };
+    static const Words l;
+    const Name owner_name(owner);
     auto d = ctx.draft(s, {owner}, t);
-    const int tap =
-        d.add(-1, ExerciseDraft{.contract_id = ctx.amulet_rules,
-                                .template_id = p::amulet_rules(n),
-                                .choice = "AmuletRules_DevNet_Tap",
-                                .argument = Value::record({{"receiver", Value::party(owner)},
-                                                           {"amount", Value::numeric(amount)}}),
-                                .consuming = false,
-                                .acting_parties = {owner}});
-    const int created =
-        d.add(tap, CreateDraft{.template_id = p::amulet(n),
-                               .argument = p::amulet_value(n.dso_party, owner, amount, round, rate),
-                               .signatories = {n.dso_party, owner}});
-    d.set_result(
-        tap, Value::record(
-                 {{"amuletSum", p::single("amulet", Value::contract_id(d.contract_id_of(created)))},
-                  {"meta", Value::some(p::holding_tx_meta(p::TxKind::mint, "tapped faucet",
-                                                          std::nullopt, std::nullopt))}}));
+    const int tap = d.add(-1, ExerciseDraft{.contract_id = ctx.amulet_rules,
+                                            .template_id = p::amulet_rules(n),
+                                            .choice = "AmuletRules_DevNet_Tap",
+                                            .consuming = false,
+                                            .acting_parties = {owner},
+                                            .packed_argument = model::packed::write([&](Writer& w) {
+                                                w.record(2);
+                                                w.name(l.receiver);
+                                                w.party(owner_name);
+                                                w.name(l.amount);
+                                                w.numeric(amount);
+                                            })});
+    const int created = d.add(tap, CreateDraft{.template_id = p::amulet(n),
+                                               .signatories = {n.dso_party, owner},
+                                               .packed_argument = p::amulet_packed(
+                                                   n.dso_party, owner, amount, round, rate)});
+    const std::string cid = d.contract_id_of(created);
+    d.set_result(tap, model::packed::write([&](Writer& w) {
+                     w.record(2);
+                     w.name(l.amulet_sum);
+                     w.record(1);
+                     w.name(l.amulet);
+                     w.contract_id(Name(cid));
+                     w.name(l.meta);
+                     w.some();
+                     p::write_holding_tx_meta(w, p::TxKind::mint, l.tapped, std::nullopt,
+                                              std::nullopt);
+                 }));
     ctx.commit(d);
-    ctx.label(s, "as", d.contract_id_of(created));
+    ctx.label(s, "as", cid);
 }
 
 void lock(SeedContext& ctx, const JsonObject& s) {

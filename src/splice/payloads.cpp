@@ -1,10 +1,37 @@
 #include "cantonlite/splice/payloads.hpp"
 
 #include "cantonlite/model/name.hpp"
+#include "cantonlite/model/packed_writer.hpp"
 #include "cantonlite/splice/templates.hpp"
 
 namespace cantonlite::splice::payloads {
 namespace {
+
+using model::Name;
+
+// The labels and words of the values written node by node, each interned once.
+struct Words {
+    Name dso{"dso"};
+    Name owner{"owner"};
+    Name amount{"amount"};
+    Name initial_amount{"initialAmount"};
+    Name created_at{"createdAt"};
+    Name number{"number"};
+    Name rate_per_round{"ratePerRound"};
+    Name rate{"rate"};
+    Name values{"values"};
+    Name burned{"splice.lfdecentralizedtrust.org/burned"};
+    Name reason{"splice.lfdecentralizedtrust.org/reason"};
+    Name sender{"splice.lfdecentralizedtrust.org/sender"};
+    Name tx_kind{"splice.lfdecentralizedtrust.org/tx-kind"};
+    Name transfer{"transfer"};
+    Name merge_split{"merge-split"};
+    Name mint{"mint"};
+};
+const Words& words() {
+    static const Words w;
+    return w;
+}
 
 Value parties_list(const std::vector<Party>& parties) {
     std::vector<Value> out;
@@ -73,15 +100,33 @@ model::TemplateId buy_traffic_request(const model::Network& n) {
     return templates::id_of(n, templates::buy_traffic_request);
 }
 
+model::PackedValue amulet_packed(const Party& dso, const Party& owner, Decimal amount,
+                                 std::int64_t round, Decimal rate) {
+    const Words& l = words();
+    return model::packed::write([&](model::packed::Writer& w) {
+        w.record(3);
+        w.name(l.dso);
+        w.party(Name(dso));
+        w.name(l.owner);
+        w.party(Name(owner));
+        w.name(l.amount);
+        w.record(3);
+        w.name(l.initial_amount);
+        w.numeric(amount);
+        w.name(l.created_at);
+        w.record(1);
+        w.name(l.number);
+        w.int64(round);
+        w.name(l.rate_per_round);
+        w.record(1);
+        w.name(l.rate);
+        w.numeric(rate);
+    });
+}
+
 Value amulet_value(const Party& dso, const Party& owner, Decimal amount, std::int64_t round,
                    Decimal rate) {
-    return Value::record({
-        {"dso", Value::party(dso)},
-        {"owner", Value::party(owner)},
-        {"amount", Value::record({{"initialAmount", Value::numeric(amount)},
-                                  {"createdAt", single("number", Value::int64(round))},
-                                  {"ratePerRound", single("rate", Value::numeric(rate))}})},
-    });
+    return model::unpack(amulet_packed(dso, owner, amount, round, rate));
 }
 
 Value time_lock(const std::vector<Party>& holders, Timestamp expires_at,
@@ -263,25 +308,41 @@ Value external_party_amulet_rules_value(const Party& dso) {
     return single("dso", Value::party(dso));
 }
 
-Value holding_tx_meta(TxKind kind, const std::optional<std::string>& reason,
-                      const std::optional<Party>& sender, std::optional<Decimal> burned) {
-    static const std::string prefix = "splice.lfdecentralizedtrust.org/";
-    const char* kind_text = kind == TxKind::transfer      ? "transfer"
-                            : kind == TxKind::merge_split ? "merge-split"
-                                                          : "mint";
+void write_holding_tx_meta(model::packed::Writer& w, TxKind kind, std::optional<Name> reason,
+                           std::optional<Name> sender, std::optional<Decimal> burned) {
+    const Words& l = words();
     // The texts are a small vocabulary here (fixed reasons, no fee burned, parties' ids): as
     // Names, every result refers to one copy (PackedValue keeps a text that is a Name as its id).
-    const auto word = [](std::string text) {
-        (void)model::Name(text);
-        return Value::text_value(std::move(text));
-    };
     // A TextMap, in key order as Daml keeps it.
-    std::vector<std::pair<std::string, Value>> values;
-    if (burned) values.emplace_back(prefix + "burned", word(burned->to_compact_string()));
-    if (reason) values.emplace_back(prefix + "reason", word(*reason));
-    if (sender) values.emplace_back(prefix + "sender", word(*sender));
-    values.emplace_back(prefix + "tx-kind", word(kind_text));
-    return single("values", Value::text_map(std::move(values)));
+    w.record(1);
+    w.name(l.values);
+    w.text_map(1 + (burned ? 1 : 0) + (reason ? 1 : 0) + (sender ? 1 : 0));
+    if (burned) {
+        w.name(l.burned);
+        w.text_node(Name(burned->to_compact_string()));
+    }
+    if (reason) {
+        w.name(l.reason);
+        w.text_node(*reason);
+    }
+    if (sender) {
+        w.name(l.sender);
+        w.text_node(*sender);
+    }
+    w.name(l.tx_kind);
+    w.text_node(kind == TxKind::transfer      ? l.transfer
+                : kind == TxKind::merge_split ? l.merge_split
+                                              : l.mint);
+}
+
+Value holding_tx_meta(TxKind kind, const std::optional<std::string>& reason,
+                      const std::optional<Party>& sender, std::optional<Decimal> burned) {
+    const auto name = [](const std::optional<std::string>& text) {
+        return text ? std::optional<Name>(Name(*text)) : std::nullopt;
+    };
+    return model::unpack(model::packed::write([&](model::packed::Writer& w) {
+        write_holding_tx_meta(w, kind, name(reason), name(sender), burned);
+    }));
 }
 
 Value token_transfer_value(const Party& dso, const Party& sender, const Party& receiver,

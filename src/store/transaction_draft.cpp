@@ -20,6 +20,11 @@ void TransactionDraft::set_result(int node_id, model::Value result) {
         std::move(result);
 }
 
+void TransactionDraft::set_result(int node_id, model::PackedValue result) {
+    std::get<ExerciseDraft>(nodes.at(static_cast<std::size_t>(node_id)).event).packed_result =
+        std::move(result);
+}
+
 std::string TransactionDraft::contract_id_of(int node_id) const {
     const auto index = static_cast<std::size_t>(node_id);
     if (contract_id_cache.size() <= index) contract_id_cache.resize(index + 1);

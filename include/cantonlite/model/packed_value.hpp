@@ -62,7 +62,7 @@ class PackedValue {
 
     friend PackedValue pack(const Value& v);
     // The value of `bytes`, which a checked transcoder wrote in pack()'s form with this process's
-    // Name ids (the state file's reader). REQUIRES: they are such bytes.
+    // Name ids (the state file's reader, packed::write). REQUIRES: they are such bytes.
     [[nodiscard]] static PackedValue adopt(std::string_view bytes) { return PackedValue(bytes); }
 
   private:

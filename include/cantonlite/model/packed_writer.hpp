@@ -1,7 +1,8 @@
 #pragma once
 // packed::Writer: writes a Daml value in PackedValue's form (packed_reader.hpp spells out the
 // layout): a whole Value (pack()), or node by node, for a reader that decodes straight to it (a
-// fork's protobuf_json values, seed/scan_values.hpp).
+// fork's protobuf_json values, seed/scan_values.hpp; the step compilers' values that a large seed
+// repeats, with their labels interned once: packed::write).
 
 #include <string>
 #include <string_view>
@@ -10,6 +11,7 @@
 #include "cantonlite/model/decimal.hpp"
 #include "cantonlite/model/name.hpp"
 #include "cantonlite/model/packed_reader.hpp"
+#include "cantonlite/model/packed_value.hpp"
 #include "cantonlite/model/value.hpp"
 
 namespace cantonlite::model::packed {
@@ -57,11 +59,61 @@ class Writer {
     }
     // A party, a contract id, a record label or a text-map key: its Name's id, interned.
     void name(std::string_view s) { varint(Name(s).id()); }
+    // The same, of a Name interned already: no text hashed.
+    void name(Name n) { varint(n.id()); }
+
+    // Whole nodes of Names interned already. A record or text map of `n` entries is followed by
+    // each entry's name() and value.
+    void record(std::size_t n) {
+        kind(Value::Kind::record);
+        varint(n);
+    }
+    void text_map(std::size_t n) {
+        kind(Value::Kind::text_map);
+        varint(n);
+    }
+    void party(Name p) {
+        kind(Value::Kind::party);
+        name(p);
+    }
+    void contract_id(Name c) {
+        kind(Value::Kind::contract_id);
+        name(c);
+    }
+    void numeric(Decimal d) {
+        kind(Value::Kind::numeric);
+        decimal(d);
+    }
+    void int64(std::int64_t n) {
+        kind(Value::Kind::int64);
+        integer(n);
+    }
+    // An Optional's Some, followed by its value.
+    void some() {
+        kind(Value::Kind::optional);
+        flag(true);
+    }
+    // A Text node whose text is `n`'s, kept as the Name (as text_node() keeps a text that is one).
+    void text_node(Name n) {
+        out_ += static_cast<char>(name_text_tag);
+        name(n);
+    }
 
     [[nodiscard]] std::string take() { return std::move(out_); }
 
   private:
     std::string out_;
 };
+
+// The value that `write(writer)` writes node by node, as a PackedValue, in a buffer the thread
+// reuses (as pack() does for a Value).
+template <class Write>
+[[nodiscard]] PackedValue write(Write&& write_nodes) {
+    thread_local std::string buffer;
+    Writer w(std::move(buffer));
+    std::forward<Write>(write_nodes)(w);
+    buffer = w.take();
+    return PackedValue::adopt(buffer);
+}
 
 }  // namespace cantonlite::model::packed

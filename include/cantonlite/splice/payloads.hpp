@@ -7,8 +7,14 @@
 #include <vector>
 
 #include "cantonlite/model/decimal.hpp"
+#include "cantonlite/model/name.hpp"
 #include "cantonlite/model/network.hpp"
+#include "cantonlite/model/packed_value.hpp"
 #include "cantonlite/model/value.hpp"
+
+namespace cantonlite::model::packed {
+class Writer;
+}
 
 namespace cantonlite::splice::payloads {
 
@@ -37,7 +43,10 @@ model::TemplateId accepted_transfer_offer(const model::Network& n);
 model::TemplateId transfer_preapproval_proposal(const model::Network& n);
 model::TemplateId buy_traffic_request(const model::Network& n);
 
-// Splice.Amulet:Amulet {dso, owner, amount: ExpiringAmount}.
+// Splice.Amulet:Amulet {dso, owner, amount: ExpiringAmount}, packed: written as such, for the
+// steps a large seed repeats (mint, transfer); amulet_value() is its Value.
+model::PackedValue amulet_packed(const Party& dso, const Party& owner, Decimal amount,
+                                 std::int64_t round, Decimal rate);
 Value amulet_value(const Party& dso, const Party& owner, Decimal amount, std::int64_t round,
                    Decimal rate);
 // Splice.Amulet:LockedAmulet {amulet, lock: TimeLock}.
@@ -114,6 +123,9 @@ enum class TxKind { transfer, merge_split, mint };
 // `show` of the Decimal).
 Value holding_tx_meta(TxKind kind, const std::optional<std::string>& reason,
                       const std::optional<Party>& sender, std::optional<Decimal> burned);
+// The same Metadata written into `w` (a result packed node by node), its texts as Names.
+void write_holding_tx_meta(model::packed::Writer& w, TxKind kind, std::optional<model::Name> reason,
+                           std::optional<model::Name> sender, std::optional<Decimal> burned);
 
 // A record of one field, for the many choice results of the shape {name: value}.
 Value single(const std::string& label, Value v);

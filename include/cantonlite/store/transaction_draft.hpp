@@ -76,6 +76,8 @@ struct TransactionDraft {
 
     // Sets the result of an exercise node added earlier (results often name its children).
     void set_result(int node_id, model::Value result);
+    // The same, packed already.
+    void set_result(int node_id, model::PackedValue result);
 
     // The contract id the create node `node_id` will get (computed once, then remembered).
     [[nodiscard]] std::string contract_id_of(int node_id) const;

@@ -5,6 +5,7 @@
 #include "cantonlite/interactive/transaction_hash.hpp"
 #include "cantonlite/model/ids.hpp"
 #include "cantonlite/model/network.hpp"
+#include "cantonlite/model/packed_value.hpp"
 
 namespace cantonlite::interactive::prepared_transaction_test {
 namespace {
@@ -109,6 +110,23 @@ TEST(PreparedTransaction, HashesTheSameAfterTheWire) {
     other.transaction_uuid = "00000000-0000-0000-0000-000000000000";
     EXPECT_NE(prepared_transaction_hash(encode_prepared(transfer(), other), HashingScheme::v2),
               prepared_transaction_hash(p, HashingScheme::v2));
+}
+
+// A step may give a node's values packed already (the amulets of a transfer, a mint's tap): the
+// transaction prepared is the same, byte for byte.
+TEST(PreparedTransaction, ValuesPackedInTheDraftPrepareAsTheirValues) {
+    store::TransactionDraft packed = transfer();
+    auto& give = std::get<store::ExerciseDraft>(packed.nodes[0].event);
+    give.packed_argument = model::pack(give.argument);
+    give.packed_result = model::pack(give.result);
+    give.argument = Value::unit();
+    give.result = Value::unit();
+    auto& created = std::get<store::CreateDraft>(packed.nodes[1].event);
+    created.packed_argument = model::pack(created.argument);
+    created.argument = Value::unit();
+
+    EXPECT_EQ(encode_prepared(packed, inputs()).SerializeAsString(),
+              encode_prepared(transfer(), inputs()).SerializeAsString());
 }
 
 TEST(PreparedTransaction, AnExerciseOfAnUnknownContractCannotBePrepared) {

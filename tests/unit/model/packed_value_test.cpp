@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cantonlite/model/name.hpp"
+#include "cantonlite/model/packed_writer.hpp"
 #include "cantonlite/model/value_json.hpp"
 
 namespace cantonlite::model::packed_value_test {
@@ -170,6 +171,40 @@ TEST(PackedValue, TextMapKeysAreNames) {
     EXPECT_EQ(unpack(packed), v);
     EXPECT_EQ(json::parse(value_json(packed, ValueEncoding::ledger)),
               (json{{key, "1"}, {"", "2"}}));
+}
+
+// A value written node by node with Names interned once (a step compiler's fixed labels) has the
+// bytes pack() gives the same Value: every kind a step writes so, a text kept as a Name included.
+TEST(PackedValue, AValueWrittenNodeByNodeIsTheValuePacked) {
+    const Name owner("writer-test::1220" + std::string(64, 'a'));
+    const Name cid("00" + std::string(64, 'b'));
+    const Name word("writer-test word");
+    const Value expected = Value::record(
+        {{"owner", Value::party(owner.str())},
+         {"amount", number("-12.5")},
+         {"round", Value::int64(-3)},
+         {"amulet", Value::contract_id(cid.str())},
+         {"meta", Value::some(Value::text_map({{"kind", Value::text_value(word.str())}}))}});
+
+    const PackedValue written = packed::write([&](packed::Writer& w) {
+        w.record(5);
+        w.name(Name("owner"));
+        w.party(owner);
+        w.name(Name("amount"));
+        w.numeric(*Decimal::parse("-12.5"));
+        w.name(Name("round"));
+        w.int64(-3);
+        w.name(Name("amulet"));
+        w.contract_id(cid);
+        w.name(Name("meta"));
+        w.some();
+        w.text_map(1);
+        w.name(Name("kind"));
+        w.text_node(word);
+    });
+
+    EXPECT_EQ(written.bytes(), pack(expected).bytes());
+    EXPECT_EQ(unpack(written), expected);
 }
 
 // The point of the form: an Amulet argument is a fraction of any of its JSON encodings.

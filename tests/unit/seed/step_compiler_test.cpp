@@ -304,6 +304,43 @@ TEST(StepMint, RecordsTheTapArgumentAndResult) {
                         {"splice.lfdecentralizedtrust.org/tx-kind", "mint"}}}}}}));
 }
 
+// The mint's values exactly, kinds included (the JSON encodings above drop an Optional's Some):
+// AmuletRules_DevNet_Tap {receiver, amount}, its AmuletRules_DevNet_TapResult {amuletSum =
+// AmuletCreateSummary {amulet}, meta = Some Metadata} and the Amulet, as splice-behavior.md §4.3.
+TEST(StepMint, WritesTheTapAndTheAmuletAsTheirDamlValues) {
+    json step = mint("alice", "1000", "a1");
+    step["round"] = 7;
+    step["rate_per_round"] = "0.5";
+
+    const auto s = load(seed_with({step}));
+
+    using model::Value;
+    const auto number = [](std::string_view d) {
+        return Value::numeric(*model::Decimal::parse(d));
+    };
+    const std::string meta_key = "splice.lfdecentralizedtrust.org/";
+    const store::ExercisedNode& tap = exercised_at(*s, 2, 0);
+    EXPECT_EQ(model::unpack(tap.choice_argument),
+              Value::record({{"receiver", Value::party(alice)}, {"amount", number("1000")}}));
+    EXPECT_EQ(
+        model::unpack(tap.exercise_result),
+        Value::record(
+            {{"amuletSum", Value::record({{"amulet", Value::contract_id(cid(*s, 2, 1))}})},
+             {"meta",
+              Value::some(Value::record(
+                  {{"values",
+                    Value::text_map({{meta_key + "reason", Value::text_value("tapped faucet")},
+                                     {meta_key + "tx-kind", Value::text_value("mint")}})}}))}}));
+    EXPECT_EQ(model::unpack(created_at(*s, 2, 1)->argument),
+              Value::record(
+                  {{"dso", Value::party(dso)},
+                   {"owner", Value::party(alice)},
+                   {"amount",
+                    Value::record({{"initialAmount", number("1000")},
+                                   {"createdAt", Value::record({{"number", Value::int64(7)}})},
+                                   {"ratePerRound", Value::record({{"rate", number("0.5")}})}})}}));
+}
+
 TEST(StepMint, AmuletCodegenJsonHasTheReferenceShape) {
     json step = mint("alice", "100", "a1");
     step["round"] = 12;
