@@ -349,11 +349,11 @@ OfferNodes add_two_step_offer(const SeedContext& ctx, store::TransactionDraft& d
     const std::string locked_cid = d.contract_id_of(locked);
     std::optional<std::string> change;
     if (in > amount) {
-        const int node =
-            d.add(root, CreateDraft{.template_id = p::amulet(n),
-                                    .argument = p::amulet_value(n.dso_party, sender, in - amount,
-                                                                round, default_holding_rate),
-                                    .signatories = {n.dso_party, sender}});
+        const int node = d.add(
+            root, CreateDraft{.template_id = p::amulet(n),
+                              .signatories = {n.dso_party, sender},
+                              .packed_argument = p::amulet_packed(n.dso_party, sender, in - amount,
+                                                                  round, default_holding_rate)});
         change = d.contract_id_of(node);
     }
     const int instruction = d.add(

@@ -442,10 +442,10 @@ void run_tap(Run& r, const Target& target, ResolvedCommand& c, int parent) {
     const Value& round_number = field(round, "round");
     const int created = r.d.add(
         mint, store::CreateDraft{.template_id = p::amulet(r.n),
-                                 .argument = p::amulet_value(r.n.dso_party, receiver, amount,
-                                                             field(round_number, "number").number,
-                                                             default_holding_rate),
-                                 .signatories = {r.n.dso_party, receiver}});
+                                 .signatories = {r.n.dso_party, receiver},
+                                 .packed_argument = p::amulet_packed(
+                                     r.n.dso_party, receiver, amount,
+                                     field(round_number, "number").number, default_holding_rate)});
     const Value sum = Value::record({{"amulet", Value::contract_id(r.d.contract_id_of(created))},
                                      {"amuletPrice", field(round, "amuletPrice")},
                                      {"round", round_number}});
@@ -543,19 +543,18 @@ std::pair<std::string, std::optional<std::string>> external_party_transfer(
         r.archive(cid, p::amulet(r.n), {r.n.dso_party, sender}, parent);
     check_funds(in, amount);
     const std::int64_t round = r.ctx.round_at(r.now);
-    const int out = r.d.add(
-        parent, store::CreateDraft{.template_id = p::amulet(r.n),
-                                   .argument = p::amulet_value(r.n.dso_party, receiver, amount,
-                                                               round, default_holding_rate),
-                                   .signatories = {r.n.dso_party, receiver}});
+    const int out = r.d.add(parent, store::CreateDraft{.template_id = p::amulet(r.n),
+                                                       .signatories = {r.n.dso_party, receiver},
+                                                       .packed_argument = p::amulet_packed(
+                                                           r.n.dso_party, receiver, amount, round,
+                                                           default_holding_rate)});
     std::optional<std::string> change;
     if (in > amount) {
-        const int node = r.d.add(
-            parent,
-            store::CreateDraft{.template_id = p::amulet(r.n),
-                               .argument = p::amulet_value(r.n.dso_party, sender, in - amount,
-                                                           round, default_holding_rate),
-                               .signatories = {r.n.dso_party, sender}});
+        const int node = r.d.add(parent, store::CreateDraft{.template_id = p::amulet(r.n),
+                                                            .signatories = {r.n.dso_party, sender},
+                                                            .packed_argument = p::amulet_packed(
+                                                                r.n.dso_party, sender, in - amount,
+                                                                round, default_holding_rate)});
         change = r.d.contract_id_of(node);
     }
     return {r.d.contract_id_of(out), change};
