@@ -112,7 +112,7 @@ std::unique_ptr<LiveNetwork> LiveNetwork::load_state(std::string_view bytes,
                                                      const std::string& source,
                                                      const LoadProgress& progress) {
     try {
-        return adopt(read_state(bytes, progress));
+        return adopt(read_state(bytes, progress, Checksum::alongside));
     } catch (const StateError& e) {
         throw SeedError(source + ": " + e.what());
     }

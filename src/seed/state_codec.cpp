@@ -626,6 +626,9 @@ class In {
     // An unsigned number of 64 or 128 bits, 7 bits a byte.
     template <class Unsigned = std::uint64_t>
     Unsigned varint() {
+        // Most numbers (text indexes, counts, sizes) take one byte.
+        if (at_ < bytes_.size() && static_cast<std::uint8_t>(bytes_[at_]) < 0x80)
+            return Unsigned{static_cast<std::uint8_t>(bytes_[at_++])};
         Unsigned v = 0;
         for (unsigned shift = 0;; shift += 7) {
             if (shift >= sizeof v * 8) fail("a number is too long");
@@ -736,28 +739,56 @@ class In {
     std::string scratch_;
 };
 
-template <class Number>
-void put_varint(std::string& out, Number number) {
-    auto v = static_cast<Wide<Number>>(number);
-    while (v >= 0x80) {
-        out += static_cast<char>(static_cast<std::uint8_t>(v) | 0x80);
-        v >>= 7;
+// The bytes read_packed writes into a buffer it reuses: room is made once a node, for the most
+// the node can add, and then written by pointer (no check of the capacity at every byte).
+class PackedOut {
+  public:
+    explicit PackedOut(std::string& buffer) : buffer_(buffer) {
+        if (buffer_.size() < 256) buffer_.resize(256);
     }
-    out += static_cast<char>(v);
-}
-void put_integer(std::string& out, std::int64_t n) {
-    put_varint(out, (static_cast<std::uint64_t>(n) << 1) ^ static_cast<std::uint64_t>(n >> 63));
-}
+    // Room for a node's tag and a number of up to 128 bits, and `more` bytes.
+    void room(std::size_t more = 0) {
+        const std::size_t need = 1 + max_varint + more;
+        if (buffer_.size() - used_ < need)
+            buffer_.resize(std::max(2 * buffer_.size(), used_ + need));
+    }
+    void byte(std::uint8_t b) { buffer_[used_++] = static_cast<char>(b); }
+    template <class Number>
+    void varint(Number number) {
+        auto v = static_cast<Wide<Number>>(number);
+        while (v >= 0x80) {
+            buffer_[used_++] = static_cast<char>(static_cast<std::uint8_t>(v) | 0x80);
+            v >>= 7;
+        }
+        buffer_[used_++] = static_cast<char>(v);
+    }
+    void integer(std::int64_t n) {
+        varint((static_cast<std::uint64_t>(n) << 1) ^ static_cast<std::uint64_t>(n >> 63));
+    }
+    // A size and its bytes. REQUIRES: room(text.size()).
+    void text(std::string_view text) {
+        varint(text.size());
+        std::memcpy(buffer_.data() + used_, text.data(), text.size());
+        used_ += text.size();
+    }
+    [[nodiscard]] std::string_view view() const { return {buffer_.data(), used_}; }
+
+  private:
+    static constexpr std::size_t max_varint = 19;  // 128 bits, 7 a byte
+    std::string& buffer_;
+    std::size_t used_ = 0;
+};
 
 // Reads a value written by write_packed into `out` in pack()'s form, each text index that stands
 // for a Name replaced by this process's Name id; checks it as a seed's values are checked (kinds,
 // nesting, the range of numerics, times and dates).
-void read_packed(In& in, std::string& out, int depth = 0) {
+void read_packed(In& in, PackedOut& out, int depth = 0) {
     using Kind = Value::Kind;
     if (depth > max_value_depth) In::fail("a value nests too deep");
     const std::uint8_t tag = in.byte();
-    out += static_cast<char>(tag);
-    if (tag == model::packed::name_text_tag) return put_varint(out, in.name().id());
+    out.room();
+    out.byte(tag);
+    if (tag == model::packed::name_text_tag) return out.varint(in.name().id());
     if (tag > static_cast<std::uint8_t>(Kind::enumeration)) In::fail("a value of no known kind");
     switch (static_cast<Kind>(tag)) {
         case Kind::unit:
@@ -765,22 +796,22 @@ void read_packed(In& in, std::string& out, int depth = 0) {
         case Kind::boolean:
         case Kind::optional: {
             const bool set = in.boolean();
-            out += static_cast<char>(set);
+            out.byte(static_cast<std::uint8_t>(set));
             if (tag == static_cast<std::uint8_t>(Kind::optional) && set)
                 read_packed(in, out, depth + 1);
             return;
         }
         case Kind::int64:
-            return put_integer(out, in.integer());
+            return out.integer(in.integer());
         case Kind::timestamp:
-            return put_integer(out, in.time().micros);
+            return out.integer(in.time().micros);
         case Kind::date: {
             // Days since the epoch of years 1 to 9999, as a Daml Date.
             constexpr std::int64_t first = -719162;
             constexpr std::int64_t last = 2932896;
             const std::int64_t days = in.integer();
             if (days < first || days > last) In::fail("a date is beyond the year 9999");
-            return put_integer(out, days);
+            return out.integer(days);
         }
         case Kind::numeric: {
             const model::UInt128 zigzag = in.varint<model::UInt128>();
@@ -790,22 +821,21 @@ void read_packed(In& in, std::string& out, int depth = 0) {
                 static_cast<model::Int128>(10'000'000'000'000'000'000ULL) *
                 10'000'000'000'000'000'000ULL;
             if (units >= limit || units <= -limit) In::fail("a number has more than 38 digits");
-            return put_varint(out, zigzag);
+            return out.varint(zigzag);
         }
         case Kind::text:
         case Kind::enumeration: {
             const std::string_view text = in.bytes();
-            put_varint(out, text.size());
-            out += text;
-            return;
+            out.room(text.size());
+            return out.text(text);
         }
         case Kind::party:
         case Kind::contract_id:
-            return put_varint(out, in.name().id());
+            return out.varint(in.name().id());
         case Kind::list:
         case Kind::gen_map: {
             const std::size_t n = in.count();
-            put_varint(out, n);
+            out.varint(n);
             for (std::size_t i = 0;
                  i < n * (tag == static_cast<std::uint8_t>(Kind::gen_map) ? 2 : 1); ++i)
                 read_packed(in, out, depth + 1);
@@ -814,17 +844,18 @@ void read_packed(In& in, std::string& out, int depth = 0) {
         case Kind::text_map:
         case Kind::record: {
             const std::size_t n = in.count();
-            put_varint(out, n);
+            out.varint(n);
             for (std::size_t i = 0; i < n; ++i) {
-                put_varint(out, in.name().id());
+                out.room();
+                out.varint(in.name().id());
                 read_packed(in, out, depth + 1);
             }
             return;
         }
         case Kind::variant: {
             const std::string_view constructor = in.bytes();
-            put_varint(out, constructor.size());
-            out += constructor;
+            out.room(constructor.size());
+            out.text(constructor);
             return read_packed(in, out, depth + 1);
         }
     }
@@ -832,10 +863,9 @@ void read_packed(In& in, std::string& out, int depth = 0) {
 
 // A value written by write_packed, packed for this process.
 model::PackedValue read_value(In& in) {
-    std::string& bytes = in.scratch();
-    bytes.clear();
-    read_packed(in, bytes);
-    return model::PackedValue::adopt(bytes);
+    PackedOut out(in.scratch());
+    read_packed(in, out);
+    return model::PackedValue::adopt(out.view());
 }
 
 model::Network read_network(In& in) {
@@ -1145,8 +1175,9 @@ splice::SpliceViews::Kept read_views(In& in) {
     return kept;
 }
 
-// The payload of `bytes` once its header and checksum are checked. Throws StateError.
-std::string_view payload_of(std::string_view bytes) {
+// The payload of `bytes` once its header is checked, and the checksum it should have. Throws
+// StateError.
+std::pair<std::string_view, std::uint32_t> payload_of(std::string_view bytes) {
     if (bytes.size() < state_file_magic.size() ||
         bytes.substr(0, state_file_magic.size()) != state_file_magic)
         throw StateError("is not a cantonlite state file");
@@ -1167,10 +1198,30 @@ std::string_view payload_of(std::string_view bytes) {
     }
     if (have > size)
         throw StateError("is damaged: " + std::to_string(have - size) + " bytes follow its end");
-    const std::string_view payload = bytes.substr(header_size);
-    if (crc_of(payload) != crc)
+    return {bytes.substr(header_size), crc};
+}
+
+// The reader of `bytes`, its tables read, once its checksum matches. Checksum::alongside computes
+// it on another thread while the tables are read; a damaged file is still reported as such first.
+In checked_reader(std::string_view bytes, Checksum when) {
+    const auto [payload, crc] = payload_of(bytes);
+    if (when == Checksum::first) {
+        if (crc_of(payload) != crc)
+            throw StateError("is damaged: its checksum does not match its contents");
+        return In(payload);
+    }
+    auto checksum = std::async(std::launch::async, [payload] { return crc_of(payload); });
+    std::optional<In> in;
+    std::exception_ptr table_error;
+    try {
+        in.emplace(payload);
+    } catch (const StateError&) {
+        table_error = std::current_exception();
+    }
+    if (checksum.get() != crc)
         throw StateError("is damaged: its checksum does not match its contents");
-    return payload;
+    if (table_error) std::rethrow_exception(table_error);
+    return std::move(*in);
 }
 
 }  // namespace
@@ -1242,8 +1293,8 @@ std::string write_state(const store::LedgerStore& store, const SeedContext& cont
     return file;
 }
 
-LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress) {
-    In in(payload_of(bytes));
+LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Checksum checksum) {
+    In in = checked_reader(bytes, checksum);
     LoadedSeed loaded;
     {
         model::Network network = read_network(in);

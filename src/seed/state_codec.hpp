@@ -15,9 +15,15 @@ namespace cantonlite::seed {
 // (the caller holds the readers' lock at least).
 [[nodiscard]] std::string write_state(const store::LedgerStore& store, const SeedContext& context);
 
+// When a state file's checksum is checked: before anything of it is read, or while its table of
+// texts is read (and interned: Names are never freed, so only where a damaged file ends the
+// process, as at start-up).
+enum class Checksum { first, alongside };
+
 // The network of a state file's bytes: a new store, with the Splice views, and its seed context.
 // Throws StateError (its message is one line, without the file's name) for bytes that are not a
 // state file, another format's, truncated or damaged. `progress` hears of the updates replayed.
-[[nodiscard]] LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress = {});
+[[nodiscard]] LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress = {},
+                                    Checksum checksum = Checksum::first);
 
 }  // namespace cantonlite::seed

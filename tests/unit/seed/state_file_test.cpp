@@ -14,6 +14,7 @@
 #include "cantonlite/seed/seed_loader.hpp"
 #include "cantonlite/seed/state_file.hpp"
 #include "cantonlite/splice/splice_views.hpp"
+#include "seed/state_codec.hpp"
 
 namespace cantonlite::seed::state_file_test {
 namespace {
@@ -194,6 +195,27 @@ TEST(StateFile, RefusesATruncatedOrDamagedFile) {
     damaged[damaged.size() / 2] ^= 0x20;
     EXPECT_EQ(refusal(damaged), "s.state: is damaged: its checksum does not match its contents");
     EXPECT_EQ(refusal(bytes + "x"), "s.state: is damaged: 1 bytes follow its end");
+}
+
+// At start-up the checksum is computed while the table of texts is read: damage to the table
+// (the file's last bytes, the first it reads) is still the checksum's to report, whether or not
+// the table reads. So it is when the checksum comes first (a file sent to a running daemon).
+TEST(StateFile, DamageToItsTablesIsReportedAsTheChecksums) {
+    const std::string bytes = default_network()->state();
+    const std::string checksum = "is damaged: its checksum does not match its contents";
+    for (const std::size_t from_end : {1, 2, 5, 40, 300, 3000}) {
+        for (const unsigned char bits : {0x01, 0x80, 0xFF}) {
+            std::string damaged = bytes;
+            damaged[damaged.size() - from_end] ^= static_cast<char>(bits);
+            EXPECT_EQ(refusal(damaged), "s.state: " + checksum) << from_end << " " << +bits;
+            try {
+                (void)read_state(damaged, {}, Checksum::first);
+                ADD_FAILURE() << "loaded";
+            } catch (const StateError& e) {
+                EXPECT_EQ(e.what(), checksum);
+            }
+        }
+    }
 }
 
 // The payload is the body's size, the body, then the table of the texts it names: a size that
