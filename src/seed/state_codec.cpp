@@ -48,6 +48,19 @@ std::uint32_t crc_of(std::string_view bytes) {
         crc32_z(crc32_z(0, Z_NULL, 0), reinterpret_cast<const Bytef*>(bytes.data()), bytes.size()));
 }
 
+// The same, of a large payload's two halves on two threads, combined (a state file of 100k
+// amulets is 37 MB: a tenth of the time to save it went to its checksum).
+std::uint32_t crc_on_two_threads(std::string_view bytes) {
+    constexpr std::size_t worth_a_thread = std::size_t{4} << 20;
+    if (bytes.size() < worth_a_thread) return crc_of(bytes);
+    const std::string_view first = bytes.substr(0, bytes.size() / 2);
+    const std::string_view second = bytes.substr(first.size());
+    auto of_first = std::async(std::launch::async, [first] { return crc_of(first); });
+    const std::uint32_t of_second = crc_of(second);
+    return static_cast<std::uint32_t>(
+        crc32_combine64(of_first.get(), of_second, static_cast<z_off64_t>(second.size())));
+}
+
 // Little-endian numbers of the header and the payload.
 void put_le(std::string& out, std::size_t at, std::uint64_t v, int width) {
     for (int i = 0; i < width; ++i)
@@ -1206,7 +1219,7 @@ std::pair<std::string_view, std::uint32_t> payload_of(std::string_view bytes) {
 In checked_reader(std::string_view bytes, Checksum when) {
     const auto [payload, crc] = payload_of(bytes);
     if (when == Checksum::first) {
-        if (crc_of(payload) != crc)
+        if (crc_on_two_threads(payload) != crc)
             throw StateError("is damaged: its checksum does not match its contents");
         return In(payload);
     }
@@ -1230,7 +1243,7 @@ void seal_state_file(std::string& file) {
     const std::string_view payload = std::string_view(file).substr(header_size);
     std::memcpy(file.data(), state_file_magic.data(), state_file_magic.size());
     put_le(file, 16, state_file_format, 4);
-    put_le(file, 20, crc_of(payload), 4);
+    put_le(file, 20, crc_on_two_threads(payload), 4);
     put_le(file, 24, payload.size(), 8);
 }
 

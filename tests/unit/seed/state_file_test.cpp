@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 #include <nlohmann/json.hpp>
 
 #include "cantonlite/seed/live_network.hpp"
@@ -195,6 +196,27 @@ TEST(StateFile, RefusesATruncatedOrDamagedFile) {
     damaged[damaged.size() / 2] ^= 0x20;
     EXPECT_EQ(refusal(damaged), "s.state: is damaged: its checksum does not match its contents");
     EXPECT_EQ(refusal(bytes + "x"), "s.state: is damaged: 1 bytes follow its end");
+}
+
+// A large payload's checksum is computed in two halves on two threads and combined: the same
+// CRC-32 as zlib's of the whole (the header keeps it at byte 20, little-endian).
+TEST(StateFile, ALargePayloadsChecksumIsTheCrcOfTheWhole) {
+    std::string file(state_file_header_size + (std::size_t{9} << 20) + 7, '\0');
+    std::uint32_t x = 12345;
+    for (std::size_t i = state_file_header_size; i < file.size(); ++i) {
+        x = x * 1103515245U + 12345U;
+        file[i] = static_cast<char>(x >> 24);
+    }
+
+    seal_state_file(file);
+
+    const auto* payload = reinterpret_cast<const Bytef*>(file.data() + state_file_header_size);
+    const auto whole = static_cast<std::uint32_t>(
+        crc32_z(crc32_z(0, Z_NULL, 0), payload, file.size() - state_file_header_size));
+    std::uint32_t kept = 0;
+    for (int i = 0; i < 4; ++i)
+        kept |= std::uint32_t{static_cast<unsigned char>(file[20 + i])} << (8 * i);
+    EXPECT_EQ(kept, whole);
 }
 
 // At start-up the checksum is computed while the table of texts is read: damage to the table
