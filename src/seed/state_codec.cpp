@@ -402,13 +402,37 @@ class Chunks {
 
 // The creation sequence of each contract the writer met, by its address (the store's contracts
 // are shared: a node, a move, an import and a snapshot's row name the same one).
-using Sequences = boost::unordered_flat_map<const model::Contract*, std::uint32_t>;
+class Sequences {
+  public:
+    void reserve(std::size_t n) {
+        by_address_.reserve(n);
+        in_order_.reserve(n);
+    }
+    // The contract of the next sequence, `sequence`.
+    void add(const model::Contract* c, std::uint64_t sequence) {
+        if (sequence != in_order_.size()) throw std::logic_error("contracts out of sequence");
+        by_address_.emplace(c, static_cast<std::uint32_t>(sequence));
+        in_order_.push_back(c);
+    }
+    [[nodiscard]] std::uint32_t of(const model::ContractPtr& c) const {
+        const auto it = by_address_.find(c.get());
+        if (it == by_address_.end()) throw std::logic_error("a contract the store does not hold");
+        return it->second;
+    }
+    // The same, of the contract a create node created: the history meets those in creation
+    // order, so nearly each is the one after the last found here (no lookup by address).
+    [[nodiscard]] std::uint32_t of_created(const model::ContractPtr& c) {
+        if (next_ < in_order_.size() && in_order_[next_] == c.get()) return next_++;
+        const std::uint32_t sequence = of(c);
+        next_ = sequence + 1;
+        return sequence;
+    }
 
-std::uint32_t sequence_in(const Sequences& sequences, const model::ContractPtr& c) {
-    const auto it = sequences.find(c.get());
-    if (it == sequences.end()) throw std::logic_error("a contract the store does not hold");
-    return it->second;
-}
+  private:
+    boost::unordered_flat_map<const model::Contract*, std::uint32_t> by_address_;
+    std::vector<const model::Contract*> in_order_;  // by sequence
+    std::uint32_t next_ = 0;                        // the sequence of_created expects next
+};
 
 // Every contract ever created, in creation order, as it stands; returns their sequences.
 Sequences write_contracts(Out& out, const store::LedgerStore& store) {
@@ -424,7 +448,7 @@ Sequences write_contracts(Out& out, const store::LedgerStore& store) {
         if (sequence >= count) return false;  // none is created under the readers' lock
         chunks.item();
         const model::Contract& k = *state.contract;
-        sequences.emplace(&k, static_cast<std::uint32_t>(sequence));
+        sequences.add(&k, sequence);
         out.name(k.contract_id);
         out.template_ref(k.template_ref);
         out.set(k.signatories);
@@ -441,7 +465,7 @@ Sequences write_contracts(Out& out, const store::LedgerStore& store) {
     return sequences;
 }
 
-void write_transaction(Out& out, const store::Transaction& tx, const Sequences& sequences) {
+void write_transaction(Out& out, const store::Transaction& tx, Sequences& sequences) {
     out.byte(static_cast<std::uint8_t>(UpdateTag::transaction));
     out.name(tx.id_namespace);
     out.name(tx.command_id);
@@ -458,7 +482,7 @@ void write_transaction(Out& out, const store::Transaction& tx, const Sequences& 
         out.set(node.witnesses);
         if (const store::CreatedNode* c = store::created(node)) {
             out.byte(static_cast<std::uint8_t>(NodeTag::created));
-            out.varint(sequence_in(sequences, c->contract));
+            out.varint(sequences.of_created(c->contract));
             continue;
         }
         const store::ExercisedNode& e = *store::exercised(node);
@@ -478,12 +502,12 @@ void write_transaction(Out& out, const store::Transaction& tx, const Sequences& 
 }
 
 void write_update(Out& out, const store::LedgerStore& store, const store::Update& update,
-                  const Sequences& sequences) {
+                  Sequences& sequences) {
     if (const auto* tx = std::get_if<store::Transaction>(&update))
         return write_transaction(out, *tx, sequences);
     if (const auto* r = std::get_if<store::Reassignment>(&update)) {
         out.byte(static_cast<std::uint8_t>(UpdateTag::reassignment));
-        out.varint(sequence_in(sequences, r->contract));
+        out.varint(sequences.of(r->contract));
         out.boolean(r->kind == store::Reassignment::Kind::assign);
         out.name(r->submitter);
         out.name(r->source_synchronizer);
@@ -506,7 +530,7 @@ void write_update(Out& out, const store::LedgerStore& store, const store::Update
         store.import_updates(m.migration_id, "", std::numeric_limits<std::size_t>::max());
     out.varint(imports.size());
     for (const store::ImportUpdate& i : imports) {
-        out.varint(sequence_in(sequences, i.contract));
+        out.varint(sequences.of(i.contract));
         out.text(i.synchronizer_id);
     }
 }
@@ -527,8 +551,7 @@ void write_snapshots(Out& out, const store::LedgerStore& store, const Sequences&
         previous = snapshot->acs_data().get();
         if (shared) continue;
         out.varint(snapshot->acs.rows.size());
-        for (const model::ContractPtr& c : snapshot->acs.rows)
-            out.varint(sequence_in(sequences, c));
+        for (const model::ContractPtr& c : snapshot->acs.rows) out.varint(sequences.of(c));
     }
 }
 
@@ -1259,7 +1282,7 @@ std::string write_state(const store::LedgerStore& store, const SeedContext& cont
     auto labels_sorted = std::async(std::launch::async, [&context] { return context.labels(); });
     write_network(out, store.network());
     out.time(store.genesis_time());
-    const Sequences sequences = write_contracts(out, store);
+    Sequences sequences = write_contracts(out, store);
     // The fork's base: its first contracts.
     out.varint(store.fork_base().size());
     out.integer(store.fork_base_migration_id());
