@@ -9,16 +9,8 @@ namespace {
 
 using model::Name;
 
-// The labels and words of the values written node by node, each interned once.
+// The labels and words of the metadata written node by node, each interned once.
 struct Words {
-    Name dso{"dso"};
-    Name owner{"owner"};
-    Name amount{"amount"};
-    Name initial_amount{"initialAmount"};
-    Name created_at{"createdAt"};
-    Name number{"number"};
-    Name rate_per_round{"ratePerRound"};
-    Name rate{"rate"};
     Name values{"values"};
     Name burned{"splice.lfdecentralizedtrust.org/burned"};
     Name reason{"splice.lfdecentralizedtrust.org/reason"};
@@ -100,9 +92,14 @@ model::TemplateId buy_traffic_request(const model::Network& n) {
     return templates::id_of(n, templates::buy_traffic_request);
 }
 
+const AmuletLabels& amulet_labels() {
+    static const AmuletLabels l;
+    return l;
+}
+
 model::PackedValue amulet_packed(const Party& dso, const Party& owner, Decimal amount,
                                  std::int64_t round, Decimal rate) {
-    const Words& l = words();
+    const AmuletLabels& l = amulet_labels();
     return model::packed::write([&](model::packed::Writer& w) {
         w.record(3);
         w.name(l.dso);

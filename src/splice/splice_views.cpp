@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "cantonlite/model/packed_reader.hpp"
+#include "cantonlite/splice/payloads.hpp"
 #include "cantonlite/splice/templates.hpp"
 #include "cantonlite/store/stakeholder_index.hpp"
 
@@ -148,22 +149,6 @@ Fact extract(const model::TemplateId& t, const Value& a) {
     return std::monostate{};
 }
 
-// A label's Name, interned once.
-struct Labels {
-    Name amulet{"amulet"};
-    Name owner{"owner"};
-    Name amount{"amount"};
-    Name initial_amount{"initialAmount"};
-    Name created_at{"createdAt"};
-    Name number{"number"};
-    Name rate_per_round{"ratePerRound"};
-    Name rate{"rate"};
-};
-const Labels& labels() {
-    static const Labels l;
-    return l;
-}
-
 // Whether the node `in` stands at is of `kind`; `in` then stands after its tag. Else it stands
 // after the node.
 bool is_kind(model::packed::Reader& in, Value::Kind kind) {
@@ -199,7 +184,7 @@ bool holds_at(const model::packed::Reader& in, std::initializer_list<Name> path,
 // One walk of the packed record with its labels compared by Name (a write reads every amulet it
 // creates and archives), rather than a walk from the root for each field by their texts.
 std::optional<Name> amulet_owner(model::packed::Reader in) {
-    const Labels& l = labels();
+    const payloads::AmuletLabels& l = payloads::amulet_labels();
     if (!is_kind(in, Value::Kind::record)) return std::nullopt;
     std::optional<Name> owner;
     std::optional<bool> amount;  // checked, and whether it passed
@@ -224,7 +209,7 @@ std::optional<Name> amulet_owner(model::packed::Reader in) {
 // The owner of a holding's packed argument (an Amulet's, or a LockedAmulet's "amulet").
 std::optional<Name> holding_owner(const model::PackedValue& a, bool locked) {
     model::packed::Reader in(a.bytes());
-    if (locked && !to_field(in, labels().amulet)) return std::nullopt;
+    if (locked && !to_field(in, payloads::amulet_labels().amulet)) return std::nullopt;
     return amulet_owner(in);
 }
 

@@ -43,6 +43,21 @@ model::TemplateId accepted_transfer_offer(const model::Network& n);
 model::TemplateId transfer_preapproval_proposal(const model::Network& n);
 model::TemplateId buy_traffic_request(const model::Network& n);
 
+// The labels of Amulet, LockedAmulet and ExpiringAmount, interned once: for the code that writes
+// or reads their packed values field by field.
+struct AmuletLabels {
+    model::Name dso{"dso"};
+    model::Name owner{"owner"};
+    model::Name amount{"amount"};
+    model::Name initial_amount{"initialAmount"};
+    model::Name created_at{"createdAt"};
+    model::Name number{"number"};
+    model::Name rate_per_round{"ratePerRound"};
+    model::Name rate{"rate"};
+    model::Name amulet{"amulet"};
+};
+const AmuletLabels& amulet_labels();
+
 // Splice.Amulet:Amulet {dso, owner, amount: ExpiringAmount}, packed: written as such, for the
 // steps a large seed repeats (mint, transfer); amulet_value() is its Value.
 model::PackedValue amulet_packed(const Party& dso, const Party& owner, Decimal amount,
