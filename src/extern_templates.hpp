@@ -31,8 +31,16 @@
     prefix template std::string Json::dump(int, char, bool, nlohmann::detail::error_handler_t) \
         const;
 
+// clang (-Wpedantic) wants a template-id, not the typedef, after the member's qualifier.
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wpedantic"
+#endif
 CANTONLITE_EXTERN_JSON(extern, nlohmann::json)
 CANTONLITE_EXTERN_JSON(extern, nlohmann::ordered_json)
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 
 // spdlog's logger formats through fmt::detail::vformat_to<char>, which Debian's libfmt.so exports:
 // every object that logs would otherwise compile fmt's whole formatting engine. GCC only: clang

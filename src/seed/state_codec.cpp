@@ -1240,7 +1240,10 @@ std::pair<std::string_view, std::uint32_t> payload_of(std::string_view bytes) {
 // The reader of `bytes`, its tables read, once its checksum matches. Checksum::alongside computes
 // it on another thread while the tables are read; a damaged file is still reported as such first.
 In checked_reader(std::string_view bytes, Checksum when) {
-    const auto [payload, crc] = payload_of(bytes);
+    // Not a structured binding: clang does not capture one in a lambda before C++20's fix (P1091).
+    const std::pair<std::string_view, std::uint32_t> checked = payload_of(bytes);
+    const std::string_view payload = checked.first;
+    const std::uint32_t crc = checked.second;
     if (when == Checksum::first) {
         if (crc_on_two_threads(payload) != crc)
             throw StateError("is damaged: its checksum does not match its contents");
