@@ -1,7 +1,6 @@
 #include "cantonlite/model/timestamp.hpp"
 
 #include <array>
-#include <cstdio>
 
 namespace cantonlite::model {
 namespace {
@@ -64,6 +63,16 @@ std::optional<std::int64_t> read_offset(std::string_view s, std::size_t& pos) {
     return sign * static_cast<std::int64_t>(*hh * 3600 + *mm * 60);
 }
 
+// Appends `v` (0 <= v < 10^width) in `width` digits, zeros first, as printf's %0<width>d.
+void put_digits(std::string& out, std::int64_t v, int width) {
+    const std::size_t at = out.size();
+    out.resize(at + static_cast<std::size_t>(width));
+    for (int i = width - 1; i >= 0; --i) {
+        out[at + static_cast<std::size_t>(i)] = static_cast<char>('0' + v % 10);
+        v /= 10;
+    }
+}
+
 // "YYYY-MM-DDTHH:MM:SS" of the UTC instant t, and the micros within its second.
 std::string format_seconds(Timestamp t, std::int64_t& micros_of_second) {
     std::int64_t seconds = t.micros / micros_per_second;
@@ -78,20 +87,20 @@ std::string format_seconds(Timestamp t, std::int64_t& micros_of_second) {
         second_of_day += seconds_per_day;
         --days;
     }
-    const Civil c = civil_from_days(days);
-    std::array<char, 48> buf{};
-    std::snprintf(buf.data(), buf.size(), "%04lld-%02u-%02uT%02lld:%02lld:%02lld",
-                  static_cast<long long>(c.year), c.month, c.day,
-                  static_cast<long long>(second_of_day / 3600),
-                  static_cast<long long>(second_of_day / 60 % 60),
-                  static_cast<long long>(second_of_day % 60));
-    return buf.data();
+    std::string out = format_date(days);
+    out += 'T';
+    put_digits(out, second_of_day / 3600, 2);
+    out += ':';
+    put_digits(out, second_of_day / 60 % 60, 2);
+    out += ':';
+    put_digits(out, second_of_day % 60, 2);
+    return out;
 }
 
 std::string six_digits(std::int64_t micros) {
-    std::array<char, 8> buf{};
-    std::snprintf(buf.data(), buf.size(), "%06lld", static_cast<long long>(micros));
-    return buf.data();
+    std::string out;
+    put_digits(out, micros, 6);
+    return out;
 }
 
 // Reads "YYYY-MM-DD" at pos, advancing it; the days since the epoch of a real calendar date.
@@ -203,10 +212,19 @@ std::string format_micros(Timestamp t) {
 
 std::string format_date(std::int64_t days_since_epoch) {
     const Civil c = civil_from_days(days_since_epoch);
-    std::array<char, 32> buf{};
-    std::snprintf(buf.data(), buf.size(), "%04lld-%02u-%02u", static_cast<long long>(c.year),
-                  c.month, c.day);
-    return buf.data();
+    std::string out;
+    out.reserve(32);                    // room for the time after it (format_seconds)
+    if (c.year < 0 || c.year > 9999) {  // beyond a Daml date: as printf's %04lld
+        out = std::to_string(c.year);
+        if (c.year < 0 && out.size() < 4) out.insert(1, 4 - out.size(), '0');
+    } else {
+        put_digits(out, c.year, 4);
+    }
+    out += '-';
+    put_digits(out, c.month, 2);
+    out += '-';
+    put_digits(out, c.day, 2);
+    return out;
 }
 
 std::optional<std::int64_t> parse_date(std::string_view s) {

@@ -1,6 +1,8 @@
 #include "cantonlite/model/timestamp.hpp"
 
+#include <array>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -193,6 +195,39 @@ INSTANTIATE_TEST_SUITE_P(
                                "1969-12-30T23:59:59.999999Z", "1969-12-30T23:59:59.999999Z"},
                     FormatCase{-62'135'596'800 * second, "0001-01-01T00:00:00Z",
                                "0001-01-01T00:00:00Z", "0001-01-01T00:00:00.000000Z"}));
+
+// format_micros against printf's fields (the year, month, day, hours, minutes and seconds as
+// %04d-%02d-%02dT%02d:%02d:%02d, the micros as %06d) over instants of years 0001-9999, each
+// digit of each field moving; and format_date alike.
+TEST(Timestamp, FormatsEveryFieldAsPrintfWould) {
+    const std::int64_t first = parse_timestamp("0001-01-01T00:00:00Z")->micros;
+    const std::int64_t last = parse_timestamp("9999-12-31T23:59:59.999999Z")->micros;
+    std::uint64_t x = 88172645463325252ULL;
+    for (int i = 0; i < 20000; ++i) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        const std::int64_t micros =
+            first + static_cast<std::int64_t>(x % static_cast<std::uint64_t>(last - first + 1));
+        const std::string text = format_micros(Timestamp{micros});
+        const auto back = parse_timestamp(text);
+        ASSERT_TRUE(back.has_value()) << text;
+        EXPECT_EQ(back->micros, micros) << text;
+        const std::int64_t days =
+            (micros - (((micros % 86'400'000'000) + 86'400'000'000) % 86'400'000'000)) /
+            86'400'000'000;
+        EXPECT_EQ(format_date(days), text.substr(0, 10)) << text;
+        std::array<char, 64> expected{};
+        int y = 0;
+        unsigned mo = 0, d = 0, h = 0, mi = 0, se = 0, us = 0;
+        ASSERT_EQ(
+            std::sscanf(text.c_str(), "%d-%u-%uT%u:%u:%u.%uZ", &y, &mo, &d, &h, &mi, &se, &us), 7)
+            << text;
+        std::snprintf(expected.data(), expected.size(), "%04d-%02u-%02uT%02u:%02u:%02u.%06uZ", y,
+                      mo, d, h, mi, se, us);
+        EXPECT_EQ(text, expected.data());
+    }
+}
 
 class TimestampRoundTrips : public testing::TestWithParam<std::string> {};
 
