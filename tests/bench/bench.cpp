@@ -681,13 +681,15 @@ std::optional<Parties> parties_of(cantonlite::testing::HttpConnection& c, long& 
                    .now = time->first.at("now")};
 }
 
-// A day after `now` (an ISO instant): a transfer's executeBefore (the factory's TTL is 90 days).
-std::string day_after(const std::string& now) {
+// 30 days after `now` (an ISO instant): a transfer's executeBefore (the factory's TTL is 90
+// days). Every write moves the ledger's clock a second on, and the phases that use it write
+// about 100 000 times on a fast machine: a day was too close.
+std::string deadline_after(const std::string& now) {
     std::tm tm{};
     strptime(now.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
-    const std::time_t tomorrow = timegm(&tm) + 24 * 3600;
+    const std::time_t deadline = timegm(&tm) + 30 * 24 * 3600;
     char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&tomorrow));
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&deadline));
     return text;
 }
 
@@ -759,7 +761,7 @@ long bench_commands(const Options& o, const std::string& seed, std::uint16_t por
     const std::string& dso = parties->dso;
     const std::string& now = parties->now;
     const std::optional<json> command =
-        factory_command(c, dso, now, day_after(now), sender, receiver);
+        factory_command(c, dso, now, deadline_after(now), sender, receiver);
     if (!command) {
         std::cout << "\nCommands: skipped (the registry answers no direct transfer from "
                   << sender_user << " to the second user).\n";
@@ -864,7 +866,8 @@ long bench_withdrawals(const Options& o, const std::string& seed, std::uint16_t 
                              {"rights", {{"can_act_as", json::array({party})}}}}})
                    .dump()))
         return unexpected + 1;
-    std::optional<json> command = factory_command(c, dso, now, day_after(now), party, receiver);
+    std::optional<json> command =
+        factory_command(c, dso, now, deadline_after(now), party, receiver);
     if (!command) {
         std::cout << "\nWithdrawals: skipped (no direct transfer to the second user).\n";
         return unexpected;
