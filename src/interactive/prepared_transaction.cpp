@@ -104,10 +104,9 @@ wire::PreparedTransaction encode_prepared(const store::TransactionDraft& d,
         const auto it = created.find(cid);
         return it == created.end() ? cid : it->second;
     };
-    const auto wire_value = [&](const Value& v) { return to_wire(renamed(v, created)); };
     // A draft's value, given as a Value or packed already (the steps a large seed repeats).
     const auto wire_of = [&](const std::optional<model::PackedValue>& packed, const Value& v) {
-        return wire_value(packed ? model::unpack(*packed) : v);
+        return to_wire(renamed(store::value_of(packed, v), created));
     };
 
     wire::PreparedTransaction out;

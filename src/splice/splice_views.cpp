@@ -511,8 +511,7 @@ void SpliceViews::on_exercised(const store::ExerciseDraft& e, const model::Updat
         event.status = BuyTrafficStatus::completed;
     } else if (e.choice == "BuyTrafficRequest_Cancel") {
         event.status = BuyTrafficStatus::rejected;
-        const Value argument = e.packed_argument ? model::unpack(*e.packed_argument) : Value();
-        const Value& a = e.packed_argument ? argument : e.argument;
+        const Value a = store::value_of(e.packed_argument, e.argument);
         const Value* reason = a.kind == Value::Kind::record ? a.field("reason") : nullptr;
         if (reason != nullptr) event.reason = reason->text;
     } else if (e.choice == "BuyTrafficRequest_Expire") {

@@ -71,11 +71,11 @@ ExercisedNode exercised_node(Name contract_id, const ExerciseDraft& e,
         .template_ref = model::TemplateRef(e.template_id),
         .interface = e.interface_id ? model::TemplateRef(*e.interface_id) : model::TemplateRef(),
         .choice = Name(e.choice),
-        .choice_argument = e.packed_argument ? *e.packed_argument : model::pack(e.argument),
+        .choice_argument = packed_of(e.packed_argument, e.argument),
         .consuming = e.consuming,
         .has_interface = e.interface_id.has_value(),
         .acting_parties = model::NameSet::sorted(e.acting_parties),
-        .exercise_result = e.packed_result ? *e.packed_result : model::pack(e.result),
+        .exercise_result = packed_of(e.packed_result, e.result),
         .stakeholders = stakeholders,
         .last_descendant = id};
 }
@@ -535,12 +535,9 @@ void LedgerStore::append_transaction(const TransactionDraft& draft) {
                 throw AppendError("a contract needs at least one signatory");
             const std::string cid = draft.contract_id_of(id);
             if (sequence_of(cid)) throw AppendError("contract " + cid + " exists already");
-            auto contract =
-                c->packed_argument
-                    ? model::make_contract(cid, c->template_id, *c->packed_argument, c->signatories,
-                                           c->observers, draft.effective_at, draft.offset, id)
-                    : model::make_contract(cid, c->template_id, c->argument, c->signatories,
-                                           c->observers, draft.effective_at, draft.offset, id);
+            auto contract = model::make_contract(
+                cid, c->template_id, packed_of(c->packed_argument, c->argument), c->signatories,
+                c->observers, draft.effective_at, draft.offset, id);
             informees = contract->stakeholders;
             known.emplace_back(contract->contract_id, Known{.contract = contract});
             built.nodes.push_back(Node{.event = CreatedNode{contract}, .node_id = id});
@@ -678,11 +675,8 @@ void LedgerStore::add_fork_base(const TransactionDraft& draft, std::int64_t migr
             throw AppendError("contract " + cid + " exists already");
         const int node = static_cast<int>(i);
         contracts.push_back(
-            c->packed_argument
-                ? model::make_contract(cid, c->template_id, *c->packed_argument, c->signatories,
-                                       c->observers, draft.effective_at, 0, node)
-                : model::make_contract(cid, c->template_id, c->argument, c->signatories,
-                                       c->observers, draft.effective_at, 0, node));
+            model::make_contract(cid, c->template_id, packed_of(c->packed_argument, c->argument),
+                                 c->signatories, c->observers, draft.effective_at, 0, node));
     }
     for (const auto& e : extensions_) e->prepare(draft);
     undo_.set(migration_id_, migration_id);

@@ -6,6 +6,15 @@
 
 namespace cantonlite::store {
 
+model::PackedValue packed_of(const std::optional<model::PackedValue>& packed,
+                             const model::Value& value) {
+    return packed ? *packed : model::pack(value);
+}
+
+model::Value value_of(const std::optional<model::PackedValue>& packed, const model::Value& value) {
+    return packed ? model::unpack(*packed) : value;
+}
+
 int TransactionDraft::add(int parent, std::variant<CreateDraft, ExerciseDraft> event) {
     assert(parent < static_cast<int>(nodes.size()));
     // Room for a whole transfer (six nodes) and its kin at once, rather than four moves of the

@@ -43,6 +43,13 @@ struct ExerciseDraft {
     bool contract_unknown = false;
 };
 
+// A draft node's value, given as a Value or packed already (`packed`, when set, stands for
+// `value`): as the store keeps it, or as a Value.
+[[nodiscard]] model::PackedValue packed_of(const std::optional<model::PackedValue>& packed,
+                                           const model::Value& value);
+[[nodiscard]] model::Value value_of(const std::optional<model::PackedValue>& packed,
+                                    const model::Value& value);
+
 struct NodeDraft {
     int parent = -1;  // -1 for a root
     std::variant<CreateDraft, ExerciseDraft> event;
