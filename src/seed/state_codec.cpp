@@ -78,6 +78,24 @@ std::uint64_t get_le(std::string_view bytes, std::size_t at, int width) {
 template <class Number>
 using Wide = std::conditional_t<(sizeof(Number) > 8), model::UInt128, std::uint64_t>;
 
+// Writes `number` at `to`, 7 bits a byte, the lowest first; returns how many bytes it took.
+// REQUIRES: room for sizeof(Wide<Number>) * 8 / 7 + 1 bytes.
+template <class Number>
+std::size_t put_varint(char* to, Number number) {
+    auto v = static_cast<Wide<Number>>(number);
+    std::size_t n = 0;
+    while (v >= 0x80) {
+        to[n++] = static_cast<char>(static_cast<std::uint8_t>(v) | 0x80);
+        v >>= 7;
+    }
+    to[n++] = static_cast<char>(v);
+    return n;
+}
+// A signed number as the unsigned one a varint takes: 0, -1, 1, -2, ... as 0, 1, 2, 3, ...
+std::uint64_t zigzag(std::int64_t n) {
+    return (static_cast<std::uint64_t>(n) << 1) ^ static_cast<std::uint64_t>(n >> 63);
+}
+
 // ---- writing ----
 
 // The file, its texts kept apart: each distinct text once, in a table after the body, which names
@@ -96,17 +114,10 @@ class Out {
     // A number of up to 64 bits, or of 128 (a Numeric's), 7 bits a byte.
     template <class Number>
     void varint(Number number) {
-        auto v = static_cast<Wide<Number>>(number);
-        room(sizeof v * 8 / 7 + 1);
-        while (v >= 0x80) {
-            out_[used_++] = static_cast<char>(static_cast<std::uint8_t>(v) | 0x80);
-            v >>= 7;
-        }
-        out_[used_++] = static_cast<char>(v);
+        room(sizeof(Wide<Number>) * 8 / 7 + 1);
+        used_ += put_varint(out_.data() + used_, number);
     }
-    void integer(std::int64_t n) {
-        varint((static_cast<std::uint64_t>(n) << 1) ^ static_cast<std::uint64_t>(n >> 63));
-    }
+    void integer(std::int64_t n) { varint(zigzag(n)); }
     // A size, then the bytes themselves (a text within a value: rarely repeated).
     void bytes(std::string_view b) {
         varint(b.size());
@@ -789,18 +800,12 @@ class PackedOut {
             buffer_.resize(std::max(2 * buffer_.size(), used_ + need));
     }
     void byte(std::uint8_t b) { buffer_[used_++] = static_cast<char>(b); }
+    // REQUIRES: room(), for this number among the node's.
     template <class Number>
     void varint(Number number) {
-        auto v = static_cast<Wide<Number>>(number);
-        while (v >= 0x80) {
-            buffer_[used_++] = static_cast<char>(static_cast<std::uint8_t>(v) | 0x80);
-            v >>= 7;
-        }
-        buffer_[used_++] = static_cast<char>(v);
+        used_ += put_varint(buffer_.data() + used_, number);
     }
-    void integer(std::int64_t n) {
-        varint((static_cast<std::uint64_t>(n) << 1) ^ static_cast<std::uint64_t>(n >> 63));
-    }
+    void integer(std::int64_t n) { varint(zigzag(n)); }
     // A size and its bytes. REQUIRES: room(text.size()).
     void text(std::string_view text) {
         varint(text.size());
@@ -1243,10 +1248,12 @@ In checked_reader(std::string_view bytes, Checksum when) {
     // Not a structured binding: clang does not capture one in a lambda before C++20's fix (P1091).
     const std::pair<std::string_view, std::uint32_t> checked = payload_of(bytes);
     const std::string_view payload = checked.first;
-    const std::uint32_t crc = checked.second;
-    if (when == Checksum::first) {
-        if (crc_on_two_threads(payload) != crc)
+    const auto check = [crc = checked.second](std::uint32_t computed) {
+        if (computed != crc)
             throw StateError("is damaged: its checksum does not match its contents");
+    };
+    if (when == Checksum::first) {
+        check(crc_on_two_threads(payload));
         return In(payload);
     }
     auto checksum = std::async(std::launch::async, [payload] { return crc_of(payload); });
@@ -1257,8 +1264,7 @@ In checked_reader(std::string_view bytes, Checksum when) {
     } catch (const StateError&) {
         table_error = std::current_exception();
     }
-    if (checksum.get() != crc)
-        throw StateError("is damaged: its checksum does not match its contents");
+    check(checksum.get());
     if (table_error) std::rethrow_exception(table_error);
     return std::move(*in);
 }
