@@ -141,6 +141,29 @@ std::unique_ptr<seed::LiveNetwork> load_seed(const std::filesystem::path& seed,
     return seed::LiveNetwork::load(document, seed.string(), {});
 }
 
+// While a state file is mapped at start-up (LiveNetwork::load_state_file), a SIGBUS is the file
+// truncated in place under the load: said in one line, and the start fails as for a damaged file.
+class MappedLoadGuard {
+  public:
+    MappedLoadGuard() {
+        struct sigaction action {};
+        action.sa_handler = [](int /*signal*/) {
+            constexpr std::string_view line =
+                "cantonlite: the state file was cut short while it was being loaded\n";
+            (void)!::write(STDERR_FILENO, line.data(), line.size());
+            ::_exit(exit_usage);
+        };
+        ::sigemptyset(&action.sa_mask);
+        ::sigaction(SIGBUS, &action, &before_);
+    }
+    ~MappedLoadGuard() { ::sigaction(SIGBUS, &before_, nullptr); }
+    MappedLoadGuard(const MappedLoadGuard&) = delete;
+    MappedLoadGuard& operator=(const MappedLoadGuard&) = delete;
+
+  private:
+    struct sigaction before_ {};
+};
+
 // Resolves the config and loads the seed or the state file, as serve, describe and token all do.
 // Prints the one line of a ConfigError or SeedError and returns nullopt (exit 2) when that fails.
 std::optional<Loaded> load_network(const CommandLine& cli, int& failed_exit) {
@@ -179,9 +202,13 @@ std::optional<Loaded> load_network(const CommandLine& cli, int& failed_exit) {
         ProgressLine progress((state ? "loading state " : "loading seed ") + base.string(),
                               state ? ProgressLine::Unit::updates : ProgressLine::Unit::bytes,
                               std::cerr, stderr_is_terminal(), config.progress);
-        auto network = state
-                           ? seed::LiveNetwork::load_state_file(*state, progress.as_load_progress())
-                           : load_seed(config.seed, progress);
+        std::unique_ptr<seed::LiveNetwork> network;
+        if (state) {
+            const MappedLoadGuard guard;
+            network = seed::LiveNetwork::load_state_file(*state, progress.as_load_progress());
+        } else {
+            network = load_seed(config.seed, progress);
+        }
         progress.finish();
         model::Name::release_retired_tables();  // no other thread yet
         release_free_memory();

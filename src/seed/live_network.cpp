@@ -120,6 +120,9 @@ std::unique_ptr<LiveNetwork> LiveNetwork::load_state(std::string_view bytes,
 
 std::unique_ptr<LiveNetwork> LiveNetwork::load_state_file(const std::filesystem::path& path,
                                                           const LoadProgress& progress) {
+    // Mapped, not read into a buffer; a pipe or the like is read.
+    if (const std::optional<util::MappedFile> mapped = util::MappedFile::open(path))
+        return load_state(mapped->bytes(), path.string(), progress);
     const std::optional<std::string> bytes = util::read_file(path);
     if (!bytes) throw SeedError(path.string() + ": cannot be read");
     return load_state(*bytes, path.string(), progress);

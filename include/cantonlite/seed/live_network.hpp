@@ -81,9 +81,10 @@ class LiveNetwork {
     [[nodiscard]] util::SharedGate& gate() const { return gate_; }
 
     // The network a state file saved (docs/state-files.md), instead of a seed: at start-up, which
-    // a damaged file ends (its checksum is computed while its texts are interned). Throws
-    // SeedError naming the file ("PATH: is truncated: …") when it cannot be read or is not such
-    // a file.
+    // a damaged file ends (its checksum is computed while its texts are interned). The file is
+    // mapped while it is read (util::MappedFile: one truncated in place meanwhile raises SIGBUS).
+    // Throws SeedError naming the file ("PATH: is truncated: …") when it cannot be read or is not
+    // such a file.
     [[nodiscard]] static std::unique_ptr<LiveNetwork> load_state_file(
         const std::filesystem::path& path, const LoadProgress& progress = {});
     // The same from the file's bytes; `source` names them in errors.

@@ -4,6 +4,8 @@
 // reader, a crash or a power cut never sees half of it, and a file said written stays.
 
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,6 +15,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 
 namespace cantonlite::util {
 
@@ -30,6 +33,55 @@ namespace cantonlite::util {
     if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) return std::nullopt;
     return bytes;
 }
+
+// A file mapped read-only, for a reader that goes through it once: no buffer zeroed and no copy
+// made (a state file of 37 MB took 17 ms to read into a string, the first tenth of its load). The
+// mapping goes with the object. A file truncated in place while mapped raises SIGBUS at a read
+// past its new end, so map only where that may end the process (start-up, as SQLite's and LMDB's
+// maps do); files this process writes are renamed over, never truncated. Empty when the file
+// cannot be opened or mapped (read it with read_file then).
+class MappedFile {
+  public:
+    [[nodiscard]] static std::optional<MappedFile> open(const std::filesystem::path& path) {
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return std::nullopt;
+        struct stat st {};
+        if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            ::close(fd);
+            return std::nullopt;
+        }
+        MappedFile file;
+        file.size_ = static_cast<std::size_t>(st.st_size);
+        if (file.size_ != 0) {
+            void* at = ::mmap(nullptr, file.size_, PROT_READ, MAP_PRIVATE, fd, 0);
+            if (at == MAP_FAILED) {
+                ::close(fd);
+                return std::nullopt;
+            }
+            file.data_ = static_cast<const char*>(at);
+        }
+        ::close(fd);
+        return file;
+    }
+    MappedFile(MappedFile&& other) noexcept
+        : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+    MappedFile& operator=(MappedFile&& other) noexcept {
+        std::swap(data_, other.data_);
+        std::swap(size_, other.size_);
+        return *this;
+    }
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+    ~MappedFile() {
+        if (data_ != nullptr) ::munmap(const_cast<char*>(data_), size_);
+    }
+    [[nodiscard]] std::string_view bytes() const { return {data_ == nullptr ? "" : data_, size_}; }
+
+  private:
+    MappedFile() = default;
+    const char* data_ = nullptr;
+    std::size_t size_ = 0;
+};
 
 // Writes `bytes` to `path`; nullopt when done, else why not (one line, naming the file).
 [[nodiscard]] inline std::optional<std::string> write_file_atomically(

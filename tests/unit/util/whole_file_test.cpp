@@ -1,0 +1,81 @@
+#include "cantonlite/util/whole_file.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include <gtest/gtest.h>
+
+namespace cantonlite::util::whole_file_test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A folder of its own under the temp folder, removed with the test.
+class WholeFile : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() /
+               ("cantonlite-whole-file-" + std::to_string(::getpid()) + "-" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::create_directories(dir_);
+    }
+    void TearDown() override {
+        std::error_code ignored;
+        fs::remove_all(dir_, ignored);
+    }
+    fs::path dir_;
+};
+
+// Every byte value, and more than a page, so that the mapping's end is not a page's.
+std::string sample_bytes(std::size_t n) {
+    std::string bytes(n, '\0');
+    for (std::size_t i = 0; i < n; ++i) bytes[i] = static_cast<char>((i * 131 + 7) % 256);
+    return bytes;
+}
+
+TEST_F(WholeFile, AMappedFileHoldsTheBytesReadFileReads) {
+    const fs::path file = dir_ / "a.state";
+    const std::string bytes = sample_bytes(3 * 4096 + 17);
+    ASSERT_EQ(write_file_atomically(file, bytes), std::nullopt);
+    const std::optional<MappedFile> mapped = MappedFile::open(file);
+    ASSERT_TRUE(mapped.has_value());
+    EXPECT_EQ(mapped->bytes(), bytes);
+    EXPECT_EQ(mapped->bytes(), read_file(file).value());
+}
+
+TEST_F(WholeFile, AnEmptyFileMapsAsNoBytes) {
+    const fs::path file = dir_ / "empty";
+    ASSERT_EQ(write_file_atomically(file, ""), std::nullopt);
+    const std::optional<MappedFile> mapped = MappedFile::open(file);
+    ASSERT_TRUE(mapped.has_value());
+    EXPECT_TRUE(mapped->bytes().empty());
+}
+
+TEST_F(WholeFile, AMissingFileOrAFolderIsNotMapped) {
+    EXPECT_FALSE(MappedFile::open(dir_ / "missing").has_value());
+    EXPECT_FALSE(MappedFile::open(dir_).has_value());
+}
+
+// write_file_atomically renames a new file over the old one: a mapping of the old one keeps its
+// bytes (no SIGBUS, no mixed bytes), which is why this process maps only files written that way.
+TEST_F(WholeFile, AFileWrittenOverWhileMappedKeepsItsBytesInTheMapping) {
+    const fs::path file = dir_ / "b.state";
+    const std::string before = sample_bytes(10000);
+    ASSERT_EQ(write_file_atomically(file, before), std::nullopt);
+    std::optional<MappedFile> mapped = MappedFile::open(file);
+    ASSERT_TRUE(mapped.has_value());
+    ASSERT_EQ(write_file_atomically(file, "short"), std::nullopt);
+    EXPECT_EQ(mapped->bytes(), before);
+    EXPECT_EQ(read_file(file).value(), "short");
+    // Moved, the mapping goes with the new owner, once.
+    MappedFile moved = std::move(*mapped);
+    mapped.reset();
+    EXPECT_EQ(moved.bytes(), before);
+}
+
+}  // namespace
+}  // namespace cantonlite::util::whole_file_test
