@@ -222,21 +222,22 @@ std::optional<Loaded> load_network(const CommandLine& cli, int& failed_exit) {
 }
 
 // Writes the network's state file to each of `paths` that is set (--dump-state, --state), whole
-// or not at all; saved once. Logs and returns false when one fails.
+// or not at all. Logs and returns false when one fails.
 bool dump_state(const seed::LiveNetwork& network,
                 std::initializer_list<std::filesystem::path> paths) {
-    std::optional<std::string> bytes;
     bool ok = true;
     for (const std::filesystem::path& path : paths) {
         if (path.empty()) continue;
-        if (!bytes) bytes = network.state();
-        if (const auto error = util::write_file_atomically(path, *bytes)) {
-            spdlog::error("state file {}", *error);
+        const seed::WrittenStateFile written = network.save_state(path);
+        if (written.error) {
+            spdlog::error("state file {}", *written.error);
             ok = false;
             continue;
         }
-        spdlog::info("state file {} written ({:.1f} MiB)", path.string(),
-                     static_cast<double>(bytes->size()) / (1024.0 * 1024.0));
+        std::error_code ignored;
+        spdlog::info(
+            "state file {} written ({:.1f} MiB)", path.string(),
+            static_cast<double>(std::filesystem::file_size(path, ignored)) / (1024.0 * 1024.0));
     }
     return ok;
 }

@@ -603,21 +603,21 @@ int run_fork(const ForkSpec& spec, std::ostream& err, const std::atomic<bool>& s
              std::string* release) {
     const auto started = Clock::now();
     Progress progress(err, spec.progress, ::isatty(STDERR_FILENO) == 1, "fork");
-    std::string state;
+    seed::WrittenStateFile written;
     Forked forked;
     std::string from;  // "N requests" or "the dump of URL"
     if (!spec.dump_dir.empty()) {
         DumpRead read;
         const bool ok = fetched("fork", err, progress, [&] {
             read = fork_from_dump(
-                spec.dump_dir, spec.updates,
+                spec.dump_dir, spec.out, spec.updates,
                 [&](const std::string& phase, std::size_t done) {
                     progress.show(phase, done, phase == "ACS" ? "contracts" : "updates");
                 },
                 [&stop] { return stop.load(); });
         });
         if (!ok) return exit_failed;
-        state = std::move(read.state);
+        written = std::move(read.written);
         forked.counts = read.counts;
         forked.snapshot = read.snapshot;
         forked.migration = read.migration;
@@ -634,13 +634,13 @@ int run_fork(const ForkSpec& spec, std::ostream& err, const std::atomic<bool>& s
         BuilderSink builder;
         const bool ok = fetched("fork", err, progress, [&] {
             forked = fork_network(scan, spec, progress, stop, builder);
-            state = builder.finish(forked.whole_history);
+            written = builder.finish(forked.whole_history, spec.out);
         });
         if (!ok) return exit_failed;
         from = std::to_string(scan.requests()) + " requests";
     }
-    if (const auto failed = util::write_file_atomically(spec.out, state)) {
-        err << "cantonlite: fork: " << *failed << '\n';
+    if (written.error) {
+        err << "cantonlite: fork: " << *written.error << '\n';
         return exit_failed;
     }
     err << "cantonlite: fork: wrote " << spec.out << ": " << forked.counts.contracts

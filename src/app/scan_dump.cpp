@@ -433,7 +433,8 @@ std::vector<std::string_view> views(const std::vector<std::string>& lines) {
 
 }  // namespace
 
-DumpRead fork_from_dump(const fs::path& dir, std::optional<std::int64_t> updates,
+DumpRead fork_from_dump(const fs::path& dir, const fs::path& state_file,
+                        std::optional<std::int64_t> updates,
                         const std::function<void(const std::string&, std::size_t)>& progress,
                         const std::function<bool()>& stopped) {
     const Manifest m = read_manifest(dir);
@@ -578,8 +579,8 @@ DumpRead fork_from_dump(const fs::path& dir, std::optional<std::int64_t> updates
     DumpRead out;
     out.counts = builder.counts();
     // The whole history: the dump's, not cut by `updates`.
-    out.state =
-        builder.finish(m.whole_history && static_cast<std::int64_t>(out.counts.updates) < limit);
+    out.written = builder.finish(
+        m.whole_history && static_cast<std::int64_t>(out.counts.updates) < limit, state_file);
     out.snapshot = m.source.snapshot_time;
     out.migration = m.source.migration_id;
     out.release = m.release;

@@ -80,7 +80,10 @@ class BuilderSink final : public ForkSink {
         return builder_->add_updates_page(typed, labelled);
     }
     [[nodiscard]] seed::ForkCounts counts() const override { return builder_->counts(); }
-    [[nodiscard]] std::string finish(bool whole_history) { return builder_->finish(whole_history); }
+    [[nodiscard]] seed::WrittenStateFile finish(bool whole_history,
+                                                const std::filesystem::path& path) {
+        return builder_->finish(whole_history, path);
+    }
 
   private:
     std::optional<seed::ForkBuilder> builder_;
@@ -122,7 +125,7 @@ class DumpWriter final : public ForkSink {
 
 // What a dump held.
 struct DumpRead {
-    std::string state;  // the forked network's state file
+    seed::WrittenStateFile written;  // the forked network's state file
     seed::ForkCounts counts;
     model::Timestamp snapshot;
     std::int64_t migration = 0;
@@ -130,12 +133,14 @@ struct DumpRead {
     std::string source;  // the Scan it was dumped from
 };
 
-// Forks the network of the dump in `dir`: every object's digest is checked before it is read.
+// Forks the network of the dump in `dir` into a state file at `out`: every object's digest is
+// checked before it is read.
 // At most `updates` updates after the snapshot (nullopt: all). `progress` is told how far it has
 // come ("ACS", contracts) and ("updates", updates); `stopped` is asked between objects and pages,
 // and ends the fork with DumpError("stopped (Ctrl-C)"). Throws DumpError or seed::ForkError.
 [[nodiscard]] DumpRead fork_from_dump(
-    const std::filesystem::path& dir, std::optional<std::int64_t> updates,
+    const std::filesystem::path& dir, const std::filesystem::path& out,
+    std::optional<std::int64_t> updates,
     const std::function<void(const std::string& phase, std::size_t done)>& progress,
     const std::function<bool()>& stopped);
 

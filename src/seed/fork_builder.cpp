@@ -766,6 +766,16 @@ ForkCounts ForkBuilder::counts() const {
 }
 
 std::string ForkBuilder::finish(bool whole_history) {
+    complete(whole_history);
+    return write_state(*impl_->store, *impl_->context);
+}
+
+WrittenStateFile ForkBuilder::finish(bool whole_history, const std::filesystem::path& path) {
+    complete(whole_history);
+    return write_state_file(*impl_->store, *impl_->context, path);
+}
+
+void ForkBuilder::complete(bool whole_history) {
     impl_->start_history();
     store::LedgerStore& store = *impl_->store;
     try {
@@ -805,7 +815,6 @@ std::string ForkBuilder::finish(bool whole_history) {
                     "ExternalPartyAmuletRules"))
             context.external_party_amulet_rules = c->contract_id.str();
     }
-    return write_state(store, context);
 }
 
 }  // namespace cantonlite::seed

@@ -133,6 +133,11 @@ std::string LiveNetwork::state() const {
     return write_state(*store_, *context_);
 }
 
+WrittenStateFile LiveNetwork::save_state(const std::filesystem::path& path) const {
+    const std::shared_lock lock(gate_);
+    return write_state_file(*store_, *context_, path);
+}
+
 std::unique_ptr<LiveNetwork> LiveNetwork::adopt(LoadedSeed loaded) {
     return std::unique_ptr<LiveNetwork>(
         new LiveNetwork(std::move(loaded.store), std::move(loaded.context)));
@@ -577,7 +582,8 @@ Written LiveNetwork::take_snapshot() {
     return write({{"op", "snapshot"}});
 }
 
-std::pair<Written, std::string> LiveNetwork::take_snapshot_with_state() {
+std::pair<Written, WrittenStateFile> LiveNetwork::take_snapshot_to_file(
+    const std::filesystem::path& path) {
     // Whether the network is as it was when snapshot `id` was taken: every change since would be
     // in the undo log (a revert to it brings the log back to its mark).
     const auto at_snapshot = [this](const nlohmann::json& id) {
@@ -588,11 +594,11 @@ std::pair<Written, std::string> LiveNetwork::take_snapshot_with_state() {
         Written written = take_snapshot();
         const std::shared_lock lock(gate_);
         if (at_snapshot(written.answer.at("id")))
-            return {std::move(written), write_state(*store_, *context_)};
+            return {std::move(written), write_state_file(*store_, *context_, path)};
     }
     const WriteLock lock = lock_for_write();
     Written written = write_locked({{"op", "snapshot"}});
-    return {std::move(written), write_state(*store_, *context_)};
+    return {std::move(written), write_state_file(*store_, *context_, path)};
 }
 
 nlohmann::json LiveNetwork::snapshots() const {

@@ -2,11 +2,13 @@
 // The state file's codec (docs/state-files.md): the network as it stands, written from a store and
 // its seed context, and read back into new ones.
 
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "cantonlite/seed/load_progress.hpp"
+#include "cantonlite/seed/state_file.hpp"
 #include "seed_context.hpp"
 
 namespace cantonlite::seed {
@@ -14,6 +16,13 @@ namespace cantonlite::seed {
 // The state file of `store` and `context`: header, payload, checksum. REQUIRES: no writer runs
 // (the caller holds the readers' lock at least).
 [[nodiscard]] std::string write_state(const store::LedgerStore& store, const SeedContext& context);
+
+// The same file written to `path` whole or not at all (util::AtomicFile): each part is written
+// and sent to the disk on a second thread, with the checksum, while the rest is encoded, so that
+// the file is on disk soon after it is encoded. REQUIRES: as write_state's.
+[[nodiscard]] WrittenStateFile write_state_file(const store::LedgerStore& store,
+                                                const SeedContext& context,
+                                                const std::filesystem::path& path);
 
 // When a state file's checksum is checked: before anything of it is read, or while its table of
 // texts is read (and interned: Names are never freed, so only where a damaged file ends the

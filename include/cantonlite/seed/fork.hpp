@@ -5,6 +5,7 @@
 // caller's (app/fork.cpp).
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -15,6 +16,7 @@
 
 #include "cantonlite/model/network.hpp"
 #include "cantonlite/model/timestamp.hpp"
+#include "cantonlite/seed/state_file.hpp"
 
 namespace cantonlite::seed {
 
@@ -124,8 +126,12 @@ class ForkBuilder {
     // had (none was left out by a limit), so its snapshots after the last update are taken too.
     // Throws ForkError.
     [[nodiscard]] std::string finish(bool whole_history);
+    // The same written to `path` whole or not at all, each part on disk soon after it is encoded.
+    [[nodiscard]] WrittenStateFile finish(bool whole_history, const std::filesystem::path& path);
 
   private:
+    // The history's end, the snapshots, the clock and the seed context, for finish().
+    void complete(bool whole_history);
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -23,6 +23,7 @@
 #include "cantonlite/model/timestamp.hpp"
 #include "cantonlite/seed/commands.hpp"
 #include "cantonlite/seed/load_progress.hpp"
+#include "cantonlite/seed/state_file.hpp"
 #include "cantonlite/store/ledger_store.hpp"
 #include "cantonlite/util/shared_gate.hpp"
 
@@ -95,6 +96,9 @@ class LiveNetwork {
     // users and labels. Not its snapshots (POST /snapshots): they are marks in this process's
     // undo log.
     [[nodiscard]] std::string state() const;
+    // The same written to `path` whole or not at all, each part on disk soon after it is encoded
+    // (--dump-state).
+    [[nodiscard]] WrittenStateFile save_state(const std::filesystem::path& path) const;
 
     // Re-applies the journal's recovered records, then appends every accepted write to it.
     // Throws journal::JournalError naming the record that cannot be applied. `progress` hears of
@@ -127,10 +131,11 @@ class LiveNetwork {
     // Moves the clock forward by an ISO-8601 duration ("PT1H"). 400 for a bad duration.
     Written advance_time(const std::string& duration);
     Written take_snapshot();
-    // take_snapshot, and the state file of the network at that snapshot (a persisted snapshot).
-    // The file is written under the readers' lock, or under the writers' when writes keep coming
-    // between the two.
-    [[nodiscard]] std::pair<Written, std::string> take_snapshot_with_state();
+    // take_snapshot, and the state file of the network at that snapshot written to `path` (a
+    // persisted snapshot). The file is written under the readers' lock, or under the writers'
+    // when writes keep coming between the two.
+    [[nodiscard]] std::pair<Written, WrittenStateFile> take_snapshot_to_file(
+        const std::filesystem::path& path);
     Written revert(const std::string& id);
     Written reset();
     // Replaces the running network's state with a state file's (`source` names it in errors):

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -23,6 +24,12 @@ inline constexpr std::uint32_t state_file_format = 5;
 class StateError : public std::runtime_error {
   public:
     using std::runtime_error::runtime_error;
+};
+
+// A state file written to disk: its header (state_file_header_size bytes), or why it was not.
+struct WrittenStateFile {
+    std::string header;
+    std::optional<std::string> error;  // one line, naming the file
 };
 
 // Writes the header of `file` over its first state_file_header_size bytes, for the payload that

@@ -83,51 +83,106 @@ class MappedFile {
     std::size_t size_ = 0;
 };
 
+// A file written whole or not at all, in parts: its bytes go to PATH.partial, which commit()
+// syncs and renames over PATH (and syncs the folder). Until then PATH is untouched; a file not
+// committed (an error, an exception) leaves no partial file behind. The first error is kept, and
+// every later call does nothing: check commit()'s answer once at the end.
+class AtomicFile {
+  public:
+    explicit AtomicFile(std::filesystem::path path)
+        : path_(std::move(path)), partial_(path_.string() + ".partial") {
+        fd_ = ::open(partial_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd_ < 0) fail(partial_, errno);
+    }
+    AtomicFile(const AtomicFile&) = delete;
+    AtomicFile& operator=(const AtomicFile&) = delete;
+    ~AtomicFile() {
+        if (fd_ >= 0) ::close(fd_);
+        if (!committed_) {
+            std::error_code ignored;
+            std::filesystem::remove(partial_, ignored);
+        }
+    }
+
+    // Appends `bytes`.
+    void write(std::string_view bytes) {
+        if (error_) return;
+        for (std::string_view left = bytes; !left.empty();) {
+            const ssize_t n = ::write(fd_, left.data(), left.size());
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) return fail(partial_, n < 0 ? errno : EIO);
+            left.remove_prefix(static_cast<std::size_t>(n));
+            written_ += static_cast<std::size_t>(n);
+        }
+    }
+    // Writes `bytes` over those at `offset`, which were written before.
+    void write_at(std::size_t offset, std::string_view bytes) {
+        if (error_) return;
+        while (!bytes.empty()) {
+            const ssize_t n = ::pwrite(fd_, bytes.data(), bytes.size(), static_cast<off_t>(offset));
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) return fail(partial_, n < 0 ? errno : EIO);
+            bytes.remove_prefix(static_cast<std::size_t>(n));
+            offset += static_cast<std::size_t>(n);
+        }
+    }
+    // Starts writing the bytes written so far to the disk, without waiting for it (but for room
+    // in the disk's queue): commit()'s sync then waits for the rest only.
+    void start_writeback() {
+        if (error_ || written_ == started_) return;
+        (void)::sync_file_range(fd_, static_cast<off_t>(started_),
+                                static_cast<off_t>(written_ - started_), SYNC_FILE_RANGE_WRITE);
+        started_ = written_;
+    }
+    // Syncs the file, renames it over PATH and syncs the folder: nullopt when done, else why not
+    // (one line, naming the file).
+    [[nodiscard]] std::optional<std::string> commit() {
+        if (!error_ && ::fsync(fd_) != 0) fail(partial_, errno);
+        if (fd_ >= 0) ::close(fd_);
+        fd_ = -1;
+        if (error_) return error_;
+        std::error_code error;
+        std::filesystem::rename(partial_, path_, error);
+        if (error) return error_ = path_.string() + ": " + error.message();
+        committed_ = true;
+        // The rename itself, in the folder.
+        std::filesystem::path dir = path_.parent_path();
+        if (dir.empty()) dir = ".";
+        const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dir_fd >= 0) {
+            const int synced = ::fsync(dir_fd);
+            const int sync_error = errno;
+            ::close(dir_fd);
+            if (synced != 0) {
+                return error_ = dir.string() + ": cannot sync: " +
+                                std::error_code(sync_error, std::generic_category()).message();
+            }
+        }
+        return std::nullopt;
+    }
+
+  private:
+    void fail(const std::filesystem::path& what, int error) {
+        if (!error_) {
+            error_ = what.string() + ": cannot be written: " +
+                     std::error_code(error, std::generic_category()).message();
+        }
+    }
+    std::filesystem::path path_;
+    std::filesystem::path partial_;
+    int fd_ = -1;
+    std::size_t written_ = 0;  // bytes appended
+    std::size_t started_ = 0;  // of those, how many start_writeback() sent to the disk
+    bool committed_ = false;
+    std::optional<std::string> error_;
+};
+
 // Writes `bytes` to `path`; nullopt when done, else why not (one line, naming the file).
 [[nodiscard]] inline std::optional<std::string> write_file_atomically(
     const std::filesystem::path& path, std::string_view bytes) {
-    const std::filesystem::path partial = path.string() + ".partial";
-    const auto failed = [&](const std::filesystem::path& what, int error) {
-        std::error_code ignored;
-        std::filesystem::remove(partial, ignored);
-        return what.string() +
-               ": cannot be written: " + std::error_code(error, std::generic_category()).message();
-    };
-    const int fd = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) return failed(partial, errno);
-    for (std::string_view left = bytes; !left.empty();) {
-        const ssize_t n = ::write(fd, left.data(), left.size());
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            const int error = n < 0 ? errno : EIO;
-            ::close(fd);
-            return failed(partial, error);
-        }
-        left.remove_prefix(static_cast<std::size_t>(n));
-    }
-    if (::fsync(fd) != 0) {
-        const int error = errno;
-        ::close(fd);
-        return failed(partial, error);
-    }
-    ::close(fd);
-    std::error_code error;
-    std::filesystem::rename(partial, path, error);
-    if (error) return path.string() + ": " + error.message();
-    // The rename itself, in the folder.
-    std::filesystem::path dir = path.parent_path();
-    if (dir.empty()) dir = ".";
-    const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dir_fd >= 0) {
-        const int synced = ::fsync(dir_fd);
-        const int sync_error = errno;
-        ::close(dir_fd);
-        if (synced != 0) {
-            return dir.string() + ": cannot sync: " +
-                   std::error_code(sync_error, std::generic_category()).message();
-        }
-    }
-    return std::nullopt;
+    AtomicFile file(path);
+    file.write(bytes);
+    return file.commit();
 }
 
 }  // namespace cantonlite::util

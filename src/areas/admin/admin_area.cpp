@@ -245,15 +245,13 @@ seed::Written AdminArea::take_snapshot(const nlohmann::json& body) {
     if (error)
         throw ApiError(ErrorKind::internal, "",
                        options_.state_dir.string() + ": " + error.message());
-    auto [written, state] = network_.take_snapshot_with_state();
-    if (const auto failed = util::write_file_atomically(file, state)) {
-        throw ApiError(ErrorKind::internal, "", *failed);
-    }
+    auto [written, saved] = network_.take_snapshot_to_file(file);
+    if (saved.error) throw ApiError(ErrorKind::internal, "", *saved.error);
     {
         const std::lock_guard lock(persisted_mutex_);
         persisted_[name.get<std::string>()] =
             Persisted{.snapshot_id = written.answer.at("id").get<std::string>(),
-                      .header = state.substr(0, seed::state_file_header_size),
+                      .header = std::move(saved.header),
                       .written = std::filesystem::last_write_time(file, error)};
     }
     written.answer["name"] = name;

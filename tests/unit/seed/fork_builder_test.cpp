@@ -276,16 +276,24 @@ class ForkDump : public testing::Test {
             mint_page('4', '4', amulet_compact(alice, "2.0000000000")));
     }
 
-    static std::string direct() {
+    // The state file of a fork from the Scan itself.
+    std::string direct() const {
         app::BuilderSink sink;
         feed(sink);
-        return sink.finish(true);
+        const auto path = root_ / "direct.state";
+        EXPECT_EQ(sink.finish(true, path).error, std::nullopt);
+        return util::read_file(path).value();
     }
 
-    static app::DumpRead fork(const std::filesystem::path& dir,
-                              std::optional<std::int64_t> updates = std::nullopt) {
-        return app::fork_from_dump(
-            dir, updates, [](const std::string&, std::size_t) {}, [] { return false; });
+    // A fork of the dump in `dir`, and its state file.
+    std::pair<app::DumpRead, std::string> fork(
+        const std::filesystem::path& dir,
+        std::optional<std::int64_t> updates = std::nullopt) const {
+        const auto path = root_ / "fork.state";
+        app::DumpRead read = app::fork_from_dump(
+            dir, path, updates, [](const std::string&, std::size_t) {}, [] { return false; });
+        EXPECT_EQ(read.written.error, std::nullopt);
+        return {std::move(read), util::read_file(path).value()};
     }
 
     std::filesystem::path root_;
@@ -313,12 +321,13 @@ TEST_F(ForkDump, AForkFromADumpIsTheForkFromItsScan) {
     EXPECT_EQ(seed::bulk_digest(object), manifest["acs_objects"][0]["digest"]);
     EXPECT_EQ(seed::bulk_lines(seed::zstd_decompress(object, 1 << 20)).size(), 2U);
 
-    const app::DumpRead read = fork(dir);
-    EXPECT_EQ(read.state, direct()) << "the same state file as a fork from the Scan itself";
+    const auto [read, state] = fork(dir);
+    EXPECT_EQ(state, direct()) << "the same state file as a fork from the Scan itself";
+    EXPECT_EQ(read.written.header, state.substr(0, state_file_header_size));
     EXPECT_EQ(read.release, "splice-0.9");
     EXPECT_EQ(read.source, "http://scan.example/api/scan");
     EXPECT_EQ(read.counts.updates, 2U);
-    EXPECT_EQ(fork(dir, 1).counts.updates, 1U) << "--updates";
+    EXPECT_EQ(fork(dir, 1).first.counts.updates, 1U) << "--updates";
 }
 
 TEST_F(ForkDump, ADamagedOrMissingObjectOrManifestIsRefusedByName) {
@@ -340,6 +349,7 @@ TEST_F(ForkDump, ADamagedOrMissingObjectOrManifestIsRefusedByName) {
         EXPECT_NE(std::string(e.what()).find(key + ": its digest is "), std::string::npos)
             << e.what();
     }
+    EXPECT_FALSE(std::filesystem::exists(root_ / "fork.state")) << "no state file is written";
     std::filesystem::remove(dir / key);
     EXPECT_THROW((void)fork(dir), app::DumpError);
     std::filesystem::remove(dir / "cantonlite-dump.json");
@@ -411,10 +421,10 @@ TEST_F(ForkDump, ScansOwnObjectsInCompactJsonAloneAreForkedToo) {
            {"encoding", "compact_json"}}}}};
     ASSERT_FALSE(util::write_file_atomically(dir / "cantonlite-dump.json", manifest.dump()));
 
-    const app::DumpRead read = fork(dir);
+    const auto [read, state] = fork(dir);
     EXPECT_EQ(read.counts.contracts, 1U);
     EXPECT_EQ(read.counts.updates, 1U) << "the update before the snapshot is not after it";
-    const auto network = LiveNetwork::load_state(read.state, "fork.state");
+    const auto network = LiveNetwork::load_state(state, "fork.state");
     EXPECT_TRUE(network->store().contract(cid('3')).has_value());
 }
 

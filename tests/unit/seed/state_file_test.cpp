@@ -1,6 +1,9 @@
 // State files (docs/state-files.md): a network saved and loaded again is the same network, and
 // bytes that are not such a file are refused with one line naming it.
+#include <unistd.h>
+
 #include <atomic>
+#include <filesystem>
 #include <memory>
 #include <shared_mutex>
 #include <string>
@@ -15,12 +18,29 @@
 #include "cantonlite/seed/seed_loader.hpp"
 #include "cantonlite/seed/state_file.hpp"
 #include "cantonlite/splice/splice_views.hpp"
+#include "cantonlite/util/whole_file.hpp"
 #include "seed/state_codec.hpp"
 
 namespace cantonlite::seed::state_file_test {
 namespace {
 
 using nlohmann::json;
+
+// A folder of its own under the temp folder, removed with it.
+struct TempDir {
+    explicit TempDir(const std::string& name)
+        : path(std::filesystem::temp_directory_path() /
+               ("cantonlite-state-" + name + "-" + std::to_string(::getpid()))) {
+        std::filesystem::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ignored;
+        std::filesystem::remove_all(path, ignored);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    std::filesystem::path path;
+};
 
 std::unique_ptr<LiveNetwork> default_network() {
     return LiveNetwork::load_file(CANTONLITE_SOURCE_DIR "/config/default-network.json");
@@ -353,10 +373,15 @@ TEST(StateFile, ConcurrentWritesDoNotComeBetweenASnapshotAndItsFile) {
                     json::array({{{"step", "mint"}, {"owner", "alice"}, {"amount", "1"}}}));
         }
     });
+    const TempDir dir("snapshots");
     std::vector<std::pair<std::string, std::string>> taken;  // snapshot id, its file
     for (int i = 0; i < 8; ++i) {
-        auto [written, file] = network->take_snapshot_with_state();
-        taken.emplace_back(written.answer.at("id").get<std::string>(), std::move(file));
+        const std::filesystem::path path = dir.path / ("s" + std::to_string(i) + ".state");
+        auto [written, saved] = network->take_snapshot_to_file(path);
+        ASSERT_EQ(saved.error, std::nullopt);
+        const std::string file = util::read_file(path).value();
+        EXPECT_EQ(saved.header, file.substr(0, state_file_header_size));
+        taken.emplace_back(written.answer.at("id").get<std::string>(), file);
     }
     done = true;
     writer.join();
@@ -365,6 +390,48 @@ TEST(StateFile, ConcurrentWritesDoNotComeBetweenASnapshotAndItsFile) {
         network->revert(it->first);
         EXPECT_EQ(network->state(), it->second) << "snapshot " << it->first;
     }
+}
+
+// A state file written to disk as it is encoded (--dump-state, a persisted snapshot, a fork) is
+// the one written in memory (GET /state), over a history of several chunks, each of which goes to
+// the disk while the next is encoded; and it loads.
+TEST(StateFile, AFileWrittenWhileItIsEncodedIsTheOneWrittenInMemory) {
+    const auto network = default_network();
+    json steps = json::array();
+    for (int i = 0; i < 9000; ++i) {
+        steps.push_back({{"step", "mint"},
+                         {"owner", i % 3 == 0 ? "alice" : "bob"},
+                         {"amount", std::to_string(1 + i % 7) + ".5"}});
+    }
+    network->apply_steps(steps);
+    const TempDir dir("streamed");
+    const std::filesystem::path path = dir.path / "n.state";
+
+    const WrittenStateFile written = network->save_state(path);
+
+    ASSERT_EQ(written.error, std::nullopt);
+    const std::string in_memory = network->state();
+    ASSERT_GT(network->store().ledger_end(), 2 * 4096) << "three chunks of 4 096 updates";
+    const std::string on_disk = util::read_file(path).value();
+    EXPECT_EQ(on_disk.size(), in_memory.size());
+    EXPECT_TRUE(on_disk == in_memory) << "the bytes differ";
+    EXPECT_EQ(written.header, in_memory.substr(0, state_file_header_size));
+    EXPECT_FALSE(std::filesystem::exists(dir.path / "n.state.partial"));
+    EXPECT_EQ(summary(*LiveNetwork::load_state_file(path)), summary(*network));
+}
+
+// One that cannot be written says which file and why, and leaves nothing behind.
+TEST(StateFile, AFileThatCannotBeWrittenSaysWhyAndLeavesNothing) {
+    const auto network = default_network();
+    const TempDir dir("unwritable");
+    const std::filesystem::path path = dir.path / "missing" / "n.state";
+
+    const WrittenStateFile written = network->save_state(path);
+
+    EXPECT_EQ(written.error,
+              path.string() + ".partial: cannot be written: No such file or directory");
+    EXPECT_EQ(written.header, "");
+    EXPECT_FALSE(std::filesystem::exists(dir.path / "missing"));
 }
 
 TEST(StateFile, RefusesAFileThatCannotBeRead) {

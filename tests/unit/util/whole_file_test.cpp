@@ -77,5 +77,44 @@ TEST_F(WholeFile, AFileWrittenOverWhileMappedKeepsItsBytesInTheMapping) {
     EXPECT_EQ(moved.bytes(), before);
 }
 
+TEST_F(WholeFile, AnAtomicFileWrittenInPartsIsWholeOnceCommitted) {
+    const fs::path file = dir_ / "parts";
+    ASSERT_EQ(write_file_atomically(file, "before"), std::nullopt);
+    {
+        AtomicFile out(file);
+        out.write("0000");
+        out.write("-middle-");
+        out.start_writeback();
+        out.write("end");
+        out.write_at(0, "head");
+        EXPECT_EQ(read_file(file).value(), "before");  // untouched until the commit
+        EXPECT_EQ(out.commit(), std::nullopt);
+    }
+    EXPECT_EQ(read_file(file).value(), "head-middle-end");
+    EXPECT_FALSE(fs::exists(dir_ / "parts.partial"));
+}
+
+TEST_F(WholeFile, AnAtomicFileNotCommittedLeavesNothingBehind) {
+    const fs::path file = dir_ / "abandoned";
+    ASSERT_EQ(write_file_atomically(file, "kept"), std::nullopt);
+    {
+        AtomicFile out(file);
+        out.write("never seen");
+        EXPECT_TRUE(fs::exists(dir_ / "abandoned.partial"));
+    }
+    EXPECT_EQ(read_file(file).value(), "kept");
+    EXPECT_FALSE(fs::exists(dir_ / "abandoned.partial"));
+}
+
+TEST_F(WholeFile, AnAtomicFileThatCannotBeWrittenSaysWhichAndWhy) {
+    const fs::path file = dir_ / "missing" / "x.state";
+    AtomicFile out(file);
+    out.write("bytes");
+    out.write_at(0, "b");
+    EXPECT_EQ(out.commit(), (dir_ / "missing" / "x.state.partial").string() +
+                                ": cannot be written: No such file or directory");
+    EXPECT_FALSE(fs::exists(dir_ / "missing"));
+}
+
 }  // namespace
 }  // namespace cantonlite::util::whole_file_test
