@@ -108,18 +108,27 @@ std::string kept_id_source(const UpdateId& id) {
 std::optional<UpdateId> UpdateId::parse(std::string_view text) {
     constexpr std::string_view prefix = sha256_multihash;
     if (text.size() != prefix.size() + 64 || !text.starts_with(prefix)) return std::nullopt;
-    const auto digit = [](char c) -> int {
-        if (c >= '0' && c <= '9') return c - '0';
-        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-        return -1;
-    };
+    // Each lowercase hex digit's value, and 0x10 for any other byte. A fork's store derives an
+    // update's id from its kept text at each probe of its index: no branch a digit.
+    static constexpr std::array<std::uint8_t, 256> value = [] {
+        std::array<std::uint8_t, 256> v{};
+        v.fill(0x10);
+        for (int c = '0'; c <= '9'; ++c)
+            v[static_cast<std::size_t>(c)] = static_cast<std::uint8_t>(c - '0');
+        for (int c = 'a'; c <= 'f'; ++c)
+            v[static_cast<std::size_t>(c)] = static_cast<std::uint8_t>(c - 'a' + 10);
+        return v;
+    }();
+    const auto* digits = reinterpret_cast<const unsigned char*>(text.data() + prefix.size());
     UpdateId id;
+    unsigned bad = 0;
     for (std::size_t i = 0; i < id.hash_.size(); ++i) {
-        const int hi = digit(text[prefix.size() + 2 * i]);
-        const int lo = digit(text[prefix.size() + 2 * i + 1]);
-        if (hi < 0 || lo < 0) return std::nullopt;
-        id.hash_[i] = static_cast<unsigned char>(hi << 4 | lo);
+        const unsigned hi = value[digits[2 * i]];
+        const unsigned lo = value[digits[2 * i + 1]];
+        bad |= hi | lo;
+        id.hash_[i] = static_cast<unsigned char>(hi << 4 | (lo & 0x0F));
     }
+    if ((bad & 0x10) != 0) return std::nullopt;
     return id;
 }
 

@@ -2,6 +2,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -33,6 +34,27 @@ TEST(UpdateId, RefusesEveryOtherText) {
     std::string not_hex = good;
     not_hex[20] = 'g';
     EXPECT_FALSE(UpdateId::parse(not_hex));
+}
+
+// Every byte at every digit's place: a lowercase hex digit is read as its value, any other byte
+// refuses the text.
+TEST(UpdateId, ReadsEachDigitOrRefusesAnyOtherByteInItsPlace) {
+    const std::string good = make_update_id("salt", 3);
+    const std::string_view hex = "0123456789abcdef";
+    for (std::size_t place = 4; place < good.size(); ++place) {
+        for (int byte = 0; byte < 256; ++byte) {
+            std::string text = good;
+            text[place] = static_cast<char>(byte);
+            const auto id = UpdateId::parse(text);
+            const auto digit = hex.find(static_cast<char>(byte));
+            ASSERT_EQ(id.has_value(), digit != std::string_view::npos) << place << " " << byte;
+            if (id) {
+                EXPECT_EQ(id->str(), text);
+                const auto b = static_cast<unsigned char>(id->bytes()[(place - 4) / 2]);
+                EXPECT_EQ((place % 2 == 0 ? b >> 4 : b & 0x0F), digit) << place << " " << byte;
+            }
+        }
+    }
 }
 
 TEST(Sha256Hex, IsTheDigestOfTheBytes) {
