@@ -671,7 +671,7 @@ Written LiveNetwork::load_state_bytes(std::string_view bytes, const std::string&
     }
     // Read whole into a network of its own, without the lock (readers go on meanwhile): a file
     // that does not load changes nothing. Then the two exchange their contents in a moment, and
-    // the old network is freed after the lock is let go.
+    // the old network is freed on another thread.
     LoadedSeed loaded;
     try {
         loaded = read_state(bytes);
@@ -690,6 +690,13 @@ Written LiveNetwork::load_state_bytes(std::string_view bytes, const std::string&
     go_live();
     nlohmann::json answer = clock_json();
     answer["loaded"] = source;
+    {
+        const std::lock_guard freeing(freeing_mutex_);
+        if (freeing_.valid()) freeing_.wait();
+        freeing_ = std::async(std::launch::async, [old = std::move(loaded)]() mutable {
+            LoadedSeed gone = std::move(old);
+        });
+    }
     return Written{.answer = std::move(answer)};
 }
 

@@ -290,15 +290,15 @@ seed::Written AdminArea::revert_to_persisted(const std::string& name) {
         }
     }
     const std::filesystem::path file = snapshot_file(name);
-    const std::optional<std::string> bytes =
-        options_.state_dir.empty() ? std::nullopt : util::read_file(file);
+    const std::optional<util::FileBytes> bytes =
+        options_.state_dir.empty() ? std::nullopt : util::read_file_bytes(file);
     if (!bytes) {
         throw ApiError(ErrorKind::not_found, "",
                        "no snapshot '" + name + "'" +
                            (options_.state_dir.empty() ? " (no state_dir is configured)"
                                                        : " in " + options_.state_dir.string()));
     }
-    seed::Written written = network_.load_state_bytes(*bytes, file.string());
+    seed::Written written = network_.load_state_bytes(bytes->view(), file.string());
     written.answer["name"] = name;
     return written;
 }

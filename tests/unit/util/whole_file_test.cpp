@@ -47,6 +47,17 @@ TEST_F(WholeFile, AMappedFileHoldsTheBytesReadFileReads) {
     EXPECT_EQ(mapped->bytes(), read_file(file).value());
 }
 
+TEST_F(WholeFile, ReadFileBytesReadsWhatReadFileReads) {
+    const fs::path file = dir_ / "c.state";
+    const std::string bytes = sample_bytes(5 * 4096 + 3);
+    ASSERT_EQ(write_file_atomically(file, bytes), std::nullopt);
+    EXPECT_EQ(read_file_bytes(file).value().view(), bytes);
+    ASSERT_EQ(write_file_atomically(file, ""), std::nullopt);
+    EXPECT_EQ(read_file_bytes(file).value().view(), "");
+    EXPECT_FALSE(read_file_bytes(dir_ / "missing").has_value());
+    EXPECT_FALSE(read_file_bytes(dir_).has_value());
+}
+
 TEST_F(WholeFile, AnEmptyFileMapsAsNoBytes) {
     const fs::path file = dir_ / "empty";
     ASSERT_EQ(write_file_atomically(file, ""), std::nullopt);
