@@ -1,6 +1,6 @@
 #pragma once
 // PositionIndex: finds an element of an indexed sequence by a key the element carries, keeping
-// only the element's 4-byte position.
+// only the element's position and 32 bits of its key's hash.
 
 #include <cstddef>
 #include <cstdint>
@@ -14,61 +14,78 @@ namespace cantonlite::store {
 
 // An open-addressing set of positions, hashed and compared by the key each position's element
 // holds: `KeyOf{}(context, position)` reads it. A map from the key took its size plus the
-// position's in every slot (40 bytes for an update id); this takes 4. The element must be in the
-// sequence while its position is inserted, erased or rehashed: insert after appending it, erase
-// before removing it (the undo log does both in that order).
+// position's in every slot (40 bytes for an update id); this takes 8: the position and 32 bits of
+// its key's hash, so that a rehash reads no key again and two keys are compared only when their
+// hashes agree. (Deriving a key can be costly: an update id is the SHA-256 of its update, or its
+// kept text parsed; with the position alone, a fork's store spent a sixth of its time deriving
+// ids again as its index grew.) The element must be in the sequence while its position is
+// inserted, erased or found: insert after appending it, erase before removing it (the undo log
+// does both in that order).
 //
 //   struct IdOf { std::string_view operator()(const Rows* rows, std::uint32_t i) const; };
 //   PositionIndex<std::string_view, IdOf, Rows, std::hash<std::string_view>> index(&rows);
 template <typename Key, typename KeyOf, typename Context, typename Hash>
 class PositionIndex {
-    // The hasher and the predicate reach the container through a cell the index owns, which
-    // swap() points at the container again (the set's own copies of them cannot be changed).
+    // A slot: the hash's 32 bits high, the position low.
+    using Slot = std::uint64_t;
+    static std::uint32_t short_hash(const Key& key) {
+        const std::size_t h = Hash{}(key);
+        return static_cast<std::uint32_t>(h ^ (h >> 32));
+    }
+    static Slot slot(std::uint32_t hash, std::uint32_t position) {
+        return Slot{hash} << 32 | position;
+    }
+    static std::uint32_t position_of(Slot s) { return static_cast<std::uint32_t>(s); }
+    static std::uint32_t hash_of(Slot s) { return static_cast<std::uint32_t>(s >> 32); }
+
     struct Hasher {
         using is_transparent = void;
-        const Context* const* cell;
-        std::size_t operator()(std::uint32_t position) const {
-            return Hash{}(KeyOf{}(*cell, position));
-        }
-        std::size_t operator()(const Key& key) const { return Hash{}(key); }
+        std::size_t operator()(Slot s) const { return hash_of(s); }
+        std::size_t operator()(const Key& key) const { return short_hash(key); }
     };
+    // The predicate reaches the container through a cell the index owns, which swap() points at
+    // the container again (the set's own copy of it cannot be changed).
     struct Equal {
         using is_transparent = void;
         const Context* const* cell;
-        bool operator()(std::uint32_t a, std::uint32_t b) const {
-            return a == b || KeyOf{}(*cell, a) == KeyOf{}(*cell, b);
+        bool operator()(Slot a, Slot b) const {
+            return a == b || (hash_of(a) == hash_of(b) &&
+                              KeyOf{}(*cell, position_of(a)) == KeyOf{}(*cell, position_of(b)));
         }
-        bool operator()(const Key& key, std::uint32_t position) const {
-            return key == KeyOf{}(*cell, position);
+        bool operator()(const Key& key, Slot s) const {
+            return key == KeyOf{}(*cell, position_of(s));
         }
-        bool operator()(std::uint32_t position, const Key& key) const {
-            return key == KeyOf{}(*cell, position);
+        bool operator()(Slot s, const Key& key) const {
+            return key == KeyOf{}(*cell, position_of(s));
         }
     };
-    using Set = boost::unordered_flat_set<std::uint32_t, Hasher, Equal>;
+    using Set = boost::unordered_flat_set<Slot, Hasher, Equal>;
 
   public:
     explicit PositionIndex(const Context* context)
-        : cell_(std::make_unique<const Context*>(context)),
-          set_(0, Hasher{cell_.get()}, Equal{cell_.get()}) {}
+        : cell_(std::make_unique<const Context*>(context)), set_(0, Hasher{}, Equal{cell_.get()}) {}
     PositionIndex(const PositionIndex&) = delete;
     PositionIndex& operator=(const PositionIndex&) = delete;
 
     [[nodiscard]] std::optional<std::uint32_t> find(const Key& key) const {
         const auto it = set_.find(key);
         if (it == set_.end()) return std::nullopt;
-        return *it;
+        return position_of(*it);
     }
     // False when an element with the same key is indexed already (it stays).
-    bool insert(std::uint32_t position) { return set_.insert(position).second; }
-    void erase(std::uint32_t position) { set_.erase(position); }
+    bool insert(std::uint32_t position) {
+        return set_.insert(slot(short_hash(KeyOf{}(*cell_, position)), position)).second;
+    }
+    void erase(std::uint32_t position) {
+        set_.erase(slot(short_hash(KeyOf{}(*cell_, position)), position));
+    }
     // Room for `n` positions without a rehash.
     void reserve(std::size_t n) { set_.reserve(n); }
     void clear() { set_.clear(); }
     // Exchanges the positions with `other`'s, whose container exchanged its elements with this
     // one's container: each index keeps its container.
     void swap(PositionIndex& other) noexcept {
-        set_.swap(other.set_);  // and the hashers, which now reach the other's cell
+        set_.swap(other.set_);  // and the predicates, which now reach the other's cell
         cell_.swap(other.cell_);
         std::swap(*cell_, *other.cell_);
     }

@@ -94,5 +94,31 @@ TEST(PositionIndex, ErasingTheNewestElementsBeforeRemovingThemUndoesTheirInserti
     EXPECT_EQ(index.find(id(60)), std::nullopt);
 }
 
+// Deriving a key can be costly (an update id is a SHA-256 of its update, or its kept text parsed):
+// the index reads each element's key once as it is inserted, not again at each rehash, and reads
+// another's key only to tell two of one hash apart.
+long key_reads = 0;
+struct CountedIdOf {
+    std::string_view operator()(const Rows* rows, std::uint32_t i) const {
+        ++key_reads;
+        return (*rows)[i];
+    }
+};
+
+TEST(PositionIndex, ReadsEachKeyOnceThroughItsRehashes) {
+    using Counted = CountedIdOf;
+    key_reads = 0;
+    Rows rows;
+    PositionIndex<std::string_view, Counted, Rows, std::hash<std::string_view>> index(&rows);
+    constexpr int n = 100000;  // about 17 rehashes
+    for (int i = 0; i < n; ++i) {
+        rows.push_back(id(i));
+        ASSERT_TRUE(index.insert(static_cast<std::uint32_t>(i)));
+    }
+    EXPECT_LT(key_reads, n + n / 20) << "keys read again at the rehashes";
+    for (int i = 0; i < n; i += 997) EXPECT_EQ(index.find(id(i)), std::optional<std::uint32_t>(i));
+    EXPECT_EQ(index.find("update-1"), std::nullopt);
+}
+
 }  // namespace
 }  // namespace cantonlite::store::position_index_test
