@@ -23,8 +23,10 @@ namespace cantonlite::model::detail {
 // at that length, so a reader finds a sequence without a lock in 8 bytes a number. An
 // open-addressing table of numbers, hashed by contents, finds a sequence's number: a slot of 4
 // bytes holds the number + 1 (0: empty) and, in its top bits, a tag of the hash that spares most
-// probes a look at the arena. Looking a sequence up takes no lock either; adding one takes the
-// writers' lock. Number 0 is the empty sequence. Never shrinks.
+// probes a look at the arena. Each number's hash is kept too (4 bytes), so that a grown table
+// places every number again without reading its sequence (a fork's builder spent 5% of its time
+// rereading and rehashing texts as the table grew). Looking a sequence up takes no lock either;
+// adding one takes the writers' lock. Number 0 is the empty sequence. Never shrinks.
 template <typename T>
 class Interner {
     static_assert(std::is_trivially_copyable_v<T>, "compared and hashed as bytes");
@@ -48,7 +50,7 @@ class Interner {
     // The sequence's number, hashed once whether it is new or not.
     std::uint32_t intern(View items) {
         const std::string_view key = bytes(items);
-        const std::size_t h = hash(key);
+        const std::uint32_t h = hash(key);
         if (const auto id = find_hashed(key, h)) return *id;
         const std::lock_guard lock(mutex_);
         return intern_locked(items, h);
@@ -61,7 +63,7 @@ class Interner {
     void intern_all(const Items& items, std::uint32_t* ids) {
         constexpr std::size_t ahead = 8;
         constexpr std::size_t batch = 1024;
-        std::array<std::size_t, ahead> hashes{};
+        std::array<std::uint32_t, ahead> hashes{};
         const std::size_t n = std::size(items);
         for (std::size_t start = 0; start < n; start += batch) {
             const std::size_t end = std::min(n, start + batch);
@@ -74,7 +76,7 @@ class Interner {
                     ids[j] = intern_locked(View(items[j]), hashes[j % ahead]);
                 }
                 if (i < end) {
-                    const std::size_t h = hash(bytes(View(items[i])));
+                    const std::uint32_t h = hash(bytes(View(items[i])));
                     hashes[i % ahead] = h;
                     const Table& table = *tables_.back();
                     __builtin_prefetch(&table.slots[h & table.mask]);
@@ -113,10 +115,12 @@ class Interner {
         return {reinterpret_cast<const char*>(items.data()), items.size_bytes()};
     }
 
-    static std::size_t hash(std::string_view key) { return std::hash<std::string_view>{}(key); }
-    static std::uint32_t tag(std::size_t h) {
-        return static_cast<std::uint32_t>(h >> (8 * sizeof h - (32 - id_bits))) << id_bits;
+    // 32 bits of the hash: the low ones place a slot, the top ones are its tag.
+    static std::uint32_t hash(std::string_view key) {
+        const std::size_t h = std::hash<std::string_view>{}(key);
+        return static_cast<std::uint32_t>(h ^ (h >> 32));
     }
+    static std::uint32_t tag(std::uint32_t h) { return h & ~id_mask; }
 
     // The items a length is written in, and the sequence stored at `at`.
     static std::size_t length_items(std::size_t size) {
@@ -156,7 +160,7 @@ class Interner {
 
     // The slot of `key` (hashed `h`) in `table`: the one holding its number, else the empty one
     // where it goes.
-    std::size_t probe(const Table& table, std::string_view key, std::size_t h) const {
+    std::size_t probe(const Table& table, std::string_view key, std::uint32_t h) const {
         const std::uint32_t want = tag(h);
         for (std::size_t i = h & table.mask;; i = (i + 1) & table.mask) {
             const std::uint32_t slot = table.slots[i].load(std::memory_order_acquire);
@@ -173,14 +177,18 @@ class Interner {
         for (std::size_t i = 0; i <= old.mask; ++i) {
             const std::uint32_t slot = old.slots[i].load(std::memory_order_relaxed);
             if (slot == 0) continue;
-            const std::string_view key = bytes(get((slot & id_mask) - 1));
-            bigger->slots[probe(*bigger, key, hash(key))].store(slot, std::memory_order_relaxed);
+            // Every number is distinct: its place is the first empty slot from its hash's.
+            const std::uint32_t id = (slot & id_mask) - 1;
+            std::size_t at = hashes_[id >> segment_bits][id & segment_mask] & bigger->mask;
+            while (bigger->slots[at].load(std::memory_order_relaxed) != 0)
+                at = (at + 1) & bigger->mask;
+            bigger->slots[at].store(slot, std::memory_order_relaxed);
         }
         table_.store(bigger.get(), std::memory_order_release);
         tables_.push_back(std::move(bigger));
     }
 
-    std::optional<std::uint32_t> find_hashed(std::string_view key, std::size_t h) const {
+    std::optional<std::uint32_t> find_hashed(std::string_view key, std::uint32_t h) const {
         const Table& table = *table_.load(std::memory_order_acquire);
         const std::uint32_t slot =
             table.slots[probe(table, key, h)].load(std::memory_order_acquire);
@@ -189,7 +197,7 @@ class Interner {
     }
 
     // `items`, hashed `h`. REQUIRES: mutex_ held.
-    std::uint32_t intern_locked(View items, std::size_t h) {
+    std::uint32_t intern_locked(View items, std::uint32_t h) {
         const std::string_view key = bytes(items);
         std::size_t at = probe(*tables_.back(), key, h);
         if (const std::uint32_t slot = tables_.back()->slots[at].load(std::memory_order_relaxed))
@@ -204,6 +212,9 @@ class Interner {
             segment.store(entries, std::memory_order_release);
         }
         entries[id & segment_mask] = stored;
+        std::unique_ptr<std::uint32_t[]>& hashes = hashes_[id >> segment_bits];
+        if (!hashes) hashes = std::make_unique_for_overwrite<std::uint32_t[]>(segment_mask + 1);
+        hashes[id & segment_mask] = h;
         ++next_id_;
         if (4 * std::size_t{next_id_} > 3 * (tables_.back()->mask + 1)) {
             grow((tables_.back()->mask + 1) * 2);
@@ -244,6 +255,8 @@ class Interner {
     T* block_next_ = nullptr;                                          // guarded by mutex_
     std::size_t block_free_ = 0;                                       // guarded by mutex_
     std::array<std::atomic<const T**>, segment_count> segments_{};     // never freed
+    // Each number's hash, in segments as the entries: read by grow() alone. Guarded by mutex_.
+    std::array<std::unique_ptr<std::uint32_t[]>, segment_count> hashes_{};
 };
 
 // Interner::release_retired of the NameSets' table (name_set.cpp), for
