@@ -392,8 +392,9 @@ class LedgerStore {
             return (*states)[sequence].contract->contract_id;
         }
     };
-    PositionIndex<Name, ContractIdOf, std::deque<ContractState>, std::hash<Name>> sequence_of_{
-        &contracts_};  // guarded by mutex_
+    // A contract id hashes as its Name's number: read again, not kept.
+    PositionIndex<Name, ContractIdOf, std::deque<ContractState>, std::hash<Name>, false>
+        sequence_of_{&contracts_};  // guarded by mutex_
     // The reassignment offsets of the contracts that moved, by contract id. Guarded by mutex_.
     std::unordered_map<Name, std::vector<Offset>> reassignments_;
     // The history's updates by their ids (an update's offset is its position + 1). An id is

@@ -94,6 +94,37 @@ TEST(PositionIndex, ErasingTheNewestElementsBeforeRemovingThemUndoesTheirInserti
     EXPECT_EQ(index.find(id(60)), std::nullopt);
 }
 
+// Without kept hashes (a key cheap to read again), each slot is the position alone: found through
+// rehashes, swapped, and erased in undo order all the same.
+TEST(PositionIndex, WithoutKeptHashesFindsSwapsAndErasesAlike) {
+    using Bare = PositionIndex<std::string_view, IdOf, Rows, std::hash<std::string_view>, false>;
+    Rows rows;
+    Rows other{"o0"};
+    Bare index(&rows);
+    Bare other_index(&other);
+    EXPECT_TRUE(other_index.insert(0));
+    for (int i = 0; i < 5000; ++i) {
+        rows.push_back(id(i));
+        EXPECT_TRUE(index.insert(static_cast<std::uint32_t>(i)));
+    }
+    rows.push_back(id(7));
+    EXPECT_FALSE(index.insert(5000)) << "the same key twice";
+    rows.pop_back();
+    for (int i = 0; i < 5000; i += 37)
+        EXPECT_EQ(index.find(id(i)), std::optional<std::uint32_t>(i));
+    for (int i = 4999; i >= 4000; --i) {
+        index.erase(static_cast<std::uint32_t>(i));
+        rows.pop_back();
+    }
+    EXPECT_EQ(index.find(id(4000)), std::nullopt);
+    EXPECT_EQ(index.find(id(3999)), std::optional<std::uint32_t>(3999));
+    rows.swap(other);
+    index.swap(other_index);
+    EXPECT_EQ(index.find("o0"), std::optional<std::uint32_t>(0));
+    EXPECT_EQ(other_index.find(id(12)), std::optional<std::uint32_t>(12));
+    EXPECT_EQ(other_index.size(), 4000U);
+}
+
 // Deriving a key can be costly (an update id is a SHA-256 of its update, or its kept text parsed):
 // the index reads each element's key once as it is inserted, not again at each rehash, and reads
 // another's key only to tell two of one hash apart.
