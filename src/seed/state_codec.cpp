@@ -207,6 +207,10 @@ class Out {
     // its texts, its sets and its templates. The body is written where it stays: no copy of it is
     // made.
     std::string finish() && {
+        // A streamed file's last parts go out as they are made: the body's end now, the table of
+        // texts (about 15 MiB of a 37 MiB file) every MiB, so that little is left to write and
+        // sync once the file is encoded.
+        flush();
         const std::size_t body_end = used_;
         put_le(out_, header_size, body_end - body_start, 8);
         // The sets and templates first, which name texts; they follow the texts in the file.
@@ -231,11 +235,14 @@ class Out {
             varint(t.size());
             text_bytes += t.size();
         }
+        flush();
         drain();  // out_ may move
         out_.resize(used_ + text_bytes + tables.size());
+        constexpr std::size_t flush_each = std::size_t{1} << 20;
         for (const std::string_view t : texts_) {
             std::memcpy(out_.data() + used_, t.data(), t.size());
             used_ += t.size();
+            if (used_ - flushed_ >= flush_each) flush();
         }
         std::memcpy(out_.data() + used_, tables.data(), tables.size());
         used_ += tables.size();

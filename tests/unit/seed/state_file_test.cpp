@@ -393,15 +393,16 @@ TEST(StateFile, ConcurrentWritesDoNotComeBetweenASnapshotAndItsFile) {
 }
 
 // A state file written to disk as it is encoded (--dump-state, a persisted snapshot, a fork) is
-// the one written in memory (GET /state), over a history of several chunks, each of which goes to
-// the disk while the next is encoded; and it loads.
+// the one written in memory (GET /state), over a history of several chunks and a table of texts
+// of several MiB, each part of which goes to the disk while the next is made; and it loads.
 TEST(StateFile, AFileWrittenWhileItIsEncodedIsTheOneWrittenInMemory) {
     const auto network = default_network();
     json steps = json::array();
     for (int i = 0; i < 9000; ++i) {
         steps.push_back({{"step", "mint"},
                          {"owner", i % 3 == 0 ? "alice" : "bob"},
-                         {"amount", std::to_string(1 + i % 7) + ".5"}});
+                         {"amount", std::to_string(1 + i % 7) + ".5"},
+                         {"as", "label-" + std::to_string(i) + std::string(300, 'x')}});
     }
     network->apply_steps(steps);
     const TempDir dir("streamed");
