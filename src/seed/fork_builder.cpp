@@ -772,7 +772,9 @@ std::string ForkBuilder::finish(bool whole_history) {
 
 WrittenStateFile ForkBuilder::finish(bool whole_history, const std::filesystem::path& path) {
     complete(whole_history);
-    return write_state_file(*impl_->store, *impl_->context, path);
+    util::AtomicFile file(path);
+    std::string header = write_state_file(*impl_->store, *impl_->context, file);
+    return commit_state_file(file, std::move(header));
 }
 
 void ForkBuilder::complete(bool whole_history) {

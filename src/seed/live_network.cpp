@@ -134,8 +134,13 @@ std::string LiveNetwork::state() const {
 }
 
 WrittenStateFile LiveNetwork::save_state(const std::filesystem::path& path) const {
-    const std::shared_lock lock(gate_);
-    return write_state_file(*store_, *context_, path);
+    util::AtomicFile file(path);
+    std::string header;
+    {
+        const std::shared_lock lock(gate_);
+        header = write_state_file(*store_, *context_, file);
+    }
+    return commit_state_file(file, std::move(header));
 }
 
 std::unique_ptr<LiveNetwork> LiveNetwork::adopt(LoadedSeed loaded) {
@@ -590,15 +595,24 @@ std::pair<Written, WrittenStateFile> LiveNetwork::take_snapshot_to_file(
         const auto it = find_snapshot(id.get_ref<const std::string&>());
         return it != snapshots_.end() && it->mark == store_->undo().mark();
     };
-    for (int attempt = 0; attempt < 2; ++attempt) {
-        Written written = take_snapshot();
+    // The file is encoded under the lock, and synced once the lock is let go.
+    util::AtomicFile file(path);
+    std::string header;
+    std::optional<Written> written;
+    for (int attempt = 0; attempt < 2 && !written; ++attempt) {
+        Written taken = take_snapshot();
         const std::shared_lock lock(gate_);
-        if (at_snapshot(written.answer.at("id")))
-            return {std::move(written), write_state_file(*store_, *context_, path)};
+        if (at_snapshot(taken.answer.at("id"))) {
+            header = write_state_file(*store_, *context_, file);
+            written = std::move(taken);
+        }
     }
-    const WriteLock lock = lock_for_write();
-    Written written = write_locked({{"op", "snapshot"}});
-    return {std::move(written), write_state_file(*store_, *context_, path)};
+    if (!written) {
+        const WriteLock lock = lock_for_write();
+        written = write_locked({{"op", "snapshot"}});
+        header = write_state_file(*store_, *context_, file);
+    }
+    return {std::move(*written), commit_state_file(file, std::move(header))};
 }
 
 nlohmann::json LiveNetwork::snapshots() const {

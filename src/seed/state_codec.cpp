@@ -1480,9 +1480,8 @@ std::string write_state(const store::LedgerStore& store, const SeedContext& cont
     return file;
 }
 
-WrittenStateFile write_state_file(const store::LedgerStore& store, const SeedContext& context,
-                                  const std::filesystem::path& path) {
-    util::AtomicFile file(path);
+std::string write_state_file(const store::LedgerStore& store, const SeedContext& context,
+                             util::AtomicFile& file) {
     // The header and the body's size, written last; the body follows them.
     file.write(std::string(Out::body_start, '\0'));
     std::string bytes;
@@ -1504,10 +1503,13 @@ WrittenStateFile write_state_file(const store::LedgerStore& store, const SeedCon
                                          static_cast<z_off64_t>(bytes.size() - Out::body_start))));
     file.write_at(0, std::string_view(bytes).substr(0, Out::body_start));
     last_state_size.store(bytes.size(), std::memory_order_relaxed);
-    WrittenStateFile written;
-    written.error = file.commit();
-    if (!written.error) written.header = bytes.substr(0, header_size);
-    return written;
+    bytes.resize(header_size);
+    return bytes;
+}
+
+WrittenStateFile commit_state_file(util::AtomicFile& file, std::string header) {
+    if (auto error = file.commit()) return WrittenStateFile{.error = std::move(error)};
+    return WrittenStateFile{.header = std::move(header)};
 }
 
 LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Checksum checksum) {

@@ -9,6 +9,7 @@
 
 #include "cantonlite/seed/load_progress.hpp"
 #include "cantonlite/seed/state_file.hpp"
+#include "cantonlite/util/whole_file.hpp"
 #include "seed_context.hpp"
 
 namespace cantonlite::seed {
@@ -17,12 +18,15 @@ namespace cantonlite::seed {
 // (the caller holds the readers' lock at least).
 [[nodiscard]] std::string write_state(const store::LedgerStore& store, const SeedContext& context);
 
-// The same file written to `path` whole or not at all (util::AtomicFile): each part is written
-// and sent to the disk on a second thread, with the checksum, while the rest is encoded, so that
-// the file is on disk soon after it is encoded. REQUIRES: as write_state's.
-[[nodiscard]] WrittenStateFile write_state_file(const store::LedgerStore& store,
-                                                const SeedContext& context,
-                                                const std::filesystem::path& path);
+// The same file written into `file` (open, not yet committed): each part is written and sent to
+// the disk on a second thread, with the checksum, while the rest is encoded, so that the file is
+// on disk soon after it is encoded. Returns its header. The caller commits the file once it has
+// let go of the network's lock (commit_state_file): the sync need not hold off the writers.
+// REQUIRES: as write_state's.
+[[nodiscard]] std::string write_state_file(const store::LedgerStore& store,
+                                           const SeedContext& context, util::AtomicFile& file);
+// Commits `file`, whose header write_state_file returned: the header, or why it was not written.
+[[nodiscard]] WrittenStateFile commit_state_file(util::AtomicFile& file, std::string header);
 
 // When a state file's checksum is checked: before anything of it is read, or while its table of
 // texts is read (and interned: Names are never freed, so only where a damaged file ends the

@@ -133,8 +133,8 @@ class LiveNetwork {
     Written advance_time(const std::string& duration);
     Written take_snapshot();
     // take_snapshot, and the state file of the network at that snapshot written to `path` (a
-    // persisted snapshot). The file is written under the readers' lock, or under the writers'
-    // when writes keep coming between the two.
+    // persisted snapshot). The file is encoded under the readers' lock, or under the writers'
+    // when writes keep coming between the two, and synced once the lock is let go.
     [[nodiscard]] std::pair<Written, WrittenStateFile> take_snapshot_to_file(
         const std::filesystem::path& path);
     Written revert(const std::string& id);
