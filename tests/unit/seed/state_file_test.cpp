@@ -1,7 +1,5 @@
 // State files (docs/state-files.md): a network saved and loaded again is the same network, and
 // bytes that are not such a file are refused with one line naming it.
-#include <unistd.h>
-
 #include <atomic>
 #include <filesystem>
 #include <memory>
@@ -20,27 +18,14 @@
 #include "cantonlite/splice/splice_views.hpp"
 #include "cantonlite/util/whole_file.hpp"
 #include "seed/state_codec.hpp"
+#include "temp_dir.hpp"
 
 namespace cantonlite::seed::state_file_test {
 namespace {
 
 using nlohmann::json;
 
-// A folder of its own under the temp folder, removed with it.
-struct TempDir {
-    explicit TempDir(const std::string& name)
-        : path(std::filesystem::temp_directory_path() /
-               ("cantonlite-state-" + name + "-" + std::to_string(::getpid()))) {
-        std::filesystem::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        std::filesystem::remove_all(path, ignored);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    std::filesystem::path path;
-};
+using test_support::TempDir;
 
 std::unique_ptr<LiveNetwork> default_network() {
     return LiveNetwork::load_file(CANTONLITE_SOURCE_DIR "/config/default-network.json");
@@ -373,7 +358,7 @@ TEST(StateFile, ConcurrentWritesDoNotComeBetweenASnapshotAndItsFile) {
                     json::array({{{"step", "mint"}, {"owner", "alice"}, {"amount", "1"}}}));
         }
     });
-    const TempDir dir("snapshots");
+    const TempDir dir("state-snapshots");
     std::vector<std::pair<std::string, std::string>> taken;  // snapshot id, its file
     for (int i = 0; i < 8; ++i) {
         const std::filesystem::path path = dir.path / ("s" + std::to_string(i) + ".state");
@@ -405,7 +390,7 @@ TEST(StateFile, AFileWrittenWhileItIsEncodedIsTheOneWrittenInMemory) {
                          {"as", "label-" + std::to_string(i) + std::string(300, 'x')}});
     }
     network->apply_steps(steps);
-    const TempDir dir("streamed");
+    const TempDir dir("state-streamed");
     const std::filesystem::path path = dir.path / "n.state";
 
     const WrittenStateFile written = network->save_state(path);
@@ -424,7 +409,7 @@ TEST(StateFile, AFileWrittenWhileItIsEncodedIsTheOneWrittenInMemory) {
 // One that cannot be written says which file and why, and leaves nothing behind.
 TEST(StateFile, AFileThatCannotBeWrittenSaysWhyAndLeavesNothing) {
     const auto network = default_network();
-    const TempDir dir("unwritable");
+    const TempDir dir("state-unwritable");
     const std::filesystem::path path = dir.path / "missing" / "n.state";
 
     const WrittenStateFile written = network->save_state(path);

@@ -1,7 +1,5 @@
 #include "cantonlite/util/whole_file.hpp"
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -9,25 +7,20 @@
 
 #include <gtest/gtest.h>
 
+#include "temp_dir.hpp"
+
 namespace cantonlite::util::whole_file_test {
 namespace {
 
 namespace fs = std::filesystem;
 
-// A folder of its own under the temp folder, removed with the test.
+// A folder of its own for each test.
 class WholeFile : public ::testing::Test {
   protected:
-    void SetUp() override {
-        dir_ = fs::temp_directory_path() /
-               ("cantonlite-whole-file-" + std::to_string(::getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::create_directories(dir_);
-    }
-    void TearDown() override {
-        std::error_code ignored;
-        fs::remove_all(dir_, ignored);
-    }
-    fs::path dir_;
+    cantonlite::test_support::TempDir folder_{
+        std::string("whole-file-") +
+        ::testing::UnitTest::GetInstance()->current_test_info()->name()};
+    const fs::path& dir_ = folder_.path;
 };
 
 // Every byte value, and more than a page, so that the mapping's end is not a page's.
