@@ -4,7 +4,7 @@
 # Prints nothing when everything is there.
 set -euo pipefail
 packages=(g++ make cmake ninja-build ccache libboost1.81-dev nlohmann-json3-dev libspdlog-dev
-          libgtest-dev libssl-dev zlib1g-dev libsimdjson-dev libzstd-dev libprotobuf-dev protobuf-compiler libpq-dev libjemalloc-dev postgresql curl
+          libgtest-dev libssl-dev zlib1g-dev libsimdjson-dev libzstd-dev libprotobuf-dev protobuf-compiler libpq-dev libjemalloc-dev libisal-dev postgresql curl
           python3 python3-prometheus-client python3-websocket "$@")
 missing=()
 for p in "${packages[@]}"; do

@@ -8,6 +8,8 @@
 
 #include <zlib.h>
 
+#include "cantonlite/util/crc32.hpp"
+
 namespace cantonlite::http {
 namespace {
 
@@ -176,10 +178,9 @@ std::string encode_body(std::string_view body, ContentCoding coding) {
         zlib.compress(body, out);
     }
     if (gzip) {
-        const uLong crc =
-            crc32(0L, reinterpret_cast<const Bytef*>(body.data()), static_cast<uInt>(body.size()));
+        const std::uint32_t crc = util::crc32(body);
         const auto size = static_cast<std::uint32_t>(body.size());
-        for (const std::uint32_t word : {static_cast<std::uint32_t>(crc), size}) {
+        for (const std::uint32_t word : {crc, size}) {
             for (int i = 0; i < 4; ++i) out += static_cast<char>((word >> (8 * i)) & 0xFF);
         }
     }

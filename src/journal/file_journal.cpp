@@ -32,10 +32,10 @@
 #include <vector>
 
 #include <spdlog/spdlog.h>
-#include <boost/crc.hpp>
 #include <nlohmann/json.hpp>
 
 #include "cantonlite/journal/journal.hpp"
+#include "cantonlite/util/crc32.hpp"
 
 namespace cantonlite::journal {
 namespace {
@@ -52,15 +52,9 @@ std::string errno_text(int error) {
     throw JournalError(path.string() + ": " + std::string(what) + ": " + errno_text(error));
 }
 
-std::uint32_t crc32(std::string_view bytes) {
-    boost::crc_32_type crc;
-    crc.process_bytes(bytes.data(), bytes.size());
-    return crc.checksum();
-}
-
 std::string frame(std::string_view payload) {
     static constexpr char hex[] = "0123456789abcdef";
-    const std::uint32_t crc = crc32(payload);
+    const std::uint32_t crc = util::crc32(payload);
     std::string out;
     const std::string length = std::to_string(payload.size());
     out.reserve(crc_digits + 1 + length.size() + 1 + payload.size() + 1);
@@ -126,7 +120,7 @@ Parsed parse_frame(std::string_view data, std::size_t pos) {
     if (at >= data.size()) return truncated();
     if (data[at++] != '\n')
         return bad("no newline follows its " + std::to_string(length) + "-byte payload");
-    if (crc32(payload) != crc) return bad("its checksum does not match its payload");
+    if (util::crc32(payload) != crc) return bad("its checksum does not match its payload");
     return Parsed{.ok = true, .payload = payload, .end = at};
 }
 

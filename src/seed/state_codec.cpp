@@ -36,6 +36,7 @@
 #include "cantonlite/model/packed_reader.hpp"
 #include "cantonlite/seed/state_file.hpp"
 #include "cantonlite/splice/splice_views.hpp"
+#include "cantonlite/util/crc32.hpp"
 #include "cantonlite/util/whole_file.hpp"
 
 namespace cantonlite::seed {
@@ -47,24 +48,6 @@ using model::Value;
 constexpr std::size_t header_size = state_file_header_size;
 // Daml values nest at most 100 levels; a deeper one is not a value cantonlite wrote.
 constexpr int max_value_depth = 200;
-
-std::uint32_t crc_of(std::string_view bytes) {
-    return static_cast<std::uint32_t>(
-        crc32_z(crc32_z(0, Z_NULL, 0), reinterpret_cast<const Bytef*>(bytes.data()), bytes.size()));
-}
-
-// The same, of a large payload's two halves on two threads, combined (a state file of 100k
-// amulets is 37 MB: a tenth of the time to save it went to its checksum).
-std::uint32_t crc_on_two_threads(std::string_view bytes) {
-    constexpr std::size_t worth_a_thread = std::size_t{4} << 20;
-    if (bytes.size() < worth_a_thread) return crc_of(bytes);
-    const std::string_view first = bytes.substr(0, bytes.size() / 2);
-    const std::string_view second = bytes.substr(first.size());
-    auto of_first = std::async(std::launch::async, [first] { return crc_of(first); });
-    const std::uint32_t of_second = crc_of(second);
-    return static_cast<std::uint32_t>(
-        crc32_combine64(of_first.get(), of_second, static_cast<z_off64_t>(second.size())));
-}
 
 // Little-endian numbers of the header and the payload.
 void put_le(std::string& out, std::size_t at, std::uint64_t v, int width) {
@@ -329,8 +312,7 @@ class FileFlusher {
             parts_.pop_front();
             writing_ = true;
             lock.unlock();
-            crc_ = static_cast<std::uint32_t>(
-                crc32_z(crc_, reinterpret_cast<const Bytef*>(part.data()), part.size()));
+            crc_ = util::crc32(part, crc_);
             file_.write(part);
             unsent_ += part.size();
             if (unsent_ >= send_each) {
@@ -1379,10 +1361,10 @@ In checked_reader(std::string_view bytes, Checksum when) {
             throw StateError("is damaged: its checksum does not match its contents");
     };
     if (when == Checksum::first) {
-        check(crc_on_two_threads(payload));
+        check(util::crc32(payload));
         return In(payload);
     }
-    auto checksum = std::async(std::launch::async, [payload] { return crc_of(payload); });
+    auto checksum = std::async(std::launch::async, [payload] { return util::crc32(payload); });
     std::optional<In> in;
     std::exception_ptr table_error;
     try {
@@ -1468,7 +1450,7 @@ void encode_state(Out& out, const store::LedgerStore& store, const SeedContext& 
 }  // namespace
 
 void seal_state_file(std::string& file) {
-    seal_with(file, crc_on_two_threads(std::string_view(file).substr(header_size)));
+    seal_with(file, util::crc32(std::string_view(file).substr(header_size)));
 }
 
 std::string write_state(const store::LedgerStore& store, const SeedContext& context) {
@@ -1495,9 +1477,8 @@ std::string write_state_file(const store::LedgerStore& store, const SeedContext&
         crc_after_size = flusher.finish();
     }
     // The payload's CRC: its body's size, then the rest the flusher summed.
-    const auto size_crc = static_cast<std::uint32_t>(
-        crc32_z(0, reinterpret_cast<const Bytef*>(bytes.data() + header_size),
-                Out::body_start - header_size));
+    const std::uint32_t size_crc =
+        util::crc32(std::string_view(bytes).substr(header_size, Out::body_start - header_size));
     seal_with(bytes, static_cast<std::uint32_t>(
                          crc32_combine64(size_crc, crc_after_size,
                                          static_cast<z_off64_t>(bytes.size() - Out::body_start))));

@@ -23,7 +23,7 @@ for f in ./usr/bin/cantonlite ./usr/share/cantonlite/cantonlite.json \
 done
 grep -q '^/\|\.\./' <<<"$contents" && fail "a path outside the package's root: $contents"
 depends=$(dpkg-deb -f "$deb" Depends)
-for lib in libspdlog1.10 libssl3 libsimdjson14 libprotobuf-lite32 libpq5 libzstd1 libjemalloc2; do
+for lib in libspdlog1.10 libssl3 libsimdjson14 libprotobuf-lite32 libpq5 libzstd1 libjemalloc2 libisal2; do
   grep -q "$lib" <<<"$depends" || fail "Depends lacks $lib: $depends"
 done
 # Nothing enables the unit: no maintainer scripts.
