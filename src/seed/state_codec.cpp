@@ -1148,15 +1148,23 @@ void read_contract(In& in, store::ContractState& state) {
     state.contract = std::move(c);
 }
 
-// The contracts written by write_contracts.
-std::vector<store::ContractState> read_contracts(In& in) {
-    std::vector<store::ContractState> contracts;
+// The contracts written by write_contracts into `contracts`, and what the Splice views will read
+// of each into `holdings` (while its argument is in cache).
+void read_contracts(In& in, std::vector<store::ContractState>& contracts,
+                    std::vector<splice::SpliceViews::Holding>& holdings) {
     read_chunks(
-        in, 10, {}, [&contracts](std::size_t count, std::size_t) { contracts.resize(count); },
-        [&contracts](In& part, std::size_t, std::size_t first, std::size_t n) {
-            for (std::size_t i = first; i < first + n; ++i) read_contract(part, contracts[i]);
+        in, 10, {},
+        [&](std::size_t count, std::size_t) {
+            contracts.resize(count);
+            holdings.resize(count);
+        },
+        [&](In& part, std::size_t, std::size_t first, std::size_t n) {
+            splice::SpliceViews::HoldingReader read_holding;
+            for (std::size_t i = first; i < first + n; ++i) {
+                read_contract(part, contracts[i]);
+                holdings[i] = read_holding(*contracts[i].contract);
+            }
         });
-    return contracts;
 }
 
 // The contract of creation sequence `sequence`.
@@ -1506,7 +1514,8 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
     // Whatever the store or its views refuse of what the file says is damage too.
     try {
         store::LedgerStore::Image image;
-        image.contracts = read_contracts(in);
+        std::vector<splice::SpliceViews::Holding> holdings;
+        read_contracts(in, image.contracts, holdings);
         read_fork_base(in, image);
         // Each chunk's migrations' imports apart, merged once all are read.
         std::vector<decltype(image.imports)> imports;
@@ -1576,7 +1585,7 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
         // meanwhile), then the views and the labels.
         try {
             store::LedgerStore::Restoring restoring = store.restore(std::move(image));
-            store.extension<splice::SpliceViews>()->restore(std::move(kept));
+            store.extension<splice::SpliceViews>()->restore(std::move(kept), holdings);
             restoring.finish();
         } catch (const store::AppendError& e) {
             In::fail(std::string("the ledger does not restore: ") + e.what());

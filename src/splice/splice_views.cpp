@@ -394,45 +394,53 @@ SpliceViews::Kept SpliceViews::kept() const {
     return out;
 }
 
-void SpliceViews::restore(Kept kept) {
-    // What each template is to the views, learnt from its first contract: a network has a handful
-    // of templates and a hundred thousand contracts, which then skip the comparisons of names.
-    struct Seen {
-        std::uint32_t template_ref;
-        std::optional<bool> holding;  // locked or not; nullopt for another template
-        std::optional<bool> viewed;   // whether extract() reads it; nullopt until learnt
-    };
-    std::vector<Seen> seen;
-    const auto seen_of = [&seen](const model::Contract& c) -> Seen& {
-        const std::uint32_t ref = c.template_ref.id();
-        for (Seen& s : seen) {
-            if (s.template_ref == ref) return s;
-        }
+SpliceViews::Holding SpliceViews::HoldingReader::operator()(const model::Contract& c) {
+    const std::uint32_t ref = c.template_ref.id();
+    auto known = std::find_if(templates_.begin(), templates_.end(),
+                              [ref](const auto& t) { return t.first == ref; });
+    if (known == templates_.end()) {
         const model::TemplateId t = c.template_id();
-        std::optional<bool> holding;
-        if (is_holding(t)) holding = templates::is(t, templates::locked_amulet);
-        return seen.emplace_back(Seen{.template_ref = ref, .holding = holding});
-    };
+        std::optional<bool> locked;
+        if (is_holding(t)) locked = templates::is(t, templates::locked_amulet);
+        known = templates_.insert(templates_.end(), {ref, locked});
+    }
+    if (!known->second) return {};
+    return Holding{.holding = true,
+                   .locked = *known->second,
+                   .owner = holding_owner(c.argument, *known->second).value_or(Name())};
+}
+
+void SpliceViews::restore(Kept kept, std::span<const Holding> holdings) {
+    // Whether extract() reads a template, learnt from its first active contract: a network has a
+    // handful of templates, whose further contracts then skip the comparisons of names.
+    std::vector<std::pair<std::uint32_t, bool>> viewed;
     store_.visit_created(0, [&](std::uint64_t sequence, const store::ContractState& state) {
-        const model::Contract& c = *state.contract;
-        Seen& kind = seen_of(c);
-        if (kind.holding) {
+        if (sequence >= holdings.size())
+            throw std::logic_error("a restore without a holding for each contract");
+        const Holding& holding = holdings[sequence];
+        if (holding.holding) {
             // A snapshot reads an archived holding's owner too: it was checked when it was
             // created.
-            const std::optional<Name> owner = holding_owner(c.argument, *kind.holding);
-            if (!owner) {
+            if (holding.owner.empty()) {
+                const model::Contract& c = *state.contract;
                 (void)extract(c.template_id(), c.argument);  // throws what is wrong
                 throw AppendError(c.contract_id.str() + " has no owner");
             }
             if (state.archived_at == 0)
-                index(HoldingFact{.owner = *owner, .locked = *kind.holding}, state.contract,
-                      sequence);
+                index(HoldingFact{.owner = holding.owner, .locked = holding.locked},
+                      state.contract, sequence);
             return true;
         }
-        if (state.archived_at != 0 || kind.viewed == false) return true;
+        if (state.archived_at != 0) return true;
+        const model::Contract& c = *state.contract;
+        const std::uint32_t ref = c.template_ref.id();
+        auto known = std::find_if(viewed.begin(), viewed.end(),
+                                  [ref](const auto& t) { return t.first == ref; });
+        if (known != viewed.end() && !known->second) return true;
         const Fact fact = extract(c.template_id(), c.argument);
-        kind.viewed = !std::holds_alternative<std::monostate>(fact);
-        if (*kind.viewed) index(fact, state.contract, sequence);
+        const bool is_viewed = !std::holds_alternative<std::monostate>(fact);
+        if (known == viewed.end()) viewed.emplace_back(ref, is_viewed);
+        if (is_viewed) index(fact, state.contract, sequence);
         return true;
     });
     for (const auto& [migration, at] : store_.snapshot_times())

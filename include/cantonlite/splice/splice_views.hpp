@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -173,10 +174,31 @@ class SpliceViews final : public store::LedgerExtension {
     };
     // In a fixed order (a state file's bytes do not depend on a hash table's).
     [[nodiscard]] Kept kept() const;
+    // A contract's holding as restore() reads it: whether it is an Amulet or a LockedAmulet, its
+    // owner (empty when its argument lacks what a holding has: restore() then refuses it) and
+    // whether it is locked.
+    struct Holding {
+        bool holding = false;
+        bool locked = false;
+        Name owner;
+    };
+    // Reads contracts' holdings ahead of restore(), on any thread, a reader a thread: a state
+    // file's decoding threads read each contract's while its argument is in cache, where
+    // restore() would read a hundred thousand arguments again, from memory. Remembers what each
+    // template is.
+    class HoldingReader {
+      public:
+        Holding operator()(const model::Contract& c);
+
+      private:
+        // By template: whether it is locked, or nullopt for one that is no holding.
+        std::vector<std::pair<std::uint32_t, std::optional<bool>>> templates_;
+    };
     // Builds the views of a store restored at once (LedgerStore::restore): its active contracts'
-    // facts, its snapshots' holdings, and `kept`. Throws AppendError as an append would for a
-    // Splice contract without the fields the views read. REQUIRES: the views are empty.
-    void restore(Kept kept);
+    // facts, its snapshots' holdings, and `kept`. holdings[s] is a HoldingReader's of the contract
+    // of creation sequence s. Throws AppendError as an append would for a Splice contract without
+    // the fields the views read. REQUIRES: the views are empty; a holding for each contract.
+    void restore(Kept kept, std::span<const Holding> holdings);
 
     // ---- LedgerExtension ----
     void prepare(const store::TransactionDraft& draft) override;

@@ -195,6 +195,38 @@ TEST_F(SpliceViewsTest, HoldingsPagesKeepTheRowsOfTheOwners) {
     EXPECT_FALSE(page.next_page_token.has_value());
 }
 
+// What a state file's decoding threads read ahead of restore(): an Amulet's owner, a LockedAmulet's
+// owner and lock, nothing of another template; an Amulet without an owner is still a holding
+// (restore() then refuses it as an append would).
+TEST_F(SpliceViewsTest, AHoldingReaderReadsOwnersAndLocksAheadOfARestore) {
+    const auto contract = [&](const char* entity, const Value& argument) {
+        model::Contract c;
+        c.template_ref = model::TemplateRef(tid(entity));
+        c.argument = model::pack(argument);
+        return c;
+    };
+    SpliceViews::HoldingReader read;
+
+    const SpliceViews::Holding amulet = read(contract("Amulet", amulet_value(alice, "1")));
+    const SpliceViews::Holding locked = read(contract(
+        "LockedAmulet",
+        Value::record({{"amulet", amulet_value(bob, "2")}, {"lock", Value::record({})}})));
+    const SpliceViews::Holding other = read(contract("AmuletRules", Value::record({})));
+    const SpliceViews::Holding ownerless =
+        read(contract("Amulet", Value::record({{"dso", Value::party(dso)}})));
+
+    EXPECT_TRUE(amulet.holding);
+    EXPECT_EQ(amulet.owner, alice);
+    EXPECT_FALSE(amulet.locked);
+    EXPECT_TRUE(locked.holding);
+    EXPECT_EQ(locked.owner, bob);
+    EXPECT_TRUE(locked.locked);
+    EXPECT_FALSE(other.holding);
+    EXPECT_TRUE(other.owner.empty());
+    EXPECT_TRUE(ownerless.holding);
+    EXPECT_TRUE(ownerless.owner.empty());
+}
+
 TEST(SpliceViews, AStoreWithoutThemSaysSo) {
     const store::LedgerStore bare(model::Network{.dso_party = dso}, Timestamp{});
     EXPECT_THROW((void)views(bare), std::logic_error);
