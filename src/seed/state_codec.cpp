@@ -1087,11 +1087,12 @@ std::int32_t read_i32(In& in) {
 
 // Reads a section Chunks wrote: prepare(count, chunks) first, then decode(part, chunk, first, n)
 // reads items first to first + n - 1 from `part`, chunk by chunk, on this thread and a second one.
-// `progress` hears of the items read, from this thread. Of the chunks that fail, the first's error
-// is thrown.
-template <class Prepare, class Decode>
+// meanwhile() runs on this thread first, with `in` past the section, while the second thread
+// starts on the chunks. `progress` hears of the items read, from this thread. Of the chunks that
+// fail, the first's error is thrown, else meanwhile's.
+template <class Prepare, class Decode, class Meanwhile = void (*)()>
 void read_chunks(In& in, std::size_t min_item_bytes, const LoadProgress& progress, Prepare prepare,
-                 Decode decode) {
+                 Decode decode, Meanwhile meanwhile = [] {}) {
     const std::size_t count = in.count(min_item_bytes);
     const std::uint64_t each = in.varint();
     if (each == 0 && count != 0) In::fail("a chunk holds no item");
@@ -1121,14 +1122,25 @@ void read_chunks(In& in, std::size_t min_item_bytes, const LoadProgress& progres
             if (reports && progress) progress(read.load(), count);
         }
     };
+    std::exception_ptr meanwhile_error;
+    const auto run_meanwhile = [&] {
+        try {
+            meanwhile();
+        } catch (...) {
+            meanwhile_error = std::current_exception();
+        }
+    };
     if (chunks > 1) {
         auto helper = std::async(std::launch::async, work, false);
+        run_meanwhile();
         work(true);
         helper.get();
     } else {
+        run_meanwhile();
         work(true);
     }
     if (failed.load() < chunks) std::rethrow_exception(errors[failed.load()]);
+    if (meanwhile_error) std::rethrow_exception(meanwhile_error);
 }
 
 void read_contract(In& in, store::ContractState& state) {
@@ -1517,6 +1529,55 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
         std::vector<splice::SpliceViews::Holding> holdings;
         read_contracts(in, image.contracts, holdings);
         read_fork_base(in, image);
+        // What follows the history is read on this thread while a second one starts on the
+        // history's chunks.
+        splice::SpliceViews::Kept kept;
+        std::vector<store::CommandCompletion> completions;
+        std::vector<std::pair<model::Name, model::Name>> labels;
+        const auto read_after_history = [&] {
+            read_snapshots(in, image);
+            kept = read_views(in);
+            completions.resize(in.count(8));
+            for (store::CommandCompletion& c : completions) {
+                c.offset = in.integer();
+                c.user_id = in.text();
+                c.command_id = in.text();
+                c.submission_id = in.text();
+                c.act_as = in.texts();
+                c.record_time = in.time();
+                c.deduplication_kind = in.text();
+                c.deduplication_value = in.integer();
+                c.deduplication_nanos = read_i32(in);
+            }
+            image.migration_id = in.integer();
+            image.now = in.time();
+            // The seed context.
+            std::optional<std::int64_t> interval;
+            if (in.boolean()) {
+                interval = in.integer();
+                if (*interval < 1 || *interval > (std::int64_t{1} << 40))  // as a seed's
+                    In::fail("the snapshot interval is not 1 to 2^40 seconds");
+            }
+            loaded.context = std::make_unique<SeedContext>(store, interval);
+            SeedContext& context = *loaded.context;
+            const std::int64_t next_snapshot_seconds = in.integer();
+            if (next_snapshot_seconds < In::earliest().micros / model::micros_per_second ||
+                next_snapshot_seconds > In::latest().micros / model::micros_per_second)
+                In::fail("the next snapshot is beyond the year 9999");
+            context.restore_snapshot_schedule(interval, next_snapshot_seconds);
+            context.start_time = in.time();
+            context.dso_rules = in.text();
+            context.amulet_rules = in.text();
+            context.external_party_amulet_rules = in.text();
+            context.wallet_installs = in.text_map();
+            context.directory().replace_aliases(in.text_map());
+            labels.resize(in.count(2));
+            for (auto& [label, contract] : labels) {
+                label = in.name();
+                contract = in.name();
+            }
+            if (!in.at_end()) In::fail("bytes follow the network's last record");
+        };
         // Each chunk's migrations' imports apart, merged once all are read.
         std::vector<decltype(image.imports)> imports;
         read_chunks(
@@ -1530,7 +1591,8 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
                     image.history[i] = read_update(part, static_cast<store::Offset>(i) + 1,
                                                    image.contracts, imports[chunk]);
                 }
-            });
+            },
+            read_after_history);
         for (auto& of_chunk : imports) {
             for (auto& [migration, imported] : of_chunk) {
                 if (!image.imports.emplace(migration, std::move(imported)).second)
@@ -1538,48 +1600,6 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
             }
         }
         const std::size_t updates = image.history.size();
-        read_snapshots(in, image);
-        splice::SpliceViews::Kept kept = read_views(in);
-        std::vector<store::CommandCompletion> completions(in.count(8));
-        for (store::CommandCompletion& c : completions) {
-            c.offset = in.integer();
-            c.user_id = in.text();
-            c.command_id = in.text();
-            c.submission_id = in.text();
-            c.act_as = in.texts();
-            c.record_time = in.time();
-            c.deduplication_kind = in.text();
-            c.deduplication_value = in.integer();
-            c.deduplication_nanos = read_i32(in);
-        }
-        image.migration_id = in.integer();
-        image.now = in.time();
-        // The seed context.
-        std::optional<std::int64_t> interval;
-        if (in.boolean()) {
-            interval = in.integer();
-            if (*interval < 1 || *interval > (std::int64_t{1} << 40))  // as a seed's
-                In::fail("the snapshot interval is not 1 to 2^40 seconds");
-        }
-        loaded.context = std::make_unique<SeedContext>(store, interval);
-        SeedContext& context = *loaded.context;
-        const std::int64_t next_snapshot_seconds = in.integer();
-        if (next_snapshot_seconds < In::earliest().micros / model::micros_per_second ||
-            next_snapshot_seconds > In::latest().micros / model::micros_per_second)
-            In::fail("the next snapshot is beyond the year 9999");
-        context.restore_snapshot_schedule(interval, next_snapshot_seconds);
-        context.start_time = in.time();
-        context.dso_rules = in.text();
-        context.amulet_rules = in.text();
-        context.external_party_amulet_rules = in.text();
-        context.wallet_installs = in.text_map();
-        context.directory().replace_aliases(in.text_map());
-        std::vector<std::pair<model::Name, model::Name>> labels(in.count(2));
-        for (auto& [label, contract] : labels) {
-            label = in.name();
-            contract = in.name();
-        }
-        if (!in.at_end()) In::fail("bytes follow the network's last record");
 
         // All is read: the store restores (its update ids' index is built on another thread
         // meanwhile), then the views and the labels.
@@ -1591,7 +1611,7 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
             In::fail(std::string("the ledger does not restore: ") + e.what());
         }
         try {
-            context.restore_labels(labels);
+            loaded.context->restore_labels(labels);
         } catch (const std::invalid_argument& e) {
             In::fail(e.what());
         }
