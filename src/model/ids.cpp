@@ -2,7 +2,9 @@
 
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <array>
+#include <charconv>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -92,8 +94,19 @@ UpdateId UpdateId::of(std::string_view namespace_, std::int64_t offset) {
     for (const Remembered& r : remembered) {
         if (r.offset == offset && r.namespace_ == namespace_) return r.id;
     }
+    // "<namespace>/update/<offset>", written on the stack when it fits (a state file's load
+    // derives a hundred thousand ids).
+    constexpr std::string_view infix = "/update/";
+    const std::size_t most = namespace_.size() + infix.size() + 20;  // 20: a 64-bit number
+    std::array<char, 128> on_stack;
+    std::string on_heap;
+    char* const text =
+        most <= on_stack.size() ? on_stack.data() : (on_heap.resize(most), on_heap.data());
+    char* end = std::copy(namespace_.begin(), namespace_.end(), text);
+    end = std::copy(infix.begin(), infix.end(), end);
+    end = std::to_chars(end, text + most, offset).ptr;
     UpdateId id;
-    id.hash_ = sha256(std::string(namespace_) + "/update/" + std::to_string(offset));
+    id.hash_ = sha256(std::string_view(text, static_cast<std::size_t>(end - text)));
     Remembered& slot = remembered[next++ % remembered.size()];
     slot.namespace_.assign(namespace_);
     slot.offset = offset;

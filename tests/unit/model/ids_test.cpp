@@ -1,5 +1,7 @@
 #include "cantonlite/model/ids.hpp"
 
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,6 +22,20 @@ TEST(UpdateId, KeepsAnIdOfMakeUpdateIdsFormAndSpellsItTheSame) {
     EXPECT_TRUE(*id == text);
     EXPECT_EQ(*id, *UpdateId::parse(text));
     EXPECT_FALSE(*id == *UpdateId::parse(make_update_id("salt", 8)));
+}
+
+// An update's id is the SHA-256 of "<namespace>/update/<offset>" behind the multihash prefix, for
+// a namespace of any length (a long one is hashed from the heap, a short one from the stack).
+TEST(UpdateId, IsTheHashOfItsNamespaceAndOffset) {
+    const std::string long_namespace(300, 'n');
+    for (const std::string& ns : {std::string("generated-1"), long_namespace}) {
+        for (const std::int64_t offset :
+             {std::int64_t{1}, std::int64_t{110'001}, std::numeric_limits<std::int64_t>::max()}) {
+            EXPECT_EQ(make_update_id(ns, offset),
+                      "1220" + sha256_hex(ns + "/update/" + std::to_string(offset)))
+                << ns.size() << " " << offset;
+        }
+    }
 }
 
 TEST(UpdateId, RefusesEveryOtherText) {
