@@ -1091,8 +1091,9 @@ std::int32_t read_i32(In& in) {
 // starts on the chunks. `progress` hears of the items read, from this thread. Of the chunks that
 // fail, the first's error is thrown, else meanwhile's.
 template <class Prepare, class Decode, class Meanwhile = void (*)()>
-void read_chunks(In& in, std::size_t min_item_bytes, const LoadProgress& progress, Prepare prepare,
-                 Decode decode, Meanwhile meanwhile = [] {}) {
+void read_chunks(
+    In& in, std::size_t min_item_bytes, const LoadProgress& progress, Prepare prepare,
+    Decode decode, Meanwhile meanwhile = [] {}) {
     const std::size_t count = in.count(min_item_bytes);
     const std::uint64_t each = in.varint();
     if (each == 0 && count != 0) In::fail("a chunk holds no item");
