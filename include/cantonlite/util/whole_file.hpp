@@ -4,6 +4,7 @@
 // reader, a crash or a power cut never sees half of it, and a file said written stays.
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -77,46 +78,89 @@ struct FileBytes {
 // A file mapped read-only, for a reader that goes through it once: no buffer zeroed and no copy
 // made (a state file of 37 MB took 17 ms to read into a string, the first tenth of its load). The
 // mapping goes with the object. A file truncated in place while mapped raises SIGBUS at a read
-// past its new end, so map only where that may end the process (start-up, as SQLite's and LMDB's
-// maps do); files this process writes are renamed over, never truncated. Empty when the file
-// cannot be opened or mapped (read it with read_file then).
+// past its new end, so map with open() only where that may end the process (start-up, as
+// SQLite's and LMDB's maps do); files this process writes are renamed over, never truncated.
+// open_leased() maps a file that cannot be truncated while mapped, for a running process. Empty
+// when the file cannot be opened, mapped or leased (read it with read_file then).
 class MappedFile {
   public:
     [[nodiscard]] static std::optional<MappedFile> open(const std::filesystem::path& path) {
-        const auto opened = open_regular_file(path);
-        if (!opened) return std::nullopt;
-        const int fd = opened->first;
-        MappedFile file;
-        file.size_ = opened->second;
-        if (file.size_ != 0) {
-            void* at = ::mmap(nullptr, file.size_, PROT_READ, MAP_PRIVATE, fd, 0);
-            if (at == MAP_FAILED) {
-                ::close(fd);
-                return std::nullopt;
-            }
-            file.data_ = static_cast<const char*>(at);
-        }
-        ::close(fd);
-        return file;
+        return map(path, false);
+    }
+    // The same under a read lease (fcntl F_SETLEASE, as Samba holds its oplocks), held as long as
+    // the mapping: another process's truncation, or its open for writing, waits until the mapping
+    // goes (or for /proc/sys/fs/lease-break-time, 45 s by default), so that no read of the mapping
+    // can raise SIGBUS. Empty when no lease can be had: the file is open for writing elsewhere,
+    // another user owns it, or its file system takes no leases. The lease's break is signalled
+    // with SIGIO, which this ignores unless the process handles it.
+    [[nodiscard]] static std::optional<MappedFile> open_leased(const std::filesystem::path& path) {
+        return map(path, true);
     }
     MappedFile(MappedFile&& other) noexcept
-        : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+        : data_(std::exchange(other.data_, nullptr)),
+          size_(std::exchange(other.size_, 0)),
+          leased_fd_(std::exchange(other.leased_fd_, -1)) {}
     MappedFile& operator=(MappedFile&& other) noexcept {
         std::swap(data_, other.data_);
         std::swap(size_, other.size_);
+        std::swap(leased_fd_, other.leased_fd_);
         return *this;
     }
     MappedFile(const MappedFile&) = delete;
     MappedFile& operator=(const MappedFile&) = delete;
     ~MappedFile() {
         if (data_ != nullptr) ::munmap(const_cast<char*>(data_), size_);
+        if (leased_fd_ >= 0) ::close(leased_fd_);  // after the mapping: closing ends the lease
     }
     [[nodiscard]] std::string_view bytes() const { return {data_ == nullptr ? "" : data_, size_}; }
 
   private:
     MappedFile() = default;
+
+    static std::optional<MappedFile> map(const std::filesystem::path& path, bool leased) {
+        const auto opened = open_regular_file(path);
+        if (!opened) return std::nullopt;
+        const int fd = opened->first;
+        MappedFile file;
+        if (leased) {
+            ignore_sigio_unless_handled();
+            if (::fcntl(fd, F_SETLEASE, F_RDLCK) != 0) {
+                ::close(fd);
+                return std::nullopt;
+            }
+            file.leased_fd_ = fd;
+            // Its size once leased: it can no longer change.
+            struct stat st {};
+            if (::fstat(fd, &st) != 0) return std::nullopt;
+            file.size_ = static_cast<std::size_t>(st.st_size);
+        } else {
+            file.size_ = opened->second;
+        }
+        if (file.size_ != 0) {
+            void* at = ::mmap(nullptr, file.size_, PROT_READ, MAP_PRIVATE, fd, 0);
+            if (at == MAP_FAILED) {
+                if (!leased) ::close(fd);
+                return std::nullopt;
+            }
+            file.data_ = static_cast<const char*>(at);
+        }
+        if (!leased) ::close(fd);
+        return file;
+    }
+    // SIGIO's default action ends the process.
+    static void ignore_sigio_unless_handled() {
+        struct sigaction current {};
+        if (::sigaction(SIGIO, nullptr, &current) == 0 && current.sa_handler == SIG_DFL &&
+            (current.sa_flags & SA_SIGINFO) == 0) {
+            struct sigaction ignore {};
+            ignore.sa_handler = SIG_IGN;
+            ::sigaction(SIGIO, &ignore, nullptr);
+        }
+    }
+
     const char* data_ = nullptr;
     std::size_t size_ = 0;
+    int leased_fd_ = -1;  // open while the lease is held
 };
 
 // A file written whole or not at all, in parts: its bytes go to PATH.partial, which commit()

@@ -290,15 +290,22 @@ seed::Written AdminArea::revert_to_persisted(const std::string& name) {
         }
     }
     const std::filesystem::path file = snapshot_file(name);
-    const std::optional<util::FileBytes> bytes =
-        options_.state_dir.empty() ? std::nullopt : util::read_file_bytes(file);
-    if (!bytes) {
+    // Mapped under a read lease (no other process can truncate it while it loads), else read:
+    // reading a 37 MB file took a fifth of the revert.
+    std::optional<util::MappedFile> mapped;
+    std::optional<util::FileBytes> read;
+    if (!options_.state_dir.empty()) {
+        mapped = util::MappedFile::open_leased(file);
+        if (!mapped) read = util::read_file_bytes(file);
+    }
+    if (!mapped && !read) {
         throw ApiError(ErrorKind::not_found, "",
                        "no snapshot '" + name + "'" +
                            (options_.state_dir.empty() ? " (no state_dir is configured)"
                                                        : " in " + options_.state_dir.string()));
     }
-    seed::Written written = network_.load_state_bytes(bytes->view(), file.string());
+    seed::Written written =
+        network_.load_state_bytes(mapped ? mapped->bytes() : read->view(), file.string());
     written.answer["name"] = name;
     return written;
 }

@@ -1,8 +1,14 @@
 #include "cantonlite/util/whole_file.hpp"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include <gtest/gtest.h>
@@ -79,6 +85,47 @@ TEST_F(WholeFile, AFileWrittenOverWhileMappedKeepsItsBytesInTheMapping) {
     MappedFile moved = std::move(*mapped);
     mapped.reset();
     EXPECT_EQ(moved.bytes(), before);
+}
+
+// A running daemon maps a file only under a read lease: a truncation (or an open for writing) by
+// another process waits until the mapping goes, so no read of it can raise SIGBUS.
+TEST_F(WholeFile, ALeasedMappingKeepsItsFileWholeUntilItGoes) {
+    const fs::path file = dir_ / "leased.state";
+    const std::string bytes = sample_bytes(3 * 4096 + 5);
+    ASSERT_EQ(write_file_atomically(file, bytes), std::nullopt);
+    std::optional<MappedFile> mapped = MappedFile::open_leased(file);
+    ASSERT_TRUE(mapped.has_value());
+
+    std::atomic<bool> truncated{false};
+    std::thread truncating([&] {
+        const pid_t child = ::fork();  // a lease is broken by another process, not by its own
+        if (child == 0) ::_exit(::truncate(file.c_str(), 0) == 0 ? 0 : 1);
+        int status = 0;
+        ::waitpid(child, &status, 0);
+        truncated = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_FALSE(truncated.load());
+    EXPECT_EQ(mapped->bytes(), bytes);  // every page, read while the truncation waits
+
+    mapped.reset();
+    truncating.join();
+    EXPECT_TRUE(truncated.load());
+    EXPECT_EQ(fs::file_size(file), 0U);
+}
+
+// A lease cannot be had on a file another descriptor has open for writing, nor on what is not a
+// regular file: the caller then reads it.
+TEST_F(WholeFile, NoLeasedMappingOfAFileOpenForWritingOrOfAFolder) {
+    const fs::path file = dir_ / "written.state";
+    ASSERT_EQ(write_file_atomically(file, sample_bytes(100)), std::nullopt);
+    const int writer = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
+    ASSERT_GE(writer, 0);
+    EXPECT_FALSE(MappedFile::open_leased(file).has_value());
+    ::close(writer);
+    EXPECT_TRUE(MappedFile::open_leased(file).has_value());
+    EXPECT_FALSE(MappedFile::open_leased(dir_).has_value());
+    EXPECT_FALSE(MappedFile::open_leased(dir_ / "missing").has_value());
 }
 
 TEST_F(WholeFile, AnAtomicFileWrittenInPartsIsWholeOnceCommitted) {
