@@ -299,7 +299,9 @@ class ServerProcess {
                 pid_ = -1;
                 return false;
             }
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            // Each millisecond: polled each 20, a load of 0.12 s (a state file's) was timed 10
+            // ms late on average, against a parse baseline timed to the microsecond.
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
         }
         startup_ = std::chrono::duration<double>(Clock::now() - begin).count();
         return true;
