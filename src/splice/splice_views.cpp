@@ -427,8 +427,8 @@ void SpliceViews::restore(Kept kept, std::span<const Holding> holdings) {
                 throw AppendError(c.contract_id.str() + " has no owner");
             }
             if (state.archived_at == 0)
-                index(HoldingFact{.owner = holding.owner, .locked = holding.locked},
-                      state.contract, sequence);
+                index(HoldingFact{.owner = holding.owner, .locked = holding.locked}, state.contract,
+                      sequence);
             return true;
         }
         if (state.archived_at != 0) return true;

@@ -208,9 +208,9 @@ TEST_F(SpliceViewsTest, AHoldingReaderReadsOwnersAndLocksAheadOfARestore) {
     SpliceViews::HoldingReader read;
 
     const SpliceViews::Holding amulet = read(contract("Amulet", amulet_value(alice, "1")));
-    const SpliceViews::Holding locked = read(contract(
-        "LockedAmulet",
-        Value::record({{"amulet", amulet_value(bob, "2")}, {"lock", Value::record({})}})));
+    const SpliceViews::Holding locked = read(
+        contract("LockedAmulet",
+                 Value::record({{"amulet", amulet_value(bob, "2")}, {"lock", Value::record({})}})));
     const SpliceViews::Holding other = read(contract("AmuletRules", Value::record({})));
     const SpliceViews::Holding ownerless =
         read(contract("Amulet", Value::record({{"dso", Value::party(dso)}})));
