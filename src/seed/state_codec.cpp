@@ -1585,12 +1585,15 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
             in, 3, progress,
             [&](std::size_t count, std::size_t chunks) {
                 image.history.resize(count);
+                image.id_namespaces.resize(count);
                 imports.resize(chunks);
             },
             [&](In& part, std::size_t chunk, std::size_t first, std::size_t n) {
                 for (std::size_t i = first; i < first + n; ++i) {
                     image.history[i] = read_update(part, static_cast<store::Offset>(i) + 1,
                                                    image.contracts, imports[chunk]);
+                    image.id_namespaces[i] =
+                        std::visit([](const auto& u) { return u.id_namespace; }, *image.history[i]);
                 }
             },
             read_after_history);

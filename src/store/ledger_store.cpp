@@ -723,13 +723,24 @@ LedgerStore::Restoring LedgerStore::restore(Image image) {
     // position of an id found twice.
     Restoring restoring;
     restoring.store_ = this;
-    restoring.ids_ = std::async(std::launch::async, [this]() -> std::optional<std::size_t> {
-        offset_of_update_.reserve(history_.size());
-        for (std::size_t i = 0; i < history_.size(); ++i) {
-            if (!offset_of_update_.insert(static_cast<std::uint32_t>(i))) return i;
-        }
-        return std::nullopt;
-    });
+    if (!image.id_namespaces.empty() && image.id_namespaces.size() != history_.size())
+        throw std::logic_error("an image without an id namespace for each update");
+    restoring.ids_ = std::async(
+        std::launch::async,
+        [this, namespaces = std::move(image.id_namespaces)]() -> std::optional<std::size_t> {
+            offset_of_update_.reserve(history_.size());
+            for (std::size_t i = 0; i < history_.size(); ++i) {
+                const auto position = static_cast<std::uint32_t>(i);
+                const bool inserted =
+                    namespaces.empty()
+                        ? offset_of_update_.insert(position)
+                        : offset_of_update_.insert(
+                              position, decltype(offset_of_update_)::hash_of(model::UpdateId::of(
+                                            namespaces[i].view(), static_cast<Offset>(i) + 1)));
+                if (!inserted) return i;
+            }
+            return std::nullopt;
+        });
     for (std::size_t i = 0; i < history_.size(); ++i) {
         const Update& update = *history_[i];
         if (const auto* tx = std::get_if<Transaction>(&update)) {

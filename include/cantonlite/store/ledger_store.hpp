@@ -237,6 +237,10 @@ class LedgerStore {
         std::size_t fork_base_size = 0;  // the first contracts
         std::int64_t fork_base_migration_id = 0;
         std::vector<std::pair<std::uint32_t, Name>> fork_base_created_in;  // fork_base_runs()
+        // Each update's id_namespace, whose id is UpdateId::of(it, its offset), or empty: read
+        // from the updates. The index of update ids is then built from this array, rather than by
+        // going to each update's block (a cache miss an update: a third of that index's time).
+        std::vector<Name> id_namespaces;
     };
     // What restore() leaves running: the index of the update ids, built on another thread.
     class Restoring {

@@ -98,6 +98,16 @@ class PositionIndex {
     }
     // False when an element with the same key is indexed already (it stays).
     bool insert(std::uint32_t position) { return set_.insert(slot_of(position)).second; }
+    // The same with its key's hash_of() computed by the caller, from what it has at hand, so that
+    // no key is read unless two hashes agree. REQUIRES: `hash` is hash_of(the element's key), else
+    // the element is not found by its key.
+    bool insert(std::uint32_t position, std::uint32_t hash) requires keep_hashes {
+        return set_.insert(Slot{hash} << 32 | position).second;
+    }
+    // The 32 bits of a key's hash that a slot keeps.
+    [[nodiscard]] static std::uint32_t hash_of(const Key& key) requires keep_hashes {
+        return short_hash(key);
+    }
     void erase(std::uint32_t position) { set_.erase(slot_of(position)); }
     // Room for `n` positions without a rehash.
     void reserve(std::size_t n) { set_.reserve(n); }

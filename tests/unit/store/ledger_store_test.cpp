@@ -649,6 +649,26 @@ TEST_F(LedgerStoreTest, ARestoredStoreAnswersAsTheOneItWasTakenFrom) {
     EXPECT_EQ(restored.snapshot(1, Timestamp{t.micros + 7 * second}, false)->first_acs_row_id(), 4);
 }
 
+// A state file's reader gives each update's id namespace, from which the index of update ids is
+// built without going to the updates: it finds every update by its id as one built from them.
+TEST_F(LedgerStoreTest, ARestoredStoreGivenItsIdNamespacesFindsEachUpdateByItsId) {
+    mint(alice, "1");
+    mint(bob, "2");
+    store_.take_snapshot(Timestamp{store_.now().micros + second});
+    store_.migrate(Timestamp{store_.now().micros + 2 * second});
+    LedgerStore::Image image = image_of(store_);
+    for (const UpdatePtr& u : image.history)
+        image.id_namespaces.push_back(std::visit([](const auto& x) { return x.id_namespace; }, *u));
+
+    LedgerStore restored(network(), Timestamp{1'000 * second});
+    restored.restore(std::move(image)).finish();
+
+    for (Offset o = 1; o <= store_.ledger_end(); ++o)
+        EXPECT_EQ(restored.offset_of_update(store_.update_id_for(o)), o);
+    EXPECT_EQ(restored.offset_of_update(store_.update_id_for(store_.ledger_end() + 1)),
+              std::nullopt);
+}
+
 TEST_F(LedgerStoreTest, RestoreRefusesAnImageThatWouldBreakItsIndexes) {
     const std::string first = mint(alice, "1");
     const std::string second_one = mint(alice, "2");
@@ -677,6 +697,9 @@ TEST_F(LedgerStoreTest, RestoreRefusesAnImageThatWouldBreakItsIndexes) {
         same_ids.history.push_back(std::make_shared<const Update>(
             Migration{.offset = o, .id_namespace = kept_source, .migration_id = o}));
     }
+    EXPECT_EQ(refusal(same_ids), "update " + store_.update_id_for(1) + " is there twice");
+    // The same when the image gives each update's id namespace (as a state file's reader does).
+    same_ids.id_namespaces = {kept_source, kept_source};
     EXPECT_EQ(refusal(std::move(same_ids)),
               "update " + store_.update_id_for(1) + " is there twice");
 

@@ -151,5 +151,29 @@ TEST(PositionIndex, ReadsEachKeyOnceThroughItsRehashes) {
     EXPECT_EQ(index.find("update-1"), std::nullopt);
 }
 
+// Hashes the caller computed from what it had at hand (the store, each update's id from its
+// namespace and offset): inserted with them, the index reads no key unless two hashes agree, and
+// finds and refuses as before.
+TEST(PositionIndex, InsertedWithHashesGivenReadsNoKey) {
+    using Counted = PositionIndex<std::string_view, CountedIdOf, Rows, std::hash<std::string_view>>;
+    Rows rows;
+    std::vector<std::uint32_t> hashes;
+    constexpr int n = 20000;
+    for (int i = 0; i < n; ++i) {
+        rows.push_back(id(i));
+        hashes.push_back(Counted::hash_of(rows.back()));
+    }
+    rows.push_back(id(5));  // a key there twice
+    hashes.push_back(Counted::hash_of(rows.back()));
+    Counted index(&rows);
+    index.reserve(rows.size());
+    key_reads = 0;
+    for (int i = 0; i < n; ++i) ASSERT_TRUE(index.insert(static_cast<std::uint32_t>(i), hashes[i]));
+    EXPECT_LT(key_reads, 10);  // keys compared only where two 32-bit hashes agree
+    EXPECT_FALSE(index.insert(n, hashes[n]));
+    for (int i = 0; i < n; i += 97) EXPECT_EQ(index.find(id(i)), std::optional<std::uint32_t>(i));
+    EXPECT_EQ(index.find("update-1"), std::nullopt);
+}
+
 }  // namespace
 }  // namespace cantonlite::store::position_index_test
