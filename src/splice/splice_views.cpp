@@ -213,19 +213,25 @@ std::optional<Name> holding_owner(const model::PackedValue& a, bool locked) {
     return amulet_owner(in);
 }
 
-// The same from a packed argument (a state file's): a holding's facts read without unpacking it,
-// any other's from the unpacked value (as are a holding's errors).
-Fact extract(const model::TemplateId& t, const model::PackedValue& a) {
-    const bool locked = templates::is(t, templates::locked_amulet);
-    if (locked || templates::is(t, templates::amulet)) {
-        if (const auto owner = holding_owner(a, locked))
-            return HoldingFact{.owner = *owner, .locked = locked};
-    }
-    return extract(t, model::unpack(a));
+// Whether a holding's template is LockedAmulet's (true) or Amulet's (false); nullopt for another.
+std::optional<bool> holding_lock(const model::TemplateId& t) {
+    if (templates::is(t, templates::locked_amulet)) return true;
+    if (templates::is(t, templates::amulet)) return false;
+    return std::nullopt;
 }
 
 bool is_holding(const model::TemplateId& t) {
-    return templates::is(t, templates::amulet) || templates::is(t, templates::locked_amulet);
+    return holding_lock(t).has_value();
+}
+
+// The same from a packed argument (a state file's): a holding's facts read without unpacking it,
+// any other's from the unpacked value (as are a holding's errors).
+Fact extract(const model::TemplateId& t, const model::PackedValue& a) {
+    if (const std::optional<bool> locked = holding_lock(t)) {
+        if (const auto owner = holding_owner(a, *locked))
+            return HoldingFact{.owner = *owner, .locked = *locked};
+    }
+    return extract(t, model::unpack(a));
 }
 
 // The field at `path` of a holding's Amulet record: the argument of an Amulet, its "amulet" in a
@@ -242,12 +248,11 @@ std::optional<Value> amulet_field(const model::Contract& c, bool locked,
 // The owner and lock of an Amulet or LockedAmulet (checked when it was created: extract());
 // nullopt for a contract of another template.
 std::optional<HoldingFact> holding_of(const model::Contract& c) {
-    const model::TemplateId t = c.template_id();
-    if (!is_holding(t)) return std::nullopt;
-    const bool locked = templates::is(t, templates::locked_amulet);
-    const std::optional<Name> owner = holding_owner(c.argument, locked);
+    const std::optional<bool> locked = holding_lock(c.template_id());
+    if (!locked) return std::nullopt;
+    const std::optional<Name> owner = holding_owner(c.argument, *locked);
     if (!owner) throw std::logic_error("a holding without an owner");
-    return HoldingFact{.owner = *owner, .locked = locked};
+    return HoldingFact{.owner = *owner, .locked = *locked};
 }
 
 Value amount_field(const HoldingRow& row, std::initializer_list<std::string_view> path) {
@@ -398,12 +403,8 @@ SpliceViews::Holding SpliceViews::HoldingReader::operator()(const model::Contrac
     const std::uint32_t ref = c.template_ref.id();
     auto known = std::find_if(templates_.begin(), templates_.end(),
                               [ref](const auto& t) { return t.first == ref; });
-    if (known == templates_.end()) {
-        const model::TemplateId t = c.template_id();
-        std::optional<bool> locked;
-        if (is_holding(t)) locked = templates::is(t, templates::locked_amulet);
-        known = templates_.insert(templates_.end(), {ref, locked});
-    }
+    if (known == templates_.end())
+        known = templates_.insert(templates_.end(), {ref, holding_lock(c.template_id())});
     if (!known->second) return {};
     return Holding{.holding = true,
                    .locked = *known->second,
