@@ -110,7 +110,12 @@ class MappedFile {
     MappedFile& operator=(const MappedFile&) = delete;
     ~MappedFile() {
         if (data_ != nullptr) ::munmap(const_cast<char*>(data_), size_);
-        if (leased_fd_ >= 0) ::close(leased_fd_);  // after the mapping: closing ends the lease
+        if (leased_fd_ >= 0) {
+            // Let go explicitly: a lease ended by close alone left a waiting truncation blocked
+            // until /proc/sys/fs/lease-break-time ran out.
+            (void)::fcntl(leased_fd_, F_SETLEASE, F_UNLCK);
+            ::close(leased_fd_);
+        }
     }
     [[nodiscard]] std::string_view bytes() const { return {data_ == nullptr ? "" : data_, size_}; }
 

@@ -1,10 +1,13 @@
 #include "cantonlite/util/whole_file.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
-#include <chrono>
+#include <cerrno>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -87,31 +90,61 @@ TEST_F(WholeFile, AFileWrittenOverWhileMappedKeepsItsBytesInTheMapping) {
     EXPECT_EQ(moved.bytes(), before);
 }
 
+// f() in a child process (a lease is broken by another process, not by its own), true when it
+// returned true.
+template <class F>
+bool in_another_process(F f) {
+    const pid_t child = ::fork();
+    if (child == 0) ::_exit(f() ? 0 : 1);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+// Where the kernel's notice of a lease's break (SIGIO) is written, for the test to wait on.
+int lease_broken[2] = {-1, -1};
+
 // A running daemon maps a file only under a read lease: a truncation (or an open for writing) by
 // another process waits until the mapping goes, so no read of it can raise SIGBUS.
 TEST_F(WholeFile, ALeasedMappingKeepsItsFileWholeUntilItGoes) {
     const fs::path file = dir_ / "leased.state";
     const std::string bytes = sample_bytes(3 * 4096 + 5);
     ASSERT_EQ(write_file_atomically(file, bytes), std::nullopt);
+    ASSERT_EQ(::pipe2(lease_broken, O_CLOEXEC), 0);
+    struct sigaction notice {};
+    struct sigaction before {};
+    notice.sa_handler = [](int) {
+        const char b = 1;
+        (void)!::write(lease_broken[1], &b, 1);
+    };
+    ::sigemptyset(&notice.sa_mask);
+    ASSERT_EQ(::sigaction(SIGIO, &notice, &before), 0);  // open_leased keeps a handler
     std::optional<MappedFile> mapped = MappedFile::open_leased(file);
     ASSERT_TRUE(mapped.has_value());
 
     std::atomic<bool> truncated{false};
-    std::thread truncating([&] {
-        const pid_t child = ::fork();  // a lease is broken by another process, not by its own
-        if (child == 0) ::_exit(::truncate(file.c_str(), 0) == 0 ? 0 : 1);
-        int status = 0;
-        ::waitpid(child, &status, 0);
-        truncated = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    });
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    std::thread truncating(
+        [&] { truncated = in_another_process([&] { return ::truncate(file.c_str(), 0) == 0; }); });
+    // The kernel's notice that the truncation waits on the lease (10 s at most: a failure).
+    pollfd broken{.fd = lease_broken[0], .events = POLLIN, .revents = 0};
+    int polled = 0;
+    while ((polled = ::poll(&broken, 1, 10'000)) < 0 && errno == EINTR) {
+    }
+    EXPECT_EQ(polled, 1) << "no lease break was signalled";
     EXPECT_FALSE(truncated.load());
     EXPECT_EQ(mapped->bytes(), bytes);  // every page, read while the truncation waits
 
     mapped.reset();
+    // The lease is gone with the mapping: another process's open for writing does not wait.
+    EXPECT_TRUE(in_another_process([&] {
+        return ::open(file.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC) >= 0;
+    })) << "the lease outlived its mapping";
     truncating.join();
     EXPECT_TRUE(truncated.load());
     EXPECT_EQ(fs::file_size(file), 0U);
+    ::sigaction(SIGIO, &before, nullptr);
+    ::close(lease_broken[0]);
+    ::close(lease_broken[1]);
 }
 
 // A lease cannot be had on a file another descriptor has open for writing, nor on what is not a
