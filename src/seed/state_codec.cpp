@@ -765,6 +765,15 @@ class In {
         at_ = 0;
     }
 
+    // A reader of `bytes` with the same tables (which it keeps).
+    [[nodiscard]] In reader_of(std::string_view bytes) const { return In(bytes, tables_); }
+    // Where it stands in its bytes.
+    [[nodiscard]] const char* position() const { return bytes_.data() + at_; }
+    // Frees the texts' views, once the file's bytes are gone: the names, sets and templates stay.
+    // REQUIRES: no reader of this file's tables reads a text after it (text(), text_view()).
+    void drop_texts() {
+        std::vector<std::string_view>().swap(std::const_pointer_cast<Tables>(tables_)->texts);
+    }
     // A reader of the next `size` bytes, with the same tables, for another thread; this one
     // skips them.
     In split(std::size_t size) {
@@ -882,7 +891,7 @@ class In {
 
     std::size_t text_index() {
         const std::uint64_t i = varint();
-        if (i >= tables_->texts.size()) fail("a text is not in the table");
+        if (i >= tables_->names.size()) fail("a text is not in the table");
         return static_cast<std::size_t>(i);
     }
     void need(std::uint64_t n) const {
@@ -1085,7 +1094,8 @@ std::int32_t read_i32(In& in) {
     return static_cast<std::int32_t>(v);
 }
 
-// Reads a section Chunks wrote: prepare(count, chunks) first, then decode(part, chunk, first, n)
+// Reads a section Chunks wrote: prepare(count, chunks, each) first (each chunk holds `each` items,
+// the last one the rest), then decode(part, chunk, first, n)
 // reads items first to first + n - 1 from `part`, chunk by chunk, on this thread and a second one.
 // meanwhile() runs on this thread first, with `in` past the section, while the second thread
 // starts on the chunks. `progress` hears of the items read, from this thread. Of the chunks that
@@ -1098,7 +1108,7 @@ void read_chunks(
     const std::uint64_t each = in.varint();
     if (each == 0 && count != 0) In::fail("a chunk holds no item");
     const std::size_t chunks = count == 0 ? 0 : (count - 1) / each + 1;
-    prepare(count, chunks);
+    prepare(count, chunks, static_cast<std::size_t>(each));
     std::vector<In> parts;
     parts.reserve(chunks);
     for (std::size_t k = 0; k < chunks; ++k) parts.push_back(in.split(in.fixed32()));
@@ -1167,7 +1177,7 @@ void read_contracts(In& in, std::vector<store::ContractState>& contracts,
                     std::vector<splice::SpliceViews::Holding>& holdings) {
     read_chunks(
         in, 10, {},
-        [&](std::size_t count, std::size_t) {
+        [&](std::size_t count, std::size_t, std::size_t) {
             contracts.resize(count);
             holdings.resize(count);
         },
@@ -1181,16 +1191,31 @@ void read_contracts(In& in, std::vector<store::ContractState>& contracts,
 }
 
 // The contract of creation sequence `sequence`.
-const model::ContractPtr& contract_at(In& in, const std::vector<store::ContractState>& contracts) {
+template <class Contracts>
+const model::ContractPtr& contract_at(In& in, const Contracts& contracts) {
     const std::uint64_t sequence = in.varint();
     if (sequence >= contracts.size()) In::fail("a contract is not in its table");
     return contracts[static_cast<std::size_t>(sequence)].contract;
 }
 
-store::UpdatePtr read_transaction(In& in, store::Offset offset,
-                                  const std::vector<store::ContractState>& contracts) {
+// What the store's indexes need of the transactions a load leaves to read on first use
+// (LedgerStore::Image), from one chunk of the history.
+struct Unread {
+    std::vector<std::pair<model::Name, store::Offset>> external_hashes;
+    std::vector<std::pair<model::Name, store::Offset>> consumed;  // contract id, offset
+    std::size_t creates = 0;
+    std::string bytes;  // the chunk's
+};
+
+// Reads the transaction at `offset` written by write_transaction (after its tag), checking it,
+// and builds it; with `unread`, only checks it and keeps there what the indexes need, and returns
+// nullptr (values checked, not kept: nothing is built). Each create must name the contract made
+// there.
+template <class Contracts>
+store::UpdatePtr read_transaction(In& in, store::Offset offset, const Contracts& contracts,
+                                  model::Name& id_namespace, Unread* unread = nullptr) {
     store::Transaction tx{.offset = offset};
-    tx.id_namespace = in.name();
+    id_namespace = in.name();
     tx.command_id = in.name();
     tx.workflow_id = in.name();
     tx.submitters = in.set();
@@ -1203,8 +1228,18 @@ store::UpdatePtr read_transaction(In& in, store::Offset offset,
     const std::size_t n = in.count(2);
     if (n == 0) In::fail("a transaction has no node");
     std::vector<store::Node> nodes;
-    nodes.reserve(n);
     std::vector<store::ExercisedNode> exercises;
+    const auto value = [&in, unread] {
+        if (unread == nullptr) return read_value(in);
+        PackedOut out(in.scratch());
+        read_packed(in, out);
+        return model::PackedValue();
+    };
+    if (unread == nullptr) {
+        nodes.reserve(n);
+    } else if (!tx.external_transaction_hash.empty()) {
+        unread->external_hashes.emplace_back(tx.external_transaction_hash, offset);
+    }
     std::vector<int> open;  // the last descendants of the exercises whose subtree the walk is in
     for (std::size_t i = 0; i < n; ++i) {
         const int id = static_cast<int>(i);
@@ -1212,7 +1247,14 @@ store::UpdatePtr read_transaction(In& in, store::Offset offset,
         store::Node node{.node_id = id, .witnesses = in.set()};
         const std::uint8_t tag = in.byte();
         if (tag == static_cast<std::uint8_t>(NodeTag::created)) {
-            node.event = store::CreatedNode{contract_at(in, contracts)};
+            const model::ContractPtr& c = contract_at(in, contracts);
+            if (c->created_offset != static_cast<std::uint64_t>(offset) || c->created_node_id != id)
+                In::fail("contract " + c->contract_id.str() + " is not where it was made");
+            if (unread != nullptr) {
+                ++unread->creates;
+                continue;
+            }
+            node.event = store::CreatedNode{c};
         } else if (tag == static_cast<std::uint8_t>(NodeTag::exercised)) {
             store::ExercisedNode e;
             e.contract_id = in.name();
@@ -1220,10 +1262,10 @@ store::UpdatePtr read_transaction(In& in, store::Offset offset,
             e.has_interface = in.boolean();
             if (e.has_interface) e.interface = in.template_ref();
             e.choice = in.name();
-            e.choice_argument = read_value(in);
+            e.choice_argument = value();
             e.consuming = in.boolean();
             e.acting_parties = in.set();
-            e.exercise_result = read_value(in);
+            e.exercise_result = value();
             e.stakeholders = in.set();
             const std::uint64_t last = in.varint();
             // A subtree within the transaction and within its parent's.
@@ -1232,6 +1274,10 @@ store::UpdatePtr read_transaction(In& in, store::Offset offset,
                 In::fail("a node's subtree is out of place");
             e.last_descendant = static_cast<int>(last);
             open.push_back(e.last_descendant);
+            if (unread != nullptr) {
+                if (e.consuming) unread->consumed.emplace_back(e.contract_id, offset);
+                continue;
+            }
             exercises.push_back(std::move(e));
             node.event = static_cast<const store::ExercisedNode*>(nullptr);
         } else {
@@ -1239,16 +1285,16 @@ store::UpdatePtr read_transaction(In& in, store::Offset offset,
         }
         nodes.push_back(std::move(node));
     }
+    if (unread != nullptr) return nullptr;
+    tx.id_namespace = id_namespace;
     return store::transaction_update(std::move(tx), std::move(nodes), std::move(exercises));
 }
 
-// The update at `offset`; a migration's imports go to `imports`.
-store::UpdatePtr read_update(In& in, store::Offset offset,
-                             const std::vector<store::ContractState>& contracts,
-                             decltype(store::LedgerStore::Image::imports)& imports) {
-    const std::uint8_t tag = in.byte();
-    if (tag == static_cast<std::uint8_t>(UpdateTag::transaction))
-        return read_transaction(in, offset, contracts);
+// The update at `offset` that is not a transaction, after its tag; a migration's imports go to
+// `imports`.
+store::UpdatePtr read_other_update(In& in, std::uint8_t tag, store::Offset offset,
+                                   const std::vector<store::ContractState>& contracts,
+                                   decltype(store::LedgerStore::Image::imports)& imports) {
     if (tag == static_cast<std::uint8_t>(UpdateTag::reassignment)) {
         store::Reassignment r{.offset = offset};
         r.contract = contract_at(in, contracts);
@@ -1282,6 +1328,34 @@ store::UpdatePtr read_update(In& in, store::Offset offset,
     }
     In::fail("an update of no known kind");
 }
+
+// The history's transactions, read on first use from the bytes of their chunks, which the load
+// checked (LedgerStore::Image::decoder).
+class UnreadTransactions final : public store::History::Decoder {
+  public:
+    UnreadTransactions(In tables, std::size_t each, std::vector<std::string> chunks,
+                       std::vector<std::uint32_t> positions)
+        : tables_(std::move(tables)),
+          each_(each),
+          chunks_(std::move(chunks)),
+          positions_(std::move(positions)) {}
+
+    store::UpdatePtr decode(store::Offset offset,
+                            const std::deque<store::ContractState>& contracts) const override {
+        const auto i = static_cast<std::size_t>(offset - 1);
+        In in = tables_.reader_of(std::string_view(chunks_.at(i / each_)).substr(positions_.at(i)));
+        if (in.byte() != static_cast<std::uint8_t>(UpdateTag::transaction))
+            throw std::logic_error("no transaction at offset " + std::to_string(offset));
+        model::Name id_namespace;
+        return read_transaction(in, offset, contracts, id_namespace);
+    }
+
+  private:
+    In tables_;
+    std::size_t each_;
+    std::vector<std::string> chunks_;
+    std::vector<std::uint32_t> positions_;  // of each transaction's tag in its chunk
+};
 
 void read_fork_base(In& in, store::LedgerStore::Image& image) {
     image.fork_base_size = in.varint();
@@ -1579,22 +1653,45 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
             }
             if (!in.at_end()) In::fail("bytes follow the network's last record");
         };
-        // Each chunk's migrations' imports apart, merged once all are read.
+        // The transactions are checked, not built: each is read from its chunk's bytes, kept
+        // here, when first asked for (UnreadTransactions). The other updates, few, are read.
+        // Each chunk's migrations' imports and what the indexes need apart, merged once all are
+        // read.
         std::vector<decltype(image.imports)> imports;
+        std::vector<Unread> unread;
+        std::vector<std::uint32_t> positions;
+        std::size_t each = 0;
         read_chunks(
             in, 3, progress,
-            [&](std::size_t count, std::size_t chunks) {
+            [&](std::size_t count, std::size_t chunks, std::size_t items_each) {
                 image.history.resize(count);
                 image.id_namespaces.resize(count);
+                positions.resize(count);
                 imports.resize(chunks);
+                unread.resize(chunks);
+                each = items_each;
             },
             [&](In& part, std::size_t chunk, std::size_t first, std::size_t n) {
+                const char* const begin = part.position();
+                Unread& left = unread[chunk];
+                bool transactions = false;
                 for (std::size_t i = first; i < first + n; ++i) {
-                    image.history[i] = read_update(part, static_cast<store::Offset>(i) + 1,
-                                                   image.contracts, imports[chunk]);
+                    const auto offset = static_cast<store::Offset>(i) + 1;
+                    const std::size_t at = static_cast<std::size_t>(part.position() - begin);
+                    const std::uint8_t tag = part.byte();
+                    if (tag == static_cast<std::uint8_t>(UpdateTag::transaction)) {
+                        (void)read_transaction(part, offset, image.contracts,
+                                               image.id_namespaces[i], &left);
+                        positions[i] = static_cast<std::uint32_t>(at);  // a chunk < 4 GiB
+                        transactions = true;
+                        continue;
+                    }
+                    image.history[i] =
+                        read_other_update(part, tag, offset, image.contracts, imports[chunk]);
                     image.id_namespaces[i] =
                         std::visit([](const auto& u) { return u.id_namespace; }, *image.history[i]);
                 }
+                if (transactions) left.bytes.assign(begin, part.position());
             },
             read_after_history);
         for (auto& of_chunk : imports) {
@@ -1603,6 +1700,25 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
                     In::fail("two migrations to one migration id");
             }
         }
+        // Each contract made by a transaction is named by one of its creates (each names the
+        // contract made there, so no two name one).
+        std::size_t creates = 0;
+        std::vector<std::string> chunk_bytes;
+        chunk_bytes.reserve(unread.size());
+        for (Unread& left : unread) {
+            creates += left.creates;
+            image.external_hashes.insert(image.external_hashes.end(), left.external_hashes.begin(),
+                                         left.external_hashes.end());
+            image.consumed.insert(image.consumed.end(), left.consumed.begin(), left.consumed.end());
+            chunk_bytes.push_back(std::move(left.bytes));
+        }
+        const auto made = static_cast<std::size_t>(std::count_if(
+            image.contracts.begin(), image.contracts.end(),
+            [](const store::ContractState& c) { return c.contract->created_offset != 0; }));
+        if (creates != made) In::fail("a contract is made by no transaction");
+        in.drop_texts();  // the file's bytes go when the load is done; the reader keeps its tables
+        image.decoder = std::make_unique<UnreadTransactions>(
+            in.reader_of({}), each, std::move(chunk_bytes), std::move(positions));
         const std::size_t updates = image.history.size();
 
         // All is read: the store restores (its update ids' index is built on another thread

@@ -225,6 +225,54 @@ std::int64_t LedgerStore::round_at(Timestamp t) const {
     return std::max<std::int64_t>(0, (t.micros - genesis_time_.micros) / round_micros);
 }
 
+History::~History() = default;
+
+const UpdatePtr& History::read(std::size_t position) const {
+    const std::lock_guard lock(unread_->mutex);
+    if (!unread_->read[position].load(std::memory_order_relaxed)) {
+        updates_[position] =
+            unread_->decoder->decode(static_cast<Offset>(position) + 1, *contracts_);
+        unread_->read[position].store(true, std::memory_order_release);
+    }
+    return updates_[position];
+}
+
+model::UpdateId History::update_id(std::size_t position) const {
+    if (unread_ != nullptr && position < unread_->count) {
+        return model::UpdateId::of(unread_->id_namespaces[position].view(),
+                                   static_cast<Offset>(position) + 1);
+    }
+    return update_id_of(*updates_[position]);
+}
+
+bool History::is_read(std::size_t position) const {
+    return unread_ == nullptr || position >= unread_->count ||
+           unread_->read[position].load(std::memory_order_acquire);
+}
+
+void History::restore(std::vector<UpdatePtr> updates, std::unique_ptr<Decoder> decoder,
+                      std::vector<Name> id_namespaces) {
+    if (!updates_.empty()) throw std::logic_error("a history restored over another");
+    if (decoder != nullptr) {
+        if (id_namespaces.size() != updates.size())
+            throw std::logic_error("a restored history without an id namespace for each update");
+        auto unread = std::make_unique<Unread>();
+        unread->count = updates.size();
+        unread->decoder = std::move(decoder);
+        unread->id_namespaces = std::move(id_namespaces);
+        unread->read = std::make_unique<std::atomic<bool>[]>(updates.size());
+        for (std::size_t i = 0; i < updates.size(); ++i)
+            unread->read[i].store(updates[i] != nullptr, std::memory_order_relaxed);
+        unread_ = std::move(unread);
+    }
+    updates_ = std::move(updates);
+}
+
+void History::swap(History& other) noexcept {
+    std::swap(updates_, other.updates_);
+    std::swap(unread_, other.unread_);
+}
+
 LedgerStore::~LedgerStore() = default;
 
 void LedgerStore::set_genesis_time(Timestamp t) {
@@ -295,7 +343,7 @@ void LedgerStore::swap_contents(LedgerStore& other) {
     swap(network_, other.network_);
     swap(genesis_time_, other.genesis_time_);
     swap(id_namespace_, other.id_namespace_);
-    swap(history_, other.history_);
+    history_.swap(other.history_);  // its own: each keeps its contracts
     swap(completions_, other.completions_);
     swap(completion_keys_, other.completion_keys_);
     swap(contracts_, other.contracts_);
@@ -712,19 +760,26 @@ LedgerStore::Restoring LedgerStore::restore(Image image) {
                               " is there twice");
         }
     }
-    // The history and the indexes that follow it.
-    history_ = std::move(image.history);
-    for (std::size_t i = 0; i < history_.size(); ++i) {
-        if (offset_of(*history_[i]) != static_cast<Offset>(i) + 1)
+    // The history and the indexes that follow it. Those left to the decoder are read when asked
+    // for; what the indexes need of them came with the image.
+    for (std::size_t i = 0; i < image.history.size(); ++i) {
+        if (image.history[i] == nullptr
+                ? image.decoder == nullptr
+                : offset_of(*image.history[i]) != static_cast<Offset>(i) + 1)
             throw AppendError("update " + std::to_string(i + 1) + " is out of place");
     }
+    if ((image.decoder != nullptr || !image.id_namespaces.empty()) &&
+        image.id_namespaces.size() != image.history.size())
+        throw std::logic_error("an image without an id namespace for each update");
+    const bool with_decoder = image.decoder != nullptr;
+    history_.restore(std::move(image.history), std::move(image.decoder),
+                     with_decoder ? image.id_namespaces : std::vector<Name>{});
+    const auto unread = [this](std::size_t position) { return !history_.is_read(position); };
     // The update ids' index is built on a second thread (a SHA-256 an update, a tenth of a load)
     // while this one builds the rest, and the caller the views; it reads history_ alone. The
     // position of an id found twice.
     Restoring restoring;
     restoring.store_ = this;
-    if (!image.id_namespaces.empty() && image.id_namespaces.size() != history_.size())
-        throw std::logic_error("an image without an id namespace for each update");
     restoring.ids_ = std::async(
         std::launch::async,
         [this, namespaces = std::move(image.id_namespaces)]() -> std::optional<std::size_t> {
@@ -741,7 +796,14 @@ LedgerStore::Restoring LedgerStore::restore(Image image) {
             }
             return std::nullopt;
         });
+    for (const auto& [hash, offset] : image.external_hashes) {
+        if (offset < 1 || offset > static_cast<Offset>(history_.size()) ||
+            !unread(static_cast<std::size_t>(offset - 1)))
+            throw AppendError("an external hash of no transaction left to read");
+        offset_of_external_hash_[hash.str()] = offset;
+    }
     for (std::size_t i = 0; i < history_.size(); ++i) {
+        if (unread(i)) continue;
         const Update& update = *history_[i];
         if (const auto* tx = std::get_if<Transaction>(&update)) {
             if (!tx->external_transaction_hash.empty())
@@ -755,14 +817,23 @@ LedgerStore::Restoring LedgerStore::restore(Image image) {
             }
         }
     }
+    // The contracts archived by transactions left to read: each consumed there, as those
+    // transactions say.
+    std::vector<bool> consumed(contracts_.size());
+    for (const auto& [contract_id, offset] : image.consumed) {
+        const auto sequence = sequence_of(contract_id.view());
+        if (sequence && contracts_[*sequence].archived_at == offset) consumed[*sequence] = true;
+    }
     // Each contract was created by the node that says so, and archived by a transaction that
-    // consumes it: readers go from one to the other.
-    for (const ContractState& state : contracts_) {
+    // consumes it: readers go from one to the other. Of the transactions left to read, the
+    // image's caller checked the creates.
+    for (std::size_t sequence = 0; sequence < contracts_.size(); ++sequence) {
+        const ContractState& state = contracts_[sequence];
         const model::Contract& c = *state.contract;
         if (c.created_offset > history_.size() || state.archived_at > history_.size() ||
             (state.archived_at != 0 && state.archived_at <= c.created_offset))
             throw AppendError("contract " + c.contract_id.str() + " is out of its history");
-        if (c.created_offset != 0) {
+        if (c.created_offset != 0 && !unread(c.created_offset - 1)) {
             const auto* tx = std::get_if<Transaction>(history_[c.created_offset - 1].get());
             const CreatedNode* node =
                 tx != nullptr && static_cast<std::size_t>(c.created_node_id) < tx->nodes.size()
@@ -771,16 +842,18 @@ LedgerStore::Restoring LedgerStore::restore(Image image) {
             if (node == nullptr || node->contract != state.contract)
                 throw AppendError("contract " + c.contract_id.str() + " is not where it was made");
         }
-        if (state.archived_at != 0) {
-            const auto* tx = std::get_if<Transaction>(history_[state.archived_at - 1].get());
-            if (tx == nullptr ||
-                std::none_of(tx->nodes.begin(), tx->nodes.end(), [&c](const Node& n) {
-                    const ExercisedNode* e = exercised(n);
-                    return e != nullptr && e->consuming && e->contract_id == c.contract_id;
-                }))
-                throw AppendError("contract " + c.contract_id.str() +
-                                  " is archived by no transaction");
-        }
+        if (state.archived_at == 0) continue;
+        const bool archived =
+            unread(state.archived_at - 1) ? static_cast<bool>(consumed[sequence]) : [&] {
+                const auto* tx = std::get_if<Transaction>(history_[state.archived_at - 1].get());
+                return tx != nullptr &&
+                       std::any_of(tx->nodes.begin(), tx->nodes.end(), [&c](const Node& n) {
+                           const ExercisedNode* e = exercised(n);
+                           return e != nullptr && e->consuming && e->contract_id == c.contract_id;
+                       });
+            }();
+        if (!archived)
+            throw AppendError("contract " + c.contract_id.str() + " is archived by no transaction");
     }
     for (const SnapshotPtr& snapshot : image.snapshots) {
         if (snapshot->ledger_end < 0 ||
@@ -814,8 +887,7 @@ LedgerStore::Restoring LedgerStore::restore(Image image) {
 void LedgerStore::Restoring::finish() {
     if (!ids_.valid()) return;
     if (const auto twice = ids_.get()) {
-        throw AppendError("update " + update_id_of(*store_->history_[*twice]).str() +
-                          " is there twice");
+        throw AppendError("update " + store_->history_.update_id(*twice).str() + " is there twice");
     }
 }
 
@@ -1131,16 +1203,26 @@ std::vector<UpdatePtr> LedgerStore::history_page(
     const auto key = [](const UpdatePtr& u) {
         return std::pair(migration_id_of(*u), record_time_of(*u));
     };
-    auto it = history_.begin();
+    std::size_t position = 0;
     if (after) {
-        it = std::partition_point(history_.begin(), history_.end(),
-                                  [&](const UpdatePtr& u) { return key(u) <= *after; });
+        // The first position whose key is after `after` (partition_point over positions, so that
+        // only the updates it visits are read).
+        for (std::size_t n = history_.size(); n > 0;) {
+            const std::size_t half = n / 2;
+            if (key(history_[position + half]) <= *after) {
+                position += half + 1;
+                n -= half + 1;
+            } else {
+                n = half;
+            }
+        }
     }
     std::vector<UpdatePtr> out;
-    for (; it != history_.end(); ++it) {
-        if (std::holds_alternative<Migration>(**it)) continue;  // not an update of the history
-        if (out.size() >= limit && key(*it) != key(out.back())) break;
-        out.push_back(*it);
+    for (; position < history_.size(); ++position) {
+        const UpdatePtr& u = history_[position];
+        if (std::holds_alternative<Migration>(*u)) continue;  // not an update of the history
+        if (out.size() >= limit && key(u) != key(out.back())) break;
+        out.push_back(u);
     }
     return out;
 }

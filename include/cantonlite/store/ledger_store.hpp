@@ -1,12 +1,14 @@
 #pragma once
 // LedgerStore: the one in-memory ledger from which every area answers.
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <future>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <shared_mutex>
@@ -46,6 +48,69 @@ struct ContractState {
     }
 };
 static_assert(sizeof(ContractState) <= 24);
+
+// The history's updates by position (an update's offset is its position + 1). The transactions a
+// state file restored are read from its bytes when first asked for (Decoder), each once, by
+// whichever reader asks first; the others are as appended. Guarded by the store's lock: readers
+// hold its shared side, and may read an update for the first time while others read.
+class History {
+  public:
+    // Reads a restored update from its bytes.
+    class Decoder {
+      public:
+        virtual ~Decoder() = default;
+        // The update at `offset`, naming its contracts from `contracts` by creation sequence.
+        [[nodiscard]] virtual UpdatePtr decode(
+            Offset offset, const std::deque<ContractState>& contracts) const = 0;
+    };
+
+    // A history of the store whose contracts are `contracts`.
+    explicit History(const std::deque<ContractState>* contracts) : contracts_(contracts) {}
+    History(const History&) = delete;
+    History& operator=(const History&) = delete;
+    ~History();
+
+    [[nodiscard]] std::size_t size() const { return updates_.size(); }
+    [[nodiscard]] bool empty() const { return updates_.empty(); }
+    void reserve(std::size_t n) { updates_.reserve(n); }
+    void push_back(UpdatePtr update) { updates_.push_back(std::move(update)); }
+    void pop_back() { updates_.pop_back(); }
+    // The update at `position`, read first when it was not. REQUIRES: position < size().
+    [[nodiscard]] const UpdatePtr& operator[](std::size_t position) const {
+        if (unread_ == nullptr || position >= unread_->count ||
+            unread_->read[position].load(std::memory_order_acquire))
+            return updates_[position];
+        return read(position);
+    }
+    [[nodiscard]] const UpdatePtr& back() const { return (*this)[size() - 1]; }
+    // Its id, without reading it.
+    [[nodiscard]] model::UpdateId update_id(std::size_t position) const;
+    // False for a restored update no one has read yet.
+    [[nodiscard]] bool is_read(std::size_t position) const;
+
+    // Takes `updates`, where each nullptr is one `decoder` reads when first asked for, and
+    // id_namespaces[i] is update i's namespace (its id's source). REQUIRES: this is empty; with a
+    // decoder, one namespace an update.
+    void restore(std::vector<UpdatePtr> updates, std::unique_ptr<Decoder> decoder,
+                 std::vector<Name> id_namespaces);
+    // Exchanges the updates; each keeps its contracts.
+    void swap(History& other) noexcept;
+
+  private:
+    // What a restore left to read.
+    struct Unread {
+        std::size_t count = 0;  // the updates restored
+        std::unique_ptr<Decoder> decoder;
+        std::vector<Name> id_namespaces;
+        std::unique_ptr<std::atomic<bool>[]> read;  // updates_[i] is set
+        std::mutex mutex;                           // one reads at a time
+    };
+    const UpdatePtr& read(std::size_t position) const;
+
+    const std::deque<ContractState>* contracts_;
+    mutable std::vector<UpdatePtr> updates_;  // nullptr where unread_ has not read it
+    std::unique_ptr<Unread> unread_;
+};
 
 // A command the command service accepted: what its completion reports, and its deduplication
 // key (user, command id, act-as parties).
@@ -241,6 +306,14 @@ class LedgerStore {
         // from the updates. The index of update ids is then built from this array, rather than by
         // going to each update's block (a cache miss an update: a third of that index's time).
         std::vector<Name> id_namespaces;
+        // Reads the transactions left out: history[i] is nullptr for each (id_namespaces then
+        // names every update's). REQUIRES: each create of those made the contract that says so,
+        // where it says so (the caller checked their bytes).
+        std::unique_ptr<History::Decoder> decoder;
+        // Of the transactions left out, what the indexes need: each external hash at its offset,
+        // and each consuming exercise's contract id at its offset.
+        std::vector<std::pair<Name, Offset>> external_hashes;
+        std::vector<std::pair<Name, Offset>> consumed;
     };
     // What restore() leaves running: the index of the update ids, built on another thread.
     class Restoring {
@@ -383,7 +456,7 @@ class LedgerStore {
     model::Timestamp genesis_time_;  // changed by swap_contents() and set_genesis_time() alone
     Name id_namespace_;              // network_.id_namespace, which every update carries
     mutable std::shared_mutex mutex_;
-    std::vector<UpdatePtr> history_;              // guarded by mutex_
+    History history_{&contracts_};                // guarded by mutex_
     std::vector<CommandCompletion> completions_;  // guarded by mutex_, in offset order
     // The index into completions_ of the latest by "<user>\n<command id>\n<sorted act-as>".
     std::unordered_map<std::string, std::size_t> completion_keys_;  // guarded by mutex_
@@ -404,9 +477,8 @@ class LedgerStore {
     // The history's updates by their ids (an update's offset is its position + 1). An id is
     // computed from its update, so the index keeps positions only.
     struct UpdateIdOf {
-        model::UpdateId operator()(const std::vector<UpdatePtr>* history,
-                                   std::uint32_t position) const {
-            return update_id_of(*(*history)[position]);
+        model::UpdateId operator()(const History* history, std::uint32_t position) const {
+            return history->update_id(position);
         }
     };
     struct UpdateIdHash {
@@ -414,8 +486,8 @@ class LedgerStore {
             return std::hash<std::string_view>{}(id.bytes());
         }
     };
-    PositionIndex<model::UpdateId, UpdateIdOf, std::vector<UpdatePtr>, UpdateIdHash>
-        offset_of_update_{&history_};                                           // guarded by mutex_
+    PositionIndex<model::UpdateId, UpdateIdOf, History, UpdateIdHash> offset_of_update_{
+        &history_};                                                             // guarded by mutex_
     std::unordered_map<std::string, Offset> offset_of_external_hash_;           // guarded by mutex_
     model::Timestamp now_;                                                      // guarded by mutex_
     std::int64_t migration_id_ = 0;                                             // guarded by mutex_

@@ -1,8 +1,11 @@
 #include "cantonlite/store/ledger_store.hpp"
 #include "cantonlite/model/value_json.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <deque>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -669,6 +672,151 @@ TEST_F(LedgerStoreTest, ARestoredStoreGivenItsIdNamespacesFindsEachUpdateByItsId
               std::nullopt);
 }
 
+// A Decoder that gives `source`'s transactions (as a state file's reader gives them from its
+// bytes, with its contracts), counting each read.
+class CountingDecoder final : public History::Decoder {
+  public:
+    CountingDecoder(const LedgerStore& source, std::shared_ptr<std::atomic<int>> reads)
+        : source_(source), reads_(std::move(reads)) {}
+    UpdatePtr decode(Offset offset, const std::deque<ContractState>& contracts) const override {
+        ++*reads_;
+        const UpdatePtr source = source_.update_at(offset);
+        const auto& from = std::get<Transaction>(*source);
+        Transaction tx{.offset = from.offset,
+                       .command_id = from.command_id,
+                       .workflow_id = from.workflow_id,
+                       .submitters = from.submitters,
+                       .synchronizer_id = from.synchronizer_id,
+                       .id_namespace = from.id_namespace,
+                       .migration_id = from.migration_id,
+                       .external_transaction_hash = from.external_transaction_hash,
+                       .traffic_cost = from.traffic_cost,
+                       .effective_at = from.effective_at,
+                       .record_time = from.record_time};
+        std::vector<Node> nodes;
+        std::vector<ExercisedNode> exercises;
+        for (const Node& n : from.nodes) {
+            Node copy{.node_id = n.node_id, .witnesses = n.witnesses};
+            if (const CreatedNode* c = created(n)) {
+                const auto sequence = static_cast<std::size_t>(
+                    std::find_if(contracts.begin(), contracts.end(),
+                                 [&c](const ContractState& s) {
+                                     return s.contract->contract_id == c->contract->contract_id;
+                                 }) -
+                    contracts.begin());
+                copy.event = CreatedNode{contracts.at(sequence).contract};
+            } else {
+                exercises.push_back(*exercised(n));
+                copy.event = static_cast<const ExercisedNode*>(nullptr);
+            }
+            nodes.push_back(std::move(copy));
+        }
+        return transaction_update(std::move(tx), std::move(nodes), std::move(exercises));
+    }
+
+  private:
+    const LedgerStore& source_;
+    std::shared_ptr<std::atomic<int>> reads_;
+};
+
+// `s`'s image with its transactions left to a CountingDecoder, with what the indexes need of
+// them, as a state file's reader gives it.
+LedgerStore::Image unread_image_of(const LedgerStore& s, std::shared_ptr<std::atomic<int>> reads) {
+    LedgerStore::Image image = image_of(s);
+    for (UpdatePtr& u : image.history) {
+        image.id_namespaces.push_back(std::visit([](const auto& x) { return x.id_namespace; }, *u));
+        const auto* tx = std::get_if<Transaction>(u.get());
+        if (tx == nullptr) continue;
+        if (!tx->external_transaction_hash.empty())
+            image.external_hashes.emplace_back(tx->external_transaction_hash, tx->offset);
+        for (const Node& n : tx->nodes) {
+            if (const ExercisedNode* e = exercised(n); e != nullptr && e->consuming)
+                image.consumed.emplace_back(e->contract_id, tx->offset);
+        }
+        u = nullptr;
+    }
+    image.decoder = std::make_unique<CountingDecoder>(s, std::move(reads));
+    return image;
+}
+
+// A state file's transactions are read when first asked for, each once: a restore reads none,
+// and the store answers as the one it was taken from.
+TEST_F(LedgerStoreTest, ARestoredStoreReadsEachTransactionWhenFirstAskedFor) {
+    const std::string kept = mint(alice, "1");
+    const std::string gone = mint(alice, "2");
+    const std::string moved = mint(bob, "3");
+    auto d = draft();
+    d.add(-1, archive(gone, alice));
+    d.external_transaction_hash = std::string(64, 'a');
+    store_.append_transaction(d);
+    const Timestamp t{store_.now().micros + second};
+    store_.unassign(moved, "private::1220ee", bob, t);
+    store_.take_snapshot(Timestamp{t.micros + second});
+    store_.migrate(Timestamp{t.micros + 2 * second});
+    auto reads = std::make_shared<std::atomic<int>>(0);
+
+    LedgerStore restored(network(), Timestamp{1'000 * second});
+    restored.restore(unread_image_of(store_, reads)).finish();
+
+    EXPECT_EQ(*reads, 0);
+    EXPECT_EQ(restored.ledger_end(), store_.ledger_end());
+    EXPECT_EQ(restored.contract(gone)->archived_offset(), 4);
+    EXPECT_EQ(restored.offset_of_external_hash(std::string(64, 'a')), 4);
+    EXPECT_EQ(restored.reassignments_of(moved), (std::vector<Offset>{5}));
+    for (Offset o = 1; o <= store_.ledger_end(); ++o)
+        EXPECT_EQ(restored.offset_of_update(store_.update_id_for(o)), o);
+    EXPECT_EQ(*reads, 0);  // the ids came from the namespaces
+
+    const UpdatePtr fourth = restored.update_at(4);
+    EXPECT_EQ(*reads, 1);
+    EXPECT_EQ(restored.update_at(4), fourth);  // read once, then kept
+    EXPECT_EQ(*reads, 1);
+    const auto& tx = std::get<Transaction>(*fourth);
+    EXPECT_EQ(tx.external_transaction_hash, std::string(64, 'a'));
+    EXPECT_EQ(exercised(tx.nodes[0])->contract_id, gone);
+    const auto& first = std::get<Transaction>(*restored.update_at(1));
+    EXPECT_EQ(created(first.nodes[0])->contract, restored.active_contracts().front());
+    EXPECT_EQ(restored.update_by_id(store_.update_id_for(2))->index(), 0U);
+    EXPECT_EQ(restored.history_page(std::nullopt, 100).size(),
+              store_.history_page(std::nullopt, 100).size());
+    EXPECT_EQ(*reads, 4);  // the four transactions, each once
+
+    // A store that takes the restored one's contents reads on from where it stands.
+    auto more_reads = std::make_shared<std::atomic<int>>(0);
+    LedgerStore again(network(), Timestamp{1'000 * second});
+    again.restore(unread_image_of(store_, more_reads)).finish();
+    LedgerStore other(network(), Timestamp{1'000 * second});
+    other.swap_contents(again);
+    EXPECT_EQ(std::get<Transaction>(*other.update_at(3)).offset, 3);
+    EXPECT_EQ(*more_reads, 1);
+    EXPECT_EQ(again.ledger_end(), 0);
+
+    // A history of no update, with its decoder (a fork's, of its base alone).
+    LedgerStore empty(network(), Timestamp{1'000 * second});
+    empty.restore(unread_image_of(empty, more_reads)).finish();
+    EXPECT_EQ(empty.ledger_end(), 0);
+}
+
+// Readers that ask for one unread transaction at once read it once, and each gets it whole.
+TEST_F(LedgerStoreTest, ConcurrentReadersOfAnUnreadTransactionReadItOnce) {
+    for (int i = 0; i < 50; ++i) mint(alice, "1");
+    auto reads = std::make_shared<std::atomic<int>>(0);
+    LedgerStore restored(network(), Timestamp{1'000 * second});
+    restored.restore(unread_image_of(store_, reads)).finish();
+
+    std::vector<std::thread> readers;
+    for (int r = 0; r < 4; ++r) {
+        readers.emplace_back([&restored] {
+            for (Offset o = 1; o <= 50; ++o) {
+                const UpdatePtr u = restored.update_at(o);
+                ASSERT_EQ(std::get<Transaction>(*u).offset, o);
+            }
+        });
+    }
+    for (std::thread& t : readers) t.join();
+    EXPECT_EQ(*reads, 50);
+}
+
 TEST_F(LedgerStoreTest, RestoreRefusesAnImageThatWouldBreakItsIndexes) {
     const std::string first = mint(alice, "1");
     const std::string second_one = mint(alice, "2");
@@ -691,14 +839,18 @@ TEST_F(LedgerStoreTest, RestoreRefusesAnImageThatWouldBreakItsIndexes) {
     EXPECT_EQ(refusal(std::move(twice)), "contract " + first + " is there twice");
 
     // Two migrations that kept one source update's id.
-    LedgerStore::Image same_ids;
     const Name kept_source(model::kept_id_source(store_.id_for(1)));
-    for (Offset o = 1; o <= 2; ++o) {
-        same_ids.history.push_back(std::make_shared<const Update>(
-            Migration{.offset = o, .id_namespace = kept_source, .migration_id = o}));
-    }
-    EXPECT_EQ(refusal(same_ids), "update " + store_.update_id_for(1) + " is there twice");
+    const auto same_ids_image = [&kept_source] {
+        LedgerStore::Image same_ids;
+        for (Offset o = 1; o <= 2; ++o) {
+            same_ids.history.push_back(std::make_shared<const Update>(
+                Migration{.offset = o, .id_namespace = kept_source, .migration_id = o}));
+        }
+        return same_ids;
+    };
+    EXPECT_EQ(refusal(same_ids_image()), "update " + store_.update_id_for(1) + " is there twice");
     // The same when the image gives each update's id namespace (as a state file's reader does).
+    LedgerStore::Image same_ids = same_ids_image();
     same_ids.id_namespaces = {kept_source, kept_source};
     EXPECT_EQ(refusal(std::move(same_ids)),
               "update " + store_.update_id_for(1) + " is there twice");
@@ -715,6 +867,22 @@ TEST_F(LedgerStoreTest, RestoreRefusesAnImageThatWouldBreakItsIndexes) {
     LedgerStore::Image beyond = image_of(store_);
     beyond.contracts[1].archived_at = 4;
     EXPECT_EQ(refusal(std::move(beyond)), "contract " + second_one + " is out of its history");
+
+    // The same of transactions left to read: their consuming exercises say what they archive.
+    auto reads = std::make_shared<std::atomic<int>>(0);
+    EXPECT_EQ(refusal(unread_image_of(store_, reads)), "restored");
+    LedgerStore::Image unconsumed = unread_image_of(store_, reads);
+    unconsumed.consumed.clear();
+    EXPECT_EQ(refusal(std::move(unconsumed)),
+              "contract " + first + " is archived by no transaction");
+    LedgerStore::Image elsewhere = unread_image_of(store_, reads);
+    elsewhere.consumed.front().second = 2;
+    EXPECT_EQ(refusal(std::move(elsewhere)),
+              "contract " + first + " is archived by no transaction");
+    LedgerStore::Image hash_beyond = unread_image_of(store_, reads);
+    hash_beyond.external_hashes.emplace_back(Name(std::string(64, 'b')), 4);
+    EXPECT_EQ(refusal(std::move(hash_beyond)), "an external hash of no transaction left to read");
+    EXPECT_EQ(*reads, 0);
 
     LedgerStore::Image unmade = image_of(store_);
     auto moved = std::make_shared<model::Contract>(*unmade.contracts[1].contract);
