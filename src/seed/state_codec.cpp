@@ -1204,6 +1204,7 @@ struct Unread {
     std::vector<std::pair<model::Name, store::Offset>> external_hashes;
     std::vector<std::pair<model::Name, store::Offset>> consumed;  // contract id, offset
     std::size_t creates = 0;
+    std::size_t transactions = 0;
     std::string bytes;  // the chunk's
 };
 
@@ -1330,10 +1331,14 @@ store::UpdatePtr read_other_update(In& in, std::uint8_t tag, store::Offset offse
 }
 
 // The history's transactions, read on first use from the bytes of their chunks, which the load
-// checked (LedgerStore::Image::decoder).
+// checked (LedgerStore::Image::decoder). A chunk's bytes go once each of its transactions is read.
 class UnreadTransactions final : public store::History::Decoder {
   public:
-    UnreadTransactions(In tables, std::size_t each, std::vector<std::string> chunks,
+    struct Chunk {
+        std::string bytes;
+        std::size_t unread = 0;  // its transactions not read yet
+    };
+    UnreadTransactions(In tables, std::size_t each, std::vector<Chunk> chunks,
                        std::vector<std::uint32_t> positions)
         : tables_(std::move(tables)),
           each_(each),
@@ -1341,19 +1346,23 @@ class UnreadTransactions final : public store::History::Decoder {
           positions_(std::move(positions)) {}
 
     store::UpdatePtr decode(store::Offset offset,
-                            const std::deque<store::ContractState>& contracts) const override {
+                            const std::deque<store::ContractState>& contracts) override {
         const auto i = static_cast<std::size_t>(offset - 1);
-        In in = tables_.reader_of(std::string_view(chunks_.at(i / each_)).substr(positions_.at(i)));
+        Chunk& chunk = chunks_.at(i / each_);
+        if (chunk.unread == 0) throw std::logic_error("a transaction read twice");
+        In in = tables_.reader_of(std::string_view(chunk.bytes).substr(positions_.at(i)));
         if (in.byte() != static_cast<std::uint8_t>(UpdateTag::transaction))
             throw std::logic_error("no transaction at offset " + std::to_string(offset));
         model::Name id_namespace;
-        return read_transaction(in, offset, contracts, id_namespace);
+        store::UpdatePtr tx = read_transaction(in, offset, contracts, id_namespace);
+        if (--chunk.unread == 0) std::string().swap(chunk.bytes);
+        return tx;
     }
 
   private:
     In tables_;
     std::size_t each_;
-    std::vector<std::string> chunks_;
+    std::vector<Chunk> chunks_;
     std::vector<std::uint32_t> positions_;  // of each transaction's tag in its chunk
 };
 
@@ -1674,7 +1683,6 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
             [&](In& part, std::size_t chunk, std::size_t first, std::size_t n) {
                 const char* const begin = part.position();
                 Unread& left = unread[chunk];
-                bool transactions = false;
                 for (std::size_t i = first; i < first + n; ++i) {
                     const auto offset = static_cast<store::Offset>(i) + 1;
                     const std::size_t at = static_cast<std::size_t>(part.position() - begin);
@@ -1683,7 +1691,7 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
                         (void)read_transaction(part, offset, image.contracts,
                                                image.id_namespaces[i], &left);
                         positions[i] = static_cast<std::uint32_t>(at);  // a chunk < 4 GiB
-                        transactions = true;
+                        ++left.transactions;
                         continue;
                     }
                     image.history[i] =
@@ -1691,7 +1699,7 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
                     image.id_namespaces[i] =
                         std::visit([](const auto& u) { return u.id_namespace; }, *image.history[i]);
                 }
-                if (transactions) left.bytes.assign(begin, part.position());
+                if (left.transactions != 0) left.bytes.assign(begin, part.position());
             },
             read_after_history);
         for (auto& of_chunk : imports) {
@@ -1703,14 +1711,14 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
         // Each contract made by a transaction is named by one of its creates (each names the
         // contract made there, so no two name one).
         std::size_t creates = 0;
-        std::vector<std::string> chunk_bytes;
-        chunk_bytes.reserve(unread.size());
+        std::vector<UnreadTransactions::Chunk> left_chunks;
+        left_chunks.reserve(unread.size());
         for (Unread& left : unread) {
             creates += left.creates;
             image.external_hashes.insert(image.external_hashes.end(), left.external_hashes.begin(),
                                          left.external_hashes.end());
             image.consumed.insert(image.consumed.end(), left.consumed.begin(), left.consumed.end());
-            chunk_bytes.push_back(std::move(left.bytes));
+            left_chunks.push_back({.bytes = std::move(left.bytes), .unread = left.transactions});
         }
         const auto made = static_cast<std::size_t>(std::count_if(
             image.contracts.begin(), image.contracts.end(),
@@ -1718,7 +1726,7 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
         if (creates != made) In::fail("a contract is made by no transaction");
         in.drop_texts();  // the file's bytes go when the load is done; the reader keeps its tables
         image.decoder = std::make_unique<UnreadTransactions>(
-            in.reader_of({}), each, std::move(chunk_bytes), std::move(positions));
+            in.reader_of({}), each, std::move(left_chunks), std::move(positions));
         const std::size_t updates = image.history.size();
 
         // All is read: the store restores (its update ids' index is built on another thread

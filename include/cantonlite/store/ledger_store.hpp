@@ -60,8 +60,9 @@ class History {
       public:
         virtual ~Decoder() = default;
         // The update at `offset`, naming its contracts from `contracts` by creation sequence.
-        [[nodiscard]] virtual UpdatePtr decode(
-            Offset offset, const std::deque<ContractState>& contracts) const = 0;
+        // History calls it one call at a time, and for each update until it returns one.
+        [[nodiscard]] virtual UpdatePtr decode(Offset offset,
+                                               const std::deque<ContractState>& contracts) = 0;
     };
 
     // A history of the store whose contracts are `contracts`.

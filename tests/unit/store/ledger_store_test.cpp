@@ -678,7 +678,7 @@ class CountingDecoder final : public History::Decoder {
   public:
     CountingDecoder(const LedgerStore& source, std::shared_ptr<std::atomic<int>> reads)
         : source_(source), reads_(std::move(reads)) {}
-    UpdatePtr decode(Offset offset, const std::deque<ContractState>& contracts) const override {
+    UpdatePtr decode(Offset offset, const std::deque<ContractState>& contracts) override {
         ++*reads_;
         const UpdatePtr source = source_.update_at(offset);
         const auto& from = std::get<Transaction>(*source);
