@@ -95,6 +95,18 @@ class Interner {
         if (size > tables_.back()->mask + 1) grow(size);
     }
 
+    // Room in the arena for `items` more items of sequences, their lengths included, in one
+    // block: returned, so that its caller may fault its pages in on another thread while they are
+    // filled (a state file interns 15 MiB of texts at once).
+    std::span<T> reserve_room(std::size_t items) {
+        const std::lock_guard lock(mutex_);
+        if (block_free_ < items) {
+            block_free_ = std::max(items, block_items);
+            block_next_ = new T[block_free_];
+        }
+        return {block_next_, block_free_};
+    }
+
     // Frees the tables that grown ones replaced. REQUIRES: no other thread is using the interner
     // (a reader may still probe a replaced table), as at start-up before serving.
     void release_retired() {

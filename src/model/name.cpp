@@ -89,6 +89,10 @@ void Name::reserve(std::size_t more) {
     name_table().reserve(more);
 }
 
+std::span<char> Name::reserve_text_room(std::size_t bytes) {
+    return name_table().reserve_room(bytes);
+}
+
 void Name::release_retired_tables() {
     name_table().release_retired();
     detail::release_retired_name_set_tables();

@@ -37,6 +37,7 @@
 #include "cantonlite/seed/state_file.hpp"
 #include "cantonlite/splice/splice_views.hpp"
 #include "cantonlite/util/crc32.hpp"
+#include "cantonlite/util/prefault.hpp"
 #include "cantonlite/util/whole_file.hpp"
 
 namespace cantonlite::seed {
@@ -716,7 +717,8 @@ void write_completion(Out& out, const store::CommandCompletion& c) {
 class In {
   public:
     // Reads the table of texts after the body of `payload`, then stands at the body's start.
-    explicit In(std::string_view payload) {
+    // `texts_new`: few of its texts are interned yet (at start-up).
+    In(std::string_view payload, bool texts_new) {
         if (payload.size() < 8) fail("it ends inside a record");
         const std::uint64_t body_size = get_le(payload, 0, 8);
         if (body_size > payload.size() - 8) fail("its body is larger than the file");
@@ -739,10 +741,22 @@ class In {
             at_ += text.size();
         }
         // Every text as a Name, interned in one pass: nearly all of them are Names (the few that
-        // are not cost a handful of bytes).
+        // are not cost a handful of bytes). New texts' copies go into one block of fresh memory,
+        // whose pages another thread faults in ahead of them (a fault each page took 7% of a
+        // start-up load). Into a running daemon, most texts are there already: their room would
+        // stay resident, unused.
         model::Name::reserve(texts.size());
+        std::future<void> prefaulted;
+        if (texts_new) {
+            std::size_t text_bytes = 0;
+            for (const std::string_view text : texts) text_bytes += text.size() + 3;  // + length
+            prefaulted = std::async(
+                std::launch::async,
+                [room = model::Name::reserve_text_room(text_bytes)] { util::prefault(room); });
+        }
         tables->names.resize(texts.size());
         model::Name::intern_all(texts, tables->names.data());
+        if (prefaulted.valid()) prefaulted.get();
         // The sets of parties, each interned once, and the templates.
         tables->sets.resize(count());
         std::vector<model::Name> names;
@@ -1466,13 +1480,13 @@ In checked_reader(std::string_view bytes, Checksum when) {
     };
     if (when == Checksum::first) {
         check(util::crc32(payload));
-        return In(payload);
+        return In(payload, false);
     }
     auto checksum = std::async(std::launch::async, [payload] { return util::crc32(payload); });
     std::optional<In> in;
     std::exception_ptr table_error;
     try {
-        in.emplace(payload);
+        in.emplace(payload, true);  // at start-up: its texts are new
     } catch (const StateError&) {
         table_error = std::current_exception();
     }

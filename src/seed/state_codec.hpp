@@ -30,7 +30,7 @@ namespace cantonlite::seed {
 
 // When a state file's checksum is checked: before anything of it is read, or while its table of
 // texts is read (and interned: Names are never freed, so only where a damaged file ends the
-// process, as at start-up).
+// process, as at start-up, where its texts are also taken to be new).
 enum class Checksum { first, alongside };
 
 // The network of a state file's bytes: a new store, with the Splice views, and its seed context.

@@ -33,6 +33,10 @@ class Name {
     static void intern_all(std::span<const std::string_view> texts, Name* out);
     // Makes room for `more` new Names at once (a seed load knows roughly how many it brings).
     static void reserve(std::size_t more);
+    // Makes room for new texts of `bytes` bytes in all, in one block of memory that interning
+    // them then fills from its start: returned, so that its pages may be faulted in on another
+    // thread meanwhile (util::prefault).
+    static std::span<char> reserve_text_room(std::size_t bytes);
 
     // The text; valid for the life of the process.
     [[nodiscard]] std::string_view view() const;
