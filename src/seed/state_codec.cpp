@@ -750,9 +750,10 @@ class In {
         if (texts_new) {
             std::size_t text_bytes = 0;
             for (const std::string_view text : texts) text_bytes += text.size() + 3;  // + length
-            prefaulted = std::async(
-                std::launch::async,
-                [room = model::Name::reserve_text_room(text_bytes)] { util::prefault(room); });
+            prefaulted =
+                std::async(std::launch::async, [room = model::Name::reserve_text_room(text_bytes)] {
+                    (void)util::prefault(room);
+                });
         }
         tables->names.resize(texts.size());
         model::Name::intern_all(texts, tables->names.data());
