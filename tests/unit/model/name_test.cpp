@@ -4,6 +4,7 @@
 #include "cantonlite/model/template_id.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <set>
 #include <string>
 #include <thread>
@@ -119,6 +120,62 @@ TEST(Name, InterningManyAtOnceGivesEachTheNameItHasAlone) {
     }
     EXPECT_TRUE(names[texts.size() - 2].empty());
     EXPECT_EQ(names.back(), before);
+}
+
+// Very many at once (a state file's table): each gets the Name it has alone, whether it is new,
+// interned before, given twice, empty or long.
+TEST(Name, InterningVeryManyAtOnceGivesEachTheNameItHasAlone) {
+    std::vector<std::string> owned;
+    for (int i = 0; i < 100'000; ++i) owned.push_back("many-" + std::to_string(i % 70'000));
+    owned.emplace_back();
+    owned.emplace_back("already-many");
+    owned.emplace_back(300'000, 'L');  // a block of its own
+    owned.emplace_back(300'000, 'L');
+    const Name before("already-many");
+    std::vector<std::string_view> texts(owned.begin(), owned.end());
+    std::vector<Name> names(texts.size());
+
+    Name::intern_all(texts, names.data());
+
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        ASSERT_EQ(names[i], Name(texts[i])) << i;
+        ASSERT_EQ(names[i].view(), texts[i]) << i;
+        ASSERT_EQ(Name::find(texts[i]), names[i]) << i;
+    }
+    EXPECT_EQ(names[5], names[70'005]);
+    EXPECT_TRUE(names[100'000].empty());
+    EXPECT_EQ(names[100'001], before);
+    EXPECT_EQ(names[100'002], names[100'003]);
+    EXPECT_EQ(Name("after-many").view(), "after-many");  // the table goes on as before
+}
+
+// One thread interns very many at once while another interns the same texts one by one and a
+// third looks them up: all agree on every Name.
+TEST(Name, ConcurrentInterningOfVeryManyAtOnceAgrees) {
+    constexpr int count = 60'000;
+    std::vector<std::string> owned;
+    for (int i = 0; i < count; ++i) owned.push_back("together-" + std::to_string(i));
+    const std::vector<std::string_view> texts(owned.begin(), owned.end());
+    std::vector<Name> at_once(texts.size());
+    std::vector<Name> one_by_one(texts.size());
+    std::atomic<bool> done{false};
+    std::thread bulk([&] { Name::intern_all(texts, at_once.data()); });
+    std::thread single([&] {
+        for (int i = count - 1; i >= 0; --i) one_by_one[i] = Name(texts[i]);
+    });
+    std::thread reader([&] {
+        while (!done.load()) {
+            for (int i = 0; i < count; i += 997) {
+                if (const auto found = Name::find(texts[i]); found && found->view() != texts[i])
+                    std::abort();
+            }
+        }
+    });
+    bulk.join();
+    single.join();
+    done = true;
+    reader.join();
+    EXPECT_EQ(at_once, one_by_one);
 }
 
 TEST(Name, ReleasingRetiredTablesKeepsEveryName) {
