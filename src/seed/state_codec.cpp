@@ -758,6 +758,8 @@ class In {
         tables->names.resize(texts.size());
         model::Name::intern_all(texts, tables->names.data());
         if (prefaulted.valid()) prefaulted.get();
+        names_ = tables->names.data();
+        name_count_ = tables->names.size();
         // The sets of parties, each interned once, and the templates.
         tables->sets.resize(count());
         std::vector<model::Name> names;
@@ -841,7 +843,9 @@ class In {
     }
     std::string_view text_view() { return tables_->texts[text_index()]; }
     std::string text() { return std::string(text_view()); }
-    model::Name name() { return tables_->names[text_index()]; }
+    model::Name name() { return names_[text_index()]; }
+    // Goes past a Name, checked to be in the table, without reading the table.
+    void skip_name() { (void)text_index(); }
     model::NameSet set() {
         return tables_->sets[index_below(tables_->sets.size(), "a set of parties")];
     }
@@ -902,11 +906,14 @@ class In {
         std::vector<model::TemplateRef> templates;
     };
     In(std::string_view bytes, std::shared_ptr<const Tables> tables)
-        : bytes_(bytes), tables_(std::move(tables)) {}
+        : bytes_(bytes),
+          tables_(std::move(tables)),
+          names_(tables_->names.data()),
+          name_count_(tables_->names.size()) {}
 
     std::size_t text_index() {
         const std::uint64_t i = varint();
-        if (i >= tables_->names.size()) fail("a text is not in the table");
+        if (i >= name_count_) fail("a text is not in the table");
         return static_cast<std::size_t>(i);
     }
     void need(std::uint64_t n) const {
@@ -915,6 +922,9 @@ class In {
     std::string_view bytes_;
     std::size_t at_ = 0;
     std::shared_ptr<const Tables> tables_;
+    // tables_->names, read at every Name (one load, not three).
+    const model::Name* names_ = nullptr;
+    std::size_t name_count_ = 0;
     std::string scratch_;
 };
 
@@ -922,6 +932,7 @@ class In {
 // the node can add, and then written by pointer (no check of the capacity at every byte).
 class PackedOut {
   public:
+    static constexpr bool keeps = true;
     explicit PackedOut(std::string& buffer) : buffer_(buffer) {
         if (buffer_.size() < 256) buffer_.resize(256);
     }
@@ -952,16 +963,41 @@ class PackedOut {
     std::size_t used_ = 0;
 };
 
+// Where read_packed goes past a value, checking it as it goes but keeping nothing, and reading no
+// Name from the table (of a transaction at load, which is read when first asked for: reading each
+// text index's Name took a tenth of a start-up load, a cache miss each).
+struct PackedSkip {
+    static constexpr bool keeps = false;
+    void room(std::size_t = 0) {}
+    void byte(std::uint8_t) {}
+    template <class Number>
+    void varint(Number) {}
+    void integer(std::int64_t) {}
+    void text(std::string_view) {}
+};
+
+// A text index of a value, as this process's Name id when `out` keeps it.
+template <class Out>
+std::uint32_t name_id(In& in) {
+    if constexpr (Out::keeps) {
+        return in.name().id();
+    } else {
+        in.skip_name();
+        return 0;
+    }
+}
+
 // Reads a value written by write_packed into `out` in pack()'s form, each text index that stands
 // for a Name replaced by this process's Name id; checks it as a seed's values are checked (kinds,
 // nesting, the range of numerics, times and dates).
-void read_packed(In& in, PackedOut& out, int depth = 0) {
+template <class Out>
+void read_packed(In& in, Out& out, int depth = 0) {
     using Kind = Value::Kind;
     if (depth > max_value_depth) In::fail("a value nests too deep");
     const std::uint8_t tag = in.byte();
     out.room();
     out.byte(tag);
-    if (tag == model::packed::name_text_tag) return out.varint(in.name().id());
+    if (tag == model::packed::name_text_tag) return out.varint(name_id<Out>(in));
     if (tag > static_cast<std::uint8_t>(Kind::enumeration)) In::fail("a value of no known kind");
     switch (static_cast<Kind>(tag)) {
         case Kind::unit:
@@ -1004,7 +1040,7 @@ void read_packed(In& in, PackedOut& out, int depth = 0) {
         }
         case Kind::party:
         case Kind::contract_id:
-            return out.varint(in.name().id());
+            return out.varint(name_id<Out>(in));
         case Kind::list:
         case Kind::gen_map: {
             const std::size_t n = in.count();
@@ -1020,7 +1056,7 @@ void read_packed(In& in, PackedOut& out, int depth = 0) {
             out.varint(n);
             for (std::size_t i = 0; i < n; ++i) {
                 out.room();
-                out.varint(in.name().id());
+                out.varint(name_id<Out>(in));
                 read_packed(in, out, depth + 1);
             }
             return;
@@ -1247,8 +1283,8 @@ store::UpdatePtr read_transaction(In& in, store::Offset offset, const Contracts&
     std::vector<store::ExercisedNode> exercises;
     const auto value = [&in, unread] {
         if (unread == nullptr) return read_value(in);
-        PackedOut out(in.scratch());
-        read_packed(in, out);
+        PackedSkip skip;
+        read_packed(in, skip);
         return model::PackedValue();
     };
     if (unread == nullptr) {
