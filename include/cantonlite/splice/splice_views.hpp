@@ -189,10 +189,6 @@ class SpliceViews final : public store::LedgerExtension {
     class HoldingReader {
       public:
         Holding operator()(const model::Contract& c);
-
-      private:
-        // By template: whether it is locked, or nullopt for one that is no holding.
-        std::vector<std::pair<std::uint32_t, std::optional<bool>>> templates_;
     };
     // Builds the views of a store restored at once (LedgerStore::restore): its active contracts'
     // facts, its snapshots' holdings, and `kept`. holdings[s] is a HoldingReader's of the contract
