@@ -350,6 +350,10 @@ void LedgerStore::swap_contents(LedgerStore& other) {
     sequence_of_.swap(other.sequence_of_);  // its own: it keeps its container
     swap(reassignments_, other.reassignments_);
     offset_of_update_.swap(other.offset_of_update_);
+    const bool indexed = ids_indexed_.load();
+    ids_indexed_.store(other.ids_indexed_.load());
+    other.ids_indexed_.store(indexed);
+    swap(unindexed_ids_, other.unindexed_ids_);
     swap(offset_of_external_hash_, other.offset_of_external_hash_);
     swap(now_, other.now_);
     swap(migration_id_, other.migration_id_);
@@ -678,8 +682,28 @@ std::optional<model::UpdateId> kept_update_id(const std::optional<LedgerStore::K
 
 }  // namespace
 
+void LedgerStore::index_update_ids() const {
+    if (ids_indexed_.load(std::memory_order_acquire)) return;
+    const std::lock_guard lock(ids_mutex_);
+    if (ids_indexed_.load(std::memory_order_relaxed)) return;
+    offset_of_update_.reserve(offset_of_update_.size() + unindexed_ids_);
+    for (std::size_t i = 0; i < unindexed_ids_; ++i) {
+        const auto position = static_cast<std::uint32_t>(i);
+        if (!offset_of_update_.insert(
+                position, decltype(offset_of_update_)::hash_of(history_.update_id(position))))
+            throw std::logic_error("an update id there twice, of a history that has none alike");
+    }
+    ids_indexed_.store(true, std::memory_order_release);
+}
+
+bool LedgerStore::update_ids_indexed() const {
+    return ids_indexed_.load(std::memory_order_acquire);
+}
+
 void LedgerStore::check_kept(const std::optional<model::UpdateId>& kept) const {
-    if (kept && offset_of_update_.find(*kept))
+    if (!kept) return;
+    index_update_ids();
+    if (offset_of_update_.find(*kept))
         throw AppendError("update " + kept->str() + " exists already");
 }
 
@@ -775,27 +799,37 @@ LedgerStore::Restoring LedgerStore::restore(Image image) {
     history_.restore(std::move(image.history), std::move(image.decoder),
                      with_decoder ? image.id_namespaces : std::vector<Name>{});
     const auto unread = [this](std::size_t position) { return !history_.is_read(position); };
-    // The update ids' index is built on a second thread (a SHA-256 an update, a tenth of a load)
-    // while this one builds the rest, and the caller the views; it reads history_ alone. The
-    // position of an id found twice.
+    // The update ids' index (a SHA-256 an update, a tenth of a load). When each id derives from
+    // the network's namespace, no two are alike: the first lookup by id builds it
+    // (index_update_ids). Otherwise (a fork's kept ids), it is built now on a second thread while
+    // this one builds the rest, and the caller the views, reading history_ alone, to find an id
+    // there twice.
     Restoring restoring;
     restoring.store_ = this;
-    restoring.ids_ = std::async(
-        std::launch::async,
-        [this, namespaces = std::move(image.id_namespaces)]() -> std::optional<std::size_t> {
-            offset_of_update_.reserve(history_.size());
-            for (std::size_t i = 0; i < history_.size(); ++i) {
-                const auto position = static_cast<std::uint32_t>(i);
-                const bool inserted =
-                    namespaces.empty()
-                        ? offset_of_update_.insert(position)
-                        : offset_of_update_.insert(
-                              position, decltype(offset_of_update_)::hash_of(model::UpdateId::of(
-                                            namespaces[i].view(), static_cast<Offset>(i) + 1)));
-                if (!inserted) return i;
-            }
-            return std::nullopt;
-        });
+    if (!image.id_namespaces.empty() &&
+        std::all_of(image.id_namespaces.begin(), image.id_namespaces.end(),
+                    [this](Name n) { return n == id_namespace_; })) {
+        unindexed_ids_ = history_.size();
+        ids_indexed_.store(unindexed_ids_ == 0);
+    } else {
+        restoring.ids_ = std::async(
+            std::launch::async,
+            [this, namespaces = std::move(image.id_namespaces)]() -> std::optional<std::size_t> {
+                offset_of_update_.reserve(history_.size());
+                for (std::size_t i = 0; i < history_.size(); ++i) {
+                    const auto position = static_cast<std::uint32_t>(i);
+                    const bool inserted =
+                        namespaces.empty()
+                            ? offset_of_update_.insert(position)
+                            : offset_of_update_.insert(
+                                  position,
+                                  decltype(offset_of_update_)::hash_of(model::UpdateId::of(
+                                      namespaces[i].view(), static_cast<Offset>(i) + 1)));
+                    if (!inserted) return i;
+                }
+                return std::nullopt;
+            });
+    }
     for (const auto& [hash, offset] : image.external_hashes) {
         if (offset < 1 || offset > static_cast<Offset>(history_.size()) ||
             !unread(static_cast<std::size_t>(offset - 1)))
@@ -1113,6 +1147,7 @@ std::optional<Offset> LedgerStore::offset_of_update(std::string_view update_id) 
     const auto id = model::UpdateId::parse(update_id);
     if (!id) return std::nullopt;
     const std::shared_lock lock(mutex_);
+    index_update_ids();
     const auto position = offset_of_update_.find(*id);
     if (!position) return std::nullopt;
     return static_cast<Offset>(*position) + 1;
@@ -1231,6 +1266,7 @@ UpdatePtr LedgerStore::update_by_id(std::string_view update_id) const {
     const auto id = model::UpdateId::parse(update_id);
     if (!id) return nullptr;
     const std::shared_lock lock(mutex_);
+    index_update_ids();
     const auto position = offset_of_update_.find(*id);
     if (!position) return nullptr;
     const UpdatePtr& u = history_[*position];

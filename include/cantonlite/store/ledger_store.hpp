@@ -389,6 +389,9 @@ class LedgerStore {
     [[nodiscard]] std::optional<CommandCompletion> completion_at(Offset offset) const;
     // The offset of the update with this id; nullopt when there is none.
     [[nodiscard]] std::optional<Offset> offset_of_update(std::string_view update_id) const;
+    // False while a restored history's update ids are not indexed yet: restore() leaves them to
+    // the first lookup by id when each derives from the network's namespace (so no two are alike).
+    [[nodiscard]] bool update_ids_indexed() const;
     // Calls visit(sequence, state) for every contract ever created, in creation order, from the
     // creation sequence `from` on, until visit returns false. Runs under the readers' lock: visit
     // must not call the store.
@@ -487,8 +490,14 @@ class LedgerStore {
             return std::hash<std::string_view>{}(id.bytes());
         }
     };
-    PositionIndex<model::UpdateId, UpdateIdOf, History, UpdateIdHash> offset_of_update_{
-        &history_};                                                             // guarded by mutex_
+    // Guarded by mutex_, and by ids_mutex_ where a reader indexes the first unindexed_ids_
+    // positions (index_update_ids()).
+    mutable PositionIndex<model::UpdateId, UpdateIdOf, History, UpdateIdHash> offset_of_update_{
+        &history_};
+    mutable std::mutex ids_mutex_;
+    // Whether the first unindexed_ids_ positions, a restored history's, are in offset_of_update_.
+    mutable std::atomic<bool> ids_indexed_{true};
+    std::size_t unindexed_ids_ = 0;                                             // guarded by mutex_
     std::unordered_map<std::string, Offset> offset_of_external_hash_;           // guarded by mutex_
     model::Timestamp now_;                                                      // guarded by mutex_
     std::int64_t migration_id_ = 0;                                             // guarded by mutex_
@@ -519,6 +528,8 @@ class LedgerStore {
     void check_time(model::Timestamp t) const;
     // Throws AppendError when the kept update id is in the history already.
     void check_kept(const std::optional<model::UpdateId>& kept) const;
+    // Indexes the ids a restore left out, once. REQUIRES: mutex_ held (either side).
+    void index_update_ids() const;
     // What an update carries to derive its id from: the network's namespace, or the kept id.
     [[nodiscard]] Name id_source(const std::optional<model::UpdateId>& kept) const;
     // Throws AppendError unless one more update and `new_contracts` more contracts fit: their

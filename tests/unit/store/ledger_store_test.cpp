@@ -797,6 +797,53 @@ TEST_F(LedgerStoreTest, ARestoredStoreReadsEachTransactionWhenFirstAskedFor) {
     EXPECT_EQ(empty.ledger_end(), 0);
 }
 
+// A restored history whose ids all derive from the network's namespace (no kept id, so no two
+// alike) indexes them when first looked up by id, not at the restore; appends and rollbacks before
+// that, a swap of contents, and concurrent lookups all find what a store built as it went finds.
+TEST_F(LedgerStoreTest, ARestoredStoreIndexesItsUpdateIdsWhenFirstLookedUpById) {
+    for (int i = 0; i < 20; ++i) mint(alice, "1");
+    auto reads = std::make_shared<std::atomic<int>>(0);
+    LedgerStore restored(network(), Timestamp{1'000 * second});
+    restored.restore(unread_image_of(store_, reads)).finish();
+    EXPECT_FALSE(restored.update_ids_indexed());
+
+    // An append and its rollback before any lookup.
+    restored.undo().set_recording(true);
+    const UndoLog::Mark mark = restored.undo().mark();
+    auto next = TransactionDraft{.offset = restored.next_offset(),
+                                 .update_id = restored.id_for(restored.next_offset()),
+                                 .submitters = {dso},
+                                 .effective_at = restored.now(),
+                                 .record_time = restored.now(),
+                                 .synchronizer_id = "global::1220dd"};
+    next.add(-1, archive(restored.active_contracts().front()->contract_id.str(), alice));
+    restored.append_transaction(next);
+    EXPECT_FALSE(restored.update_ids_indexed());
+    restored.rollback(mark);
+
+    std::vector<std::thread> readers;
+    for (int r = 0; r < 3; ++r) {
+        readers.emplace_back([&] {
+            for (Offset o = 1; o <= 20; ++o)
+                ASSERT_EQ(restored.offset_of_update(store_.update_id_for(o)), o);
+            ASSERT_EQ(restored.offset_of_update(store_.update_id_for(21)), std::nullopt);
+        });
+    }
+    for (std::thread& t : readers) t.join();
+    EXPECT_TRUE(restored.update_ids_indexed());
+    EXPECT_EQ(*reads, 0);  // no update was read to index it
+
+    // Swapped into another store before any lookup, the index is built there when first needed.
+    LedgerStore again(network(), Timestamp{1'000 * second});
+    again.restore(unread_image_of(store_, reads)).finish();
+    LedgerStore other(network(), Timestamp{1'000 * second});
+    other.swap_contents(again);
+    EXPECT_FALSE(other.update_ids_indexed());
+    EXPECT_EQ(other.update_by_id(store_.update_id_for(7))->index(), 0U);
+    EXPECT_TRUE(other.update_ids_indexed());
+    EXPECT_EQ(std::get<Transaction>(*other.update_by_id(store_.update_id_for(7))).offset, 7);
+}
+
 // Readers that ask for one unread transaction at once read it once, and each gets it whole.
 TEST_F(LedgerStoreTest, ConcurrentReadersOfAnUnreadTransactionReadItOnce) {
     for (int i = 0; i < 50; ++i) mint(alice, "1");
