@@ -1236,7 +1236,7 @@ void read_contracts(In& in, std::vector<store::ContractState>& contracts,
             splice::SpliceViews::HoldingReader read_holding;
             for (std::size_t i = first; i < first + n; ++i) {
                 read_contract(part, contracts[i]);
-                holdings[i] = read_holding(*contracts[i].contract);
+                holdings[i] = read_holding(contracts[i]);
             }
         });
 }
@@ -1783,8 +1783,13 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
         // All is read: the store restores (its update ids' index is built on another thread
         // meanwhile), then the views and the labels.
         try {
+            // The holdings by owner, which need nothing of the store, alongside its restore.
+            splice::SpliceViews& views = *store.extension<splice::SpliceViews>();
+            auto holdings_restored = std::async(
+                std::launch::async, [&views, &holdings] { views.restore_holdings(holdings); });
             store::LedgerStore::Restoring restoring = store.restore(std::move(image));
-            store.extension<splice::SpliceViews>()->restore(std::move(kept), holdings);
+            holdings_restored.get();
+            views.restore(std::move(kept), holdings);
             restoring.finish();
         } catch (const store::AppendError& e) {
             In::fail(std::string("the ledger does not restore: ") + e.what());

@@ -417,6 +417,21 @@ SpliceViews::Holding SpliceViews::HoldingReader::operator()(const model::Contrac
                    .owner = holding_owner(c.argument, *locked).value_or(Name())};
 }
 
+SpliceViews::Holding SpliceViews::HoldingReader::operator()(const store::ContractState& state) {
+    Holding holding = (*this)(*state.contract);
+    holding.active = state.archived_at == 0;
+    return holding;
+}
+
+void SpliceViews::restore_holdings(std::span<const Holding> holdings) {
+    for (std::size_t sequence = 0; sequence < holdings.size(); ++sequence) {
+        const Holding& h = holdings[sequence];
+        // As index() does, and nothing to undo; one without an owner is restore()'s to refuse.
+        if (h.holding && h.active && !h.locked && !h.owner.empty())
+            unlocked_by_owner_[h.owner].insert(static_cast<std::uint32_t>(sequence));
+    }
+}
+
 void SpliceViews::restore(Kept kept, std::span<const Holding> holdings) {
     // Whether extract() reads a template, learnt from its first active contract: a network has a
     // handful of templates, whose further contracts then skip the comparisons of names.
@@ -433,10 +448,7 @@ void SpliceViews::restore(Kept kept, std::span<const Holding> holdings) {
                 (void)extract(c.template_id(), c.argument);  // throws what is wrong
                 throw AppendError(c.contract_id.str() + " has no owner");
             }
-            if (state.archived_at == 0)
-                index(HoldingFact{.owner = holding.owner, .locked = holding.locked}, state.contract,
-                      sequence);
-            return true;
+            return true;  // indexed by restore_holdings()
         }
         if (state.archived_at != 0) return true;
         const model::Contract& c = *state.contract;

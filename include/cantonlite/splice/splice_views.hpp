@@ -180,6 +180,7 @@ class SpliceViews final : public store::LedgerExtension {
     struct Holding {
         bool holding = false;
         bool locked = false;
+        bool active = true;  // not archived
         Name owner;
     };
     // Reads contracts' holdings ahead of restore(), on any thread, a reader a thread: a state
@@ -189,11 +190,18 @@ class SpliceViews final : public store::LedgerExtension {
     class HoldingReader {
       public:
         Holding operator()(const model::Contract& c);
+        // The same, active when the contract is not archived.
+        Holding operator()(const store::ContractState& state);
     };
-    // Builds the views of a store restored at once (LedgerStore::restore): its active contracts'
-    // facts, its snapshots' holdings, and `kept`. holdings[s] is a HoldingReader's of the contract
-    // of creation sequence s. Throws AppendError as an append would for a Splice contract without
-    // the fields the views read. REQUIRES: the views are empty; a holding for each contract.
+    // The first part of a restore, which reads nothing of the store, so that it may run on
+    // another thread while the store restores: the active unlocked holdings by owner. Then
+    // restore() with the same holdings does the rest. REQUIRES: the views are empty; holdings[s]
+    // is a HoldingReader's of the contract of creation sequence s.
+    void restore_holdings(std::span<const Holding> holdings);
+    // Builds the views of a store restored at once (LedgerStore::restore), after
+    // restore_holdings(holdings): its active contracts' facts, its snapshots' holdings, and
+    // `kept`. Throws AppendError as an append would for a Splice contract without the fields the
+    // views read. REQUIRES: a holding for each contract.
     void restore(Kept kept, std::span<const Holding> holdings);
 
     // ---- LedgerExtension ----

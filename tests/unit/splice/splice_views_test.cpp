@@ -225,6 +225,15 @@ TEST_F(SpliceViewsTest, AHoldingReaderReadsOwnersAndLocksAheadOfARestore) {
     EXPECT_TRUE(other.owner.empty());
     EXPECT_TRUE(ownerless.holding);
     EXPECT_TRUE(ownerless.owner.empty());
+
+    // Of a contract's state: active unless archived.
+    auto held =
+        std::make_shared<const model::Contract>(contract("Amulet", amulet_value(alice, "1")));
+    EXPECT_TRUE(read(store::ContractState{.contract = held}).active);
+    const SpliceViews::Holding archived =
+        read(store::ContractState{.contract = held, .archived_at = 7});
+    EXPECT_FALSE(archived.active);
+    EXPECT_EQ(archived.owner, alice);
 }
 
 TEST(SpliceViews, AStoreWithoutThemSaysSo) {
