@@ -855,7 +855,7 @@ LedgerStore::Restoring LedgerStore::restore(Image image) {
     // transactions say.
     std::vector<bool> consumed(contracts_.size());
     for (const auto& [contract_id, offset] : image.consumed) {
-        const auto sequence = sequence_of(contract_id.view());
+        const auto sequence = sequence_of_.find(contract_id);  // a Name: no text hashed
         if (sequence && contracts_[*sequence].archived_at == offset) consumed[*sequence] = true;
     }
     // Each contract was created by the node that says so, and archived by a transaction that
