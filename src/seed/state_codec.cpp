@@ -1780,17 +1780,23 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
             in.reader_of({}), each, std::move(left_chunks), std::move(positions));
         const std::size_t updates = image.history.size();
 
-        // All is read: the store restores (its update ids' index is built on another thread
-        // meanwhile), then the views and the labels.
+        // All is read: the store restores (a fork's update ids' index is built on another
+        // thread meanwhile) while a second thread restores the views from the image's contracts
+        // and snapshots, which the store copies; then the labels.
         try {
-            // The holdings by owner, which need nothing of the store, alongside its restore.
             splice::SpliceViews& views = *store.extension<splice::SpliceViews>();
-            auto holdings_restored = std::async(
-                std::launch::async, [&views, &holdings] { views.restore_holdings(holdings); });
-            store::LedgerStore::Restoring restoring = store.restore(std::move(image));
-            holdings_restored.get();
-            views.restore(std::move(kept), holdings);
-            restoring.finish();
+            auto views_restored = std::async(std::launch::async, [&] {
+                views.restore(std::move(kept), holdings, image.contracts, image.snapshots);
+            });
+            std::optional<store::LedgerStore::Restoring> restoring;
+            try {
+                restoring.emplace(store.restore(std::move(image)));
+            } catch (...) {
+                views_restored.wait();  // it reads the image
+                throw;
+            }
+            views_restored.get();
+            restoring->finish();
         } catch (const store::AppendError& e) {
             In::fail(std::string("the ledger does not restore: ") + e.what());
         }

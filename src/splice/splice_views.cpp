@@ -443,22 +443,16 @@ SpliceViews::Holding SpliceViews::HoldingReader::operator()(const store::Contrac
     return holding;
 }
 
-void SpliceViews::restore_holdings(std::span<const Holding> holdings) {
-    for (std::size_t sequence = 0; sequence < holdings.size(); ++sequence) {
-        const Holding& h = holdings[sequence];
-        // As index() does, and nothing to undo; one without an owner is restore()'s to refuse.
-        if (h.holding && h.active && !h.locked && !h.owner.empty())
-            unlocked_by_owner_[h.owner].insert(static_cast<std::uint32_t>(sequence));
-    }
-}
-
-void SpliceViews::restore(Kept kept, std::span<const Holding> holdings) {
+void SpliceViews::restore(Kept kept, std::span<const Holding> holdings,
+                          std::span<const store::ContractState> contracts,
+                          std::span<const store::SnapshotPtr> snapshots) {
+    if (holdings.size() != contracts.size())
+        throw std::logic_error("a restore without a holding for each contract");
     // Whether extract() reads a template, learnt from its first active contract: a network has a
     // handful of templates, whose further contracts then skip the comparisons of names.
     std::vector<std::pair<std::uint32_t, bool>> viewed;
-    store_.visit_created(0, [&](std::uint64_t sequence, const store::ContractState& state) {
-        if (sequence >= holdings.size())
-            throw std::logic_error("a restore without a holding for each contract");
+    for (std::size_t sequence = 0; sequence < contracts.size(); ++sequence) {
+        const store::ContractState& state = contracts[sequence];
         const Holding& holding = holdings[sequence];
         if (holding.holding) {
             // A snapshot reads an archived holding's owner too: it was checked when it was
@@ -468,22 +462,23 @@ void SpliceViews::restore(Kept kept, std::span<const Holding> holdings) {
                 (void)extract(c.template_id(), c.argument);  // throws what is wrong
                 throw AppendError(c.contract_id.str() + " has no owner");
             }
-            return true;  // indexed by restore_holdings()
+            // As index() does (nothing is recorded to undo), from what the reader read.
+            if (holding.active && !holding.locked)
+                unlocked_by_owner_[holding.owner].insert(static_cast<std::uint32_t>(sequence));
+            continue;
         }
-        if (state.archived_at != 0) return true;
+        if (state.archived_at != 0) continue;
         const model::Contract& c = *state.contract;
         const std::uint32_t ref = c.template_ref.id();
         auto known = std::find_if(viewed.begin(), viewed.end(),
                                   [ref](const auto& t) { return t.first == ref; });
-        if (known != viewed.end() && !known->second) return true;
+        if (known != viewed.end() && !known->second) continue;
         const Fact fact = extract(c.template_id(), c.argument);
         const bool is_viewed = !std::holds_alternative<std::monostate>(fact);
         if (known == viewed.end()) viewed.emplace_back(ref, is_viewed);
         if (is_viewed) index(fact, state.contract, sequence);
-        return true;
-    });
-    for (const auto& [migration, at] : store_.snapshot_times())
-        on_snapshot(*store_.snapshot(migration, at, false));
+    }
+    for (const store::SnapshotPtr& snapshot : snapshots) on_snapshot(*snapshot);
     for (auto& [key, events] : kept.buy_traffic) buy_traffic_[key] = std::move(events);
     // Each current counter and vote request is an active one, of its sender and of a vote.
     for (const auto& [sender, id] : kept.counters) {
@@ -492,7 +487,7 @@ void SpliceViews::restore(Kept kept, std::span<const Holding> holdings) {
             fact == facts_.end() ? nullptr : std::get_if<CounterFact>(&fact->second.fact);
         if (counter == nullptr || counter->sender != sender)
             throw AppendError("the counter of " + sender.str() + " is not an active one of theirs");
-        counter_by_sender_[sender] = store_.created_locked(fact->second.sequence);
+        counter_by_sender_[sender] = contracts[fact->second.sequence].contract;
     }
     for (auto& [tracking, id] : kept.votes) {
         const auto fact = facts_.find(id);

@@ -764,7 +764,7 @@ void LedgerStore::add_fork_base(const TransactionDraft& draft, std::int64_t migr
     for (std::size_t i = 0; i < contracts.size(); ++i) add_created(contracts[i], draft, i);
 }
 
-LedgerStore::Restoring LedgerStore::restore(Image image) {
+LedgerStore::Restoring LedgerStore::restore(Image&& image) {
     const std::unique_lock lock(mutex_);
     if (!history_.empty() || !contracts_.empty() || !snapshots_.empty())
         throw AppendError("only an empty ledger is restored");
@@ -775,10 +775,10 @@ LedgerStore::Restoring LedgerStore::restore(Image image) {
         throw AppendError("the fork's base holds more contracts than the ledger");
     // The contracts and their index by id.
     sequence_of_.reserve(image.contracts.size());
-    for (ContractState& state : image.contracts) {
+    for (const ContractState& state : image.contracts) {
         const auto sequence = static_cast<std::uint32_t>(contracts_.size());
         templates_.insert(state.contract->template_ref);
-        contracts_.push_back(std::move(state));
+        contracts_.push_back(state);
         if (!sequence_of_.insert(sequence)) {
             throw AppendError("contract " + contracts_.back().contract->contract_id.str() +
                               " is there twice");
@@ -904,10 +904,10 @@ LedgerStore::Restoring LedgerStore::restore(Image image) {
                 .contract = c, .migration_id = migration, .synchronizer_id = synchronizer.str()};
         }
     }
-    for (SnapshotPtr& snapshot : image.snapshots) {
+    for (const SnapshotPtr& snapshot : image.snapshots) {
         next_acs_row_id_ += static_cast<std::int64_t>(snapshot->acs.rows.size());
         const Timestamp at = snapshot->record_time;
-        if (!snapshots_[snapshot->migration_id].emplace(at, std::move(snapshot)).second)
+        if (!snapshots_[snapshot->migration_id].emplace(at, snapshot).second)
             throw AppendError("a snapshot is there twice");
     }
     now_ = image.now;

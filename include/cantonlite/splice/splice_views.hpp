@@ -193,16 +193,15 @@ class SpliceViews final : public store::LedgerExtension {
         // The same, active when the contract is not archived.
         Holding operator()(const store::ContractState& state);
     };
-    // The first part of a restore, which reads nothing of the store, so that it may run on
-    // another thread while the store restores: the active unlocked holdings by owner. Then
-    // restore() with the same holdings does the rest. REQUIRES: the views are empty; holdings[s]
-    // is a HoldingReader's of the contract of creation sequence s.
-    void restore_holdings(std::span<const Holding> holdings);
-    // Builds the views of a store restored at once (LedgerStore::restore), after
-    // restore_holdings(holdings): its active contracts' facts, its snapshots' holdings, and
-    // `kept`. Throws AppendError as an append would for a Splice contract without the fields the
-    // views read. REQUIRES: a holding for each contract.
-    void restore(Kept kept, std::span<const Holding> holdings);
+    // Builds the views of a store restored at once (LedgerStore::restore) from what it restores,
+    // reading nothing of the store, so that it may run on another thread meanwhile: the active
+    // contracts' facts (`contracts` in creation order; holdings[s] is a HoldingReader's of
+    // contracts[s]), the holdings of `snapshots` (in the order taken), and `kept`. Throws
+    // AppendError as an append would for a Splice contract without the fields the views read.
+    // REQUIRES: the views are empty.
+    void restore(Kept kept, std::span<const Holding> holdings,
+                 std::span<const store::ContractState> contracts,
+                 std::span<const store::SnapshotPtr> snapshots);
 
     // ---- LedgerExtension ----
     void prepare(const store::TransactionDraft& draft) override;

@@ -338,8 +338,10 @@ class LedgerStore {
     // (SpliceViews::restore). Nothing is recorded to undo. Throws AppendError when the image
     // would break an index (a contract id twice, an update out of place). REQUIRES: the store is
     // empty and not shared before finish(), which the caller calls before any reader of update
-    // ids; the image is consistent (a state file this cantonlite wrote, checksummed).
-    [[nodiscard]] Restoring restore(Image image);
+    // ids; the image is consistent (a state file this cantonlite wrote, checksummed). The image's
+    // contracts and snapshots are copied, not taken: another thread may read them meanwhile (the
+    // views restore from them alongside); the rest is taken.
+    [[nodiscard]] Restoring restore(Image&& image);
 
     // Starts the next migration id: every active contract is re-imported into it (import updates).
     void migrate(model::Timestamp record_time);
