@@ -121,8 +121,11 @@ std::unique_ptr<LiveNetwork> LiveNetwork::load_state(std::string_view bytes,
 std::unique_ptr<LiveNetwork> LiveNetwork::load_state_file(const std::filesystem::path& path,
                                                           const LoadProgress& progress) {
     // Mapped, not read into a buffer; a pipe or the like is read.
-    if (const std::optional<util::MappedFile> mapped = util::MappedFile::open(path))
-        return load_state(mapped->bytes(), path.string(), progress);
+    if (std::optional<util::MappedFile> mapped = util::MappedFile::open(path)) {
+        std::unique_ptr<LiveNetwork> network = load_state(mapped->bytes(), path.string(), progress);
+        network->drop_later(std::move(*mapped));
+        return network;
+    }
     const std::optional<std::string> bytes = util::read_file(path);
     if (!bytes) throw SeedError(path.string() + ": cannot be read");
     return load_state(*bytes, path.string(), progress);
@@ -704,13 +707,7 @@ Written LiveNetwork::load_state_bytes(std::string_view bytes, const std::string&
     go_live();
     nlohmann::json answer = clock_json();
     answer["loaded"] = source;
-    {
-        const std::lock_guard freeing(freeing_mutex_);
-        if (freeing_.valid()) freeing_.wait();
-        freeing_ = std::async(std::launch::async, [old = std::move(loaded)]() mutable {
-            LoadedSeed gone = std::move(old);
-        });
-    }
+    drop_later(std::move(loaded));
     return Written{.answer = std::move(answer)};
 }
 
