@@ -66,24 +66,30 @@ constexpr std::size_t rows_per_insert = 1000;
 
 // libpq, opened when a journal in PostgreSQL is first opened rather than at every start of the
 // process: with the libraries it needs (Kerberos, LDAP, GnuTLS and more), loading it took 1.7 ms
-// of each start, a fortieth of a state file's load. Its functions by their names.
+// of each start, a fortieth of a state file's load. The functions this journal calls, each as
+// X(name), and a table of them by their names.
+#define CANTONLITE_LIBPQ_FUNCTIONS(X) \
+    X(PQclear)                        \
+    X(PQconnectdbParams)              \
+    X(PQconsumeInput)                 \
+    X(PQerrorMessage)                 \
+    X(PQexecParams)                   \
+    X(PQfinish)                       \
+    X(PQfreemem)                      \
+    X(PQgetlength)                    \
+    X(PQgetvalue)                     \
+    X(PQnotifies)                     \
+    X(PQntuples)                      \
+    X(PQresultErrorMessage)           \
+    X(PQresultStatus)                 \
+    X(PQsetNoticeProcessor)           \
+    X(PQsocket)                       \
+    X(PQstatus)
+
 struct Libpq {
-    decltype(&::PQclear) PQclear;
-    decltype(&::PQconnectdbParams) PQconnectdbParams;
-    decltype(&::PQconsumeInput) PQconsumeInput;
-    decltype(&::PQerrorMessage) PQerrorMessage;
-    decltype(&::PQexecParams) PQexecParams;
-    decltype(&::PQfinish) PQfinish;
-    decltype(&::PQfreemem) PQfreemem;
-    decltype(&::PQgetlength) PQgetlength;
-    decltype(&::PQgetvalue) PQgetvalue;
-    decltype(&::PQnotifies) PQnotifies;
-    decltype(&::PQntuples) PQntuples;
-    decltype(&::PQresultErrorMessage) PQresultErrorMessage;
-    decltype(&::PQresultStatus) PQresultStatus;
-    decltype(&::PQsetNoticeProcessor) PQsetNoticeProcessor;
-    decltype(&::PQsocket) PQsocket;
-    decltype(&::PQstatus) PQstatus;
+#define CANTONLITE_LIBPQ_MEMBER(name) decltype(&::name) name;
+    CANTONLITE_LIBPQ_FUNCTIONS(CANTONLITE_LIBPQ_MEMBER)
+#undef CANTONLITE_LIBPQ_MEMBER
 };
 
 // Throws JournalError when libpq cannot be loaded (the libpq5 package).
@@ -101,28 +107,9 @@ const Libpq& libpq() {
             return found;
         };
         Libpq lib{};
-        lib.PQclear = reinterpret_cast<decltype(lib.PQclear)>(symbol("PQclear"));
-        lib.PQconnectdbParams =
-            reinterpret_cast<decltype(lib.PQconnectdbParams)>(symbol("PQconnectdbParams"));
-        lib.PQconsumeInput =
-            reinterpret_cast<decltype(lib.PQconsumeInput)>(symbol("PQconsumeInput"));
-        lib.PQerrorMessage =
-            reinterpret_cast<decltype(lib.PQerrorMessage)>(symbol("PQerrorMessage"));
-        lib.PQexecParams = reinterpret_cast<decltype(lib.PQexecParams)>(symbol("PQexecParams"));
-        lib.PQfinish = reinterpret_cast<decltype(lib.PQfinish)>(symbol("PQfinish"));
-        lib.PQfreemem = reinterpret_cast<decltype(lib.PQfreemem)>(symbol("PQfreemem"));
-        lib.PQgetlength = reinterpret_cast<decltype(lib.PQgetlength)>(symbol("PQgetlength"));
-        lib.PQgetvalue = reinterpret_cast<decltype(lib.PQgetvalue)>(symbol("PQgetvalue"));
-        lib.PQnotifies = reinterpret_cast<decltype(lib.PQnotifies)>(symbol("PQnotifies"));
-        lib.PQntuples = reinterpret_cast<decltype(lib.PQntuples)>(symbol("PQntuples"));
-        lib.PQresultErrorMessage =
-            reinterpret_cast<decltype(lib.PQresultErrorMessage)>(symbol("PQresultErrorMessage"));
-        lib.PQresultStatus =
-            reinterpret_cast<decltype(lib.PQresultStatus)>(symbol("PQresultStatus"));
-        lib.PQsetNoticeProcessor =
-            reinterpret_cast<decltype(lib.PQsetNoticeProcessor)>(symbol("PQsetNoticeProcessor"));
-        lib.PQsocket = reinterpret_cast<decltype(lib.PQsocket)>(symbol("PQsocket"));
-        lib.PQstatus = reinterpret_cast<decltype(lib.PQstatus)>(symbol("PQstatus"));
+#define CANTONLITE_LIBPQ_LOAD(name) lib.name = reinterpret_cast<decltype(lib.name)>(symbol(#name));
+        CANTONLITE_LIBPQ_FUNCTIONS(CANTONLITE_LIBPQ_LOAD)
+#undef CANTONLITE_LIBPQ_LOAD
         return lib;
     }();
     return loaded;

@@ -800,7 +800,7 @@ TEST_F(LedgerStoreTest, ARestoredStoreReadsEachTransactionWhenFirstAskedFor) {
 // A restored history whose ids all derive from the network's namespace (no kept id, so no two
 // alike) indexes them when first looked up by id, not at the restore; appends and rollbacks before
 // that, a swap of contents, and concurrent lookups all find what a store built as it went finds.
-TEST_F(LedgerStoreTest, ARestoredStoreIndexesItsUpdateIdsWhenFirstLookedUpById) {
+TEST_F(LedgerStoreTest, ARestoredStoreIndexesItsUpdateIdsAtTheFirstOfConcurrentLookups) {
     for (int i = 0; i < 20; ++i) mint(alice, "1");
     auto reads = std::make_shared<std::atomic<int>>(0);
     LedgerStore restored(network(), Timestamp{1'000 * second});

@@ -1,9 +1,9 @@
 #include "cantonlite/util/prefault.hpp"
 
+#include <sys/mman.h>
 #include <sys/resource.h>
 
 #include <cstddef>
-#include <memory>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -17,8 +17,16 @@ long minor_faults() {
     return usage.ru_minflt;
 }
 
-// Prefaulting keeps what memory holds, at any alignment and size, and makes the writes that
-// follow it find their pages: writing 16 MiB after it takes far fewer faults than its 4 096 pages.
+// Faults taken by writing a byte to each page of `memory`.
+long faults_writing(char* memory, std::size_t size) {
+    const long before = minor_faults();
+    for (std::size_t i = 0; i < size; i += 4096) memory[i] = 1;
+    return minor_faults() - before;
+}
+
+// Prefaulting keeps what memory holds, at any alignment and size, and spares the writes that
+// follow it their faults: writing 16 MiB after it takes under half the faults of writing 16 MiB
+// of fresh memory (none against 4 096 here; under ASan, each also faults its shadow's 512 pages).
 TEST(Prefault, KeepsWhatMemoryHoldsAndSparesTheFaultsOfTheWritesAfterIt) {
     std::string held(10'000, 'x');
     for (std::size_t i = 0; i < held.size(); ++i) held[i] = static_cast<char>('a' + i % 26);
@@ -27,12 +35,24 @@ TEST(Prefault, KeepsWhatMemoryHoldsAndSparesTheFaultsOfTheWritesAfterIt) {
     prefault({held.data(), 0});
     EXPECT_EQ(held, before);
 
+    // Fresh pages of their own (not a heap's, which may hold pages touched before).
     constexpr std::size_t size = 16 << 20;
-    const std::unique_ptr<char[]> fresh(new char[size]);  // not touched: its pages are not there
-    if (!prefault({fresh.get(), size})) GTEST_SKIP() << "the kernel has no MADV_POPULATE_WRITE";
-    const long faults = minor_faults();
-    for (std::size_t i = 0; i < size; i += 4096) fresh[i] = 1;
-    EXPECT_LT(minor_faults() - faults, 64);
+    const auto fresh_pages = [] {
+        void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        return p == MAP_FAILED ? nullptr : static_cast<char*>(p);
+    };
+    char* const prefaulted = fresh_pages();
+    char* const fresh = fresh_pages();
+    ASSERT_NE(prefaulted, nullptr);
+    ASSERT_NE(fresh, nullptr);
+    const bool done = prefault({prefaulted, size});
+    const long after_prefault = faults_writing(prefaulted, size);
+    const long unprepared = faults_writing(fresh, size);
+    ::munmap(prefaulted, size);
+    ::munmap(fresh, size);
+    if (!done) GTEST_SKIP() << "the kernel has no MADV_POPULATE_WRITE";
+    EXPECT_GE(unprepared, 4000);
+    EXPECT_LT(2 * after_prefault, unprepared);
 }
 
 }  // namespace
