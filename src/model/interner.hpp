@@ -171,13 +171,20 @@ class Interner {
     }
 
     // The slot of `key` (hashed `h`) in `table`: the one holding its number, else the empty one
-    // where it goes.
-    std::size_t probe(const Table& table, std::string_view key, std::uint32_t h) const {
+    // where it goes; and what the probe read there (0 for the empty one). A lock-free reader
+    // must go by what it read: a writer may fill the empty slot with another sequence's number
+    // meanwhile.
+    struct Probed {
+        std::size_t at;
+        std::uint32_t slot;
+    };
+    Probed probe(const Table& table, std::string_view key, std::uint32_t h) const {
         const std::uint32_t want = tag(h);
         for (std::size_t i = h & table.mask;; i = (i + 1) & table.mask) {
             const std::uint32_t slot = table.slots[i].load(std::memory_order_acquire);
-            if (slot == 0) return i;
-            if ((slot & ~id_mask) == want && bytes(get((slot & id_mask) - 1)) == key) return i;
+            if (slot == 0) return {i, 0};
+            if ((slot & ~id_mask) == want && bytes(get((slot & id_mask) - 1)) == key)
+                return {i, slot};
         }
     }
 
@@ -202,8 +209,7 @@ class Interner {
 
     std::optional<std::uint32_t> find_hashed(std::string_view key, std::uint32_t h) const {
         const Table& table = *table_.load(std::memory_order_acquire);
-        const std::uint32_t slot =
-            table.slots[probe(table, key, h)].load(std::memory_order_acquire);
+        const std::uint32_t slot = probe(table, key, h).slot;
         if (slot == 0) return std::nullopt;
         return (slot & id_mask) - 1;
     }
@@ -211,9 +217,9 @@ class Interner {
     // `items`, hashed `h`. REQUIRES: mutex_ held.
     std::uint32_t intern_locked(View items, std::uint32_t h) {
         const std::string_view key = bytes(items);
-        std::size_t at = probe(*tables_.back(), key, h);
-        if (const std::uint32_t slot = tables_.back()->slots[at].load(std::memory_order_relaxed))
-            return (slot & id_mask) - 1;
+        const Probed probed = probe(*tables_.back(), key, h);
+        if (probed.slot != 0) return (probed.slot & id_mask) - 1;
+        std::size_t at = probed.at;
         const std::uint32_t id = next_id_;
         if (id + 1 > id_mask) throw std::length_error("too many names");
         const T* stored = store(items);
@@ -230,7 +236,7 @@ class Interner {
         ++next_id_;
         if (4 * std::size_t{next_id_} > 3 * (tables_.back()->mask + 1)) {
             grow((tables_.back()->mask + 1) * 2);
-            at = probe(*tables_.back(), key, h);
+            at = probe(*tables_.back(), key, h).at;
         }
         // Published after its entry: a reader that finds the number finds the sequence.
         tables_.back()->slots[at].store(tag(h) | (id + 1), std::memory_order_release);
