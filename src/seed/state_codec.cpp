@@ -1784,19 +1784,15 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
         // thread meanwhile) while a second thread restores the views from the image's contracts
         // and snapshots, which the store copies; then the labels.
         try {
+            // Should the store's restore throw, the future's destructor (std::async's) waits for
+            // the views, which read the image, before the image goes.
             splice::SpliceViews& views = *store.extension<splice::SpliceViews>();
             auto views_restored = std::async(std::launch::async, [&] {
                 views.restore(std::move(kept), holdings, image.contracts, image.snapshots);
             });
-            std::optional<store::LedgerStore::Restoring> restoring;
-            try {
-                restoring.emplace(store.restore(std::move(image)));
-            } catch (...) {
-                views_restored.wait();  // it reads the image
-                throw;
-            }
+            store::LedgerStore::Restoring restoring = store.restore(std::move(image));
             views_restored.get();
-            restoring->finish();
+            restoring.finish();
         } catch (const store::AppendError& e) {
             In::fail(std::string("the ledger does not restore: ") + e.what());
         }

@@ -4,6 +4,7 @@
 #include <future>
 #include <limits>
 #include <mutex>
+#include <ranges>
 #include <stdexcept>
 #include <tuple>
 #include <unordered_set>
@@ -682,17 +683,23 @@ std::optional<model::UpdateId> kept_update_id(const std::optional<LedgerStore::K
 
 }  // namespace
 
+std::optional<std::size_t> LedgerStore::index_restored_ids(std::size_t count) const {
+    offset_of_update_.reserve(offset_of_update_.size() + count);
+    for (std::size_t i = 0; i < count; ++i) {
+        const auto position = static_cast<std::uint32_t>(i);
+        if (!offset_of_update_.insert(
+                position, decltype(offset_of_update_)::hash_of(history_.update_id(position))))
+            return i;
+    }
+    return std::nullopt;
+}
+
 void LedgerStore::index_update_ids() const {
     if (ids_indexed_.load(std::memory_order_acquire)) return;
     const std::lock_guard lock(ids_mutex_);
     if (ids_indexed_.load(std::memory_order_relaxed)) return;
-    offset_of_update_.reserve(offset_of_update_.size() + unindexed_ids_);
-    for (std::size_t i = 0; i < unindexed_ids_; ++i) {
-        const auto position = static_cast<std::uint32_t>(i);
-        if (!offset_of_update_.insert(
-                position, decltype(offset_of_update_)::hash_of(history_.update_id(position))))
-            throw std::logic_error("an update id there twice, of a history that has none alike");
-    }
+    if (index_restored_ids(unindexed_ids_))
+        throw std::logic_error("an update id there twice, of a history that has none alike");
     ids_indexed_.store(true, std::memory_order_release);
 }
 
@@ -795,40 +802,25 @@ LedgerStore::Restoring LedgerStore::restore(Image&& image) {
     if ((image.decoder != nullptr || !image.id_namespaces.empty()) &&
         image.id_namespaces.size() != image.history.size())
         throw std::logic_error("an image without an id namespace for each update");
-    const bool with_decoder = image.decoder != nullptr;
-    history_.restore(std::move(image.history), std::move(image.decoder),
-                     with_decoder ? image.id_namespaces : std::vector<Name>{});
-    const auto unread = [this](std::size_t position) { return !history_.is_read(position); };
     // The update ids' index (a SHA-256 an update, a tenth of a load). When each id derives from
     // the network's namespace, no two are alike: the first lookup by id builds it
     // (index_update_ids). Otherwise (a fork's kept ids), it is built now on a second thread while
     // this one builds the rest, and the caller the views, reading history_ alone, to find an id
     // there twice.
+    const bool ids_alike_none = !image.id_namespaces.empty() &&
+                                std::all_of(image.id_namespaces.begin(), image.id_namespaces.end(),
+                                            [this](Name n) { return n == id_namespace_; });
+    history_.restore(std::move(image.history), std::move(image.decoder),
+                     std::move(image.id_namespaces));
+    const auto unread = [this](std::size_t position) { return !history_.is_read(position); };
     Restoring restoring;
     restoring.store_ = this;
-    if (!image.id_namespaces.empty() &&
-        std::all_of(image.id_namespaces.begin(), image.id_namespaces.end(),
-                    [this](Name n) { return n == id_namespace_; })) {
+    if (ids_alike_none) {
         unindexed_ids_ = history_.size();
         ids_indexed_.store(unindexed_ids_ == 0);
     } else {
-        restoring.ids_ = std::async(
-            std::launch::async,
-            [this, namespaces = std::move(image.id_namespaces)]() -> std::optional<std::size_t> {
-                offset_of_update_.reserve(history_.size());
-                for (std::size_t i = 0; i < history_.size(); ++i) {
-                    const auto position = static_cast<std::uint32_t>(i);
-                    const bool inserted =
-                        namespaces.empty()
-                            ? offset_of_update_.insert(position)
-                            : offset_of_update_.insert(
-                                  position,
-                                  decltype(offset_of_update_)::hash_of(model::UpdateId::of(
-                                      namespaces[i].view(), static_cast<Offset>(i) + 1)));
-                    if (!inserted) return i;
-                }
-                return std::nullopt;
-            });
+        restoring.ids_ =
+            std::async(std::launch::async, [this] { return index_restored_ids(history_.size()); });
     }
     for (const auto& [hash, offset] : image.external_hashes) {
         if (offset < 1 || offset > static_cast<Offset>(history_.size()) ||
@@ -1238,19 +1230,15 @@ std::vector<UpdatePtr> LedgerStore::history_page(
     const auto key = [](const UpdatePtr& u) {
         return std::pair(migration_id_of(*u), record_time_of(*u));
     };
+    // The first position whose key is after `after`, found over positions, so that only the
+    // updates the search visits are read.
     std::size_t position = 0;
     if (after) {
-        // The first position whose key is after `after` (partition_point over positions, so that
-        // only the updates it visits are read).
-        for (std::size_t n = history_.size(); n > 0;) {
-            const std::size_t half = n / 2;
-            if (key(history_[position + half]) <= *after) {
-                position += half + 1;
-                n -= half + 1;
-            } else {
-                n = half;
-            }
-        }
+        const auto positions = std::views::iota(std::size_t{0}, history_.size());
+        position = static_cast<std::size_t>(
+            std::ranges::partition_point(
+                positions, [&](std::size_t p) { return key(history_[p]) <= *after; }) -
+            positions.begin());
     }
     std::vector<UpdatePtr> out;
     for (; position < history_.size(); ++position) {

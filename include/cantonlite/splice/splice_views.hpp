@@ -183,10 +183,10 @@ class SpliceViews final : public store::LedgerExtension {
         bool active = true;  // not archived
         Name owner;
     };
-    // Reads contracts' holdings ahead of restore(), on any thread, a reader a thread: a state
-    // file's decoding threads read each contract's while its argument is in cache, where
-    // restore() would read a hundred thousand arguments again, from memory. Remembers what each
-    // template is.
+    // Reads contracts' holdings ahead of restore(), on any thread: a state file's decoding
+    // threads read each contract's while its argument is in cache, where restore() would read a
+    // hundred thousand arguments again, from memory. What each template is, each thread
+    // remembers by its TemplateRef.
     class HoldingReader {
       public:
         Holding operator()(const model::Contract& c);

@@ -90,8 +90,8 @@ class History {
     [[nodiscard]] bool is_read(std::size_t position) const;
 
     // Takes `updates`, where each nullptr is one `decoder` reads when first asked for, and
-    // id_namespaces[i] is update i's namespace (its id's source). REQUIRES: this is empty; with a
-    // decoder, one namespace an update.
+    // id_namespaces[i] is update i's namespace (its id's source), kept with a decoder for
+    // update_id(), else dropped. REQUIRES: this is empty; with a decoder, one namespace an update.
     void restore(std::vector<UpdatePtr> updates, std::unique_ptr<Decoder> decoder,
                  std::vector<Name> id_namespaces);
     // Exchanges the updates; each keeps its contracts.
@@ -304,8 +304,10 @@ class LedgerStore {
         std::int64_t fork_base_migration_id = 0;
         std::vector<std::pair<std::uint32_t, Name>> fork_base_created_in;  // fork_base_runs()
         // Each update's id_namespace, whose id is UpdateId::of(it, its offset), or empty: read
-        // from the updates. The index of update ids is then built from this array, rather than by
-        // going to each update's block (a cache miss an update: a third of that index's time).
+        // from the updates. With a decoder, the history keeps it, and the index of update ids is
+        // built from it rather than by going to each update's block (a cache miss an update: a
+        // third of that index's time); when each is the network's, that index waits for its first
+        // lookup.
         std::vector<Name> id_namespaces;
         // Reads the transactions left out: history[i] is nullptr for each (id_namespaces then
         // names every update's). REQUIRES: each create of those made the contract that says so,
@@ -532,6 +534,10 @@ class LedgerStore {
     void check_kept(const std::optional<model::UpdateId>& kept) const;
     // Indexes the ids a restore left out, once. REQUIRES: mutex_ held (either side).
     void index_update_ids() const;
+    // Indexes the ids of the first `count` updates, each read from history_ (a restored one's from
+    // its namespace, not its update); the position of one there twice. REQUIRES: they are not
+    // indexed; no other thread uses offset_of_update_.
+    std::optional<std::size_t> index_restored_ids(std::size_t count) const;
     // What an update carries to derive its id from: the network's namespace, or the kept id.
     [[nodiscard]] Name id_source(const std::optional<model::UpdateId>& kept) const;
     // Throws AppendError unless one more update and `new_contracts` more contracts fit: their
