@@ -4,7 +4,6 @@
 #include <future>
 #include <limits>
 #include <mutex>
-#include <ranges>
 #include <stdexcept>
 #include <tuple>
 #include <unordered_set>
@@ -1230,15 +1229,20 @@ std::vector<UpdatePtr> LedgerStore::history_page(
     const auto key = [](const UpdatePtr& u) {
         return std::pair(migration_id_of(*u), record_time_of(*u));
     };
-    // The first position whose key is after `after`, found over positions, so that only the
-    // updates the search visits are read.
+    // The first position whose key is after `after`: partition_point over positions, written
+    // out, so that only the updates it visits are read (the store's layer takes no Boost
+    // counting_iterator, and clang before 16 does not compile libstdc++ 12's iota_view).
     std::size_t position = 0;
     if (after) {
-        const auto positions = std::views::iota(std::size_t{0}, history_.size());
-        position = static_cast<std::size_t>(
-            std::ranges::partition_point(
-                positions, [&](std::size_t p) { return key(history_[p]) <= *after; }) -
-            positions.begin());
+        for (std::size_t n = history_.size(); n > 0;) {
+            const std::size_t half = n / 2;
+            if (key(history_[position + half]) <= *after) {
+                position += half + 1;
+                n -= half + 1;
+            } else {
+                n = half;
+            }
+        }
     }
     std::vector<UpdatePtr> out;
     for (; position < history_.size(); ++position) {
