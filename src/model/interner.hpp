@@ -56,11 +56,15 @@ class Interner {
         return intern_locked(items, h);
     }
 
+    // What the table hashes a sequence by (32 bits).
+    static std::uint32_t hash_of(View items) { return hash(bytes(items)); }
+
     // The numbers of `items`, in order, into `ids`: intern() of each, the table's slots fetched a
     // few sequences ahead and the lock taken once a thousand (a state file interns its whole
-    // table of texts at once; each new sequence's probe would otherwise wait on memory).
+    // table of texts at once; each new sequence's probe would otherwise wait on memory). With
+    // `hashed`, hash_of() of each item, computed already (on another thread).
     template <class Items>
-    void intern_all(const Items& items, std::uint32_t* ids) {
+    void intern_all(const Items& items, std::uint32_t* ids, const std::uint32_t* hashed = nullptr) {
         constexpr std::size_t ahead = 8;
         constexpr std::size_t batch = 1024;
         std::array<std::uint32_t, ahead> hashes{};
@@ -76,7 +80,8 @@ class Interner {
                     ids[j] = intern_locked(View(items[j]), hashes[j % ahead]);
                 }
                 if (i < end) {
-                    const std::uint32_t h = hash(bytes(View(items[i])));
+                    const std::uint32_t h =
+                        hashed != nullptr ? hashed[i] : hash(bytes(View(items[i])));
                     hashes[i % ahead] = h;
                     const Table& table = *tables_.back();
                     __builtin_prefetch(&table.slots[h & table.mask]);

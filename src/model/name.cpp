@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 
 #include "interner.hpp"
 
@@ -78,10 +79,17 @@ std::optional<Name> Name::find(std::string_view text) {
     return from_id(*id);
 }
 
-void Name::intern_all(std::span<const std::string_view> texts, Name* out) {
+std::uint32_t Name::hash_of(std::string_view text) {
+    return detail::Interner<char>::hash_of(text);
+}
+
+void Name::intern_all(std::span<const std::string_view> texts, Name* out,
+                      std::span<const std::uint32_t> hashes) {
     static_assert(sizeof(Name) == sizeof(std::uint32_t));
+    if (!hashes.empty() && hashes.size() != texts.size())
+        throw std::invalid_argument("Name::intern_all: not one hash a text");
     std::vector<std::uint32_t> ids(texts.size());
-    name_table().intern_all(texts, ids.data());
+    name_table().intern_all(texts, ids.data(), hashes.empty() ? nullptr : hashes.data());
     for (std::size_t i = 0; i < ids.size(); ++i) out[i] = from_id(ids[i]);
 }
 

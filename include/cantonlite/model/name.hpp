@@ -29,8 +29,12 @@ class Name {
     // REQUIRES: no other thread uses Names or NameSets, as after loading a seed at start-up.
     static void release_retired_tables();
     // The Names of `texts`, into out[0] to out[size - 1]: as Name(text) of each, faster for many
-    // texts at once (a state file's table).
-    static void intern_all(std::span<const std::string_view> texts, Name* out);
+    // texts at once (a state file's table). `hashes`, when given, holds hash_of() of each text,
+    // computed ahead (on another thread).
+    static void intern_all(std::span<const std::string_view> texts, Name* out,
+                           std::span<const std::uint32_t> hashes = {});
+    // What the table of Names hashes `text` by.
+    [[nodiscard]] static std::uint32_t hash_of(std::string_view text);
     // Makes room for `more` new Names at once (a seed load knows roughly how many it brings).
     static void reserve(std::size_t more);
     // Makes room for new texts of `bytes` bytes in all, in one block of memory that interning

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -126,6 +127,32 @@ TEST(Name, InterningManyAtOnceGivesEachTheNameItHasAlone) {
     EXPECT_EQ(names[100'000], names[100'001]);
     EXPECT_TRUE(names[texts.size() - 2].empty());
     EXPECT_EQ(names.back(), before);
+}
+
+// Texts hashed ahead (as a state file's are, on another thread) are interned as they would be
+// unhashed: old, new, repeated and empty ones; a count of hashes that is not one a text is refused.
+TEST(Name, InterningManyHashedAheadGivesEachTheNameItHasAlone) {
+    std::vector<std::string> owned;
+    for (int i = 0; i < 5'000; ++i) owned.push_back("hashed-" + std::to_string(i % 3'000));
+    owned.emplace_back();
+    owned.emplace_back("already hashed");
+    const Name before("already hashed");
+    std::vector<std::string_view> texts(owned.begin(), owned.end());
+    std::vector<std::uint32_t> hashes;
+    for (const std::string_view text : texts) hashes.push_back(Name::hash_of(text));
+    std::vector<Name> names(texts.size());
+
+    Name::intern_all(texts, names.data(), hashes);
+
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        ASSERT_EQ(names[i].view(), texts[i]) << i;
+        ASSERT_EQ(Name::find(texts[i]), names[i]) << i;
+    }
+    EXPECT_EQ(names[7], names[3'007]);
+    EXPECT_TRUE(names[texts.size() - 2].empty());
+    EXPECT_EQ(names.back(), before);
+    hashes.pop_back();
+    EXPECT_THROW(Name::intern_all(texts, names.data(), hashes), std::invalid_argument);
 }
 
 // One thread interns very many at once while another interns the same texts one by one and a

@@ -186,6 +186,43 @@ TEST(StateFile, ANetworkLoadedInPlaceGoesOnAsAFreshLoad) {
     EXPECT_EQ(running->state(), file);
 }
 
+// A file of thousands of texts (whose later ones are hashed on a second thread at start-up) and
+// holdings: each text comes back as the Name it was in this process (none interned twice), and
+// the views read the same holdings.
+TEST(StateFile, AFileOfManyTextsLoadsEachAsTheNameItWas) {
+    const auto network = default_network();
+    json steps = json::array();
+    for (int i = 0; i < 2'500; ++i) {
+        steps.push_back({{"step", "mint"},
+                         {"owner", i % 2 == 0 ? "alice" : "bob"},
+                         {"amount", std::to_string(i + 1) + ".5"},
+                         {"as", "many-" + std::to_string(i)}});
+    }
+    network->apply_steps(steps);
+    const std::string bytes = network->state();
+
+    const auto loaded = LiveNetwork::load_state(bytes, "s.state");
+
+    const store::LedgerStore& saved = network->store();
+    const store::LedgerStore& read = loaded->store();
+    ASSERT_EQ(read.active_contracts().size(), saved.active_contracts().size());
+    const auto ids = [](const store::LedgerStore& s) {
+        std::vector<std::uint32_t> out;
+        for (const model::ContractPtr& c : s.active_contracts()) out.push_back(c->contract_id.id());
+        return out;
+    };
+    EXPECT_EQ(ids(read), ids(saved));
+    std::size_t holdings = 0;
+    for (const model::User& user : saved.network().users) {
+        const std::size_t n = splice::views(saved).unlocked_amulets_of(user.party).size();
+        EXPECT_EQ(splice::views(read).unlocked_amulets_of(user.party).size(), n) << user.id;
+        holdings += n;
+    }
+    EXPECT_GE(holdings, 2'500U);
+    EXPECT_EQ(loaded->state(), bytes);
+    EXPECT_EQ(summary(*loaded), summary(*network));
+}
+
 TEST(StateFile, RefusesWhatIsNotAStateFile) {
     EXPECT_EQ(refusal(""), "s.state: is not a cantonlite state file");
     EXPECT_EQ(refusal(R"({"network": {}})"), "s.state: is not a cantonlite state file");
