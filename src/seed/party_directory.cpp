@@ -18,8 +18,12 @@ void PartyDirectory::count_aliases() {
     for (const auto& [_, party] : aliases_) ++aliases_count_[party];
 }
 
-void PartyDirectory::replace_aliases(std::map<std::string, std::string> aliases) {
-    aliases_ = std::move(aliases);
+std::map<std::string, std::string> PartyDirectory::aliases() const {
+    return {aliases_.begin(), aliases_.end()};
+}
+
+void PartyDirectory::replace_aliases(const std::map<std::string, std::string>& aliases) {
+    aliases_ = {aliases.begin(), aliases.end()};
     count_aliases();
 }
 
@@ -42,10 +46,15 @@ std::string PartyDirectory::resolve(const nlohmann::json& ref, const std::string
                                     "must be a party reference, got " + model::describe_json(ref));
     }
     const auto& text = ref.get_ref<const std::string&>();
-    if (const auto alias = aliases_.find(text); alias != aliases_.end()) return alias->second;
-    if (const auto it = aliases_count_.find(text); it != aliases_count_.end() && it->second > 0)
-        return text;
+    if (const std::string* party = find(text)) return *party;
     throw model::JsonFieldError(pointer, "unknown party '" + text + "'");
+}
+
+const std::string* PartyDirectory::find(const std::string& ref) const {
+    if (const auto alias = aliases_.find(ref); alias != aliases_.end()) return &alias->second;
+    if (const auto it = aliases_count_.find(ref); it != aliases_count_.end() && it->second > 0)
+        return &it->first;
+    return nullptr;
 }
 
 }  // namespace cantonlite::seed

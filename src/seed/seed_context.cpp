@@ -34,8 +34,15 @@ Party SeedContext::resolve_party(const nlohmann::json& ref, const std::string& p
 }
 
 Party SeedContext::party(const JsonObject& o, std::string_view key) const {
-    if (!o.has(key)) throw model::JsonFieldError(o.pointer_of(key), "is required");
-    return resolve_party(o.value().at(std::string(key)), o.pointer_of(key));
+    const auto ref = o.value().find(key);
+    if (ref == o.value().end() || ref->is_null())
+        throw model::JsonFieldError(o.pointer_of(key), "is required");
+    // The field's JSON pointer is spelled only for an error (a seed names a party at each step).
+    if (ref->is_string()) {
+        if (const std::string* party = parties_.find(ref->get_ref<const std::string&>()))
+            return *party;
+    }
+    return resolve_party(*ref, o.pointer_of(key));
 }
 
 std::vector<Party> SeedContext::parties(const JsonObject& o, std::string_view key) const {

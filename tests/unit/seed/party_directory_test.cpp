@@ -2,7 +2,9 @@
 // rollback undoes them.
 #include "seed/party_directory.hpp"
 
+#include <map>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -69,6 +71,26 @@ TEST(PartyDirectory, ReplacedAliasesAreTheKnownParties) {
     EXPECT_EQ(resolved(d, "also-eve"), "eve::1220e0");
     EXPECT_EQ(resolved(d, "alice::1220a1"), "unknown");
     EXPECT_EQ(resolved(d, "alice"), "unknown");
+}
+
+// A state file lists the aliases in order: so does aliases(), whatever order they came in.
+TEST(PartyDirectory, ListsItsAliasesInTheirOrder) {
+    PartyDirectory d(network());
+    store::UndoLog undo;
+    for (const char* alias : {"zed", "bob", "mallory", "carol"})
+        d.add(alias, std::string(alias) + "::1220ff", undo);
+
+    const std::map<std::string, std::string> listed = d.aliases();
+
+    std::vector<std::string> order;
+    for (const auto& [alias, party] : listed) order.push_back(alias);
+    EXPECT_EQ(order, (std::vector<std::string>{"alice", "bob", "carol", "dso", "mallory",
+                                               "validator", "zed"}));
+    EXPECT_EQ(listed.at("mallory"), "mallory::1220ff");
+    ASSERT_NE(d.find("zed"), nullptr);
+    EXPECT_EQ(*d.find("zed"), "zed::1220ff");
+    EXPECT_EQ(*d.find("zed::1220ff"), "zed::1220ff");
+    EXPECT_EQ(d.find("nobody"), nullptr);
 }
 
 }  // namespace
