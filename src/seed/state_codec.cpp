@@ -128,14 +128,7 @@ class Out {
     }
     // A Name, by way of a table by its id (no text hashed): most texts written are Names, many
     // of them thousands of times.
-    void name(model::Name n) {
-        const std::uint32_t id = n.id();
-        if (id >= index_of_name_.size())
-            index_of_name_.resize(std::max<std::size_t>(id + 1, 2 * index_of_name_.size()));
-        std::uint32_t& index = index_of_name_[id];
-        if (index == 0) index = static_cast<std::uint32_t>(add(n.view())) + 1;
-        varint(index - 1);
-    }
+    void name(model::Name n) { varint(index_of(n)); }
     void time(Timestamp t) { integer(t.micros); }
     template <class Range>
     void texts(const Range& items) {
@@ -175,15 +168,27 @@ class Out {
 
     // A set of parties, as its index in the table of sets: each distinct set once, its names in
     // their order (a node's witnesses, a contract's stakeholders repeat thousands of times).
+    // The texts a set or a template names take their places in the table of texts at its first
+    // use, not when the tables are written: a reader interns the texts in their order while it
+    // reads the body (In), and the sets and templates come first.
     void set(model::NameSet names) {
         const auto [it, added] = index_of_set_.try_emplace(names.id(), sets_.size());
-        if (added) sets_.push_back(names);
+        if (added) {
+            sets_.push_back(names);
+            for (const model::Name n : names) (void)index_of(n);
+        }
         varint(it->second);
     }
     // A template, as its index in the table of templates.
     void template_ref(model::TemplateRef t) {
         const auto [it, added] = index_of_template_.try_emplace(t.id(), templates_.size());
-        if (added) templates_.push_back(t);
+        if (added) {
+            templates_.push_back(t);
+            const model::TemplateId id = t.get();
+            for (const model::Name n :
+                 {id.package_id, id.module_name, id.entity_name, id.package_name})
+                (void)index_of(n);
+        }
         varint(it->second);
     }
 
@@ -248,6 +253,15 @@ class Out {
     std::size_t add(std::string_view text) {
         texts_.push_back(text);
         return texts_.size() - 1;
+    }
+    // A Name's index in the table of texts, given at its first use.
+    std::uint32_t index_of(model::Name n) {
+        const std::uint32_t id = n.id();
+        if (id >= index_of_name_.size())
+            index_of_name_.resize(std::max<std::size_t>(id + 1, 2 * index_of_name_.size()));
+        std::uint32_t& index = index_of_name_[id];
+        if (index == 0) index = static_cast<std::uint32_t>(add(n.view())) + 1;
+        return index - 1;
     }
 
     std::string out_ = std::string(body_start, '\0');  // the file: its first used_ bytes
@@ -716,8 +730,10 @@ void write_completion(Out& out, const store::CommandCompletion& c) {
 
 class In {
   public:
-    // Reads the table of texts after the body of `payload`, then stands at the body's start.
-    // `texts_new`: few of its texts are interned yet (at start-up).
+    // Reads the tables after the body of `payload`, then stands at the body's start. Their
+    // Names, sets and templates may still be in the making on another thread (Tables::make):
+    // readers wait for those not made yet, and wait_interned() for all. `texts_new`: few of its
+    // texts are interned yet (at start-up).
     In(std::string_view payload, bool texts_new) {
         if (payload.size() < 8) fail("it ends inside a record");
         const std::uint64_t body_size = get_le(payload, 0, 8);
@@ -740,12 +756,12 @@ class In {
             text = bytes_.substr(at_, text.size());
             at_ += text.size();
         }
-        // Every text as a Name, interned in one pass: nearly all of them are Names (the few that
-        // are not cost a handful of bytes). New texts' copies go into one block of fresh memory,
-        // whose pages another thread faults in ahead of them (a fault each page took 7% of a
-        // start-up load). Into a running daemon, most texts are there already: their room would
-        // stay resident, unused.
-        model::Name::reserve(texts.size());
+        // Every text as a Name: nearly all of them are Names (the few that are not cost a handful
+        // of bytes). New texts' copies go into one block of fresh memory, whose pages another
+        // thread faults in ahead of them (a fault each page took 7% of a start-up load). Into a
+        // running daemon, most texts are there already: their room would stay resident, unused.
+        const std::size_t n = texts.size();
+        model::Name::reserve(n);
         std::future<void> prefaulted;
         if (texts_new) {
             std::size_t text_bytes = 0;
@@ -755,47 +771,49 @@ class In {
                     (void)util::prefault(room);
                 });
         }
-        // At start-up, the texts after the first third are hashed on another thread while this
-        // one interns the first third (hashing 15 MiB of texts took a quarter of the interning).
-        tables->names.resize(texts.size());
-        const std::span<const std::string_view> all(texts);
-        const std::size_t own = texts_new && texts.size() >= 4096 ? texts.size() / 3 : texts.size();
-        std::vector<std::uint32_t> hashes(texts.size() - own);
-        std::future<void> hashed;
-        if (!hashes.empty()) {
-            hashed = std::async(std::launch::async, [&hashes, rest = all.subspan(own)] {
-                for (std::size_t i = 0; i < rest.size(); ++i)
-                    hashes[i] = model::Name::hash_of(rest[i]);
-            });
-        }
-        model::Name::intern_all(all.first(own), tables->names.data());
-        if (hashed.valid()) {
-            hashed.get();
-            model::Name::intern_all(all.subspan(own), tables->names.data() + own, hashes);
-        }
-        if (prefaulted.valid()) prefaulted.get();
+        tables->names.resize(n);
         names_ = tables->names.data();
-        name_count_ = tables->names.size();
-        // The sets of parties, each interned once, and the templates.
-        tables->sets.resize(count());
-        std::vector<model::Name> names;
-        for (model::NameSet& set : tables->sets) {
-            names.resize(count());
-            for (model::Name& n : names) n = name();
-            set = model::NameSet(names);
-        }
-        tables->templates.resize(count());
-        for (model::TemplateRef& t : tables->templates) {
-            model::TemplateId id;
-            id.package_id = name();
-            id.module_name = name();
-            id.entity_name = name();
-            id.package_name = name();
-            t = model::TemplateRef(id);
-        }
-        if (at_ != bytes_.size()) fail("bytes follow its tables");
+        name_count_ = n;
+        read_table_indexes(*tables);
         bytes_ = payload.substr(8, body_size);
         at_ = 0;
+        // Of 4 096 texts or more, the Names, sets and templates are made on another thread while
+        // the body is read, in the texts' order: a reader of one not made yet waits for it. At
+        // start-up, the texts after the first third are hashed on a third thread meanwhile
+        // (hashing 15 MiB of texts took a quarter of the interning).
+        const bool pipelined = n >= 4096;
+        tables->hashed_from = texts_new && pipelined ? n / 3 : n;
+        tables->hashes.resize(n - tables->hashed_from);
+        if (!tables->hashes.empty()) {
+            tables->hashing = std::async(std::launch::async,
+                                         [out = tables->hashes.data(),
+                                          rest = std::span(texts).subspan(tables->hashed_from)] {
+                                             for (std::size_t i = 0; i < rest.size(); ++i)
+                                                 out[i] = model::Name::hash_of(rest[i]);
+                                         });
+        }
+        if (!pipelined) {
+            tables->make();
+            if (prefaulted.valid()) prefaulted.get();
+            ready_ = n;
+            sets_ready_ = tables->sets.size();
+            templates_ready_ = tables->templates.size();
+            return;
+        }
+        tables->making = std::async(
+            std::launch::async, [t = tables.get(), prefaulted = std::move(prefaulted)]() mutable {
+                t->make();
+                if (prefaulted.valid()) prefaulted.get();
+            });
+    }
+
+    // Waits until every Name, set and template is made (and throws what stopped that): then this
+    // reader, and those made from it after, read each without waiting.
+    void wait_interned() {
+        if (tables_->making.valid()) tables_->making.get();
+        ready_ = name_count_;
+        sets_ready_ = tables_->sets.size();
+        templates_ready_ = tables_->templates.size();
     }
 
     // A reader of `bytes` with the same tables (which it keeps).
@@ -859,14 +877,25 @@ class In {
     }
     std::string_view text_view() { return tables_->texts[text_index()]; }
     std::string text() { return std::string(text_view()); }
-    model::Name name() { return names_[text_index()]; }
+    model::Name name() {
+        const std::size_t i = text_index();
+        if (i >= ready_) [[unlikely]]
+            wait_past(tables_->ready, i, ready_);
+        return names_[i];
+    }
     // Goes past a Name, checked to be in the table, without reading the table.
     void skip_name() { (void)text_index(); }
     model::NameSet set() {
-        return tables_->sets[index_below(tables_->sets.size(), "a set of parties")];
+        const std::size_t i = index_below(tables_->sets.size(), "a set of parties");
+        if (i >= sets_ready_) [[unlikely]]
+            wait_past(tables_->sets_ready, i, sets_ready_);
+        return tables_->sets[i];
     }
     model::TemplateRef template_ref() {
-        return tables_->templates[index_below(tables_->templates.size(), "a template")];
+        const std::size_t i = index_below(tables_->templates.size(), "a template");
+        if (i >= templates_ready_) [[unlikely]]
+            wait_past(tables_->templates_ready, i, templates_ready_);
+        return tables_->templates[i];
     }
     // An index below `size` into a table of `what`s.
     std::size_t index_below(std::size_t size, const char* what) {
@@ -917,15 +946,134 @@ class In {
     // The tables after the body, which every reader of a part of it shares.
     struct Tables {
         std::vector<std::string_view> texts;
-        std::vector<model::Name> names;  // by text
-        std::vector<model::NameSet> sets;
-        std::vector<model::TemplateRef> templates;
+        std::vector<model::Name> names;             // by text: those before `ready` are made
+        std::vector<model::NameSet> sets;           // those before `sets_ready` are made
+        std::vector<model::TemplateRef> templates;  // those before `templates_ready` are made
+        std::atomic<std::size_t> ready{0};
+        std::atomic<std::size_t> sets_ready{0};
+        std::atomic<std::size_t> templates_ready{0};
+        // The texts each set names (those of set i from set_starts[i] to set_starts[i + 1]), and
+        // each template's four.
+        std::vector<std::uint32_t> set_texts;
+        std::vector<std::size_t> set_starts;
+        std::vector<std::uint32_t> template_texts;
+        // The hashes of the texts from hashed_from on, which `hashing` computes.
+        std::size_t hashed_from = 0;
+        std::vector<std::uint32_t> hashes;
+        mutable std::future<void> hashing;
+        mutable std::future<void> making;  // last: its thread uses the rest until it ends
+
+        // Interns the texts a step at a time, each step then `ready`, and after each makes the
+        // sets and templates whose texts are all interned, in order.
+        void make() {
+            constexpr std::size_t step = 8192;
+            const std::span<const std::string_view> all(texts);
+            std::size_t made_sets = 0;
+            std::size_t made_templates = 0;
+            std::vector<model::Name> members;
+            const auto interned = [](std::span<const std::uint32_t> indexes, std::size_t to) {
+                return std::all_of(indexes.begin(), indexes.end(),
+                                   [to](std::uint32_t i) { return i < to; });
+            };
+            try {
+                for (std::size_t at = 0; at < all.size() || made_sets < sets.size() ||
+                                         made_templates < templates.size();) {
+                    if (at < all.size()) {
+                        const std::size_t end = std::min(
+                            {all.size(), at + step, at < hashed_from ? hashed_from : all.size()});
+                        if (at < hashed_from) {
+                            model::Name::intern_all(all.subspan(at, end - at), names.data() + at);
+                        } else {
+                            if (hashing.valid()) hashing.get();
+                            model::Name::intern_all(
+                                all.subspan(at, end - at), names.data() + at,
+                                std::span(hashes).subspan(at - hashed_from, end - at));
+                        }
+                        at = end;
+                        publish(ready, at);
+                    }
+                    const std::size_t sets_before = made_sets;
+                    for (; made_sets < sets.size(); ++made_sets) {
+                        const std::span<const std::uint32_t> set(
+                            set_texts.data() + set_starts[made_sets],
+                            set_starts[made_sets + 1] - set_starts[made_sets]);
+                        if (!interned(set, at)) break;
+                        members.clear();
+                        for (const std::uint32_t i : set) members.push_back(names[i]);
+                        sets[made_sets] = model::NameSet(members);
+                    }
+                    if (made_sets != sets_before) publish(sets_ready, made_sets);
+                    const std::size_t templates_before = made_templates;
+                    for (; made_templates < templates.size(); ++made_templates) {
+                        const std::span<const std::uint32_t> parts(
+                            template_texts.data() + 4 * made_templates, 4);
+                        if (!interned(parts, at)) break;
+                        model::TemplateId id;
+                        id.package_id = names[parts[0]];
+                        id.module_name = names[parts[1]];
+                        id.entity_name = names[parts[2]];
+                        id.package_name = names[parts[3]];
+                        templates[made_templates] = model::TemplateRef(id);
+                    }
+                    if (made_templates != templates_before)
+                        publish(templates_ready, made_templates);
+                }
+                std::vector<std::uint32_t>().swap(hashes);
+                std::vector<std::uint32_t>().swap(set_texts);
+                std::vector<std::size_t>().swap(set_starts);
+                std::vector<std::uint32_t>().swap(template_texts);
+            } catch (...) {
+                // Readers waiting read empty ones; the load fails at wait_interned().
+                publish(ready, names.size());
+                publish(sets_ready, sets.size());
+                publish(templates_ready, templates.size());
+                throw;
+            }
+        }
+        static void publish(std::atomic<std::size_t>& made, std::size_t count) {
+            made.store(count, std::memory_order_release);
+            made.notify_all();
+        }
     };
     In(std::string_view bytes, std::shared_ptr<const Tables> tables)
         : bytes_(bytes),
           tables_(std::move(tables)),
           names_(tables_->names.data()),
-          name_count_(tables_->names.size()) {}
+          name_count_(tables_->names.size()),
+          ready_(tables_->ready.load(std::memory_order_acquire)),
+          sets_ready_(tables_->sets_ready.load(std::memory_order_acquire)),
+          templates_ready_(tables_->templates_ready.load(std::memory_order_acquire)) {}
+
+    // Waits until item `i` of a table is made: `made` counts those made, `seen` what this reader
+    // saw of it.
+    [[gnu::noinline]] static void wait_past(const std::atomic<std::size_t>& made, std::size_t i,
+                                            std::size_t& seen) {
+        for (std::size_t m = made.load(std::memory_order_acquire);;
+             m = made.load(std::memory_order_acquire)) {
+            if (i < m) {
+                seen = m;
+                return;
+            }
+            made.wait(m, std::memory_order_acquire);
+        }
+    }
+    // The tables of sets and templates, which follow the texts, as the indexes of the texts they
+    // name, into `t`.
+    void read_table_indexes(Tables& t) {
+        t.sets.resize(count());
+        t.set_starts.reserve(t.sets.size() + 1);
+        t.set_starts.push_back(0);
+        for (std::size_t i = 0; i < t.sets.size(); ++i) {
+            for (std::size_t names = count(); names > 0; --names)
+                t.set_texts.push_back(static_cast<std::uint32_t>(text_index()));
+            t.set_starts.push_back(t.set_texts.size());
+        }
+        t.templates.resize(count(4));
+        t.template_texts.reserve(4 * t.templates.size());
+        for (std::size_t i = 0; i < 4 * t.templates.size(); ++i)
+            t.template_texts.push_back(static_cast<std::uint32_t>(text_index()));
+        if (at_ != bytes_.size()) fail("bytes follow its tables");
+    }
 
     std::size_t text_index() {
         const std::uint64_t i = varint();
@@ -941,6 +1089,10 @@ class In {
     // tables_->names, read at every Name (one load, not three).
     const model::Name* names_ = nullptr;
     std::size_t name_count_ = 0;
+    // How many Names, sets and templates it saw made (Tables::make).
+    std::size_t ready_ = 0;
+    std::size_t sets_ready_ = 0;
+    std::size_t templates_ready_ = 0;
     std::string scratch_;
 };
 
@@ -1769,6 +1921,7 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
                 if (left.transactions != 0) left.bytes.assign(begin, part.position());
             },
             read_after_history);
+        in.wait_interned();
         for (auto& of_chunk : imports) {
             for (auto& [migration, imported] : of_chunk) {
                 if (!image.imports.emplace(migration, std::move(imported)).second)

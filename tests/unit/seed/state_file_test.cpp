@@ -186,10 +186,11 @@ TEST(StateFile, ANetworkLoadedInPlaceGoesOnAsAFreshLoad) {
     EXPECT_EQ(running->state(), file);
 }
 
-// A file of thousands of texts (whose later ones are hashed on a second thread at start-up) and
-// holdings: each text comes back as the Name it was in this process (none interned twice), and
-// the views read the same holdings.
-TEST(StateFile, AFileOfManyTextsLoadsEachAsTheNameItWas) {
+// A file of thousands of texts and holdings, whose texts are interned on another thread while
+// the body is read (and, at start-up, hashed on a third): each text comes back as the Name it was
+// in this process (none interned twice), and the views read the same holdings; so it does when a
+// running network loads the file in place.
+TEST(StateFile, ConcurrentlyInternedTextsComeBackAsTheNamesTheyWere) {
     const auto network = default_network();
     json steps = json::array();
     for (int i = 0; i < 2'500; ++i) {
@@ -221,6 +222,11 @@ TEST(StateFile, AFileOfManyTextsLoadsEachAsTheNameItWas) {
     EXPECT_GE(holdings, 2'500U);
     EXPECT_EQ(loaded->state(), bytes);
     EXPECT_EQ(summary(*loaded), summary(*network));
+
+    const auto in_place = default_network();
+    (void)in_place->load_state_bytes(bytes, "s.state");
+    EXPECT_EQ(ids(in_place->store()), ids(saved));
+    EXPECT_EQ(in_place->state(), bytes);
 }
 
 TEST(StateFile, RefusesWhatIsNotAStateFile) {
