@@ -288,6 +288,27 @@ TEST(StateFile, DamageToItsTablesIsReportedAsTheChecksums) {
     }
 }
 
+// At start-up, damage anywhere in a file (here one of many texts, which are interned while the
+// body is read) is the checksum's to report, whatever reading it would make of it.
+TEST(StateFile, DamageAnywhereIsReportedAsTheChecksums) {
+    const auto network = default_network();
+    json steps = json::array();
+    for (int i = 0; i < 1'500; ++i)
+        steps.push_back({{"step", "mint"}, {"owner", "alice"}, {"amount", "1"}});
+    network->apply_steps(steps);
+    const std::string bytes = network->state();
+    for (const std::size_t at : {std::size_t{40}, std::size_t{200}, bytes.size() / 4,
+                                 bytes.size() / 3, bytes.size() / 2, 3 * bytes.size() / 4}) {
+        for (const unsigned char bits : {0x01, 0x7F, 0xFF}) {
+            std::string damaged = bytes;
+            damaged[at] ^= static_cast<char>(bits);
+            EXPECT_EQ(refusal(damaged),
+                      "s.state: is damaged: its checksum does not match its contents")
+                << at << " " << +bits;
+        }
+    }
+}
+
 // The payload is the body's size, the body, then the table of the texts it names: a size that
 // points past the end, or bytes after the table, are damage even under a checksum that matches.
 TEST(StateFile, RefusesABodySizeThatDoesNotFit) {
