@@ -795,9 +795,7 @@ class In {
         if (!pipelined) {
             tables->make();
             if (prefaulted.valid()) prefaulted.get();
-            ready_ = n;
-            sets_ready_ = tables->sets.size();
-            templates_ready_ = tables->templates.size();
+            wait_interned();
             return;
         }
         tables->making = std::async(
