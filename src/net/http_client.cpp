@@ -155,10 +155,19 @@ ClientResponse exchange(Stream& stream, asio::io_context& ioc, const ClientReque
     bhttp::response_parser<bhttp::string_body> parser;
     parser.body_limit(options.max_body_bytes);
     if (req.method() == bhttp::verb::head) parser.skip(true);
-    bhttp::async_read(stream, buffer, parser,
-                      [&ec](beast::error_code e, std::size_t /*unused*/) { ec = e; });
+    const auto done = [&ec](beast::error_code e, std::size_t /*unused*/) { ec = e; };
+    // The header first (a body over the limit fails here): a body of known length is read into
+    // room for it and body_padding.
+    bhttp::async_read_header(stream, buffer, parser, done);
     run_all(ioc);
     if (ec) throw ClientError(exchange_failure(ec, options));
+    if (const auto length = parser.content_length())
+        parser.get().body().reserve(*length + body_padding);
+    if (!parser.is_done()) {
+        bhttp::async_read(stream, buffer, parser, done);
+        run_all(ioc);
+        if (ec) throw ClientError(exchange_failure(ec, options));
+    }
 
     bhttp::response<bhttp::string_body> res = parser.release();
     ClientResponse out;
@@ -170,6 +179,8 @@ ClientResponse exchange(Stream& stream, asio::io_context& ioc, const ClientReque
         out.retry_after = std::string(it->value());
     }
     out.body = std::move(res.body());
+    if (out.body.capacity() < out.body.size() + body_padding)  // chunked: its length came last
+        out.body.reserve(out.body.size() + body_padding);
     return out;
 }
 

@@ -9,6 +9,7 @@
 #include <array>
 #include <deque>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -95,11 +96,12 @@ simdjson::dom::array array_at(element o, const char* key, const std::string& wha
     return items;
 }
 
-// Parses a whole answer. Throws ForkError naming `what`.
-element parse_answer(simdjson::dom::parser& parser, std::string_view text,
-                     const std::string& what) {
+// Parses a whole answer; in place when `padded` (SIMDJSON_PADDING bytes of room follow it), else
+// from a copy. Throws ForkError naming `what`.
+element parse_answer(simdjson::dom::parser& parser, std::string_view text, const std::string& what,
+                     bool padded = false) {
     element root;
-    if (const auto error = parser.parse(text.data(), text.size()).get(root))
+    if (const auto error = parser.parse(text.data(), text.size(), !padded).get(root))
         throw ForkError(what + ": not JSON: " + simdjson::error_message(error));
     if (!root.is_object()) throw ForkError(what + ": not a JSON object");
     return root;
@@ -553,16 +555,67 @@ void ForkBuilder::Impl::add_reassignment(element typed, const std::string& where
     }
 }
 
-struct ForkAnswer::Impl {
-    std::string text;
-    simdjson::dom::parser parser;  // holds the document
-    element root;
+struct AnswerParsers::Impl {
+    std::size_t keep;
+    mutable std::mutex mutex;
+    std::vector<std::unique_ptr<simdjson::dom::parser>> idle;
+
+    std::unique_ptr<simdjson::dom::parser> take() {
+        {
+            const std::lock_guard lock(mutex);
+            if (!idle.empty()) {
+                std::unique_ptr<simdjson::dom::parser> parser = std::move(idle.back());
+                idle.pop_back();
+                return parser;
+            }
+        }
+        return std::make_unique<simdjson::dom::parser>();
+    }
+    void give_back(std::unique_ptr<simdjson::dom::parser> parser) {
+        const std::lock_guard lock(mutex);
+        if (idle.size() < keep) idle.push_back(std::move(parser));
+    }
 };
 
-ForkAnswer::ForkAnswer(std::string text, const std::string& what)
+AnswerParsers::AnswerParsers(std::size_t keep) : impl_(std::make_unique<Impl>()) {
+    impl_->keep = keep;
+}
+
+AnswerParsers::~AnswerParsers() = default;
+
+std::size_t AnswerParsers::idle() const {
+    const std::lock_guard lock(impl_->mutex);
+    return impl_->idle.size();
+}
+
+struct ForkAnswer::Impl {
+    std::string text;
+    AnswerParsers::Impl* parsers = nullptr;         // which gets `parser` back
+    std::unique_ptr<simdjson::dom::parser> parser;  // holds the document
+    element root;
+
+    Impl() = default;
+    Impl(const Impl&) = delete;
+    Impl& operator=(const Impl&) = delete;
+    ~Impl() {
+        if (parsers != nullptr && parser) parsers->give_back(std::move(parser));
+    }
+};
+
+ForkAnswer::ForkAnswer(std::string text, const std::string& what, AnswerParsers* parsers)
     : impl_(std::make_unique<Impl>()) {
     impl_->text = std::move(text);
-    impl_->root = parse_answer(impl_->parser, impl_->text, what);
+    // simdjson reads up to SIMDJSON_PADDING bytes past the end: with room for them the text is
+    // parsed where it is (net's answers leave it), else it would be copied.
+    if (impl_->text.capacity() < impl_->text.size() + simdjson::SIMDJSON_PADDING)
+        impl_->text.reserve(impl_->text.size() + simdjson::SIMDJSON_PADDING);
+    if (parsers != nullptr) {
+        impl_->parsers = parsers->impl_.get();
+        impl_->parser = impl_->parsers->take();
+    } else {
+        impl_->parser = std::make_unique<simdjson::dom::parser>();
+    }
+    impl_->root = parse_answer(*impl_->parser, impl_->text, what, true);
 }
 
 ForkAnswer::~ForkAnswer() = default;

@@ -625,6 +625,31 @@ TEST_F(Retries, AStopEndsALongBackoffPromptly) {
     EXPECT_LT(std::chrono::steady_clock::now() - start, 1s);
 }
 
+// An answer's body is read into a string with room for net::body_padding bytes more, so that a
+// JSON parser that reads past the end (simdjson) parses it where it is, with no copy: of an
+// answer with a Content-Length, of a chunked one and of one without a body.
+TEST(HttpClientBody, HasRoomForAParsersPaddingAfterIt) {
+    const std::string large(300 * 1024, 'x');
+    const std::string chunked =
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n"
+        "6\r\n world\r\n0\r\n\r\n";
+    ScriptedServer server({answering("HTTP/1.1 200 OK\r\nContent-Length: " +
+                                     std::to_string(large.size()) + "\r\n\r\n" + large),
+                           answering(chunked), answering("HTTP/1.1 204 No Content\r\n\r\n")});
+    ClientRequest request;
+    request.host = "127.0.0.1";
+    request.port = server.port();
+    const ClientResponse sized = net::send_request(request, quick_options());
+    EXPECT_EQ(sized.status, 200);
+    EXPECT_EQ(sized.body, large);
+    EXPECT_GE(sized.body.capacity(), sized.body.size() + net::body_padding);
+    const ClientResponse in_chunks = net::send_request(request, quick_options());
+    EXPECT_EQ(in_chunks.body, "hello world");
+    const ClientResponse empty = net::send_request(request, quick_options());
+    EXPECT_EQ(empty.status, 204);
+    EXPECT_EQ(empty.body, "");
+}
+
 TEST(HttpsClientHandshake, FailsAgainstAPlainServer) {
     ScriptedServer server({Turn{Turn::answer_at_once, ok_answer}});
     ClientRequest request;

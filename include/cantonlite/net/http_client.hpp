@@ -42,6 +42,10 @@ struct ClientRequest {
     std::string body;
 };
 
+// The room an answer's body has after its end (in ClientResponse::body's capacity): a JSON parser
+// that reads past the end (simdjson reads up to 64 bytes) then parses it where it is, with no copy.
+inline constexpr std::size_t body_padding = 64;
+
 // The answer: any status, with its body, Content-Type and Retry-After ("" when there is none).
 struct ClientResponse {
     int status = 0;

@@ -57,10 +57,12 @@ struct ForkPage {
 // read it: a page's positions, whether its labels are known and its contents all come from the
 // one parse. It may be made on another thread than the builder's (a fork parses the next page
 // while it builds this one).
+class AnswerParsers;
 class ForkAnswer {
   public:
-    // Throws ForkError naming `what` ("an update page") when `text` is no JSON object.
-    ForkAnswer(std::string text, const std::string& what);
+    // Throws ForkError naming `what` ("an update page") when `text` is no JSON object. Parsed
+    // with a parser of `parsers`, when given, which gets it back when the answer goes.
+    ForkAnswer(std::string text, const std::string& what, AnswerParsers* parsers = nullptr);
     ~ForkAnswer();
     ForkAnswer(ForkAnswer&&) noexcept;
     ForkAnswer& operator=(ForkAnswer&&) noexcept;
@@ -69,6 +71,26 @@ class ForkAnswer {
 
   private:
     friend class ForkBuilder;
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// Parsers kept for the answers of one fork to use again. A parser's buffers take about eight
+// times the largest answer it read (12 MB for an update page of 1.5 MB), more than the allocator
+// keeps for reuse once freed: a parser per page faulted its buffers in afresh each time. Safe
+// to use from several threads; it must outlive the answers parsed with it.
+class AnswerParsers {
+  public:
+    explicit AnswerParsers(std::size_t keep = 4);  // at most `keep` wait to be used again
+    ~AnswerParsers();
+    AnswerParsers(const AnswerParsers&) = delete;
+    AnswerParsers& operator=(const AnswerParsers&) = delete;
+
+    // How many wait to be used again.
+    [[nodiscard]] std::size_t idle() const;
+
+  private:
+    friend class ForkAnswer;
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

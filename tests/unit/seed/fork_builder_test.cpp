@@ -154,6 +154,36 @@ TEST(ForkBuilder, TheForkStartsFromTheAcsAndGoesOnWithTheUpdatesAsTheyWere) {
     EXPECT_EQ(network->state(), bytes);
 }
 
+// Answers parsed with a pool's parsers give them back when they go, for the next answers, and
+// read as answers parsed with parsers of their own do; the pool keeps at most as many as told.
+TEST(AnswerParsers, TheParsersOfAnswersThatWentParseTheNextOnes) {
+    seed::AnswerParsers parsers(2);
+    EXPECT_EQ(parsers.idle(), 0U);
+    const std::string page =
+        acs_page({acs_event(cid('1'), amulet_compact(alice, "10.0000000000"))});
+    {
+        const ForkAnswer a(page, "an ACS page", &parsers);
+        const ForkAnswer b(page, "an ACS page", &parsers);
+        const ForkAnswer c(page, "an ACS page", &parsers);
+        EXPECT_EQ(parsers.idle(), 0U);
+    }
+    EXPECT_EQ(parsers.idle(), 2U);
+    // One that fails gives its parser back too.
+    EXPECT_THROW(ForkAnswer("{\"created_events\": [", "an ACS page", &parsers), ForkError);
+    EXPECT_EQ(parsers.idle(), 2U);
+
+    ForkBuilder with_pool = builder();
+    ForkBuilder without = builder();
+    {
+        const ForkAnswer reused(page, "an ACS page", &parsers);
+        EXPECT_EQ(parsers.idle(), 1U);
+        EXPECT_EQ(with_pool.add_acs_page(reused).items, 1U);
+    }
+    EXPECT_EQ(without.add_acs_page(ForkAnswer(page, "an ACS page")).items, 1U);
+    EXPECT_EQ(parsers.idle(), 2U);
+    EXPECT_EQ(with_pool.finish(true), without.finish(true));
+}
+
 // A page of one update that creates one amulet, in either encoding.
 template <class Json>
 std::string mint_page(char update, char contract, Json argument,
