@@ -281,10 +281,12 @@ class StepPipeline {
         std::vector<nlohmann::json> steps;
     };
 
-    // The batch being filled, to the worker: waits while `max_waiting` wait.
+    // The batch being filled, to the worker: waits while `max_waiting` wait. Frees the steps
+    // the worker ran meanwhile (here, where they were made: the worker has no time to spare).
     void hand_over() {
         std::unique_lock lock(mutex_);
         changed_.wait(lock, [&] { return failure_ || waiting_.size() < max_waiting; });
+        std::vector<std::vector<nlohmann::json>> ran = std::exchange(ran_, {});
         if (failure_) std::rethrow_exception(failure_);
         if (filling_.empty()) return;
         const std::size_t first = next_index_;
@@ -293,6 +295,7 @@ class StepPipeline {
         filling_.clear();
         lock.unlock();
         changed_.notify_all();
+        ran.clear();
     }
 
     void run() {
@@ -314,9 +317,9 @@ class StepPipeline {
             } catch (...) {
                 failure = std::current_exception();
             }
-            batch.steps.clear();
             {
                 const std::lock_guard lock(mutex_);
+                ran_.push_back(std::move(batch.steps));
                 busy_ = false;
                 if (failure) {
                     failure_ = failure;
@@ -335,7 +338,8 @@ class StepPipeline {
     std::mutex mutex_;
     std::condition_variable changed_;
     std::deque<Batch> waiting_;
-    bool busy_ = false;  // the worker is running a batch
+    std::vector<std::vector<nlohmann::json>> ran_;  // for the parsing thread to free
+    bool busy_ = false;                             // the worker is running a batch
     bool stopping_ = false;
     std::exception_ptr failure_;
     std::thread worker_;  // last: it starts once the rest is ready
