@@ -403,7 +403,7 @@ nlohmann::json LiveNetwork::execute_steps(const nlohmann::json& body, bool brief
         describe_updates(*store_, before, store_->ledger_end(), result);
         if (!automation.empty()) result["automation"] = std::move(automation);
         nlohmann::json labels = nlohmann::json::object();
-        for (const auto& [label, cid] : context_->step_labels()) labels[label] = cid;
+        for (const auto& [label, cid] : context_->step_labels()) labels[label.str()] = cid.str();
         result["contracts"] = std::move(labels);
         if (kind == "add_party") {
             // Without an alias the party is its own key (POST /v2/parties).

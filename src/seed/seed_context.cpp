@@ -158,8 +158,10 @@ void SeedContext::unlink_label(model::Name label, const Labelled& entry) {
 }
 
 void SeedContext::set_label(const std::string& name, const std::string& contract_id) {
-    add_label(model::Name(name), model::Name(contract_id));
-    step_labels_.emplace_back(name, contract_id);
+    const model::Name label(name);
+    const model::Name id(contract_id);
+    add_label(label, id);
+    step_labels_.emplace_back(label, id);
 }
 
 void SeedContext::restore_labels(const std::vector<std::pair<model::Name, model::Name>>& labels) {

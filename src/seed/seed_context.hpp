@@ -69,7 +69,7 @@ class SeedContext {
     // std::invalid_argument for a label given twice or a contract whose labels are apart.
     void restore_labels(const std::vector<std::pair<model::Name, model::Name>>& labels);
     // The labels set since the last clear_step_labels(), in order: what a run-time step reports.
-    [[nodiscard]] const std::vector<std::pair<std::string, std::string>>& step_labels() const {
+    [[nodiscard]] const std::vector<std::pair<model::Name, model::Name>>& step_labels() const {
         return step_labels_;
     }
     void clear_step_labels() { step_labels_.clear(); }
@@ -175,7 +175,7 @@ class SeedContext {
     // Labels `id` with `label`, last of its labels, taking `label` from any other contract.
     void add_label(model::Name label, model::Name id);
 
-    std::vector<std::pair<std::string, std::string>> step_labels_;  // (label, contract id)
+    std::vector<std::pair<model::Name, model::Name>> step_labels_;  // (label, contract id)
     std::vector<ResolvedCommand> resolved_commands_;
     std::shared_ptr<const CheckedExecution> checked_execution_;
     std::vector<store::TransactionDraft> retired_;

@@ -41,7 +41,9 @@ class SeedLabels : public ::testing::Test {
     Labels relabelled(const std::string& from, const std::string& to) {
         ctx.clear_step_labels();
         ctx.relabel(from, to);
-        return ctx.step_labels();
+        Labels out;
+        for (const auto& [label, id] : ctx.step_labels()) out.emplace_back(label.str(), id.str());
+        return out;
     }
 };
 
