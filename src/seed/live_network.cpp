@@ -110,9 +110,10 @@ std::unique_ptr<LiveNetwork> LiveNetwork::load_file(const std::filesystem::path&
 
 std::unique_ptr<LiveNetwork> LiveNetwork::load_state(std::string_view bytes,
                                                      const std::string& source,
-                                                     const LoadProgress& progress) {
+                                                     const LoadProgress& progress,
+                                                     std::shared_ptr<const void> lender) {
     try {
-        return adopt(read_state(bytes, progress, Checksum::alongside));
+        return adopt(read_state(bytes, progress, Checksum::alongside, std::move(lender)));
     } catch (const StateError& e) {
         throw SeedError(source + ": " + e.what());
     }
@@ -121,6 +122,16 @@ std::unique_ptr<LiveNetwork> LiveNetwork::load_state(std::string_view bytes,
 std::unique_ptr<LiveNetwork> LiveNetwork::load_state_file(const std::filesystem::path& path,
                                                           const LoadProgress& progress) {
     // Mapped, not read into a buffer; a pipe or the like is read.
+    if (std::optional<util::MappedFile> leased = util::MappedFile::open_leased(path)) {
+        auto mapping = std::make_shared<const util::MappedFile>(std::move(*leased));
+        std::unique_ptr<LiveNetwork> network =
+            load_state(mapping->bytes(), path.string(), progress, mapping);
+        network->later([loaded = network.get(), mapping = std::move(mapping)]() mutable {
+            loaded->stop_borrowing();
+            mapping.reset();  // here, whether or not the history borrowed it: unmapped (1 ms)
+        });
+        return network;
+    }
     if (std::optional<util::MappedFile> mapped = util::MappedFile::open(path)) {
         std::unique_ptr<LiveNetwork> network = load_state(mapped->bytes(), path.string(), progress);
         network->drop_later(std::move(*mapped));
@@ -129,6 +140,11 @@ std::unique_ptr<LiveNetwork> LiveNetwork::load_state_file(const std::filesystem:
     const std::optional<std::string> bytes = util::read_file(path);
     if (!bytes) throw SeedError(path.string() + ": cannot be read");
     return load_state(*bytes, path.string(), progress);
+}
+
+void LiveNetwork::stop_borrowing() {
+    const std::shared_ptr<const void> lender = store_->stop_borrowing();
+    // The lender goes here, outside the store's lock.
 }
 
 std::string LiveNetwork::state() const {

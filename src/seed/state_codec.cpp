@@ -1422,7 +1422,8 @@ struct Unread {
     std::vector<std::pair<model::Name, store::Offset>> consumed;  // contract id, offset
     std::size_t creates = 0;
     std::size_t transactions = 0;
-    std::string bytes;  // the chunk's
+    std::string owned;          // the chunk's bytes, copied
+    std::string_view borrowed;  // or the file's, while it is lent (read_state's `lender`)
 };
 
 // Reads the transaction at `offset` written by write_transaction (after its tag), checking it,
@@ -1549,38 +1550,71 @@ store::UpdatePtr read_other_update(In& in, std::uint8_t tag, store::Offset offse
 
 // The history's transactions, read on first use from the bytes of their chunks, which the load
 // checked (LedgerStore::Image::decoder). A chunk's bytes go once each of its transactions is read.
+// They are the load's copy, or the file's own while `lender` keeps them (a leased mapping at
+// start-up), until stop_borrowing() copies the chunks still needed and gives the lender back.
 class UnreadTransactions final : public store::History::Decoder {
   public:
     struct Chunk {
-        std::string bytes;
-        std::size_t unread = 0;  // its transactions not read yet
+        std::string owned;
+        std::string_view borrowed;  // instead of `owned`, while the lender is held
+        std::size_t unread = 0;     // its transactions not read yet
+        [[nodiscard]] std::string_view bytes() const {
+            return borrowed.empty() ? std::string_view(owned) : borrowed;
+        }
     };
     UnreadTransactions(In tables, std::size_t each, std::vector<Chunk> chunks,
-                       std::vector<std::uint32_t> positions)
+                       std::vector<std::uint32_t> positions, std::shared_ptr<const void> lender)
         : tables_(std::move(tables)),
           each_(each),
           chunks_(std::move(chunks)),
-          positions_(std::move(positions)) {}
+          positions_(std::move(positions)),
+          lender_(std::move(lender)) {}
 
     store::UpdatePtr decode(store::Offset offset,
                             const std::deque<store::ContractState>& contracts) override {
+        const std::lock_guard lock(mutex_);  // the chunk's bytes stay while they are read
         const auto i = static_cast<std::size_t>(offset - 1);
         Chunk& chunk = chunks_.at(i / each_);
         if (chunk.unread == 0) throw std::logic_error("a transaction read twice");
-        In in = tables_.reader_of(std::string_view(chunk.bytes).substr(positions_.at(i)));
+        In in = tables_.reader_of(chunk.bytes().substr(positions_.at(i)));
         if (in.byte() != static_cast<std::uint8_t>(UpdateTag::transaction))
             throw std::logic_error("no transaction at offset " + std::to_string(offset));
         model::Name id_namespace;
         store::UpdatePtr tx = read_transaction(in, offset, contracts, id_namespace);
-        if (--chunk.unread == 0) std::string().swap(chunk.bytes);
+        if (--chunk.unread == 0) {
+            std::string().swap(chunk.owned);
+            chunk.borrowed = {};
+        }
         return tx;
+    }
+
+    // Each chunk still needed is copied outside the lock (decode() goes on meanwhile: both only
+    // read the lent bytes, which stay until the lender is handed back) and put in place under it.
+    std::shared_ptr<const void> stop_borrowing() override {
+        for (Chunk& chunk : chunks_) {
+            std::string_view borrowed;
+            {
+                const std::lock_guard lock(mutex_);
+                if (chunk.unread != 0) borrowed = chunk.borrowed;
+            }
+            if (borrowed.empty()) continue;
+            std::string copy(borrowed);
+            const std::lock_guard lock(mutex_);
+            if (chunk.unread == 0) continue;  // read whole meanwhile
+            chunk.owned = std::move(copy);
+            chunk.borrowed = {};
+        }
+        const std::lock_guard lock(mutex_);
+        return std::move(lender_);
     }
 
   private:
     In tables_;
     std::size_t each_;
-    std::vector<Chunk> chunks_;
+    std::vector<Chunk> chunks_;             // never resized: stop_borrowing() walks it unlocked
     std::vector<std::uint32_t> positions_;  // of each transaction's tag in its chunk
+    std::mutex mutex_;                      // over the chunks' bytes
+    std::shared_ptr<const void> lender_;    // while some chunk borrows
 };
 
 void read_fork_base(In& in, store::LedgerStore::Image& image) {
@@ -1814,7 +1848,8 @@ WrittenStateFile commit_state_file(util::AtomicFile& file, std::string header) {
     return WrittenStateFile{.header = std::move(header)};
 }
 
-LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Checksum checksum) {
+LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Checksum checksum,
+                      std::shared_ptr<const void> lender) {
     In in = checked_reader(bytes, checksum);
     LoadedSeed loaded;
     {
@@ -1916,7 +1951,15 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
                     image.id_namespaces[i] =
                         std::visit([](const auto& u) { return u.id_namespace; }, *image.history[i]);
                 }
-                if (left.transactions != 0) left.bytes.assign(begin, part.position());
+                if (left.transactions != 0) {
+                    const std::string_view chunk_bytes(
+                        begin, static_cast<std::size_t>(part.position() - begin));
+                    if (lender != nullptr) {
+                        left.borrowed = chunk_bytes;
+                    } else {
+                        left.owned.assign(chunk_bytes);
+                    }
+                }
             },
             read_after_history);
         in.wait_interned();
@@ -1936,15 +1979,20 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
             image.external_hashes.insert(image.external_hashes.end(), left.external_hashes.begin(),
                                          left.external_hashes.end());
             image.consumed.insert(image.consumed.end(), left.consumed.begin(), left.consumed.end());
-            left_chunks.push_back({.bytes = std::move(left.bytes), .unread = left.transactions});
+            left_chunks.push_back({.owned = std::move(left.owned),
+                                   .borrowed = left.borrowed,
+                                   .unread = left.transactions});
         }
         const auto made = static_cast<std::size_t>(std::count_if(
             image.contracts.begin(), image.contracts.end(),
             [](const store::ContractState& c) { return c.contract->created_offset != 0; }));
         if (creates != made) In::fail("a contract is made by no transaction");
         in.drop_texts();  // the file's bytes go when the load is done; the reader keeps its tables
+        const bool borrows = std::any_of(left_chunks.begin(), left_chunks.end(),
+                                         [](const auto& c) { return !c.borrowed.empty(); });
         image.decoder = std::make_unique<UnreadTransactions>(
-            in.reader_of({}), each, std::move(left_chunks), std::move(positions));
+            in.reader_of({}), each, std::move(left_chunks), std::move(positions),
+            borrows ? std::move(lender) : nullptr);
         const std::size_t updates = image.history.size();
 
         // All is read: the store restores (a fork's update ids' index is built on another

@@ -36,7 +36,12 @@ enum class Checksum { first, alongside };
 // The network of a state file's bytes: a new store, with the Splice views, and its seed context.
 // Throws StateError (its message is one line, without the file's name) for bytes that are not a
 // state file, another format's, truncated or damaged. `progress` hears of the updates replayed.
+// With `lender`, which keeps `bytes` as they are for as long as it is held (a mapping of the file
+// under a read lease), the history reads its transactions from `bytes` when first asked for, not
+// from a copy made during the load, until LedgerStore::stop_borrowing() copies the ones still
+// unread and hands the lender back.
 [[nodiscard]] LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress = {},
-                                    Checksum checksum = Checksum::first);
+                                    Checksum checksum = Checksum::first,
+                                    std::shared_ptr<const void> lender = {});
 
 }  // namespace cantonlite::seed

@@ -245,6 +245,10 @@ model::UpdateId History::update_id(std::size_t position) const {
     return update_id_of(*updates_[position]);
 }
 
+std::shared_ptr<const void> History::stop_borrowing() const {
+    return unread_ == nullptr ? nullptr : unread_->decoder->stop_borrowing();
+}
+
 bool History::is_read(std::size_t position) const {
     return unread_ == nullptr || position >= unread_->count ||
            unread_->read[position].load(std::memory_order_acquire);
@@ -333,6 +337,11 @@ void LedgerStore::rollback(UndoLog::Mark mark) {
     undo_.rollback(mark);
     last_acs_rows_.reset();  // the ACS may be back to another state under the same version
     for (const auto& e : extensions_) e->on_rollback();
+}
+
+std::shared_ptr<const void> LedgerStore::stop_borrowing() const {
+    const std::shared_lock lock(mutex_);
+    return history_.stop_borrowing();
 }
 
 void LedgerStore::swap_contents(LedgerStore& other) {

@@ -84,15 +84,22 @@ class LiveNetwork {
 
     // The network a state file saved (docs/state-files.md), instead of a seed: at start-up, which
     // a damaged file ends (its checksum is computed while its texts are interned). The file is
-    // mapped while it is read (util::MappedFile: one truncated in place meanwhile raises SIGBUS).
-    // Throws SeedError naming the file ("PATH: is truncated: …") when it cannot be read or is not
-    // such a file.
+    // mapped while it is read (util::MappedFile: one truncated in place meanwhile raises SIGBUS),
+    // under a read lease where one can be had: no other process can then truncate the file or
+    // open it for writing (they wait), so the history's transactions are not copied during the
+    // load but on another thread once it is done (stop_borrowing()), which then lets the mapping
+    // and the lease go. Throws SeedError naming the file ("PATH: is truncated: …") when it cannot
+    // be read or is not such a file.
     [[nodiscard]] static std::unique_ptr<LiveNetwork> load_state_file(
         const std::filesystem::path& path, const LoadProgress& progress = {});
-    // The same from the file's bytes; `source` names them in errors.
-    [[nodiscard]] static std::unique_ptr<LiveNetwork> load_state(std::string_view bytes,
-                                                                 const std::string& source,
-                                                                 const LoadProgress& progress = {});
+    // The same from the file's bytes; `source` names them in errors. With `lender`, which keeps
+    // `bytes` as they are while it is held, the history reads from them until stop_borrowing().
+    [[nodiscard]] static std::unique_ptr<LiveNetwork> load_state(
+        std::string_view bytes, const std::string& source, const LoadProgress& progress = {},
+        std::shared_ptr<const void> lender = {});
+    // Copies what the history still needs of the bytes lent to load_state, then lets the lender
+    // go (on this thread). Readers go on meanwhile; writers wait. Nothing when nothing is lent.
+    void stop_borrowing();
     // The network's state file as it stands, under the readers' lock: its ledger, clock, parties,
     // users and labels. Not its snapshots (POST /snapshots): they are marks in this process's
     // undo log.
@@ -235,13 +242,17 @@ class LiveNetwork {
     // (unmapping 37 MiB took 1.2 ms). The next drop and the destructor wait for it.
     std::mutex freeing_mutex_;
     std::future<void> freeing_;  // guarded by freeing_mutex_
+    // Runs `work` on that thread.
+    template <class F>
+    void later(F work) {
+        const std::lock_guard freeing(freeing_mutex_);
+        if (freeing_.valid()) freeing_.wait();
+        freeing_ = std::async(std::launch::async, std::move(work));
+    }
     // Drops `thing` on that thread.
     template <class T>
     void drop_later(T thing) {
-        const std::lock_guard freeing(freeing_mutex_);
-        if (freeing_.valid()) freeing_.wait();
-        freeing_ = std::async(std::launch::async,
-                              [gone = std::move(thing)]() mutable { T dropped = std::move(gone); });
+        later([gone = std::move(thing)]() mutable { T dropped = std::move(gone); });
     }
 };
 

@@ -63,6 +63,10 @@ class History {
         // History calls it one call at a time, and for each update until it returns one.
         [[nodiscard]] virtual UpdatePtr decode(Offset offset,
                                                const std::deque<ContractState>& contracts) = 0;
+        // Copies what it still needs of memory it reads but does not own (a state file's
+        // mapping, lent to the load), and hands back what kept that memory, for the caller to
+        // let go of; nullptr when it borrows nothing. Safe while decode() runs on another thread.
+        [[nodiscard]] virtual std::shared_ptr<const void> stop_borrowing() { return nullptr; }
     };
 
     // A history of the store whose contracts are `contracts`.
@@ -88,6 +92,8 @@ class History {
     [[nodiscard]] model::UpdateId update_id(std::size_t position) const;
     // False for a restored update no one has read yet.
     [[nodiscard]] bool is_read(std::size_t position) const;
+    // The decoder's Decoder::stop_borrowing(); nullptr without one.
+    [[nodiscard]] std::shared_ptr<const void> stop_borrowing() const;
 
     // Takes `updates`, where each nullptr is one `decoder` reads when first asked for, and
     // id_namespaces[i] is update i's namespace (its id's source), kept with a decoder for
@@ -215,6 +221,11 @@ class LedgerStore {
     // (LiveNetwork::load_state_bytes): the file is read into a store of its own, then exchanged
     // in a moment; readers see the old ledger or the new one, as with a rollback.
     void swap_contents(LedgerStore& other);
+    // Copies what the history still needs of memory its decoder borrows (a state file's mapping,
+    // lent to the load), and hands back what kept that memory, for the caller to let go of
+    // outside the store's lock; nullptr when nothing is borrowed. Under the readers' lock: readers
+    // go on, writers and swap_contents() wait.
+    [[nodiscard]] std::shared_ptr<const void> stop_borrowing() const;
 
     // Adds a party alias (network.parties) or a participant user. Throws AppendError when the
     // alias or user id is taken.
