@@ -127,6 +127,10 @@ std::unique_ptr<LiveNetwork> LiveNetwork::load_state_file(const std::filesystem:
         std::unique_ptr<LiveNetwork> network =
             load_state(mapping->bytes(), path.string(), progress, mapping);
         network->later([loaded = network.get(), mapping = std::move(mapping)]() mutable {
+            // First the file's pages go from this process's memory (37 MiB at 100 000 amulets,
+            // as soon as an unmapping would have): the chunks still unread come back from the
+            // page cache as they are copied.
+            mapping->release_pages();
             loaded->stop_borrowing();
             mapping.reset();  // here, whether or not the history borrowed it: unmapped (1 ms)
         });

@@ -118,6 +118,12 @@ class MappedFile {
         }
     }
     [[nodiscard]] std::string_view bytes() const { return {data_ == nullptr ? "" : data_, size_}; }
+    // Lets the pages read so far go from this process's resident memory (MADV_DONTNEED: they stay
+    // in the page cache): a later read of them faults them in again, as the file is. The bytes
+    // do not change.
+    void release_pages() const {
+        if (data_ != nullptr) (void)::madvise(const_cast<char*>(data_), size_, MADV_DONTNEED);
+    }
 
   private:
     MappedFile() = default;

@@ -49,6 +49,22 @@ TEST_F(WholeFile, AMappedFileHoldsTheBytesReadFileReads) {
     EXPECT_EQ(mapped->bytes(), read_file(file).value());
 }
 
+// Its pages let go (once read), the mapping reads the same bytes, faulted in again from the file.
+TEST_F(WholeFile, AMappedFilesPagesLetGoReadAsBefore) {
+    const fs::path file = dir_ / "b.state";
+    const std::string bytes = sample_bytes(6 * 4096 + 5);
+    ASSERT_EQ(write_file_atomically(file, bytes), std::nullopt);
+    const std::optional<MappedFile> mapped = MappedFile::open(file);
+    ASSERT_TRUE(mapped.has_value());
+    EXPECT_EQ(mapped->bytes(), bytes);
+    mapped->release_pages();
+    EXPECT_EQ(mapped->bytes(), bytes);
+    mapped->release_pages();
+    EXPECT_EQ(mapped->bytes().substr(4096, 100), bytes.substr(4096, 100));
+    ASSERT_EQ(write_file_atomically(dir_ / "empty", ""), std::nullopt);
+    MappedFile::open(dir_ / "empty")->release_pages();  // no mapping: nothing to do
+}
+
 TEST_F(WholeFile, ReadFileBytesReadsWhatReadFileReads) {
     const fs::path file = dir_ / "c.state";
     const std::string bytes = sample_bytes(5 * 4096 + 3);
