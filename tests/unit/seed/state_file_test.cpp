@@ -253,42 +253,47 @@ std::string many_transactions(LiveNetwork& network) {
     return network.state();
 }
 
+// Such a network, saved and loaded from bytes lent to the load, which only the loaded network
+// then holds.
+struct LentLoad {
+    std::unique_ptr<LiveNetwork> network = default_network();
+    std::string bytes = many_transactions(*network);
+    std::weak_ptr<LentBytes> watch;
+    std::unique_ptr<LiveNetwork> loaded;
+    LentLoad() {
+        auto lent = std::make_shared<LentBytes>(bytes);
+        watch = lent;
+        const std::string_view view = lent->bytes;
+        loaded = LiveNetwork::load_state(view, "s.state", {}, std::move(lent));
+    }
+};
+
 // A load from lent bytes reads its history's transactions from them, when first asked for,
 // until stop_borrowing() copies those not read yet and lets the bytes go: then every
 // transaction reads as saved, those read before and those read after.
 TEST(StateFile, AHistoryLoadedFromLentBytesKeepsWhatItStillNeedsWhenTheyGo) {
-    const auto network = default_network();
-    const std::string bytes = many_transactions(*network);
-    auto lent = std::make_shared<LentBytes>(bytes);
-    const std::weak_ptr<LentBytes> watch = lent;
-    const auto loaded = LiveNetwork::load_state(lent->bytes, "s.state", {}, lent);
-    lent.reset();
-    EXPECT_FALSE(watch.expired());  // the history still reads from them
-    const store::LedgerStore& s = loaded->store();
+    const LentLoad l;
+    EXPECT_FALSE(l.watch.expired());  // the history still reads from them
+    const store::LedgerStore& s = l.loaded->store();
     EXPECT_EQ(store::update_id_of(*s.update_at(s.ledger_end() / 2)).str(),
-              store::update_id_of(*network->store().update_at(s.ledger_end() / 2)).str());
+              store::update_id_of(*l.network->store().update_at(s.ledger_end() / 2)).str());
 
-    loaded->stop_borrowing();
-    EXPECT_TRUE(watch.expired());
-    EXPECT_EQ(loaded->state(), bytes);  // every transaction, read from the copies
-    EXPECT_EQ(summary(*loaded), summary(*network));
-    loaded->stop_borrowing();  // again: nothing is borrowed
+    l.loaded->stop_borrowing();
+    EXPECT_TRUE(l.watch.expired());
+    EXPECT_EQ(l.loaded->state(), l.bytes);  // every transaction, read from the copies
+    EXPECT_EQ(summary(*l.loaded), summary(*l.network));
+    l.loaded->stop_borrowing();  // again: nothing is borrowed
 }
 
 // Readers reading transactions for the first time while the lent bytes are copied each read
 // the transaction saved (under TSan in `make tsan`).
 TEST(StateFile, ConcurrentReadersWhileLentBytesAreCopied) {
-    const auto network = default_network();
-    const std::string bytes = many_transactions(*network);
-    auto lent = std::make_shared<LentBytes>(bytes);
-    const std::weak_ptr<LentBytes> watch = lent;
-    const auto loaded = LiveNetwork::load_state(lent->bytes, "s.state", {}, lent);
-    lent.reset();
-    const store::LedgerStore& s = loaded->store();
+    const LentLoad l;
+    const store::LedgerStore& s = l.loaded->store();
     const store::Offset end = s.ledger_end();
     std::vector<std::string> expected;
     for (store::Offset o = 1; o <= end; ++o)
-        expected.push_back(store::update_id_of(*network->store().update_at(o)).str());
+        expected.push_back(store::update_id_of(*l.network->store().update_at(o)).str());
     std::atomic<int> wrong{0};
     std::vector<std::thread> readers;
     for (int r = 0; r < 2; ++r) {
@@ -302,11 +307,11 @@ TEST(StateFile, ConcurrentReadersWhileLentBytesAreCopied) {
             }
         });
     }
-    loaded->stop_borrowing();
+    l.loaded->stop_borrowing();
     for (std::thread& t : readers) t.join();
     EXPECT_EQ(wrong.load(), 0);
-    EXPECT_TRUE(watch.expired());
-    EXPECT_EQ(loaded->state(), bytes);
+    EXPECT_TRUE(l.watch.expired());
+    EXPECT_EQ(l.loaded->state(), l.bytes);
 }
 
 TEST(StateFile, RefusesWhatIsNotAStateFile) {
