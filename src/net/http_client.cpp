@@ -156,14 +156,14 @@ ClientResponse exchange(Stream& stream, asio::io_context& ioc, const ClientReque
     parser.body_limit(options.max_body_bytes);
     if (req.method() == bhttp::verb::head) parser.skip(true);
     const auto done = [&ec](beast::error_code e, std::size_t /*unused*/) { ec = e; };
-    // The header first (a body over the limit fails here): a body of known length is read into
-    // room for it and body_padding.
+    // The header first (a body over the limit fails here): a body of known length that comes
+    // (not a HEAD's) is read into room for it and body_padding.
     bhttp::async_read_header(stream, buffer, parser, done);
     run_all(ioc);
     if (ec) throw ClientError(exchange_failure(ec, options));
-    if (const auto length = parser.content_length())
-        parser.get().body().reserve(*length + body_padding);
     if (!parser.is_done()) {
+        if (const auto length = parser.content_length())
+            parser.get().body().reserve(*length + body_padding);
         bhttp::async_read(stream, buffer, parser, done);
         run_all(ioc);
         if (ec) throw ClientError(exchange_failure(ec, options));

@@ -627,15 +627,18 @@ TEST_F(Retries, AStopEndsALongBackoffPromptly) {
 
 // An answer's body is read into a string with room for net::body_padding bytes more, so that a
 // JSON parser that reads past the end (simdjson) parses it where it is, with no copy: of an
-// answer with a Content-Length, of a chunked one and of one without a body.
+// answer with a Content-Length, of a chunked one and of one without a body; none for a HEAD's.
 TEST(HttpClientBody, HasRoomForAParsersPaddingAfterIt) {
     const std::string large(300 * 1024, 'x');
     const std::string chunked =
         "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n"
         "6\r\n world\r\n0\r\n\r\n";
-    ScriptedServer server({answering("HTTP/1.1 200 OK\r\nContent-Length: " +
-                                     std::to_string(large.size()) + "\r\n\r\n" + large),
-                           answering(chunked), answering("HTTP/1.1 204 No Content\r\n\r\n")});
+    ScriptedServer server(
+        {answering("HTTP/1.1 200 OK\r\nContent-Length: " + std::to_string(large.size()) +
+                   "\r\n\r\n" + large),
+         answering(chunked), answering("HTTP/1.1 204 No Content\r\n\r\n"),
+         // A HEAD's answer names the length of a body that does not come: no room is made for it.
+         answering("HTTP/1.1 200 OK\r\nContent-Length: 9223372036854775807\r\n\r\n")});
     ClientRequest request;
     request.host = "127.0.0.1";
     request.port = server.port();
@@ -648,6 +651,11 @@ TEST(HttpClientBody, HasRoomForAParsersPaddingAfterIt) {
     const ClientResponse empty = net::send_request(request, quick_options());
     EXPECT_EQ(empty.status, 204);
     EXPECT_EQ(empty.body, "");
+    request.method = "HEAD";
+    const ClientResponse head = net::send_request(request, quick_options());
+    EXPECT_EQ(head.status, 200);
+    EXPECT_EQ(head.body, "");
+    EXPECT_LT(head.body.capacity(), 4096U);
 }
 
 TEST(HttpsClientHandshake, FailsAgainstAPlainServer) {
