@@ -1416,15 +1416,24 @@ const model::ContractPtr& contract_at(In& in, const Contracts& contracts) {
     return contracts[static_cast<std::size_t>(sequence)].contract;
 }
 
+// The bytes of one chunk of the history whose transactions a load leaves to read on first use:
+// the load's copy, or the file's own while they are lent (read_state's `lender`).
+struct ChunkBytes {
+    std::string owned;
+    std::string_view borrowed;  // instead of `owned`, while the lender is held
+    std::size_t unread = 0;     // its transactions not read yet
+    [[nodiscard]] std::string_view bytes() const {
+        return borrowed.empty() ? std::string_view(owned) : borrowed;
+    }
+};
+
 // What the store's indexes need of the transactions a load leaves to read on first use
-// (LedgerStore::Image), from one chunk of the history.
+// (LedgerStore::Image), from one chunk of the history, and the chunk's bytes.
 struct Unread {
     std::vector<std::pair<model::Name, store::Offset>> external_hashes;
     std::vector<std::pair<model::Name, store::Offset>> consumed;  // contract id, offset
     std::size_t creates = 0;
-    std::size_t transactions = 0;
-    std::string owned;          // the chunk's bytes, copied
-    std::string_view borrowed;  // or the file's, while it is lent (read_state's `lender`)
+    ChunkBytes chunk;  // its `unread`: the chunk's transactions
 };
 
 // Reads the transaction at `offset` written by write_transaction (after its tag), checking it,
@@ -1557,15 +1566,7 @@ store::UpdatePtr read_other_update(In& in, std::uint8_t tag, store::Offset offse
 // start-up), until stop_borrowing() copies the chunks still needed and gives the lender back.
 class UnreadTransactions final : public store::History::Decoder {
   public:
-    struct Chunk {
-        std::string owned;
-        std::string_view borrowed;  // instead of `owned`, while the lender is held
-        std::size_t unread = 0;     // its transactions not read yet
-        [[nodiscard]] std::string_view bytes() const {
-            return borrowed.empty() ? std::string_view(owned) : borrowed;
-        }
-    };
-    UnreadTransactions(In tables, std::size_t each, std::vector<Chunk> chunks,
+    UnreadTransactions(In tables, std::size_t each, std::vector<ChunkBytes> chunks,
                        std::vector<std::uint32_t> positions, std::shared_ptr<const void> lender)
         : tables_(std::move(tables)),
           each_(each),
@@ -1577,7 +1578,7 @@ class UnreadTransactions final : public store::History::Decoder {
                             const std::deque<store::ContractState>& contracts) override {
         const std::lock_guard lock(mutex_);  // the chunk's bytes stay while they are read
         const auto i = static_cast<std::size_t>(offset - 1);
-        Chunk& chunk = chunks_.at(i / each_);
+        ChunkBytes& chunk = chunks_.at(i / each_);
         if (chunk.unread == 0) throw std::logic_error("a transaction read twice");
         In in = tables_.reader_of(chunk.bytes().substr(positions_.at(i)));
         if (in.byte() != static_cast<std::uint8_t>(UpdateTag::transaction))
@@ -1594,7 +1595,7 @@ class UnreadTransactions final : public store::History::Decoder {
     // Each chunk still needed is copied outside the lock (decode() goes on meanwhile: both only
     // read the lent bytes, which stay until the lender is handed back) and put in place under it.
     std::shared_ptr<const void> stop_borrowing() override {
-        for (Chunk& chunk : chunks_) {
+        for (ChunkBytes& chunk : chunks_) {
             std::string_view borrowed;
             {
                 const std::lock_guard lock(mutex_);
@@ -1614,7 +1615,7 @@ class UnreadTransactions final : public store::History::Decoder {
   private:
     In tables_;
     std::size_t each_;
-    std::vector<Chunk> chunks_;             // never resized: stop_borrowing() walks it unlocked
+    std::vector<ChunkBytes> chunks_;        // never resized: stop_borrowing() walks it unlocked
     std::vector<std::uint32_t> positions_;  // of each transaction's tag in its chunk
     std::mutex mutex_;                      // over the chunks' bytes
     std::shared_ptr<const void> lender_;    // while some chunk borrows
@@ -1946,7 +1947,7 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
                         (void)read_transaction(part, offset, image.contracts,
                                                image.id_namespaces[i], &left);
                         positions[i] = static_cast<std::uint32_t>(at);  // a chunk < 4 GiB
-                        ++left.transactions;
+                        ++left.chunk.unread;
                         continue;
                     }
                     image.history[i] =
@@ -1954,13 +1955,13 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
                     image.id_namespaces[i] =
                         std::visit([](const auto& u) { return u.id_namespace; }, *image.history[i]);
                 }
-                if (left.transactions != 0) {
+                if (left.chunk.unread != 0) {
                     const std::string_view chunk_bytes(
                         begin, static_cast<std::size_t>(part.position() - begin));
                     if (lender != nullptr) {
-                        left.borrowed = chunk_bytes;
+                        left.chunk.borrowed = chunk_bytes;
                     } else {
-                        left.owned.assign(chunk_bytes);
+                        left.chunk.owned.assign(chunk_bytes);
                     }
                 }
             },
@@ -1975,16 +1976,14 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
         // Each contract made by a transaction is named by one of its creates (each names the
         // contract made there, so no two name one).
         std::size_t creates = 0;
-        std::vector<UnreadTransactions::Chunk> left_chunks;
+        std::vector<ChunkBytes> left_chunks;
         left_chunks.reserve(unread.size());
         for (Unread& left : unread) {
             creates += left.creates;
             image.external_hashes.insert(image.external_hashes.end(), left.external_hashes.begin(),
                                          left.external_hashes.end());
             image.consumed.insert(image.consumed.end(), left.consumed.begin(), left.consumed.end());
-            left_chunks.push_back({.owned = std::move(left.owned),
-                                   .borrowed = left.borrowed,
-                                   .unread = left.transactions});
+            left_chunks.push_back(std::move(left.chunk));
         }
         const auto made = static_cast<std::size_t>(std::count_if(
             image.contracts.begin(), image.contracts.end(),
