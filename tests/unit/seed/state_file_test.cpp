@@ -187,21 +187,26 @@ TEST(StateFile, ANetworkLoadedInPlaceGoesOnAsAFreshLoad) {
     EXPECT_EQ(running->state(), file);
 }
 
+// `network` after `mints` mints for alice and bob, each labelled, saved.
+std::string minted(LiveNetwork& network, int mints) {
+    json steps = json::array();
+    for (int i = 0; i < mints; ++i) {
+        steps.push_back({{"step", "mint"},
+                         {"owner", i % 2 == 0 ? "alice" : "bob"},
+                         {"amount", std::to_string(i + 1) + ".5"},
+                         {"as", "many-" + std::to_string(i)}});
+    }
+    network.apply_steps(steps);
+    return network.state();
+}
+
 // A file of thousands of texts and holdings, whose texts are interned on another thread while
 // the body is read (and, at start-up, hashed on a third): each text comes back as the Name it was
 // in this process (none interned twice), and the views read the same holdings; so it does when a
 // running network loads the file in place.
 TEST(StateFile, ConcurrentlyInternedTextsComeBackAsTheNamesTheyWere) {
     const auto network = default_network();
-    json steps = json::array();
-    for (int i = 0; i < 2'500; ++i) {
-        steps.push_back({{"step", "mint"},
-                         {"owner", i % 2 == 0 ? "alice" : "bob"},
-                         {"amount", std::to_string(i + 1) + ".5"},
-                         {"as", "many-" + std::to_string(i)}});
-    }
-    network->apply_steps(steps);
-    const std::string bytes = network->state();
+    const std::string bytes = minted(*network, 2'500);
 
     const auto loaded = LiveNetwork::load_state(bytes, "s.state");
 
@@ -240,24 +245,11 @@ struct LentBytes {
     ~LentBytes() { std::fill(bytes.begin(), bytes.end(), '\x5a'); }
 };
 
-// A network of many mints and transfers, saved.
-std::string many_transactions(LiveNetwork& network) {
-    json steps = json::array();
-    for (int i = 0; i < 2'000; ++i) {
-        steps.push_back({{"step", "mint"},
-                         {"owner", i % 2 == 0 ? "alice" : "bob"},
-                         {"amount", std::to_string(i + 1) + ".25"},
-                         {"as", "lent-" + std::to_string(i)}});
-    }
-    network.apply_steps(steps);
-    return network.state();
-}
-
-// Such a network, saved and loaded from bytes lent to the load, which only the loaded network
-// then holds.
+// A network of many transactions, saved and loaded from bytes lent to the load, which only the
+// loaded network then holds.
 struct LentLoad {
     std::unique_ptr<LiveNetwork> network = default_network();
-    std::string bytes = many_transactions(*network);
+    std::string bytes = minted(*network, 2'000);
     std::weak_ptr<LentBytes> watch;
     std::unique_ptr<LiveNetwork> loaded;
     LentLoad() {
