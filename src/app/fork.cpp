@@ -443,7 +443,7 @@ Forked fork_network(ScanClient& scan, const ForkSpec& spec, Progress& progress,
     // The next page is fetched and parsed while this one is built, on one thread that lives as
     // long as the fork rather than a thread per page: each page's memory is then freed to the
     // allocator's arena of that thread and used again by the next page, not faulted in afresh (a
-    // 100k fork took 240 000 page faults with a thread and a parser per page, 71 000 without).
+    // 100k fork took 240 000 page faults with a thread and a parser per page, 73 000 without).
     seed::AnswerParsers parsers;
     boost::asio::thread_pool fetcher(1);  // joined before what its work refers to goes
     const auto fetch = [&fetcher](auto work) {
