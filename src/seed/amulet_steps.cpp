@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <optional>
 
-#include "cantonlite/model/packed_writer.hpp"
 #include "cantonlite/splice/payloads.hpp"
 #include "cantonlite/splice/splice_views.hpp"
 #include "steps.hpp"
@@ -11,7 +10,6 @@ namespace cantonlite::seed {
 
 namespace p = splice::payloads;
 using model::Name;
-using model::packed::Writer;
 using store::CreateDraft;
 using store::ExerciseDraft;
 
@@ -200,45 +198,21 @@ void mint(SeedContext& ctx, const JsonObject& s) {
         s.optional_integer("round", 0, std::int64_t{1} << 53).value_or(ctx.round_at(t));
     const model::Decimal rate = optional_decimal(s, "rate_per_round", default_holding_rate);
     // A large seed is mostly mints: their values are written packed, with no Value tree.
-    struct Words {
-        Name receiver{"receiver"};
-        Name amount{"amount"};
-        Name amulet_sum{"amuletSum"};
-        Name amulet{"amulet"};
-        Name meta{"meta"};
-        Name tapped{"tapped faucet"};
-    };
-    static const Words l;
-    const Name owner_name(owner);
+    p::TapFacts facts{.receiver = Name(owner), .amount = amount};
     auto d = ctx.draft(s, {owner}, t);
     const int tap = d.add(-1, ExerciseDraft{.contract_id = ctx.amulet_rules,
                                             .template_id = p::amulet_rules(n),
                                             .choice = "AmuletRules_DevNet_Tap",
                                             .consuming = false,
                                             .acting_parties = {owner},
-                                            .packed_argument = model::packed::write([&](Writer& w) {
-                                                w.record(2);
-                                                w.name(l.receiver);
-                                                w.party(owner_name);
-                                                w.name(l.amount);
-                                                w.numeric(amount);
-                                            })});
+                                            .packed_argument = facts.argument()});
     const int created = d.add(tap, CreateDraft{.template_id = p::amulet(n),
                                                .signatories = {n.dso_party, owner},
                                                .packed_argument = p::amulet_packed(
                                                    n.dso_party, owner, amount, round, rate)});
     const std::string cid = d.contract_id_of(created);
-    d.set_result(tap, model::packed::write([&](Writer& w) {
-                     w.record(2);
-                     w.name(l.amulet_sum);
-                     w.record(1);
-                     w.name(l.amulet);
-                     w.contract_id(Name(cid));
-                     w.name(l.meta);
-                     w.some();
-                     p::write_holding_tx_meta(w, p::TxKind::mint, l.tapped, std::nullopt,
-                                              std::nullopt);
-                 }));
+    facts.amulet = Name(cid);
+    d.set_result(tap, facts.result());
     ctx.commit(d);
     ctx.label(s, "as", cid);
 }

@@ -36,6 +36,7 @@
 
 #include "cantonlite/model/packed_reader.hpp"
 #include "cantonlite/seed/state_file.hpp"
+#include "cantonlite/splice/payloads.hpp"
 #include "cantonlite/splice/splice_views.hpp"
 #include "cantonlite/util/crc32.hpp"
 #include "cantonlite/util/prefault.hpp"
@@ -496,7 +497,8 @@ void write_network(Out& out, const model::Network& n) {
 }
 
 enum class UpdateTag : std::uint8_t { transaction = 0, reassignment = 1, migration = 2 };
-enum class NodeTag : std::uint8_t { created = 0, exercised = 1 };
+// An exercise whose values are a DevNet tap's is written as their facts (tap), any other whole.
+enum class NodeTag : std::uint8_t { created = 0, exercised = 1, tap = 2 };
 
 // Items a reader decodes on two threads (read_chunks): their count and how many a chunk holds,
 // then each chunk as its size in bytes (4, little-endian) and its items. item() comes before each.
@@ -621,16 +623,29 @@ void write_transaction(Out& out, const store::Transaction& tx, Sequences& sequen
             continue;
         }
         const store::ExercisedNode& e = *store::exercised(node);
-        out.byte(static_cast<std::uint8_t>(NodeTag::exercised));
+        static const model::Name tap_choice("AmuletRules_DevNet_Tap");
+        const std::optional<splice::payloads::TapFacts> tap =
+            e.choice == tap_choice
+                ? splice::payloads::TapFacts::of(e.choice_argument, e.exercise_result)
+                : std::nullopt;
+        out.byte(static_cast<std::uint8_t>(tap ? NodeTag::tap : NodeTag::exercised));
         out.name(e.contract_id);
         out.template_ref(e.template_ref);
         out.boolean(e.has_interface);
         if (e.has_interface) out.template_ref(e.interface);
         out.name(e.choice);
-        write_value(out, e.choice_argument);
+        if (tap) {
+            out.name(tap->receiver);
+            const model::Int128 units = tap->amount.units();
+            out.varint((static_cast<model::UInt128>(units) << 1) ^
+                       static_cast<model::UInt128>(units >> 127));
+            out.name(tap->amulet);
+        } else {
+            write_value(out, e.choice_argument);
+        }
         out.boolean(e.consuming);
         out.set(e.acting_parties);
-        write_value(out, e.exercise_result);
+        if (!tap) write_value(out, e.exercise_result);
         out.set(e.stakeholders);
         out.varint(static_cast<std::uint32_t>(e.last_descendant));
     }
@@ -1154,6 +1169,17 @@ std::uint32_t name_id(In& in) {
     }
 }
 
+// A Numeric's units, zigzagged as packed values keep them: at most 38 digits, 28 before the point
+// and 10 after.
+model::UInt128 numeric_zigzag(In& in) {
+    const model::UInt128 zigzag = in.varint<model::UInt128>();
+    const auto units = static_cast<model::Int128>((zigzag >> 1) ^ (~(zigzag & 1) + 1));
+    constexpr model::Int128 limit =
+        static_cast<model::Int128>(10'000'000'000'000'000'000ULL) * 10'000'000'000'000'000'000ULL;
+    if (units >= limit || units <= -limit) In::fail("a number has more than 38 digits");
+    return zigzag;
+}
+
 // Reads a value written by write_packed into `out` in pack()'s form, each text index that stands
 // for a Name replaced by this process's Name id; checks it as a seed's values are checked (kinds,
 // nesting, the range of numerics, times and dates).
@@ -1189,16 +1215,8 @@ void read_packed(In& in, Out& out, int depth = 0) {
             if (days < first || days > last) In::fail("a date is beyond the year 9999");
             return out.integer(days);
         }
-        case Kind::numeric: {
-            const model::UInt128 zigzag = in.varint<model::UInt128>();
-            const auto units = static_cast<model::Int128>((zigzag >> 1) ^ (~(zigzag & 1) + 1));
-            // A Numeric has at most 38 digits: 28 before the point and 10 after.
-            constexpr model::Int128 limit =
-                static_cast<model::Int128>(10'000'000'000'000'000'000ULL) *
-                10'000'000'000'000'000'000ULL;
-            if (units >= limit || units <= -limit) In::fail("a number has more than 38 digits");
-            return out.varint(zigzag);
-        }
+        case Kind::numeric:
+            return out.varint(numeric_zigzag(in));
         case Kind::text:
         case Kind::enumeration: {
             const std::string_view text = in.bytes();
@@ -1486,17 +1504,38 @@ store::UpdatePtr read_transaction(In& in, store::Offset offset, const Contracts&
                 continue;
             }
             node.event = store::CreatedNode{c};
-        } else if (tag == static_cast<std::uint8_t>(NodeTag::exercised)) {
+        } else if (tag == static_cast<std::uint8_t>(NodeTag::exercised) ||
+                   tag == static_cast<std::uint8_t>(NodeTag::tap)) {
             store::ExercisedNode e;
             e.contract_id = in.name();
             e.template_ref = in.template_ref();
             e.has_interface = in.boolean();
             if (e.has_interface) e.interface = in.template_ref();
             e.choice = in.name();
-            e.choice_argument = value();
+            const bool tap = tag == static_cast<std::uint8_t>(NodeTag::tap);
+            std::optional<splice::payloads::TapFacts> facts;
+            if (!tap) {
+                e.choice_argument = value();
+            } else if (unread != nullptr) {  // checked, not kept
+                in.skip_name();
+                (void)numeric_zigzag(in);
+                in.skip_name();
+            } else {
+                facts.emplace();
+                facts->receiver = in.name();
+                const model::UInt128 zigzag = numeric_zigzag(in);
+                facts->amount = model::Decimal::from_units(
+                    static_cast<model::Int128>((zigzag >> 1) ^ (~(zigzag & 1) + 1)));
+                facts->amulet = in.name();
+                e.choice_argument = facts->argument();
+            }
             e.consuming = in.boolean();
             e.acting_parties = in.set();
-            e.exercise_result = value();
+            if (!tap) {
+                e.exercise_result = value();
+            } else if (facts) {
+                e.exercise_result = facts->result();
+            }
             e.stakeholders = in.set();
             const std::uint64_t last = in.varint();
             // A subtree within the transaction and within its parent's.

@@ -1,6 +1,7 @@
 #include "cantonlite/splice/payloads.hpp"
 
 #include "cantonlite/model/name.hpp"
+#include "cantonlite/model/packed_reader.hpp"
 #include "cantonlite/model/packed_writer.hpp"
 #include "cantonlite/splice/templates.hpp"
 
@@ -124,6 +125,90 @@ model::PackedValue amulet_packed(const Party& dso, const Party& owner, Decimal a
 Value amulet_value(const Party& dso, const Party& owner, Decimal amount, std::int64_t round,
                    Decimal rate) {
     return model::unpack(amulet_packed(dso, owner, amount, round, rate));
+}
+
+namespace {
+
+struct TapWords {
+    Name receiver{"receiver"};
+    Name amount{"amount"};
+    Name amulet_sum{"amuletSum"};
+    Name amulet{"amulet"};
+    Name meta{"meta"};
+    Name tapped{"tapped faucet"};
+};
+const TapWords& tap_words() {
+    static const TapWords w;
+    return w;
+}
+
+void write_tap_argument(model::packed::Writer& w, const TapFacts& tap) {
+    const TapWords& l = tap_words();
+    w.record(2);
+    w.name(l.receiver);
+    w.party(tap.receiver);
+    w.name(l.amount);
+    w.numeric(tap.amount);
+}
+
+void write_tap_result(model::packed::Writer& w, const TapFacts& tap) {
+    const TapWords& l = tap_words();
+    w.record(2);
+    w.name(l.amulet_sum);
+    w.record(1);
+    w.name(l.amulet);
+    w.contract_id(tap.amulet);
+    w.name(l.meta);
+    w.some();
+    write_holding_tx_meta(w, TxKind::mint, l.tapped, std::nullopt, std::nullopt);
+}
+
+}  // namespace
+
+model::PackedValue TapFacts::argument() const {
+    return model::packed::write([this](model::packed::Writer& w) { write_tap_argument(w, *this); });
+}
+
+model::PackedValue TapFacts::result() const {
+    return model::packed::write([this](model::packed::Writer& w) { write_tap_result(w, *this); });
+}
+
+std::optional<TapFacts> TapFacts::of(const model::PackedValue& argument,
+                                     const model::PackedValue& result) {
+    using Kind = Value::Kind;
+    const TapWords& l = tap_words();
+    // The facts where argument() and result() put them, then both made again from them: only
+    // the same bytes make a tap. (The reader is not bounded: a record's kind and count come
+    // before its fields, and the values are the process's own, whole.)
+    if (argument.size() < 2 || result.size() < 2) return std::nullopt;
+    model::packed::Reader a(argument.bytes());
+    if (a.kind() != Kind::record || a.count() != 2 || a.name() != l.receiver ||
+        a.kind() != Kind::party)
+        return std::nullopt;
+    TapFacts facts;
+    facts.receiver = a.name();
+    if (a.name() != l.amount || a.kind() != Kind::numeric) return std::nullopt;
+    facts.amount = a.decimal();
+    model::packed::Reader r(result.bytes());
+    if (r.kind() != Kind::record || r.count() != 2 || r.name() != l.amulet_sum ||
+        r.kind() != Kind::record || r.count() != 1 || r.name() != l.amulet ||
+        r.kind() != Kind::contract_id)
+        return std::nullopt;
+    facts.amulet = r.name();
+    // Made again in a buffer the thread reuses (a save meets every mint's tap).
+    thread_local std::string buffer;
+    model::packed::Writer made_argument(std::move(buffer));
+    write_tap_argument(made_argument, facts);
+    buffer = made_argument.take();
+    bool same = buffer == argument.bytes();
+    if (same) {
+        model::packed::Writer made_result(std::move(buffer));
+        write_tap_result(made_result, facts);
+        buffer = made_result.take();
+        same = buffer == result.bytes();
+    }
+    if (!same) return std::nullopt;
+    return facts;
 }
 
 Value time_lock(const std::vector<Party>& holders, Timestamp expires_at,

@@ -17,7 +17,7 @@ inline constexpr std::string_view state_file_magic = "cantonlite state";
 // follows it.
 inline constexpr std::size_t state_file_header_size = 32;
 // The format this cantonlite writes and reads. A file of another format is refused.
-inline constexpr std::uint32_t state_file_format = 5;
+inline constexpr std::uint32_t state_file_format = 6;
 
 // Bytes that are not a state file this cantonlite reads: another kind of file, another format,
 // truncated or damaged. what() is one line, without the file's name.

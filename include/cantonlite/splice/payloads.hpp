@@ -64,6 +64,23 @@ model::PackedValue amulet_packed(const Party& dso, const Party& owner, Decimal a
                                  std::int64_t round, Decimal rate);
 Value amulet_value(const Party& dso, const Party& owner, Decimal amount, std::int64_t round,
                    Decimal rate);
+// AmuletRules_DevNet_Tap (the faucet, the mint step's choice) as the facts its values hold: the
+// argument {receiver, amount} and the result {amuletSum = {amulet}, meta: a mint's Metadata,
+// reason "tapped faucet"}, packed as the mint step packs them. A state file keeps a tap's values as
+// these facts (a tenth of a generated network's file, and of its load's checks).
+struct TapFacts {
+    model::Name receiver;
+    Decimal amount;
+    model::Name amulet;  // the Amulet it made
+
+    [[nodiscard]] model::PackedValue argument() const;
+    [[nodiscard]] model::PackedValue result() const;
+    // The facts of a tap whose argument and result are argument() and result() of them, byte for
+    // byte; nullopt for any other values.
+    [[nodiscard]] static std::optional<TapFacts> of(const model::PackedValue& argument,
+                                                    const model::PackedValue& result);
+};
+
 // Splice.Amulet:LockedAmulet {amulet, lock: TimeLock}.
 Value locked_amulet_value(Value amulet, const std::vector<Party>& holders, Timestamp expires_at,
                           const std::optional<std::string>& context);
