@@ -10,8 +10,13 @@ namespace {
 
 using model::Name;
 
-// The labels and words of the metadata written node by node, each interned once.
+// The labels and words of the values written node by node (metadata, a tap's), each interned
+// once.
 struct Words {
+    Name receiver{"receiver"};
+    Name amulet_sum{"amuletSum"};
+    Name meta{"meta"};
+    Name tapped{"tapped faucet"};
     Name values{"values"};
     Name burned{"splice.lfdecentralizedtrust.org/burned"};
     Name reason{"splice.lfdecentralizedtrust.org/reason"};
@@ -129,24 +134,11 @@ Value amulet_value(const Party& dso, const Party& owner, Decimal amount, std::in
 
 namespace {
 
-struct TapWords {
-    Name receiver{"receiver"};
-    Name amount{"amount"};
-    Name amulet_sum{"amuletSum"};
-    Name amulet{"amulet"};
-    Name meta{"meta"};
-    Name tapped{"tapped faucet"};
-};
-const TapWords& tap_words() {
-    static const TapWords w;
-    return w;
-}
-
 // The bytes of a tap's result after its Amulet's id, the same in every tap (its metadata): a
 // sample's.
 std::string_view tap_result_tail() {
     static const std::string tail = [] {
-        const model::PackedValue made = TapFacts{.amulet = tap_words().amulet}.result();
+        const model::PackedValue made = TapFacts{.amulet = amulet_labels().amulet}.result();
         model::packed::Reader r(made.bytes());
         (void)r.kind();
         (void)r.count();
@@ -165,23 +157,23 @@ std::string_view tap_result_tail() {
 }  // namespace
 
 model::PackedValue TapFacts::argument() const {
-    const TapWords& l = tap_words();
+    const Words& l = words();
     return model::packed::write([&](model::packed::Writer& w) {
         w.record(2);
         w.name(l.receiver);
         w.party(receiver);
-        w.name(l.amount);
+        w.name(amulet_labels().amount);
         w.numeric(amount);
     });
 }
 
 model::PackedValue TapFacts::result() const {
-    const TapWords& l = tap_words();
+    const Words& l = words();
     return model::packed::write([&](model::packed::Writer& w) {
         w.record(2);
         w.name(l.amulet_sum);
         w.record(1);
-        w.name(l.amulet);
+        w.name(amulet_labels().amulet);
         w.contract_id(amulet);
         w.name(l.meta);
         w.some();
@@ -192,7 +184,8 @@ model::PackedValue TapFacts::result() const {
 std::optional<TapFacts> TapFacts::of(const model::PackedValue& argument,
                                      const model::PackedValue& result) {
     using Kind = Value::Kind;
-    const TapWords& l = tap_words();
+    const Words& l = words();
+    const AmuletLabels& amulet_words = amulet_labels();
     // The facts where argument() and result() put them, and nothing else: the argument read to
     // its end, the result's bytes after the Amulet's id its metadata's (a save meets every mint's
     // tap: making both values again took 10% of it). The values are the process's own, whole,
@@ -205,12 +198,12 @@ std::optional<TapFacts> TapFacts::of(const model::PackedValue& argument,
         return std::nullopt;
     TapFacts facts;
     facts.receiver = a.name();
-    if (a.name() != l.amount || a.kind() != Kind::numeric) return std::nullopt;
+    if (a.name() != amulet_words.amount || a.kind() != Kind::numeric) return std::nullopt;
     facts.amount = a.decimal();
     if (!a.done()) return std::nullopt;
     model::packed::Reader r(result.bytes());
     if (r.kind() != Kind::record || r.count() != 2 || r.name() != l.amulet_sum ||
-        r.kind() != Kind::record || r.count() != 1 || r.name() != l.amulet ||
+        r.kind() != Kind::record || r.count() != 1 || r.name() != amulet_words.amulet ||
         r.kind() != Kind::contract_id)
         return std::nullopt;
     facts.amulet = r.name();
