@@ -216,7 +216,12 @@ TEST(StateFile, ATapsValuesComeBackFromTheFactsTheyHold) {
                 .nodes[0])
             ->contract_id.str();
     // A tap's argument, and a result with a reason other than the faucet's.
-    const auto record = [](json fields) { return json{{"record", {{"fields", fields}}}}; };
+    // (A vector, not a braced json: {one} is an array under GCC and the one object under clang.)
+    const auto record = [](const std::vector<json>& fields) {
+        json out = {{"record", {{"fields", json::array()}}}};
+        for (const json& f : fields) out["record"]["fields"].push_back(f);
+        return out;
+    };
     const auto field = [](const char* label, json value) {
         return json{{"label", label}, {"value", std::move(value)}};
     };
