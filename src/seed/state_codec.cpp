@@ -132,6 +132,12 @@ class Out {
     // of them thousands of times.
     void name(model::Name n) { varint(index_of(n)); }
     void time(Timestamp t) { integer(t.micros); }
+    // A Numeric's units, zigzagged as a packed value keeps them.
+    void numeric(model::Decimal d) {
+        const model::Int128 units = d.units();
+        varint((static_cast<model::UInt128>(units) << 1) ^
+               static_cast<model::UInt128>(units >> 127));
+    }
     template <class Range>
     void texts(const Range& items) {
         varint(std::size(items));
@@ -636,9 +642,7 @@ void write_transaction(Out& out, const store::Transaction& tx, Sequences& sequen
         out.name(e.choice);
         if (tap) {
             out.name(tap->receiver);
-            const model::Int128 units = tap->amount.units();
-            out.varint((static_cast<model::UInt128>(units) << 1) ^
-                       static_cast<model::UInt128>(units >> 127));
+            out.numeric(tap->amount);
             out.name(tap->amulet);
         } else {
             write_value(out, e.choice_argument);
@@ -1180,6 +1184,13 @@ model::UInt128 numeric_zigzag(In& in) {
     return zigzag;
 }
 
+// The same, as a Decimal.
+model::Decimal read_numeric(In& in) {
+    const model::UInt128 zigzag = numeric_zigzag(in);
+    return model::Decimal::from_units(
+        static_cast<model::Int128>((zigzag >> 1) ^ (~(zigzag & 1) + 1)));
+}
+
 // Reads a value written by write_packed into `out` in pack()'s form, each text index that stands
 // for a Name replaced by this process's Name id; checks it as a seed's values are checked (kinds,
 // nesting, the range of numerics, times and dates).
@@ -1523,9 +1534,7 @@ store::UpdatePtr read_transaction(In& in, store::Offset offset, const Contracts&
             } else {
                 facts.emplace();
                 facts->receiver = in.name();
-                const model::UInt128 zigzag = numeric_zigzag(in);
-                facts->amount = model::Decimal::from_units(
-                    static_cast<model::Int128>((zigzag >> 1) ^ (~(zigzag & 1) + 1)));
+                facts->amount = read_numeric(in);
                 facts->amulet = in.name();
                 e.choice_argument = facts->argument();
             }
