@@ -456,7 +456,7 @@ class ScriptedServer {
             return;
         }
         asio::async_read_until(c->socket, asio::dynamic_buffer(c->request), "\r\n\r\n",
-                               [this, &turn, c](boost::system::error_code e, std::size_t) {
+                               [&turn, c](boost::system::error_code e, std::size_t) {
                                    if (e) return;
                                    if (turn.kind == Turn::close_after_request) {
                                        boost::system::error_code ignored;
