@@ -405,13 +405,15 @@ int serve(const CommandLine& cli) {
     net::Server server(std::move(options), *router);
     root.set_open_connections([&server] { return server.open_connections(); });
     if (journal) root.set_journal([&journal] { return journal->stats(); });
+    // SIGINT and SIGTERM are handled before the first answer: a script that stops the daemon once
+    // it answers is heard even when its shell started it with SIGINT ignored (a background job).
+    server.stop_on_signals();
     try {
         server.start();
     } catch (const std::system_error& e) {
         std::cerr << "cantonlite: " << e.what() << '\n';
         return exit_start_failed;
     }
-    server.stop_on_signals();
     for (const LocalNetEndpoint& e : localnet.endpoints) {
         spdlog::info("LocalNet {} answered here: {}", e.url, e.serves);
     }

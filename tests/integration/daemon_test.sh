@@ -48,6 +48,32 @@ serves_and_stops() {
 check "SIGTERM stops with exit 0" serves_and_stops TERM
 check "SIGINT stops with exit 0" serves_and_stops INT
 
+# A script stops the daemon as soon as it first answers, on a fixed port, without waiting for its
+# start-up line; started as a background job, the daemon begins with SIGINT ignored. The signal is
+# handled before the first answer can be given, so it stops every time (a SIGINT that came between
+# the two was lost, and the daemon served on).
+stops_at_its_first_answer() {
+  local port log pid
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  log=$(mktemp)
+  for _ in 1 2 3 4 5; do
+    "$BIN" serve --port "$port" >"$log" 2>&1 &
+    pid=$!
+    for _ in $(seq 1 2000); do
+      curl -fsS -o /dev/null "http://127.0.0.1:$port/api/scan/livez" 2>/dev/null && break
+      sleep 0.005
+    done
+    kill -INT "$pid"
+    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$pid" 2>/dev/null; then
+      echo "  still serving 10 s after SIGINT"; kill -KILL "$pid"; wait "$pid"; rm -f "$log"; return 1
+    fi
+    wait "$pid" || { echo "  exit $?"; cat "$log"; rm -f "$log"; return 1; }
+  done
+  rm -f "$log"
+}
+check "SIGINT at the first answer stops it" stops_at_its_first_answer
+
 json_logs() {
   start_daemon "$BIN" --log-format json || return 1
   curl -fsS "http://127.0.0.1:$DAEMON_PORT/api/scan/v0/dso-party-id" >/dev/null

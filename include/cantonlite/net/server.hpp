@@ -79,7 +79,8 @@ class Server {
     // requests in flight are answered (with Connection: close), for at most shutdown_grace.
     void stop();
 
-    // Calls stop() on SIGINT or SIGTERM. REQUIRES: start() returned.
+    // Calls stop() on SIGINT or SIGTERM, from the io threads: before start(), a signal that comes
+    // first stops the server once start() runs them.
     void stop_on_signals();
 
     // Blocks until the io threads have finished (after stop()), then flushes the access log.
