@@ -202,7 +202,7 @@ void mint(SeedContext& ctx, const JsonObject& s) {
     auto d = ctx.draft(s, {owner}, t);
     const int tap = d.add(-1, ExerciseDraft{.contract_id = ctx.amulet_rules,
                                             .template_id = p::amulet_rules(n),
-                                            .choice = "AmuletRules_DevNet_Tap",
+                                            .choice = std::string(p::TapFacts::choice),
                                             .consuming = false,
                                             .acting_parties = {owner},
                                             .packed_argument = facts.argument()});

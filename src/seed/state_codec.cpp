@@ -629,7 +629,7 @@ void write_transaction(Out& out, const store::Transaction& tx, Sequences& sequen
             continue;
         }
         const store::ExercisedNode& e = *store::exercised(node);
-        static const model::Name tap_choice("AmuletRules_DevNet_Tap");
+        static const model::Name tap_choice(splice::payloads::TapFacts::choice);
         const std::optional<splice::payloads::TapFacts> tap =
             e.choice == tap_choice
                 ? splice::payloads::TapFacts::of(e.choice_argument, e.exercise_result)
@@ -1173,11 +1173,16 @@ std::uint32_t name_id(In& in) {
     }
 }
 
+// The units a zigzagged Numeric stands for.
+model::Int128 unzigzag(model::UInt128 zigzag) {
+    return static_cast<model::Int128>((zigzag >> 1) ^ (~(zigzag & 1) + 1));
+}
+
 // A Numeric's units, zigzagged as packed values keep them: at most 38 digits, 28 before the point
 // and 10 after.
 model::UInt128 numeric_zigzag(In& in) {
     const model::UInt128 zigzag = in.varint<model::UInt128>();
-    const auto units = static_cast<model::Int128>((zigzag >> 1) ^ (~(zigzag & 1) + 1));
+    const model::Int128 units = unzigzag(zigzag);
     constexpr model::Int128 limit =
         static_cast<model::Int128>(10'000'000'000'000'000'000ULL) * 10'000'000'000'000'000'000ULL;
     if (units >= limit || units <= -limit) In::fail("a number has more than 38 digits");
@@ -1186,9 +1191,7 @@ model::UInt128 numeric_zigzag(In& in) {
 
 // The same, as a Decimal.
 model::Decimal read_numeric(In& in) {
-    const model::UInt128 zigzag = numeric_zigzag(in);
-    return model::Decimal::from_units(
-        static_cast<model::Int128>((zigzag >> 1) ^ (~(zigzag & 1) + 1)));
+    return model::Decimal::from_units(unzigzag(numeric_zigzag(in)));
 }
 
 // Reads a value written by write_packed into `out` in pack()'s form, each text index that stands
@@ -1523,8 +1526,8 @@ store::UpdatePtr read_transaction(In& in, store::Offset offset, const Contracts&
             e.has_interface = in.boolean();
             if (e.has_interface) e.interface = in.template_ref();
             e.choice = in.name();
+            // A tap's facts stand where its argument would; its result is made from them too.
             const bool tap = tag == static_cast<std::uint8_t>(NodeTag::tap);
-            std::optional<splice::payloads::TapFacts> facts;
             if (!tap) {
                 e.choice_argument = value();
             } else if (unread != nullptr) {  // checked, not kept
@@ -1532,19 +1535,16 @@ store::UpdatePtr read_transaction(In& in, store::Offset offset, const Contracts&
                 (void)numeric_zigzag(in);
                 in.skip_name();
             } else {
-                facts.emplace();
-                facts->receiver = in.name();
-                facts->amount = read_numeric(in);
-                facts->amulet = in.name();
-                e.choice_argument = facts->argument();
+                splice::payloads::TapFacts facts;
+                facts.receiver = in.name();
+                facts.amount = read_numeric(in);
+                facts.amulet = in.name();
+                e.choice_argument = facts.argument();
+                e.exercise_result = facts.result();
             }
             e.consuming = in.boolean();
             e.acting_parties = in.set();
-            if (!tap) {
-                e.exercise_result = value();
-            } else if (facts) {
-                e.exercise_result = facts->result();
-            }
+            if (!tap) e.exercise_result = value();
             e.stakeholders = in.set();
             const std::uint64_t last = in.varint();
             // A subtree within the transaction and within its parent's.

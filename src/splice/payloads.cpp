@@ -134,22 +134,26 @@ Value amulet_value(const Party& dso, const Party& owner, Decimal amount, std::in
 
 namespace {
 
+// A tap's result up to its Amulet's id, {amuletSum = {amulet}, read from `in`: the id, then `in`
+// stands at the metadata; nullopt for another value. REQUIRES: `in` reads a whole value.
+std::optional<Name> tap_result_amulet(model::packed::Reader& in) {
+    using Kind = Value::Kind;
+    if (in.kind() != Kind::record || in.count() != 2 || in.name() != words().amulet_sum ||
+        in.kind() != Kind::record || in.count() != 1 || in.name() != amulet_labels().amulet ||
+        in.kind() != Kind::contract_id)
+        return std::nullopt;
+    return in.name();
+}
+
 // The bytes of a tap's result after its Amulet's id, the same in every tap (its metadata): a
 // sample's.
 std::string_view tap_result_tail() {
     static const std::string tail = [] {
         const model::PackedValue made = TapFacts{.amulet = amulet_labels().amulet}.result();
-        model::packed::Reader r(made.bytes());
-        (void)r.kind();
-        (void)r.count();
-        (void)r.name();
-        (void)r.kind();
-        (void)r.count();
-        (void)r.name();
-        (void)r.kind();
-        (void)r.name();
+        model::packed::Reader in(made.bytes());
+        (void)tap_result_amulet(in);
         const std::string_view bytes = made.bytes();
-        return std::string(bytes.substr(static_cast<std::size_t>(r.position() - bytes.data())));
+        return std::string(bytes.substr(static_cast<std::size_t>(in.position() - bytes.data())));
     }();
     return tail;
 }
@@ -184,8 +188,6 @@ model::PackedValue TapFacts::result() const {
 std::optional<TapFacts> TapFacts::of(const model::PackedValue& argument,
                                      const model::PackedValue& result) {
     using Kind = Value::Kind;
-    const Words& l = words();
-    const AmuletLabels& amulet_words = amulet_labels();
     // The facts where argument() and result() put them, and nothing else: the argument read to
     // its end, the result's bytes after the Amulet's id its metadata's (a save meets every mint's
     // tap: making both values again took 10% of it). The values are the process's own, whole,
@@ -193,23 +195,21 @@ std::optional<TapFacts> TapFacts::of(const model::PackedValue& argument,
     // argument() and result() write.
     if (argument.size() < 2 || result.size() < 2) return std::nullopt;
     model::packed::Reader a(argument.bytes());
-    if (a.kind() != Kind::record || a.count() != 2 || a.name() != l.receiver ||
+    if (a.kind() != Kind::record || a.count() != 2 || a.name() != words().receiver ||
         a.kind() != Kind::party)
         return std::nullopt;
     TapFacts facts;
     facts.receiver = a.name();
-    if (a.name() != amulet_words.amount || a.kind() != Kind::numeric) return std::nullopt;
+    if (a.name() != amulet_labels().amount || a.kind() != Kind::numeric) return std::nullopt;
     facts.amount = a.decimal();
     if (!a.done()) return std::nullopt;
     model::packed::Reader r(result.bytes());
-    if (r.kind() != Kind::record || r.count() != 2 || r.name() != l.amulet_sum ||
-        r.kind() != Kind::record || r.count() != 1 || r.name() != amulet_words.amulet ||
-        r.kind() != Kind::contract_id)
-        return std::nullopt;
-    facts.amulet = r.name();
+    const std::optional<Name> amulet = tap_result_amulet(r);
     const std::string_view bytes = result.bytes();
-    if (bytes.substr(static_cast<std::size_t>(r.position() - bytes.data())) != tap_result_tail())
+    if (!amulet ||
+        bytes.substr(static_cast<std::size_t>(r.position() - bytes.data())) != tap_result_tail())
         return std::nullopt;
+    facts.amulet = *amulet;
     return facts;
 }
 

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cantonlite/model/decimal.hpp"
@@ -69,6 +70,7 @@ Value amulet_value(const Party& dso, const Party& owner, Decimal amount, std::in
 // reason "tapped faucet"}, packed as the mint step packs them. A state file keeps a tap's values as
 // these facts (a tenth of a generated network's file, and of its load's checks).
 struct TapFacts {
+    static constexpr std::string_view choice = "AmuletRules_DevNet_Tap";
     model::Name receiver;
     Decimal amount;
     model::Name amulet;  // the Amulet it made
