@@ -16,6 +16,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "cantonlite/util/huge_pages.hpp"
+
 namespace cantonlite::model::detail {
 
 // Sequences live in an arena of large blocks (no allocation per sequence), each after its length
@@ -161,12 +163,13 @@ class Interner {
     // published last without a lock; a grown table replaces it, and the old ones are kept for
     // readers still probing them (together no larger than the current one).
     struct Table {
-        explicit Table(std::size_t size)
-            : mask(size - 1), slots(new std::atomic<std::uint32_t>[size]) {
-            for (std::size_t i = 0; i < size; ++i) slots[i].store(0, std::memory_order_relaxed);
+        explicit Table(std::size_t size) : mask(size - 1), slots(size) {}
+        // Slot i, read and written atomically.
+        [[nodiscard]] std::atomic_ref<std::uint32_t> at(std::size_t i) const {
+            return std::atomic_ref<std::uint32_t>(slots[i]);
         }
         std::size_t mask;
-        std::unique_ptr<std::atomic<std::uint32_t>[]> slots;
+        util::ZeroedArray<std::uint32_t> slots;
     };
 
     static std::vector<std::unique_ptr<Table>> make_first_table() {
@@ -186,7 +189,7 @@ class Interner {
     Probed probe(const Table& table, std::string_view key, std::uint32_t h) const {
         const std::uint32_t want = tag(h);
         for (std::size_t i = h & table.mask;; i = (i + 1) & table.mask) {
-            const std::uint32_t slot = table.slots[i].load(std::memory_order_acquire);
+            const std::uint32_t slot = table.at(i).load(std::memory_order_acquire);
             if (slot == 0) return {i, 0};
             if ((slot & ~id_mask) == want && bytes(get((slot & id_mask) - 1)) == key)
                 return {i, slot};
@@ -199,14 +202,14 @@ class Interner {
         const Table& old = *tables_.back();
         auto bigger = std::make_unique<Table>(size);
         for (std::size_t i = 0; i <= old.mask; ++i) {
-            const std::uint32_t slot = old.slots[i].load(std::memory_order_relaxed);
+            const std::uint32_t slot = old.at(i).load(std::memory_order_relaxed);
             if (slot == 0) continue;
             // Every number is distinct: its place is the first empty slot from its hash's.
             const std::uint32_t id = (slot & id_mask) - 1;
             std::size_t at = hashes_[id >> segment_bits][id & segment_mask] & bigger->mask;
-            while (bigger->slots[at].load(std::memory_order_relaxed) != 0)
+            while (bigger->at(at).load(std::memory_order_relaxed) != 0)
                 at = (at + 1) & bigger->mask;
-            bigger->slots[at].store(slot, std::memory_order_relaxed);
+            bigger->at(at).store(slot, std::memory_order_relaxed);
         }
         table_.store(bigger.get(), std::memory_order_release);
         tables_.push_back(std::move(bigger));
@@ -244,7 +247,7 @@ class Interner {
             at = probe(*tables_.back(), key, h).at;
         }
         // Published after its entry: a reader that finds the number finds the sequence.
-        tables_.back()->slots[at].store(tag(h) | (id + 1), std::memory_order_release);
+        tables_.back()->at(at).store(tag(h) | (id + 1), std::memory_order_release);
         return id;
     }
 
