@@ -404,8 +404,8 @@ class LedgerStore {
     [[nodiscard]] std::optional<CommandCompletion> completion_at(Offset offset) const;
     // The offset of the update with this id; nullopt when there is none.
     [[nodiscard]] std::optional<Offset> offset_of_update(std::string_view update_id) const;
-    // False while a restored history's update ids are not indexed yet: restore() leaves them to
-    // the first lookup by id when each derives from the network's namespace (so no two are alike).
+    // False while update ids are not indexed yet: those that derive from the network's namespace
+    // (so no two are alike), appended or restored, are left to the first lookup by id.
     [[nodiscard]] bool update_ids_indexed() const;
     // Calls visit(sequence, state) for every contract ever created, in creation order, from the
     // creation sequence `from` on, until visit returns false. Runs under the readers' lock: visit
@@ -510,8 +510,10 @@ class LedgerStore {
     mutable PositionIndex<model::UpdateId, UpdateIdOf, History, UpdateIdHash> offset_of_update_{
         &history_};
     mutable std::mutex ids_mutex_;
-    // Whether the first unindexed_ids_ positions, a restored history's, are in offset_of_update_.
-    mutable std::atomic<bool> ids_indexed_{true};
+    // Whether the first unindexed_ids_ positions are in offset_of_update_: a restored history's,
+    // and the updates appended since whose ids derive from the network's namespace, wait for the
+    // first lookup by id (index_update_ids()).
+    mutable std::atomic<bool> ids_indexed_{false};
     std::size_t unindexed_ids_ = 0;                                             // guarded by mutex_
     std::unordered_map<std::string, Offset> offset_of_external_hash_;           // guarded by mutex_
     model::Timestamp now_;                                                      // guarded by mutex_

@@ -206,6 +206,8 @@ using UpdatePtr = std::shared_ptr<const Update>;
 [[nodiscard]] Offset offset_of(const Update& update);
 // Computed from the update's namespace and offset (a SHA-256).
 [[nodiscard]] model::UpdateId update_id_of(const Update& update);
+// The namespace its id derives from (the network's, unless it kept the id it came with).
+[[nodiscard]] Name id_namespace_of(const Update& update);
 [[nodiscard]] model::Timestamp record_time_of(const Update& update);
 // The migration id an update belongs to (a reassignment: that of its source or target).
 [[nodiscard]] std::int64_t migration_id_of(const Update& update);

@@ -401,6 +401,50 @@ TEST_F(LedgerStoreTest, FindsTheOffsetOfAnUpdateId) {
     EXPECT_EQ(store_.offset_of_update("1220ff"), std::nullopt);
 }
 
+// Ids derived from the network's namespace are like no other: a store indexes them at the first
+// lookup by id (or the first kept id), not at each append. Rollbacks before that lookup, across
+// it and after it leave an index that finds what was appended and nothing else.
+TEST_F(LedgerStoreTest, IndexesItsUpdateIdsAtTheFirstLookupWithRollbacksAroundIt) {
+    for (int i = 0; i < 3; ++i) mint(alice, "1");
+    EXPECT_FALSE(store_.update_ids_indexed());
+    store_.undo().set_recording(true);
+
+    const UndoLog::Mark before = store_.undo().mark();
+    mint(alice, "2");
+    mint(alice, "3");
+    store_.rollback(before);
+    EXPECT_FALSE(store_.update_ids_indexed());
+
+    const UndoLog::Mark across = store_.undo().mark();
+    mint(bob, "4");  // offset 4 again
+    EXPECT_EQ(store_.offset_of_update(store_.update_id_for(2)), 2);
+    EXPECT_TRUE(store_.update_ids_indexed());
+    EXPECT_EQ(store_.offset_of_update(store_.update_id_for(4)), 4);
+    EXPECT_EQ(store_.offset_of_update(store_.update_id_for(5)), std::nullopt);
+    store_.rollback(across);
+    EXPECT_EQ(store_.offset_of_update(store_.update_id_for(4)), std::nullopt);
+
+    const UndoLog::Mark after = store_.undo().mark();
+    mint(bob, "5");
+    EXPECT_EQ(store_.offset_of_update(store_.update_id_for(4)), 4);
+    store_.rollback(after);
+    EXPECT_EQ(store_.offset_of_update(store_.update_id_for(4)), std::nullopt);
+    for (Offset o = 1; o <= 3; ++o) EXPECT_EQ(store_.offset_of_update(store_.update_id_for(o)), o);
+}
+
+// A kept id that is an earlier update's derived id is refused, though no lookup indexed them yet.
+TEST_F(LedgerStoreTest, AKeptUpdateIdIsNotAnUnindexedDerivedOne) {
+    mint(alice, "1");
+    mint(alice, "2");
+    auto d = draft();
+    d.update_id = store_.id_for(2);
+    d.keeps_update_id = true;
+    d.add(-1, amulet_create(alice, "3"));
+
+    EXPECT_THROW(store_.append_transaction(d), AppendError);
+    EXPECT_EQ(store_.ledger_end(), 2);
+}
+
 TEST_F(LedgerStoreTest, VisitsTheCreatedContractsInCreationOrderFromASequence) {
     const std::string a = mint(alice, "1");
     const std::string b = mint(bob, "2");
