@@ -34,8 +34,8 @@ class ZeroedArray {
         }
         // Mapped with a huge page's slack, then trimmed to an aligned start.
         mapped_ = bytes_ + huge_page_bytes;
-        void* p = ::mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                         -1, 0);
+        void* p =
+            ::mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED) throw std::bad_alloc();
         map_ = static_cast<char*>(p);
         const auto at = reinterpret_cast<std::uintptr_t>(p);
