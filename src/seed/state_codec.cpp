@@ -1757,29 +1757,32 @@ std::pair<std::string_view, std::uint32_t> payload_of(std::string_view bytes) {
     return {bytes.substr(header_size), crc};
 }
 
-// A payload's checksum, computed now or on another thread, and checked when asked.
-class PendingChecksum {
-  public:
-    PendingChecksum(std::string_view payload, std::uint32_t crc, Checksum when) : crc_(crc) {
-        if (when == Checksum::first) {
-            computed_ = util::crc32(payload);
-            check();
-        } else {
-            computing_ = std::async(std::launch::async, [payload] { return util::crc32(payload); });
-        }
-    }
-    // Throws StateError when the checksum does not match (waiting for it first).
-    void check() {
-        if (computing_.valid()) computed_ = computing_.get();
-        if (computed_ != crc_)
+// The reader of `bytes`, its tables read, once its checksum matches. Checksum::alongside computes
+// it on another thread while the tables are read; a damaged file is still reported as such first.
+In checked_reader(std::string_view bytes, Checksum when) {
+    // Not a structured binding: clang does not capture one in a lambda before C++20's fix (P1091).
+    const std::pair<std::string_view, std::uint32_t> checked = payload_of(bytes);
+    const std::string_view payload = checked.first;
+    const auto check = [crc = checked.second](std::uint32_t computed) {
+        if (computed != crc)
             throw StateError("is damaged: its checksum does not match its contents");
+    };
+    if (when == Checksum::first) {
+        check(util::crc32(payload));
+        return In(payload, false);
     }
-
-  private:
-    std::uint32_t crc_;
-    std::uint32_t computed_ = 0;
-    std::future<std::uint32_t> computing_;
-};
+    auto checksum = std::async(std::launch::async, [payload] { return util::crc32(payload); });
+    std::optional<In> in;
+    std::exception_ptr table_error;
+    try {
+        in.emplace(payload, true);  // at start-up: its texts are new
+    } catch (const StateError&) {
+        table_error = std::current_exception();
+    }
+    check(checksum.get());
+    if (table_error) std::rethrow_exception(table_error);
+    return std::move(*in);
+}
 
 // Writes the header of `file`, whose payload's CRC-32 is `crc`.
 void seal_with(std::string& file, std::uint32_t crc) {
@@ -1897,32 +1900,9 @@ WrittenStateFile commit_state_file(util::AtomicFile& file, std::string header) {
     return WrittenStateFile{.header = std::move(header)};
 }
 
-namespace {
-LoadedSeed read_payload(In in, const LoadProgress& progress, std::shared_ptr<const void> lender);
-}  // namespace
-
-LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Checksum when,
+LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Checksum checksum,
                       std::shared_ptr<const void> lender) {
-    // Not a structured binding: clang does not capture one in a lambda before C++20's fix (P1091).
-    const std::pair<std::string_view, std::uint32_t> payload = payload_of(bytes);
-    PendingChecksum checksum(payload.first, payload.second, when);
-    // Computed alongside (at start-up), the checksum is checked once all is read, and before any
-    // error is reported: damage is the checksum's to report, whatever reading made of it. Until
-    // then the load reads as it would any file whose checksum matches, checking what it reads.
-    try {
-        LoadedSeed loaded = read_payload(In(payload.first, when == Checksum::alongside), progress,
-                                         std::move(lender));
-        checksum.check();
-        return loaded;
-    } catch (...) {
-        checksum.check();
-        throw;
-    }
-}
-
-namespace {
-
-LoadedSeed read_payload(In in, const LoadProgress& progress, std::shared_ptr<const void> lender) {
+    In in = checked_reader(bytes, checksum);
     LoadedSeed loaded;
     {
         model::Network network = read_network(in);
@@ -2096,7 +2076,5 @@ LoadedSeed read_payload(In in, const LoadProgress& progress, std::shared_ptr<con
         throw StateError(std::string("is damaged: ") + e.what());
     }
 }
-
-}  // namespace
 
 }  // namespace cantonlite::seed

@@ -28,10 +28,9 @@ namespace cantonlite::seed {
 // Commits `file`, whose header write_state_file returned: the header, or why it was not written.
 [[nodiscard]] WrittenStateFile commit_state_file(util::AtomicFile& file, std::string header);
 
-// When a state file's checksum is checked: before anything of it is read, or computed alongside
-// the whole read and checked at its end, and before any error is reported (its texts are interned
-// unchecked, and Names are never freed: so only where a damaged file ends the process, as at
-// start-up, where its texts are also taken to be new).
+// When a state file's checksum is checked: before anything of it is read, or while its table of
+// texts is read (and interned: Names are never freed, so only where a damaged file ends the
+// process, as at start-up, where its texts are also taken to be new).
 enum class Checksum { first, alongside };
 
 // The network of a state file's bytes: a new store, with the Splice views, and its seed context.
