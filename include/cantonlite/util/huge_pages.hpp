@@ -32,7 +32,8 @@ class ZeroedArray {
             data_ = small_.get();
             return;
         }
-        // Mapped with a huge page's slack, then trimmed to an aligned start.
+        // Mapped with a huge page of slack, used from its first huge-page boundary on (the slack
+        // is never touched, so never resident).
         mapped_ = bytes_ + huge_page_bytes;
         void* p =
             ::mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
