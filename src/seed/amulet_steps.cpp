@@ -188,18 +188,46 @@ void commit_transfer(
 
 }  // namespace
 
+MintFields::MintFields(const JsonObject& step)
+    : keys([&] {
+          allow_keys(step, Commits::transaction,
+                     {"owner", "amount", "round", "rate_per_round", "as"});
+          return true;
+      }),
+      amount([&] { return decimal_field(step, "amount", true); }),
+      at([&] { return step.has("at") ? std::optional(step.timestamp("at")) : std::nullopt; }),
+      round([&] { return step.optional_integer("round", 0, std::int64_t{1} << 53); }),
+      rate([&] { return optional_decimal(step, "rate_per_round", default_holding_rate); }),
+      command_id([&] { return step.optional_string("command_id").value_or(""); }),
+      workflow_id([&] { return step.optional_string("workflow_id").value_or(""); }),
+      as([&] { return step.optional_string("as"); }) {
+    const auto it = step.value().find("owner");
+    if (it != step.value().end()) owner = &*it;
+}
+
+bool is_mint(const nlohmann::json& step) {
+    if (!step.is_object()) return false;
+    const auto it = step.find("step");
+    return it != step.end() && it->is_string() && it->get_ref<const std::string&>() == "mint";
+}
+
 void mint(SeedContext& ctx, const JsonObject& s) {
-    allow_keys(s, Commits::transaction, {"owner", "amount", "round", "rate_per_round", "as"});
+    mint(ctx, s, MintFields(s));
+}
+
+void mint(SeedContext& ctx, const JsonObject& s, const MintFields& f) {
+    // In the order the fields were read in place, each read's error where it was thrown.
+    (void)f.keys.get();
     const model::Network& n = ctx.network();
-    const Party owner = ctx.party(s, "owner");
-    const model::Decimal amount = decimal_field(s, "amount", true);
-    const Timestamp t = ctx.step_time(s);
-    const std::int64_t round =
-        s.optional_integer("round", 0, std::int64_t{1} << 53).value_or(ctx.round_at(t));
-    const model::Decimal rate = optional_decimal(s, "rate_per_round", default_holding_rate);
+    const Party owner = ctx.party_at(f.owner, s, "owner");
+    const model::Decimal amount = f.amount.get();
+    const Timestamp t = ctx.step_time_at(f.at.get(), s);
+    const std::int64_t round = f.round.get().value_or(ctx.round_at(t));
+    const model::Decimal rate = f.rate.get();
     // A large seed is mostly mints: their values are written packed, with no Value tree.
     p::TapFacts facts{.receiver = Name(owner), .amount = amount};
-    auto d = ctx.draft(s, {owner}, t);
+    std::string command_id = f.command_id.get();
+    auto d = ctx.draft(std::move(command_id), f.workflow_id.get(), {owner}, t);
     const int tap = d.add(-1, ExerciseDraft{.contract_id = ctx.amulet_rules,
                                             .template_id = p::amulet_rules(n),
                                             .choice = std::string(p::TapFacts::choice),
@@ -214,7 +242,7 @@ void mint(SeedContext& ctx, const JsonObject& s) {
     facts.amulet = Name(cid);
     d.set_result(tap, facts.result());
     ctx.commit(d);
-    ctx.label(s, "as", cid);
+    if (const std::optional<std::string>& as = f.as.get()) ctx.set_label(*as, cid);
 }
 
 void lock(SeedContext& ctx, const JsonObject& s) {

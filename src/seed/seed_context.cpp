@@ -35,7 +35,12 @@ Party SeedContext::resolve_party(const nlohmann::json& ref, const std::string& p
 
 Party SeedContext::party(const JsonObject& o, std::string_view key) const {
     const auto ref = o.value().find(key);
-    if (ref == o.value().end() || ref->is_null())
+    return party_at(ref == o.value().end() ? nullptr : &*ref, o, key);
+}
+
+Party SeedContext::party_at(const nlohmann::json* ref, const JsonObject& o,
+                            std::string_view key) const {
+    if (ref == nullptr || ref->is_null())
         throw model::JsonFieldError(o.pointer_of(key), "is required");
     // The field's JSON pointer is spelled only for an error (a seed names a party at each step).
     if (ref->is_string()) {
@@ -250,9 +255,13 @@ Value SeedContext::argument_of(const std::string& contract_id, std::string_view 
 }
 
 Timestamp SeedContext::step_time(const JsonObject& step) const {
+    return step_time_at(step.has("at") ? std::optional(step.timestamp("at")) : std::nullopt, step);
+}
+
+Timestamp SeedContext::step_time_at(std::optional<Timestamp> at, const JsonObject& step) const {
     const Timestamp now = store_->now();
-    if (!step.has("at")) return Timestamp{now.micros + micros_per_second};
-    const Timestamp t = step.timestamp("at");
+    if (!at) return Timestamp{now.micros + micros_per_second};
+    const Timestamp t = *at;
     if (t < now) {
         throw model::JsonFieldError(step.pointer_of("at"),
                                     "time goes backwards: " + model::format_instant(t) +
@@ -267,11 +276,18 @@ std::int64_t SeedContext::round_at(Timestamp t) const {
 
 store::TransactionDraft SeedContext::draft(const JsonObject& step, std::vector<Party> submitters,
                                            Timestamp t) const {
+    std::string command_id = step.optional_string("command_id").value_or("");
+    return draft(std::move(command_id), step.optional_string("workflow_id").value_or(""),
+                 std::move(submitters), t);
+}
+
+store::TransactionDraft SeedContext::draft(std::string command_id, std::string workflow_id,
+                                           std::vector<Party> submitters, Timestamp t) const {
     const store::Offset offset = store_->next_offset();
     return store::TransactionDraft{.offset = offset,
                                    .update_id = store_->id_for(offset),
-                                   .command_id = step.optional_string("command_id").value_or(""),
-                                   .workflow_id = step.optional_string("workflow_id").value_or(""),
+                                   .command_id = std::move(command_id),
+                                   .workflow_id = std::move(workflow_id),
                                    .submitters = std::move(submitters),
                                    .effective_at = t,
                                    .record_time = t,

@@ -49,6 +49,9 @@ class SeedContext {
     // Resolves a party reference (docs/seed-format.md). Throws JsonFieldError at `pointer`.
     [[nodiscard]] Party resolve_party(const nlohmann::json& ref, const std::string& pointer) const;
     [[nodiscard]] Party party(const JsonObject& o, std::string_view key) const;  // required
+    // The same, with o's member `key` found already: `ref` (null when absent or null).
+    [[nodiscard]] Party party_at(const nlohmann::json* ref, const JsonObject& o,
+                                 std::string_view key) const;
     [[nodiscard]] std::vector<Party> parties(const JsonObject& o, std::string_view key) const;
     // The user named `id` (a user id, or a reference to the user's party). Throws.
     [[nodiscard]] const model::User& user(const JsonObject& o, std::string_view key) const;
@@ -114,10 +117,15 @@ class SeedContext {
     // ---- time and commits ----
     // The step's time: "at", or one second after the ledger clock. Throws when it goes backwards.
     [[nodiscard]] Timestamp step_time(const JsonObject& step) const;
+    // The same, with the step's "at" read already (nullopt when absent).
+    [[nodiscard]] Timestamp step_time_at(std::optional<Timestamp> at, const JsonObject& step) const;
     // The Splice open mining round at `t`: one per 10 minutes since the start.
     [[nodiscard]] std::int64_t round_at(Timestamp t) const;
     // A draft for the next offset at `t`, with the step's command and workflow ids.
     [[nodiscard]] store::TransactionDraft draft(const JsonObject& step,
+                                                std::vector<Party> submitters, Timestamp t) const;
+    // The same, with the step's command and workflow ids read already ("" when absent).
+    [[nodiscard]] store::TransactionDraft draft(std::string command_id, std::string workflow_id,
                                                 std::vector<Party> submitters, Timestamp t) const;
     // Takes the interval snapshots due before `t`, then commits the draft and remembers the
     // arguments of the contracts it creates. Throws store::AppendError.

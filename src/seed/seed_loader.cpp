@@ -197,13 +197,23 @@ void reserve_for(SeedContext& ctx, std::size_t steps) {
 }
 
 // Runs step `i` of the seed. Throws SeedError naming the step.
+// The JSON pointer of step `i`.
+std::string step_pointer(std::size_t i) {
+    return "/steps/" + std::to_string(i);
+}
+
+// Runs step `i`; a mint step with its fields read ahead (`mint_fields`, else null) runs from them.
 void run_seed_step(SeedContext& ctx, const nlohmann::json& step, std::size_t i,
-                   const std::string& source) {
-    const std::string pointer = "/steps/" + std::to_string(i);
+                   const std::string& source, const MintFields* mint_fields = nullptr) {
+    const std::string pointer = step_pointer(i);
     // Spelt only for an error: most steps do not need it.
     const auto where = [&] { return source + ": " + step_prefix(i, step); };
     try {
-        run_step(ctx, JsonObject(step, pointer));
+        if (mint_fields != nullptr) {
+            mint(ctx, JsonObject(step, pointer), *mint_fields);
+        } else {
+            run_step(ctx, JsonObject(step, pointer));
+        }
         ctx.clear_step_labels();  // only a run-time step reports them
     } catch (const JsonFieldError& e) {
         throw SeedError(where() + e.what());
@@ -258,10 +268,19 @@ class StepPipeline {
         worker_.join();
     }
 
-    // The next step, which runs after those added before it.
+    // The next step, which runs after those added before it. A mint's fields are read here,
+    // while the step is in this thread's cache (MintFields).
     void add(nlohmann::json&& step) {
-        filling_.push_back(std::move(step));
-        if (filling_.size() == batch_steps) hand_over();
+        if (filling_.steps.empty()) filling_.mint_fields.reserve(batch_steps);
+        filling_.steps.push_back(std::move(step));
+        const nlohmann::json& added = filling_.steps.back();
+        if (is_mint(added)) {
+            const std::size_t index = next_index_ + filling_.steps.size() - 1;
+            filling_.mint_fields.emplace_back(JsonObject(added, step_pointer(index)));
+        } else {
+            filling_.mint_fields.emplace_back(std::nullopt);
+        }
+        if (filling_.steps.size() == batch_steps) hand_over();
     }
 
     // Waits until every step added has run; rethrows the first failure.
@@ -279,6 +298,7 @@ class StepPipeline {
     struct Batch {
         std::size_t first = 0;  // the index of its first step in the seed
         std::vector<nlohmann::json> steps;
+        std::vector<std::optional<MintFields>> mint_fields;  // one a step: a mint's
     };
 
     // The batch being filled, to the worker: waits while `max_waiting` wait. Frees the steps
@@ -286,13 +306,12 @@ class StepPipeline {
     void hand_over() {
         std::unique_lock lock(mutex_);
         changed_.wait(lock, [&] { return failure_ || waiting_.size() < max_waiting; });
-        std::vector<std::vector<nlohmann::json>> ran = std::exchange(ran_, {});
+        std::vector<Batch> ran = std::exchange(ran_, {});
         if (failure_) std::rethrow_exception(failure_);
-        if (filling_.empty()) return;
-        const std::size_t first = next_index_;
-        next_index_ += filling_.size();
-        waiting_.push_back(Batch{first, std::move(filling_)});
-        filling_.clear();
+        if (filling_.steps.empty()) return;
+        filling_.first = next_index_;
+        next_index_ += filling_.steps.size();
+        waiting_.push_back(std::exchange(filling_, {}));
         lock.unlock();
         changed_.notify_all();
         ran.clear();
@@ -312,14 +331,17 @@ class StepPipeline {
             changed_.notify_all();
             std::exception_ptr failure;
             try {
-                for (std::size_t i = 0; i < batch.steps.size(); ++i)
-                    run_seed_step(ctx_, batch.steps[i], batch.first + i, source_);
+                for (std::size_t i = 0; i < batch.steps.size(); ++i) {
+                    const std::optional<MintFields>& fields = batch.mint_fields[i];
+                    run_seed_step(ctx_, batch.steps[i], batch.first + i, source_,
+                                  fields ? &*fields : nullptr);
+                }
             } catch (...) {
                 failure = std::current_exception();
             }
             {
                 const std::lock_guard lock(mutex_);
-                ran_.push_back(std::move(batch.steps));
+                ran_.push_back(std::move(batch));
                 busy_ = false;
                 if (failure) {
                     failure_ = failure;
@@ -333,13 +355,13 @@ class StepPipeline {
 
     SeedContext& ctx_;
     const std::string source_;
-    std::vector<nlohmann::json> filling_;  // the parsing thread's
-    std::size_t next_index_ = 0;           // the parsing thread's
+    Batch filling_;               // the parsing thread's
+    std::size_t next_index_ = 0;  // the parsing thread's
     std::mutex mutex_;
     std::condition_variable changed_;
     std::deque<Batch> waiting_;
-    std::vector<std::vector<nlohmann::json>> ran_;  // for the parsing thread to free
-    bool busy_ = false;                             // the worker is running a batch
+    std::vector<Batch> ran_;  // for the parsing thread to free
+    bool busy_ = false;       // the worker is running a batch
     bool stopping_ = false;
     std::exception_ptr failure_;
     std::thread worker_;  // last: it starts once the rest is ready

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -133,6 +134,53 @@ TEST_F(ConcurrentSeedLoad, ProgressIsHeardOnTheLoadingThread) {
     ASSERT_GT(heard.size(), 2U);
     EXPECT_TRUE(std::is_sorted(heard.begin(), heard.end()));
     EXPECT_EQ(heard.back(), size);
+}
+
+// A mint's fields are read ahead on the parsing thread, and a read's error thrown when the mint
+// comes to it: a mint with several faults fails at the first that a mint read in place meets,
+// streamed or not. (The expected errors are those of a mint read in place, before read-ahead.)
+TEST_F(ConcurrentSeedLoad, AMintReadAheadFailsAtItsFirstFaultAsOneReadInPlace) {
+    const std::vector<std::pair<json, std::string>> cases = {
+        {{{"owner", "nobody"}, {"amount", "x"}, {"bogus", 1}}, "/steps/400/bogus: unknown key"},
+        {{{"owner", "nobody"}, {"amount", "x"}}, "/steps/400/owner: unknown party 'nobody'"},
+        {{{"amount", "x"}}, "/steps/400/owner: is required"},
+        {{{"owner", nullptr}, {"amount", "1"}}, "/steps/400/owner: is required"},
+        {{{"owner", "alice"}, {"amount", "x"}, {"at", "bad"}},
+         "/steps/400/amount: must be a decimal string such as \"100.5\" with at most 10 decimals, "
+         "got \"x\""},
+        {{{"owner", "alice"}, {"amount", "1"}, {"at", "bad"}, {"round", -1}},
+         "/steps/400/at: must be an RFC 3339 date-time such as \"2024-05-01T10:00:00Z\", got "
+         "\"bad\""},
+        {{{"owner", "alice"}, {"amount", "1"}, {"at", "2000-01-01T00:00:00Z"}, {"round", -1}},
+         "/steps/400/at: time goes backwards: 2000-01-01T00:00:00Z is before the ledger time "
+         "2025-01-01T00:06:40Z"},
+        {{{"owner", "alice"}, {"amount", "1"}, {"round", -1}, {"rate_per_round", "x"}},
+         "/steps/400/round: must be an integer from 0 to 9007199254740992, got -1"},
+        {{{"owner", "alice"}, {"amount", "1"}, {"rate_per_round", "-1"}, {"command_id", 5}},
+         "/steps/400/rate_per_round: must be positive"},
+        {{{"owner", "alice"}, {"amount", "1"}, {"command_id", 5}, {"workflow_id", 6}},
+         "/steps/400/command_id: must be a non-empty string, got 5"},
+        {{{"owner", "alice"}, {"amount", "1"}, {"workflow_id", 6}, {"as", 7}},
+         "/steps/400/workflow_id: must be a non-empty string, got 6"},
+        {{{"owner", "alice"}, {"amount", "1"}, {"as", 7}},
+         "/steps/400/as: must be a non-empty string, got 7"},
+    };
+    for (const auto& [fields, expected] : cases) {
+        json document = minted(600);
+        json step = fields;
+        step["step"] = "mint";
+        document["steps"][400] = step;
+        std::string from_document;
+        try {
+            (void)load_seed(document, "seed.json");
+        } catch (const SeedError& e) {
+            from_document = e.what();
+        }
+        const auto path = write(streamed_text(document));
+        const std::string streamed = error_of_file(path);
+        EXPECT_EQ(from_document, "seed.json: step 400 (mint): " + expected) << fields.dump();
+        EXPECT_EQ(streamed, path.string() + ": step 400 (mint): " + expected) << fields.dump();
+    }
 }
 
 }  // namespace
