@@ -7,11 +7,13 @@
 #include <vector>
 
 #include <spdlog/spdlog.h>
+#include <boost/asio/dispatch.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
 
 #include "listener.hpp"
 #include "session.hpp"
@@ -23,7 +25,11 @@ using tcp = asio::ip::tcp;
 
 struct Server::Impl {
     Impl(ServerOptions opts, const http::Router& router)
-        : options(std::move(opts)), ioc(options.io_threads), signals(ioc), grace(ioc) {
+        : options(std::move(opts)),
+          ioc(options.io_threads),
+          signal_strand(asio::make_strand(ioc)),
+          signals(signal_strand),
+          grace(ioc) {
         // One hub per listener: its sessions answer through its router.
         hubs.push_back(std::make_shared<SessionHub>(router, options, ioc));
         ports.push_back(options.port);
@@ -38,6 +44,7 @@ struct Server::Impl {
     std::vector<std::shared_ptr<SessionHub>> hubs;
     std::vector<std::uint16_t> ports;  // as asked; each listener knows the one it bound
     std::vector<std::shared_ptr<Listener>> listeners;
+    asio::strand<asio::io_context::executor_type> signal_strand;  // the signal set's
     asio::signal_set signals;
     asio::steady_timer grace;
     std::vector<std::thread> threads;
@@ -47,8 +54,6 @@ struct Server::Impl {
     // Runs on an io thread: closes the acceptors and lets the sessions drain; when the grace
     // period is over first, closes the ones left. The io threads end when no work remains.
     void begin_stop() {
-        boost::system::error_code ignored;
-        signals.cancel(ignored);
         for (const auto& l : listeners) l->close();
         grace.expires_after(options.shutdown_grace);
         grace.async_wait([this](boost::system::error_code ec) {
@@ -61,10 +66,36 @@ struct Server::Impl {
         for (const auto& hub : hubs) {
             hub->begin_stop([this] {
                 asio::post(ioc, [this] {
-                    if (draining.fetch_sub(1) == 1) grace.cancel();
+                    if (draining.fetch_sub(1) != 1) return;
+                    grace.cancel();
+                    // No signal is awaited any more: the io threads end with their work.
+                    asio::dispatch(signal_strand, [this] {
+                        boost::system::error_code ignored;
+                        signals.cancel(ignored);
+                    });
                 });
             });
         }
+    }
+
+    // The first SIGINT or SIGTERM stops the server as stop() does (once its io threads run); one
+    // after a stop closes the connections left at once. Awaited until every session is gone.
+    void await_signal() {
+        signals.async_wait([this](boost::system::error_code ec, int signal) {
+            if (ec) return;  // cancelled: the stop is over
+            if (!stop_requested.exchange(true)) {
+                spdlog::info(
+                    "received signal {}; stopping (another one closes the connections "
+                    "left at once)",
+                    signal);
+                begin_stop();
+            } else {
+                spdlog::warn("received signal {} while stopping; closing the connections left",
+                             signal);
+                for (const auto& hub : hubs) hub->close_all();
+            }
+            await_signal();
+        });
     }
 };
 
@@ -120,11 +151,7 @@ void Server::stop() {
 void Server::stop_on_signals() {
     impl_->signals.add(SIGINT);
     impl_->signals.add(SIGTERM);
-    impl_->signals.async_wait([this](boost::system::error_code ec, int signal) {
-        if (ec) return;
-        spdlog::info("received signal {}; stopping", signal);
-        stop();
-    });
+    impl_->await_signal();
 }
 
 void Server::wait() {

@@ -1,6 +1,8 @@
 // The Beast server end to end, over real sockets on a free port.
 #include <atomic>
 #include <condition_variable>
+#include <csignal>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <string_view>
@@ -469,6 +471,30 @@ TEST(Server, GracefulStopIsBoundedByGracePeriod) {
     server.server().wait();  // returns although the request never completes
 
     EXPECT_TRUE(c.closed_by_peer(1s));
+}
+
+// On SIGINT or SIGTERM the server stops as stop() does, and waits for the requests in flight; a
+// second signal closes the connections left at once (a second Ctrl-C), instead of after the grace.
+TEST(Server, ASecondSignalClosesTheConnectionsLeftAtOnce) {
+    TestServer server(net::ServerOptions{.shutdown_grace = 60s});
+    server.server().stop_on_signals();
+    const std::uint16_t port = server.port();
+    auto c = std::make_unique<HttpConnection>(port);
+    start_request_in_flight(*c);
+
+    ASSERT_EQ(std::raise(SIGINT), 0);
+    auto stopped = std::async(std::launch::async, [&] { server.server().wait(); });
+    EXPECT_EQ(stopped.wait_for(300ms), std::future_status::timeout);  // the request is awaited
+    EXPECT_THROW(HttpConnection{port}, std::runtime_error);           // nothing new is accepted
+
+    ASSERT_EQ(std::raise(SIGTERM), 0);
+    const bool at_once = stopped.wait_for(5s) == std::future_status::ready;
+    EXPECT_TRUE(at_once);
+    if (at_once) {
+        EXPECT_TRUE(c->closed_by_peer(1s));
+    }
+    c.reset();  // else the stop ends when the client goes
+    stopped.wait();
 }
 
 TEST(Server, NewConnectionsAreRefusedAfterStop) {

@@ -80,7 +80,8 @@ class Server {
     void stop();
 
     // Calls stop() on SIGINT or SIGTERM, from the io threads: before start(), a signal that comes
-    // first stops the server once start() runs them.
+    // first stops the server once start() runs them. A signal after a stop closes the connections
+    // left at once, rather than after shutdown_grace.
     void stop_on_signals();
 
     // Blocks until the io threads have finished (after stop()), then flushes the access log.
