@@ -79,8 +79,8 @@ SANITIZER_OPTIONS := halt_on_error=1:abort_on_error=1:print_stacktrace=1
 # over sockets, the store's readers and writers, the name table, the access log's lines and
 # flushes, a state file loaded into a running network (and the old one freed on another thread),
 # a state file written to disk as it is encoded, the PostgreSQL journal, and the server's
-# concurrent clients, access-log flushes and descriptor exhaustion.
-TSAN_TESTS ?= *ReadersNeverSeeHalfABatch*:*Concurrent*:*WrittenWhileItIsEncoded*:*LoadedInPlace*:*WhenDurable*:*PendingCallbacks*:JournaledDaemon.*:PostgresJournal.*:Server.FiftyConcurrentClientsAreAllAnswered:Server.AccessLogIsFlushed*:DescriptorExhaustion.*
+# concurrent clients, access-log flushes, second signal and descriptor exhaustion.
+TSAN_TESTS ?= *ReadersNeverSeeHalfABatch*:*Concurrent*:*WrittenWhileItIsEncoded*:*LoadedInPlace*:*WhenDurable*:*PendingCallbacks*:JournaledDaemon.*:PostgresJournal.*:Server.FiftyConcurrentClientsAreAllAnswered:Server.AccessLogIsFlushed*:Server.ASecondSignal*:DescriptorExhaustion.*
 tsan: deps
 	@cmake -S . -B build-tsan $(SAN_CMAKE) -DCANTONLITE_SANITIZE=thread $(CMAKE_ARGS) >/dev/null
 	cmake --build build-tsan --target cantonlite_concurrency_tests -j$(JOBS)
