@@ -47,12 +47,14 @@ class UndoLog {
 
     // ---- container helpers: change, and record the inverse ----
 
-    // map[key] = value, for std::map and std::unordered_map.
+    // map[key] = value, for std::map, std::unordered_map and boost's flat maps. One lookup: a key
+    // not there yet is placed where the lookup ended (a seed's labels are new keys of maps of a
+    // million entries, each lookup a cache miss).
     template <class Map, class Key, class Value>
     void assign(Map& map, const Key& key, Value&& value) {
-        auto it = map.find(key);
-        if (it == map.end()) {
-            it = map.emplace(key, std::forward<Value>(value)).first;
+        // try_emplace leaves `value` as it was when the key is there.
+        auto [it, inserted] = map.try_emplace(key, std::forward<Value>(value));
+        if (inserted) {
             record([&map, k = it->first]() { map.erase(k); });
         } else {
             record([&map, k = it->first, old = std::move(it->second)]() mutable {
