@@ -26,15 +26,16 @@ class ZeroedArray {
 
   public:
     ZeroedArray() = default;
-    explicit ZeroedArray(std::size_t n) : bytes_(n * sizeof(T)) {
-        if (bytes_ < huge_page_bytes) {
+    explicit ZeroedArray(std::size_t n) {
+        const std::size_t bytes = n * sizeof(T);
+        if (bytes < huge_page_bytes) {
             small_ = std::make_unique<T[]>(n);
             data_ = small_.get();
             return;
         }
         // Mapped with a huge page of slack, used from its first huge-page boundary on (the slack
         // is never touched, so never resident).
-        mapped_ = bytes_ + huge_page_bytes;
+        mapped_ = bytes + huge_page_bytes;
         void* p =
             ::mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED) throw std::bad_alloc();
@@ -42,7 +43,7 @@ class ZeroedArray {
         const auto at = reinterpret_cast<std::uintptr_t>(p);
         const auto aligned = (at + huge_page_bytes - 1) & ~(huge_page_bytes - 1);
         data_ = reinterpret_cast<T*>(aligned);
-        (void)::madvise(data_, bytes_, MADV_HUGEPAGE);
+        (void)::madvise(data_, bytes, MADV_HUGEPAGE);
     }
     ZeroedArray(ZeroedArray&& other) noexcept { swap(other); }
     ZeroedArray& operator=(ZeroedArray&& other) noexcept {
@@ -61,13 +62,11 @@ class ZeroedArray {
         std::swap(small_, other.small_);
         std::swap(map_, other.map_);
         std::swap(mapped_, other.mapped_);
-        std::swap(bytes_, other.bytes_);
         std::swap(data_, other.data_);
     }
     std::unique_ptr<T[]> small_;
     char* map_ = nullptr;
     std::size_t mapped_ = 0;
-    std::size_t bytes_ = 0;
     T* data_ = nullptr;
 };
 
