@@ -128,6 +128,11 @@ std::optional<std::int64_t> JsonObject::optional_integer(std::string_view key, s
     return integer(key, min, max);
 }
 
+std::optional<Timestamp> JsonObject::optional_timestamp(std::string_view key) const {
+    if (!has(key)) return std::nullopt;
+    return timestamp(key);
+}
+
 Timestamp JsonObject::timestamp(std::string_view key) const {
     const nlohmann::json& v = required(key);
     const auto t = v.is_string() ? parse_timestamp(v.get_ref<const std::string&>()) : std::nullopt;

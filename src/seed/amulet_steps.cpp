@@ -195,7 +195,7 @@ MintFields::MintFields(const JsonObject& step)
           return true;
       }),
       amount([&] { return decimal_field(step, "amount", true); }),
-      at([&] { return step.has("at") ? std::optional(step.timestamp("at")) : std::nullopt; }),
+      at([&] { return step.optional_timestamp("at"); }),
       round([&] { return step.optional_integer("round", 0, std::int64_t{1} << 53); }),
       rate([&] { return optional_decimal(step, "rate_per_round", default_holding_rate); }),
       command_id([&] { return step.optional_string("command_id").value_or(""); }),

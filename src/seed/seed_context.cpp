@@ -255,7 +255,7 @@ Value SeedContext::argument_of(const std::string& contract_id, std::string_view 
 }
 
 Timestamp SeedContext::step_time(const JsonObject& step) const {
-    return step_time_at(step.has("at") ? std::optional(step.timestamp("at")) : std::nullopt, step);
+    return step_time_at(step.optional_timestamp("at"), step);
 }
 
 Timestamp SeedContext::step_time_at(std::optional<Timestamp> at, const JsonObject& step) const {

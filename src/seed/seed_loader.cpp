@@ -196,13 +196,13 @@ void reserve_for(SeedContext& ctx, std::size_t steps) {
     model::Name::reserve(2 * steps);
 }
 
-// Runs step `i` of the seed. Throws SeedError naming the step.
 // The JSON pointer of step `i`.
 std::string step_pointer(std::size_t i) {
     return "/steps/" + std::to_string(i);
 }
 
-// Runs step `i`; a mint step with its fields read ahead (`mint_fields`, else null) runs from them.
+// Runs step `i` of the seed; a mint step with its fields read ahead (`mint_fields`, else null)
+// runs from them. Throws SeedError naming the step.
 void run_seed_step(SeedContext& ctx, const nlohmann::json& step, std::size_t i,
                    const std::string& source, const MintFields* mint_fields = nullptr) {
     const std::string pointer = step_pointer(i);

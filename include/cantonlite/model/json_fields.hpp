@@ -56,6 +56,7 @@ class JsonObject {
     [[nodiscard]] std::optional<bool> optional_bool(std::string_view key) const;
 
     [[nodiscard]] Timestamp timestamp(std::string_view key) const;  // required RFC 3339
+    [[nodiscard]] std::optional<Timestamp> optional_timestamp(std::string_view key) const;
 
     // Throws for the first member whose key is not in `known` (catches typos in hand-written
     // files).
