@@ -25,6 +25,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string_view>
 #include <thread>
@@ -1423,7 +1424,7 @@ void read_contract(In& in, store::ContractState& state) {
 
 // The contracts written by write_contracts into `contracts`, and what the Splice views will read
 // of each into `holdings` (while its argument is in cache).
-void read_contracts(In& in, std::vector<store::ContractState>& contracts,
+void read_contracts(In& in, std::deque<store::ContractState>& contracts,
                     std::vector<splice::SpliceViews::Holding>& holdings) {
     read_chunks(
         in, 10, {},
@@ -1572,7 +1573,7 @@ store::UpdatePtr read_transaction(In& in, store::Offset offset, const Contracts&
 // The update at `offset` that is not a transaction, after its tag; a migration's imports go to
 // `imports`.
 store::UpdatePtr read_other_update(In& in, std::uint8_t tag, store::Offset offset,
-                                   const std::vector<store::ContractState>& contracts,
+                                   const std::deque<store::ContractState>& contracts,
                                    decltype(store::LedgerStore::Image::imports)& imports) {
     if (tag == static_cast<std::uint8_t>(UpdateTag::reassignment)) {
         store::Reassignment r{.offset = offset};
@@ -2052,18 +2053,17 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
         const std::size_t updates = image.history.size();
 
         // All is read: the store restores (a fork's update ids' index is built on another
-        // thread meanwhile) while a second thread restores the views from the image's contracts
-        // and snapshots, which the store copies.
+        // thread meanwhile) while a second thread restores the views from the store's contracts
+        // and the image's snapshots, which the store copies.
         try {
-            // Should the store's restore throw, the future's destructor (std::async's) waits for
-            // the views, which read the image, before the image goes.
             splice::SpliceViews& views = *store.extension<splice::SpliceViews>();
-            auto views_restored = std::async(std::launch::async, [&] {
-                views.restore(std::move(kept), holdings, image.contracts, image.snapshots);
-            });
-            store::LedgerStore::Restoring restoring = store.restore(std::move(image));
-            views_restored.get();
-            restoring.finish();
+            const std::span<const store::SnapshotPtr> snapshots = image.snapshots;
+            store
+                .restore(std::move(image),
+                         [&](const std::deque<store::ContractState>& contracts) {
+                             views.restore(std::move(kept), holdings, contracts, snapshots);
+                         })
+                .finish();
         } catch (const store::AppendError& e) {
             In::fail(std::string("the ledger does not restore: ") + e.what());
         }

@@ -444,7 +444,7 @@ SpliceViews::Holding SpliceViews::HoldingReader::operator()(const store::Contrac
 }
 
 void SpliceViews::restore(Kept kept, std::span<const Holding> holdings,
-                          std::span<const store::ContractState> contracts,
+                          const std::deque<store::ContractState>& contracts,
                           std::span<const store::SnapshotPtr> snapshots) {
     if (holdings.size() != contracts.size())
         throw std::logic_error("a restore without a holding for each contract");

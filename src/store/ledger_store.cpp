@@ -795,7 +795,7 @@ void LedgerStore::add_fork_base(const TransactionDraft& draft, std::int64_t migr
     for (std::size_t i = 0; i < contracts.size(); ++i) add_created(contracts[i], draft, i);
 }
 
-LedgerStore::Restoring LedgerStore::restore(Image&& image) {
+LedgerStore::Restoring LedgerStore::restore(Image&& image, const Alongside& alongside) {
     const std::unique_lock lock(mutex_);
     if (!history_.empty() || !contracts_.empty() || !snapshots_.empty())
         throw AppendError("only an empty ledger is restored");
@@ -804,17 +804,6 @@ LedgerStore::Restoring LedgerStore::restore(Image&& image) {
         throw AppendError("the ledger is full");
     if (image.fork_base_size > image.contracts.size())
         throw AppendError("the fork's base holds more contracts than the ledger");
-    // The contracts and their index by id.
-    sequence_of_.reserve(image.contracts.size());
-    for (const ContractState& state : image.contracts) {
-        const auto sequence = static_cast<std::uint32_t>(contracts_.size());
-        templates_.insert(state.contract->template_ref);
-        contracts_.push_back(state);
-        if (!sequence_of_.insert(sequence)) {
-            throw AppendError("contract " + contracts_.back().contract->contract_id.str() +
-                              " is there twice");
-        }
-    }
     // The history and the indexes that follow it. Those left to the decoder are read when asked
     // for; what the indexes need of them came with the image.
     for (std::size_t i = 0; i < image.history.size(); ++i) {
@@ -826,9 +815,19 @@ LedgerStore::Restoring LedgerStore::restore(Image&& image) {
     if ((image.decoder != nullptr || !image.id_namespaces.empty()) &&
         image.id_namespaces.size() != image.history.size())
         throw std::logic_error("an image without an id namespace for each update");
+    // The contracts are taken whole: a copy would count a reference on each, a cache miss on a
+    // contract nothing else reads yet, where the index below misses on it anyway, and the image
+    // would count each down again when it goes.
+    contracts_.swap(image.contracts);
+    // Should this throw, the future's destructor (std::async's) waits for `alongside`, which
+    // reads contracts_.
+    std::future<void> beside;
+    if (alongside) {
+        beside = std::async(std::launch::async, [this, &alongside] { alongside(contracts_); });
+    }
     // The update ids' index (a SHA-256 an update, a tenth of a load). When each id derives from
     // the network's namespace, no two are alike: the first lookup by id builds it
-    // (index_update_ids). Otherwise (a fork's kept ids), it is built now on a second thread while
+    // (index_update_ids). Otherwise (a fork's kept ids), it is built now on another thread while
     // this one builds the rest, and the caller the views, reading history_ alone, to find an id
     // there twice.
     const bool ids_alike_none = !image.id_namespaces.empty() &&
@@ -846,6 +845,69 @@ LedgerStore::Restoring LedgerStore::restore(Image&& image) {
         ids_indexed_.store(true);
         restoring.ids_ =
             std::async(std::launch::async, [this] { return index_restored_ids(history_.size()); });
+    }
+    // One pass over the contracts, each read once: its template, its index by id, and where it
+    // was made and archived. Each was created by the node that says so, and archived by a
+    // transaction that consumes it: readers go from one to the other. Of the transactions left to
+    // read, the image's caller checked the creates, and the consuming exercises are counted.
+    sequence_of_.reserve(contracts_.size());
+    const model::TemplateRef* last_template = nullptr;  // a network has a handful
+    std::size_t archived_unread = 0;                    // archived by a transaction left to read
+    for (std::size_t sequence = 0; sequence < contracts_.size(); ++sequence) {
+        const ContractState& state = contracts_[sequence];
+        const model::Contract& c = *state.contract;
+        if (last_template == nullptr || *last_template != c.template_ref) {
+            templates_.insert(c.template_ref);
+            last_template = &c.template_ref;
+        }
+        if (!sequence_of_.insert(static_cast<std::uint32_t>(sequence)))
+            throw AppendError("contract " + c.contract_id.str() + " is there twice");
+        if (c.created_offset > history_.size() || state.archived_at > history_.size() ||
+            (state.archived_at != 0 && state.archived_at <= c.created_offset))
+            throw AppendError("contract " + c.contract_id.str() + " is out of its history");
+        if (c.created_offset != 0 && !unread(c.created_offset - 1)) {
+            const auto* tx = std::get_if<Transaction>(history_[c.created_offset - 1].get());
+            const CreatedNode* node =
+                tx != nullptr && static_cast<std::size_t>(c.created_node_id) < tx->nodes.size()
+                    ? created(tx->nodes[static_cast<std::size_t>(c.created_node_id)])
+                    : nullptr;
+            if (node == nullptr || node->contract != state.contract)
+                throw AppendError("contract " + c.contract_id.str() + " is not where it was made");
+        }
+        if (state.archived_at == 0) continue;
+        if (unread(state.archived_at - 1)) {
+            ++archived_unread;
+            continue;
+        }
+        const auto* tx = std::get_if<Transaction>(history_[state.archived_at - 1].get());
+        const bool archived =
+            tx != nullptr && std::any_of(tx->nodes.begin(), tx->nodes.end(), [&c](const Node& n) {
+                const ExercisedNode* e = exercised(n);
+                return e != nullptr && e->consuming && e->contract_id == c.contract_id;
+            });
+        if (!archived)
+            throw AppendError("contract " + c.contract_id.str() + " is archived by no transaction");
+    }
+    // The contracts that transactions left to read consume, each once: when as many as are
+    // archived by those, each of those is one of them.
+    std::vector<bool> consumed(contracts_.size());
+    std::size_t consumed_count = 0;
+    for (const auto& [contract_id, offset] : image.consumed) {
+        const auto sequence = sequence_of_.find(contract_id);  // a Name: no text hashed
+        if (sequence && !consumed[*sequence] && contracts_[*sequence].archived_at == offset &&
+            unread(static_cast<std::size_t>(offset) - 1)) {
+            consumed[*sequence] = true;
+            ++consumed_count;
+        }
+    }
+    if (consumed_count != archived_unread) {
+        for (std::size_t sequence = 0; sequence < contracts_.size(); ++sequence) {
+            const ContractState& state = contracts_[sequence];
+            if (state.archived_at != 0 && unread(state.archived_at - 1) && !consumed[sequence]) {
+                throw AppendError("contract " + state.contract->contract_id.str() +
+                                  " is archived by no transaction");
+            }
+        }
     }
     for (const auto& [hash, offset] : image.external_hashes) {
         if (offset < 1 || offset > static_cast<Offset>(history_.size()) ||
@@ -867,44 +929,6 @@ LedgerStore::Restoring LedgerStore::restore(Image&& image) {
                 in_flight_.erase(r->contract->contract_id.str());
             }
         }
-    }
-    // The contracts archived by transactions left to read: each consumed there, as those
-    // transactions say.
-    std::vector<bool> consumed(contracts_.size());
-    for (const auto& [contract_id, offset] : image.consumed) {
-        const auto sequence = sequence_of_.find(contract_id);  // a Name: no text hashed
-        if (sequence && contracts_[*sequence].archived_at == offset) consumed[*sequence] = true;
-    }
-    // Each contract was created by the node that says so, and archived by a transaction that
-    // consumes it: readers go from one to the other. Of the transactions left to read, the
-    // image's caller checked the creates.
-    for (std::size_t sequence = 0; sequence < contracts_.size(); ++sequence) {
-        const ContractState& state = contracts_[sequence];
-        const model::Contract& c = *state.contract;
-        if (c.created_offset > history_.size() || state.archived_at > history_.size() ||
-            (state.archived_at != 0 && state.archived_at <= c.created_offset))
-            throw AppendError("contract " + c.contract_id.str() + " is out of its history");
-        if (c.created_offset != 0 && !unread(c.created_offset - 1)) {
-            const auto* tx = std::get_if<Transaction>(history_[c.created_offset - 1].get());
-            const CreatedNode* node =
-                tx != nullptr && static_cast<std::size_t>(c.created_node_id) < tx->nodes.size()
-                    ? created(tx->nodes[static_cast<std::size_t>(c.created_node_id)])
-                    : nullptr;
-            if (node == nullptr || node->contract != state.contract)
-                throw AppendError("contract " + c.contract_id.str() + " is not where it was made");
-        }
-        if (state.archived_at == 0) continue;
-        const bool archived =
-            unread(state.archived_at - 1) ? static_cast<bool>(consumed[sequence]) : [&] {
-                const auto* tx = std::get_if<Transaction>(history_[state.archived_at - 1].get());
-                return tx != nullptr &&
-                       std::any_of(tx->nodes.begin(), tx->nodes.end(), [&c](const Node& n) {
-                           const ExercisedNode* e = exercised(n);
-                           return e != nullptr && e->consuming && e->contract_id == c.contract_id;
-                       });
-            }();
-        if (!archived)
-            throw AppendError("contract " + c.contract_id.str() + " is archived by no transaction");
     }
     for (const SnapshotPtr& snapshot : image.snapshots) {
         if (snapshot->ledger_end < 0 ||
@@ -932,6 +956,7 @@ LedgerStore::Restoring LedgerStore::restore(Image&& image) {
     fork_base_size_ = image.fork_base_size;
     fork_base_migration_id_ = image.fork_base_migration_id;
     fork_base_created_in_ = std::move(image.fork_base_created_in);
+    if (beside.valid()) beside.get();
     return restoring;
 }
 

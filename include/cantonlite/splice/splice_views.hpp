@@ -7,6 +7,7 @@
 // and in splice_views.cpp, nowhere in the store.
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -194,13 +195,14 @@ class SpliceViews final : public store::LedgerExtension {
         Holding operator()(const store::ContractState& state);
     };
     // Builds the views of a store restored at once (LedgerStore::restore) from what it restores,
-    // reading nothing of the store, so that it may run on another thread meanwhile: the active
-    // contracts' facts (`contracts` in creation order; holdings[s] is a HoldingReader's of
-    // contracts[s]), the holdings of `snapshots` (in the order taken), and `kept`. Throws
+    // reading nothing else of the store, so that it may run beside the restore (its `alongside`):
+    // the active contracts' facts (`contracts`, the store's, in creation order; holdings[s] is a
+    // HoldingReader's of contracts[s]), the holdings of `snapshots` (in the order taken), and
+    // `kept`. Throws
     // AppendError as an append would for a Splice contract without the fields the views read.
     // REQUIRES: the views are empty.
     void restore(Kept kept, std::span<const Holding> holdings,
-                 std::span<const store::ContractState> contracts,
+                 const std::deque<store::ContractState>& contracts,
                  std::span<const store::SnapshotPtr> snapshots);
 
     // ---- LedgerExtension ----

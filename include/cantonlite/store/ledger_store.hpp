@@ -302,8 +302,8 @@ class LedgerStore {
     // What a state file restores (seed/state_codec.cpp): the store's contents as they stood, from
     // which restore() derives every index.
     struct Image {
-        std::vector<ContractState> contracts;  // in creation order
-        std::vector<UpdatePtr> history;        // update i at offset i + 1
+        std::deque<ContractState> contracts;  // in creation order; restore() takes it whole
+        std::vector<UpdatePtr> history;       // update i at offset i + 1
         // The contracts each migration re-imported, by the migration they came from: their
         // creation sequences and synchronizers.
         std::map<std::int64_t, std::vector<std::pair<std::uint32_t, Name>>> imports;
@@ -352,9 +352,14 @@ class LedgerStore {
     // would break an index (a contract id twice, an update out of place). REQUIRES: the store is
     // empty and not shared before finish(), which the caller calls before any reader of update
     // ids; the image is consistent (a state file this cantonlite wrote, checksummed). The image's
-    // contracts and snapshots are copied, not taken: another thread may read them meanwhile (the
-    // views restore from them alongside); the rest is taken.
-    [[nodiscard]] Restoring restore(Image&& image);
+    // contracts become the store's, as they are (no contract is copied); its snapshots are
+    // copied, not taken (`alongside` may read them); the rest is taken.
+    //
+    // `alongside`, when given, runs on a second thread while this one builds the indexes, with the
+    // contracts restored: the views restore from them so. It may throw; restore() then throws that,
+    // unless the image is refused first.
+    using Alongside = std::function<void(const std::deque<ContractState>& contracts)>;
+    [[nodiscard]] Restoring restore(Image&& image, const Alongside& alongside = {});
 
     // Starts the next migration id: every active contract is re-imported into it (import updates).
     void migrate(model::Timestamp record_time);

@@ -970,6 +970,18 @@ TEST_F(LedgerStoreTest, RestoreRefusesAnImageThatWouldBreakItsIndexes) {
     elsewhere.consumed.front().second = 2;
     EXPECT_EQ(refusal(std::move(elsewhere)),
               "contract " + first + " is archived by no transaction");
+    // Each archived contract is one that a consuming exercise names: one named twice does not
+    // stand for another.
+    auto d2 = draft();
+    d2.add(-1, archive(second_one, alice));
+    LedgerStore both(network(), Timestamp{1'000 * second});
+    both.restore(image_of(store_)).finish();
+    both.append_transaction(d2);
+    LedgerStore::Image named_twice = unread_image_of(both, reads);
+    ASSERT_EQ(named_twice.consumed.size(), 2U);
+    named_twice.consumed.back() = named_twice.consumed.front();
+    EXPECT_EQ(refusal(std::move(named_twice)),
+              "contract " + second_one + " is archived by no transaction");
     LedgerStore::Image hash_beyond = unread_image_of(store_, reads);
     hash_beyond.external_hashes.emplace_back(Name(std::string(64, 'b')), 4);
     EXPECT_EQ(refusal(std::move(hash_beyond)), "an external hash of no transaction left to read");
@@ -980,6 +992,47 @@ TEST_F(LedgerStoreTest, RestoreRefusesAnImageThatWouldBreakItsIndexes) {
     moved->created_offset = 1;
     unmade.contracts[1].contract = moved;
     EXPECT_EQ(refusal(std::move(unmade)), "contract " + second_one + " is not where it was made");
+}
+
+// A restore's caller reads the contracts restored on a second thread while the store indexes
+// them (a state file's load restores its views so): what it is given is the store's, in
+// creation order.
+TEST_F(LedgerStoreTest, RestoreGivesItsContractsToWhatRunsAlongside) {
+    mint(alice, "1");
+    const std::string gone = mint(alice, "2");
+    auto d = draft();
+    d.add(-1, archive(gone, alice));
+    store_.append_transaction(d);
+    LedgerStore::Image image = image_of(store_);
+    std::vector<model::ContractPtr> given;
+    for (const ContractState& state : image.contracts) given.push_back(state.contract);
+
+    LedgerStore restored(network(), Timestamp{1'000 * second});
+    std::vector<model::ContractPtr> seen;
+    std::thread::id seen_on;
+    restored
+        .restore(std::move(image),
+                 [&](const std::deque<ContractState>& contracts) {
+                     seen_on = std::this_thread::get_id();
+                     for (const ContractState& state : contracts) seen.push_back(state.contract);
+                 })
+        .finish();
+    EXPECT_EQ(seen, given);
+    EXPECT_NE(seen_on, std::this_thread::get_id());
+    EXPECT_EQ(restored.contract(gone)->archived_offset(), 3);
+
+    // What it throws, the restore throws, once the store is done.
+    LedgerStore refused(network(), Timestamp{1'000 * second});
+    try {
+        refused
+            .restore(
+                image_of(store_),
+                [](const std::deque<ContractState>&) { throw AppendError("a view refuses it"); })
+            .finish();
+        ADD_FAILURE() << "restored";
+    } catch (const AppendError& e) {
+        EXPECT_STREQ(e.what(), "a view refuses it");
+    }
 }
 
 TEST_F(LedgerStoreTest, ConcurrentReadersSeeWholeUpdates) {
