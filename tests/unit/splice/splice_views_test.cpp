@@ -118,6 +118,29 @@ TEST_F(SpliceViewsTest, ASnapshotHoldsTheHoldingsInCreationOrderWithRowIds) {
     EXPECT_EQ(first->rows_of(dso), (std::vector<std::uint32_t>{0, 1}));
 }
 
+// Amulets and LockedAmulets among other contracts: the holdings are the snapshot's rows of
+// either template, in the rows' order, whichever template each is.
+TEST_F(SpliceViewsTest, ASnapshotsHoldingsAreItsAmuletsAndLockedAmuletsInRowOrder) {
+    std::vector<std::string> holdings;
+    holdings.push_back(mint(alice, "1"));
+    holdings.push_back(lock(bob, "2"));
+    commit_create(tid("Unrelated"), Value::record({}), alice);
+    holdings.push_back(mint(bob, "3"));
+    holdings.push_back(lock(alice, "4"));
+    holdings.push_back(lock(alice, "5"));
+    commit_create(tid("Unrelated"), Value::record({}), bob);
+    holdings.push_back(mint(alice, "6"));
+    const auto snapshot = snapshot_now();
+
+    std::vector<std::string> rows;
+    for (std::size_t i = 0; i < snapshot->size(); ++i)
+        rows.push_back(snapshot->row(i).contract->contract_id.str());
+    EXPECT_EQ(rows, holdings);
+    EXPECT_EQ(snapshot->last_row_id() - snapshot->first_row_id() + 1, 6);
+    EXPECT_TRUE(snapshot->row(3).locked);
+    EXPECT_FALSE(snapshot->row(5).locked);
+}
+
 TEST_F(SpliceViewsTest, SnapshotsOfUnchangedHoldingsShareTheirRowsAndTheRowsTheirContracts) {
     mint(alice, "1");
     const auto first = snapshot_now();
