@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <future>
 #include <mutex>
 #include <span>
 #include <stdexcept>
@@ -448,25 +449,32 @@ void SpliceViews::restore(Kept kept, std::span<const Holding> holdings,
                           std::span<const store::SnapshotPtr> snapshots) {
     if (holdings.size() != contracts.size())
         throw std::logic_error("a restore without a holding for each contract");
+    // The owners' unlocked amulets on a thread of their own, as index() lists them (nothing is
+    // recorded to undo), from what the reader read: nothing else touches unlocked_by_owner_.
+    // Should this thread throw, the future's destructor waits for that one.
+    auto owners = std::async(std::launch::async, [this, holdings] {
+        for (std::size_t sequence = 0; sequence < holdings.size(); ++sequence) {
+            const Holding& holding = holdings[sequence];
+            if (holding.holding && holding.active && !holding.locked && !holding.owner.empty())
+                unlocked_by_owner_[holding.owner].insert(static_cast<std::uint32_t>(sequence));
+        }
+    });
     // Whether extract() reads a template, learnt from its first active contract: a network has a
     // handful of templates, whose further contracts then skip the comparisons of names.
     std::vector<std::pair<std::uint32_t, bool>> viewed;
     for (std::size_t sequence = 0; sequence < contracts.size(); ++sequence) {
-        const store::ContractState& state = contracts[sequence];
         const Holding& holding = holdings[sequence];
         if (holding.holding) {
             // A snapshot reads an archived holding's owner too: it was checked when it was
             // created.
             if (holding.owner.empty()) {
-                const model::Contract& c = *state.contract;
+                const model::Contract& c = *contracts[sequence].contract;
                 (void)extract(c.template_id(), c.argument);  // throws what is wrong
                 throw AppendError(c.contract_id.str() + " has no owner");
             }
-            // As index() does (nothing is recorded to undo), from what the reader read.
-            if (holding.active && !holding.locked)
-                unlocked_by_owner_[holding.owner].insert(static_cast<std::uint32_t>(sequence));
             continue;
         }
+        const store::ContractState& state = contracts[sequence];
         if (state.archived_at != 0) continue;
         const model::Contract& c = *state.contract;
         const std::uint32_t ref = c.template_ref.id();
@@ -479,6 +487,7 @@ void SpliceViews::restore(Kept kept, std::span<const Holding> holdings,
         if (is_viewed) index(fact, state.contract, sequence);
     }
     for (const store::SnapshotPtr& snapshot : snapshots) on_snapshot(*snapshot);
+    owners.get();
     for (auto& [key, events] : kept.buy_traffic) buy_traffic_[key] = std::move(events);
     // Each current counter and vote request is an active one, of its sender and of a vote.
     for (const auto& [sender, id] : kept.counters) {
