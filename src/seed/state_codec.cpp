@@ -1424,8 +1424,10 @@ void read_contract(In& in, store::ContractState& state) {
 
 // The contracts written by write_contracts into `contracts`, and what the Splice views will read
 // of each into `holdings` (while its argument is in cache).
-void read_contracts(In& in, std::deque<store::ContractState>& contracts,
-                    std::vector<splice::SpliceViews::Holding>& holdings) {
+// Returns how many of them a transaction made (counted while each is in cache).
+std::size_t read_contracts(In& in, std::deque<store::ContractState>& contracts,
+                           std::vector<splice::SpliceViews::Holding>& holdings) {
+    std::atomic<std::size_t> made{0};
     read_chunks(
         in, 10, {},
         [&](std::size_t count, std::size_t, std::size_t) {
@@ -1434,11 +1436,15 @@ void read_contracts(In& in, std::deque<store::ContractState>& contracts,
         },
         [&](In& part, std::size_t, std::size_t first, std::size_t n) {
             splice::SpliceViews::HoldingReader read_holding;
+            std::size_t made_here = 0;
             for (std::size_t i = first; i < first + n; ++i) {
                 read_contract(part, contracts[i]);
                 holdings[i] = read_holding(contracts[i]);
+                if (contracts[i].contract->created_offset != 0) ++made_here;
             }
+            made += made_here;
         });
+    return made.load();
 }
 
 // The contract of creation sequence `sequence`.
@@ -1916,7 +1922,7 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
     try {
         store::LedgerStore::Image image;
         std::vector<splice::SpliceViews::Holding> holdings;
-        read_contracts(in, image.contracts, holdings);
+        const std::size_t made = read_contracts(in, image.contracts, holdings);
         read_fork_base(in, image);
         // What follows the history is read on this thread while a second one starts on the
         // history's chunks.
@@ -2040,9 +2046,6 @@ LoadedSeed read_state(std::string_view bytes, const LoadProgress& progress, Chec
             image.consumed.insert(image.consumed.end(), left.consumed.begin(), left.consumed.end());
             left_chunks.push_back(std::move(left.chunk));
         }
-        const auto made = static_cast<std::size_t>(std::count_if(
-            image.contracts.begin(), image.contracts.end(),
-            [](const store::ContractState& c) { return c.contract->created_offset != 0; }));
         if (creates != made) In::fail("a contract is made by no transaction");
         in.drop_texts();  // the file's bytes go when the load is done; the reader keeps its tables
         const bool borrows = std::any_of(left_chunks.begin(), left_chunks.end(),
