@@ -100,13 +100,9 @@ void SeedContext::label(const JsonObject& step, std::string_view key,
 std::vector<model::Name> SeedContext::labels_of(model::Name contract_id) const {
     std::vector<model::Name> out;
     const auto first = first_label_.find(contract_id);
-    if (first == first_label_.end()) return out;
-    for (model::Name label = first->second;;) {
-        out.push_back(label);
-        const Labelled& entry = labels_.at(label);
-        if (entry.next == label) return out;
-        label = entry.next;
-    }
+    if (first != first_label_.end())
+        each_label(first->second, [&out](model::Name label) { out.push_back(label); });
+    return out;
 }
 
 std::vector<std::pair<model::Name, model::Name>> SeedContext::labels() const {
@@ -116,6 +112,7 @@ std::vector<std::pair<model::Name, model::Name>> SeedContext::labels() const {
         std::uint64_t prefix;
         std::string_view text;
         model::Name contract;
+        model::Name first;  // its first label
     };
     std::vector<Keyed> contracts;
     contracts.reserve(first_label_.size());
@@ -124,16 +121,16 @@ std::vector<std::pair<model::Name, model::Name>> SeedContext::labels() const {
         std::uint64_t prefix = 0;
         for (std::size_t i = 0; i < 8; ++i)
             prefix = prefix << 8U | (i < text.size() ? static_cast<unsigned char>(text[i]) : 0U);
-        contracts.push_back(Keyed{.prefix = prefix, .text = text, .contract = contract});
+        contracts.push_back(
+            Keyed{.prefix = prefix, .text = text, .contract = contract, .first = first});
     }
     std::sort(contracts.begin(), contracts.end(), [](const Keyed& a, const Keyed& b) {
         return a.prefix != b.prefix ? a.prefix < b.prefix : a.text < b.text;
     });
     std::vector<std::pair<model::Name, model::Name>> out;
     out.reserve(labels_.size());
-    for (const Keyed& k : contracts) {
-        for (const model::Name label : labels_of(k.contract)) out.emplace_back(label, k.contract);
-    }
+    for (const Keyed& k : contracts)
+        each_label(k.first, [&](model::Name label) { out.emplace_back(label, k.contract); });
     return out;
 }
 

@@ -178,6 +178,16 @@ class SeedContext {
     boost::unordered_flat_map<model::Name, model::Name, std::hash<model::Name>> first_label_;
     // The labels of `contract_id`, in order.
     [[nodiscard]] std::vector<model::Name> labels_of(model::Name contract_id) const;
+    // f(label) for each label of the chain from `first`, in order.
+    template <class F>
+    void each_label(model::Name first, F&& f) const {
+        for (model::Name label = first;;) {
+            f(label);
+            const model::Name next = labels_.at(label).next;
+            if (next == label) return;
+            label = next;
+        }
+    }
     // Takes `label` out of its contract's chain (it stays in labels_).
     void unlink_label(model::Name label, const Labelled& entry);
     // Labels `id` with `label`, last of its labels, taking `label` from any other contract.

@@ -98,6 +98,26 @@ TEST_F(SeedLabels, ARollbackPutsTheLabelsBack) {
     EXPECT_EQ(relabelled(a1, b1), (Labels{{"a1", b1}}));
 }
 
+// A state file's record of the labels: by contract id, each contract's in the order they were
+// set.
+TEST_F(SeedLabels, TheListIsByContractIdWithEachContractsLabelsInTheOrderTheyWereSet) {
+    ctx.set_label("x", a1);
+    ctx.set_label("z", b1);
+    ctx.set_label("a1", b1);  // moved from a1
+    ctx.set_label("y", a1);
+    std::vector<std::pair<std::string, std::vector<std::string>>> by_contract = {
+        {a1, {"x", "y"}}, {a2, {"a2"}}, {b1, {"b1", "z", "a1"}}};
+    std::sort(by_contract.begin(), by_contract.end());
+    Labels expected;
+    for (const auto& [contract, labels] : by_contract) {
+        for (const std::string& label : labels) expected.emplace_back(label, contract);
+    }
+    Labels listed;
+    for (const auto& [label, contract] : ctx.labels())
+        listed.emplace_back(label.str(), contract.str());
+    EXPECT_EQ(listed, expected);
+}
+
 TEST_F(SeedLabels, AContextRestoredFromItsListHasTheSameLabelsInTheSameOrder) {
     ctx.set_label("x", a1);
     ctx.set_label("a1", b1);
