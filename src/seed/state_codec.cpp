@@ -282,7 +282,8 @@ class Out {
 
     std::string out_ = std::string(body_start, '\0');  // the file: its first used_ bytes
     std::size_t used_ = body_start;
-    std::vector<std::string_view> texts_;  // by index: Names' texts and copies_
+    // By index: the texts of copies_, and of Names once finish() has read them.
+    std::vector<std::string_view> texts_;
     std::vector<std::pair<std::uint32_t, model::Name>> names_unread_;  // texts_ index, Name
     std::vector<std::uint32_t> index_of_name_;  // by Name id: its text's index + 1, or 0
     // The texts that are no Name's, each once.
