@@ -75,6 +75,37 @@ std::optional<model::Timestamp> optional_time(const Value& v, std::string_view l
     return model::Timestamp{f->number};
 }
 
+// A packed argument (a state file's) whose fields the facts read one by one (model::field_at),
+// without unpacking the rest: the same reads as of a Value, but that a field missing or of
+// another kind throws Unpack, for the unpacked value to throw what an append throws.
+struct PackedFields {
+    const model::PackedValue& packed;
+};
+struct Unpack {};
+
+Value field(const PackedFields& a, std::initializer_list<std::string_view> path, Value::Kind kind,
+            const model::TemplateId&) {
+    std::optional<Value> v = model::field_at(a.packed, path);
+    if (!v || v->kind != kind) throw Unpack{};
+    return std::move(*v);
+}
+
+std::string party_at(const PackedFields& a, std::initializer_list<std::string_view> path,
+                     const model::TemplateId& t) {
+    return field(a, path, Value::Kind::party, t).text;
+}
+
+std::string text_at(const PackedFields& a, std::initializer_list<std::string_view> path,
+                    const model::TemplateId& t) {
+    return field(a, path, Value::Kind::text, t).text;
+}
+
+std::optional<model::Timestamp> optional_time(const PackedFields& a, std::string_view label) {
+    const std::optional<Value> f = model::field_at(a.packed, {label});
+    if (!f || f->kind != Value::Kind::timestamp) return std::nullopt;
+    return model::Timestamp{f->number};
+}
+
 // The expiry the automation watches, if the fact has one.
 std::optional<std::pair<model::Timestamp, ExpiringContract::Kind>> expiry_of(const Fact& fact) {
     using Kind = ExpiringContract::Kind;
@@ -89,9 +120,11 @@ std::optional<std::pair<model::Timestamp, ExpiringContract::Kind>> expiry_of(con
     return std::nullopt;
 }
 
-// The facts of a contract of `t` with argument `a`; monostate for the templates no view reads.
-// Throws AppendError when a Splice template's argument lacks a field the views need.
-Fact extract(const model::TemplateId& t, const Value& a) {
+// The facts of a contract of `t` with argument `a` (a Value, or PackedFields); monostate for the
+// templates no view reads. Throws AppendError when a Splice template's argument lacks a field the
+// views need.
+template <class Argument>
+Fact extract(const model::TemplateId& t, const Argument& a) {
     using K = Value::Kind;
     if (templates::is(t, templates::amulet)) {
         (void)field(a, {"amount", "initialAmount"}, K::numeric, t);
@@ -137,7 +170,7 @@ Fact extract(const model::TemplateId& t, const Value& a) {
             .expires_at = model::Timestamp{field(a, {"expiresAt"}, K::timestamp, t).number}});
     }
     if (templates::is(t, templates::vote_request)) {
-        const Value& tracking = field(a, {"trackingCid"}, K::optional, t);
+        const auto& tracking = field(a, {"trackingCid"}, K::optional, t);
         VoteFact fact;
         if (!tracking.items.empty()) fact.tracking_cid = tracking.items.front().text;
         return fact;
@@ -255,14 +288,18 @@ std::optional<bool> holding_lock(model::TemplateRef t) {
     return lock;
 }
 
-// The same from a packed argument (a state file's): a holding's facts read without unpacking it,
-// any other's from the unpacked value (as are a holding's errors).
+// The same from a packed argument (a state file's): a holding's facts, and any other's, read
+// without unpacking it; the errors from the unpacked value.
 Fact extract(const model::TemplateId& t, const model::PackedValue& a) {
     if (const std::optional<bool> locked = holding_lock(t)) {
         if (const auto owner = holding_owner(a, *locked))
             return HoldingFact{.owner = *owner, .locked = *locked};
     }
-    return extract(t, model::unpack(a));
+    try {
+        return extract(t, PackedFields{a});
+    } catch (const Unpack&) {
+        return extract(t, model::unpack(a));
+    }
 }
 
 // The field at `path` of a holding's Amulet record: the argument of an Amulet, its "amulet" in a

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "cantonlite/splice/holdings_query.hpp"
+#include "cantonlite/splice/templates.hpp"
 
 namespace cantonlite::splice::splice_views_test {
 namespace {
@@ -257,6 +258,95 @@ TEST_F(SpliceViewsTest, AHoldingReaderReadsOwnersAndLocksAheadOfARestore) {
         read(store::ContractState{.contract = held, .archived_at = 7});
     EXPECT_FALSE(archived.active);
     EXPECT_EQ(archived.owner, alice);
+}
+
+// The views a state file's load restores read each contract's facts from its packed argument, field
+// by field: they answer as the views the contracts were appended to, and refuse an argument
+// without a field the views read as an append does.
+TEST_F(SpliceViewsTest, ViewsRestoredFromPackedArgumentsAnswerAsTheAppendedOnes) {
+    const auto tid_of = [&](const model::QualifiedRef& r) {
+        return store_.network().template_id(std::string(r.package_name), std::string(r.module_name),
+                                            std::string(r.entity_name));
+    };
+    const Timestamp later{store_.now().micros + 3'600 * second};
+    const auto offer = [&](bool with_sender) {
+        std::vector<std::pair<std::string, Value>> fields;
+        if (with_sender) fields.emplace_back("sender", Value::party(alice));
+        fields.emplace_back("receiver", Value::party(bob));
+        fields.emplace_back("amount", amount("5"));
+        fields.emplace_back("description", Value::text_value("rent"));
+        fields.emplace_back("expiresAt", Value::timestamp(later));
+        fields.emplace_back("trackingId", Value::text_value("t1"));
+        return Value::record(std::move(fields));
+    };
+    mint(alice, "1");
+    commit_create(tid_of(templates::transfer_offer), offer(true), alice);
+    commit_create(tid_of(templates::ans_entry),
+                  Value::record({{"user", Value::party(alice)},
+                                 {"dso", Value::party(dso)},
+                                 {"name", Value::text_value("alice.unverified.cns")},
+                                 {"url", Value::text_value("https://alice.example")},
+                                 {"description", Value::text_value("Alice")},
+                                 {"expiresAt", Value::timestamp(later)}}),
+                  alice);
+    commit_create(tid_of(templates::transfer_command_counter),
+                  Value::record({{"sender", Value::party(alice)}, {"nextNonce", Value::int64(3)}}),
+                  alice);
+
+    // Restores a store of the same network from `contracts`, as a state file's load does.
+    const auto restored = [&](std::deque<store::ContractState> contracts, store::LedgerStore& into,
+                              SpliceViews& views) {
+        store::LedgerStore::Image image;
+        SpliceViews::HoldingReader read;
+        std::vector<SpliceViews::Holding> holdings;
+        for (const store::ContractState& c : contracts) holdings.push_back(read(c));
+        for (store::Offset o = 1; o <= store_.ledger_end(); ++o)
+            image.history.push_back(store_.update_at(o));
+        image.contracts = std::move(contracts);
+        image.now = store_.now();
+        into.restore(std::move(image),
+                     [&](const std::deque<store::ContractState>& restored_contracts) {
+                         views.restore(views_.kept(), holdings, restored_contracts, {});
+                     })
+            .finish();
+    };
+    std::deque<store::ContractState> contracts;
+    store_.visit_created(0, [&](std::uint64_t, const store::ContractState& c) {
+        contracts.push_back(c);
+        return true;
+    });
+    store::LedgerStore again(store_.network(), Timestamp{1'000 * second});
+    SpliceViews& again_views = SpliceViews::attach(again);
+    restored(contracts, again, again_views);
+
+    ASSERT_EQ(again_views.transfer_offers_of(bob).size(), 1U);
+    EXPECT_EQ(again_views.transfer_offers_of(bob), views_.transfer_offers_of(bob));
+    const auto entry = again_views.ans_entry("alice.unverified.cns", store_.now());
+    ASSERT_TRUE(entry.has_value());
+    EXPECT_EQ(entry->user, alice);
+    EXPECT_EQ(entry->url, "https://alice.example");
+    EXPECT_EQ(entry->description, "Alice");
+    EXPECT_EQ(entry->expires_at, later);
+    ASSERT_TRUE(again_views.transfer_command_counter_of(alice).has_value());
+    EXPECT_EQ(again_views.transfer_command_counter_of(alice)->contract,
+              views_.transfer_command_counter_of(alice)->contract);
+    EXPECT_EQ(again_views.expiring_until(later).size(), views_.expiring_until(later).size());
+    EXPECT_EQ(again_views.unlocked_amulets_of(alice), views_.unlocked_amulets_of(alice));
+
+    // An offer without its sender: refused as its append is.
+    auto broken = std::make_shared<model::Contract>(*contracts[1].contract);
+    broken->argument = model::pack(offer(false));
+    broken->created_offset = 0;  // made by no transaction, as a fork's base: the store takes it
+    contracts[1].contract = broken;
+    store::LedgerStore refused(store_.network(), Timestamp{1'000 * second});
+    SpliceViews& refused_views = SpliceViews::attach(refused);
+    try {
+        restored(contracts, refused, refused_views);
+        ADD_FAILURE() << "restored";
+    } catch (const AppendError& e) {
+        EXPECT_STREQ(e.what(),
+                     "Splice.Wallet.TransferOffer:TransferOffer argument has no field sender");
+    }
 }
 
 TEST(SpliceViews, AStoreWithoutThemSaysSo) {
