@@ -242,7 +242,7 @@ void mint(SeedContext& ctx, const JsonObject& s, const MintFields& f) {
     facts.amulet = Name(cid);
     d.set_result(tap, facts.result());
     ctx.commit(d);
-    if (const std::optional<std::string>& as = f.as.get()) ctx.set_label(*as, cid);
+    if (const std::optional<std::string>& as = f.as.get()) ctx.set_label(Name(*as), facts.amulet);
 }
 
 void lock(SeedContext& ctx, const JsonObject& s) {

@@ -160,8 +160,11 @@ void SeedContext::unlink_label(model::Name label, const Labelled& entry) {
 }
 
 void SeedContext::set_label(const std::string& name, const std::string& contract_id) {
-    const model::Name label(name);
-    const model::Name id(contract_id);
+    const model::Name label(name);  // first, as before: Names are numbered in the order met
+    set_label(label, model::Name(contract_id));
+}
+
+void SeedContext::set_label(model::Name label, model::Name id) {
     add_label(label, id);
     step_labels_.emplace_back(label, id);
 }
@@ -202,7 +205,8 @@ void SeedContext::relabel(const std::string& from, const std::string& to) {
     const std::vector<model::Name> names = labels_of(*id);
     if (names.empty()) return;
     store_->undo().erase(first_label_, *id);
-    for (const model::Name name : names) set_label(std::string(name.view()), to);
+    const model::Name to_id(to);
+    for (const model::Name name : names) set_label(name, to_id);
 }
 
 void SeedContext::forget_labels(model::Name contract_id) {

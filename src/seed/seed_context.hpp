@@ -67,6 +67,8 @@ class SeedContext {
     // Labels `contract_id` with the step's `key` ("as"), if it gives one.
     void label(const JsonObject& step, std::string_view key, const std::string& contract_id);
     void set_label(const std::string& name, const std::string& contract_id);
+    // The same with both interned already (a mint has its contract id's Name).
+    void set_label(model::Name label, model::Name contract_id);
     // A state file's labels, as labels() listed them (each contract's together, in order), into a
     // context that has none; not listed among the step's labels, not in the undo log. Throws
     // std::invalid_argument for a label given twice or a contract whose labels are apart.
