@@ -92,6 +92,12 @@ class Interner {
         }
     }
 
+    // How many sequences are interned: each id is below it.
+    [[nodiscard]] std::uint32_t count() {
+        const std::lock_guard lock(mutex_);
+        return next_id_;
+    }
+
     // Grows the table at once to hold `more` sequences beyond those it has, rather than doubling
     // step by step (each step places every number again and retires a table).
     void reserve(std::size_t more) {

@@ -79,6 +79,10 @@ std::optional<Name> Name::find(std::string_view text) {
     return from_id(*id);
 }
 
+std::uint32_t Name::count() {
+    return name_table().count();
+}
+
 std::uint32_t Name::hash_of(std::string_view text) {
     return detail::Interner<char>::hash_of(text);
 }

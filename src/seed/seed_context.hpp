@@ -107,6 +107,16 @@ class SeedContext {
     // Every label and its contract, by contract id, each contract's in the order they were set (a
     // state file's record of them: set_label in this order makes them again).
     [[nodiscard]] std::vector<std::pair<model::Name, model::Name>> labels() const;
+    // f(label) for each label of `contract_id`, in the order they were set; whether it has any.
+    template <class F>
+    bool each_label_of(model::Name contract_id, F&& f) const {
+        const auto first = first_label_.find(contract_id);
+        if (first == first_label_.end()) return false;
+        each_label(first->second, f);
+        return true;
+    }
+    // How many contracts have labels.
+    [[nodiscard]] std::size_t labelled_contracts() const { return first_label_.size(); }
     // Points every label of `from` (a contract a step is about to re-create) at `to`.
     // REQUIRES: called before the commit that consumes `from`, which forgets its labels.
     void relabel(const std::string& from, const std::string& to);

@@ -14,8 +14,10 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <exception>
@@ -24,6 +26,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -89,6 +92,39 @@ std::uint64_t zigzag(std::int64_t n) {
 }
 
 // ---- writing ----
+
+// Numbers that start at 0, from calloc: a large table's pages come zeroed from the kernel as they
+// are first touched, with no pass over it to zero it (a vector's), nor copies as it grows (a
+// table by Name id is a few MiB, and only some of it is used).
+class ZeroedTable {
+  public:
+    explicit ZeroedTable(std::size_t size) : size_(size), numbers_(allocate(size)) {}
+
+    [[nodiscard]] std::size_t size() const { return size_; }
+    std::uint32_t& operator[](std::size_t i) { return numbers_[i]; }
+    // Holds at least `size` numbers: the new ones 0.
+    void grow(std::size_t size) {
+        size = std::max(size, 2 * size_);
+        Numbers more = allocate(size);
+        std::memcpy(more.get(), numbers_.get(), size_ * sizeof(std::uint32_t));
+        numbers_ = std::move(more);
+        size_ = size;
+    }
+
+  private:
+    struct Free {
+        void operator()(std::uint32_t* p) const { std::free(p); }
+    };
+    using Numbers = std::unique_ptr<std::uint32_t[], Free>;
+    static Numbers allocate(std::size_t size) {
+        Numbers numbers(static_cast<std::uint32_t*>(
+            std::calloc(std::max<std::size_t>(size, 1), sizeof(std::uint32_t))));
+        if (!numbers) throw std::bad_alloc();
+        return numbers;
+    }
+    std::size_t size_;
+    Numbers numbers_;
+};
 
 // The file, its texts kept apart: each distinct text once, in a table after the body, which names
 // it by its index (a party's id, a template's name, a record's labels are written thousands of
@@ -158,22 +194,31 @@ class Out {
         }
     }
     // Room for a 4-byte number written later (fill): a chunk's size, known once it is written.
+    // Returns where it is in the file.
     std::size_t hole() {
         room(4);
         used_ += 4;
-        return used_ - 4;
+        ++holes_;
+        return size() - 4;
     }
     void fill(std::size_t at, std::uint32_t v) {
-        if (at < flushed_) throw std::logic_error("a hole of the state file was written out");
-        put_le(out_, at, v, 4);
+        if (at < base_ + flushed_)
+            throw std::logic_error("a hole of the state file was written out");
+        put_le(out_, at - base_, v, 4);
+        --holes_;
     }
     // Sends what is written so far beyond the body's size to `flusher` from now on, at each
-    // flush(): written out while the rest is encoded.
-    void stream_to(FileFlusher& flusher) { flusher_ = &flusher; }
+    // flush(): written out while the rest is encoded. The bytes it wrote are not kept: the
+    // encoding goes on in two buffers of at most `buffer_bytes` in turn (see grow()).
+    void stream_to(FileFlusher& flusher, std::size_t buffer_bytes) {
+        flusher_ = &flusher;
+        buffer_bytes_ = buffer_bytes;
+    }
     // Sends the bytes written since the last flush to the flusher, if any: they are final (no
     // hole in them is open).
     void flush();
-    [[nodiscard]] std::size_t size() const { return used_; }
+    // The file's size so far.
+    [[nodiscard]] std::size_t size() const { return base_ + used_; }
 
     // A set of parties, as its index in the table of sets: each distinct set once, its names in
     // their order (a node's witnesses, a contract's stakeholders repeat thousands of times).
@@ -203,30 +248,39 @@ class Out {
 
     // The file: the header's room, the body's size, the body written so far, then the tables of
     // its texts, its sets and its templates. The body is written where it stays: no copy of it is
-    // made.
+    // made. A streamed file's (stream_to) is its first body_start bytes only: the rest went to
+    // the flusher.
     std::string finish() && {
         // A streamed file's last parts go out as they are made: the body's end now, the table of
         // texts (about 15 MiB of a 37 MiB file) every MiB, so that little is left to write and
         // sync once the file is encoded.
         flush();
-        const std::size_t body_end = used_;
-        put_le(out_, header_size, body_end - body_start, 8);
-        // The sets and templates first, which name texts; they follow the texts in the file.
-        varint(sets_.size());
-        for (const model::NameSet names : sets_) {
-            varint(names.size());
-            for (const model::Name n : names) name(n);
+        const std::size_t body_end = size();
+        std::string head;
+        if (flusher_ == nullptr) {
+            put_le(out_, header_size, body_end - body_start, 8);
+        } else {
+            head.assign(body_start, '\0');
+            put_le(head, header_size, body_end - body_start, 8);
         }
-        varint(templates_.size());
+        // The sets and templates first, which name texts; they follow the texts in the file.
+        std::string tables;
+        const auto put = [&tables](std::uint64_t number) {
+            std::array<char, 10> bytes{};
+            tables.append(bytes.data(), put_varint(bytes.data(), number));
+        };
+        put(sets_.size());
+        for (const model::NameSet names : sets_) {
+            put(names.size());
+            for (const model::Name n : names) put(index_of(n));
+        }
+        put(templates_.size());
         for (const model::TemplateRef t : templates_) {
             const model::TemplateId id = t.get();
-            name(id.package_id);
-            name(id.module_name);
-            name(id.entity_name);
-            name(id.package_name);
+            for (const model::Name n :
+                 {id.package_id, id.module_name, id.entity_name, id.package_name})
+                put(index_of(n));
         }
-        const std::string tables(out_.data() + body_end, used_ - body_end);
-        used_ = body_end;
         // The Names' texts, each a cache miss, read in one loop whose reads do not wait on each
         // other: at their first use, amid the encoding, each was a whole wait on memory (a tenth
         // of a save's encoding).
@@ -238,17 +292,20 @@ class Out {
             text_bytes += t.size();
         }
         flush();
-        drain();  // out_ may move
-        out_.resize(used_ + text_bytes + tables.size());
+        if (flusher_ == nullptr) out_.resize(used_ + text_bytes + tables.size());  // exactly
         constexpr std::size_t flush_each = std::size_t{1} << 20;
         for (const std::string_view t : texts_) {
+            room(t.size());
             std::memcpy(out_.data() + used_, t.data(), t.size());
             used_ += t.size();
             if (used_ - flushed_ >= flush_each) flush();
         }
+        room(tables.size());
         std::memcpy(out_.data() + used_, tables.data(), tables.size());
         used_ += tables.size();
         flush();
+        if (flusher_ != nullptr) return head;
+        out_.resize(used_);
         return std::move(out_);
     }
 
@@ -261,8 +318,8 @@ class Out {
         if (out_.size() - used_ < n) grow(n);
     }
     void grow(std::size_t n);
-    // Waits until the flusher, if any, wrote every part it was sent: out_ may then move.
-    void drain();
+    // Goes on in spare_, with the bytes not yet flushed: out_'s others were sent to the flusher.
+    void turn(std::size_t n);
     std::size_t add(std::string_view text) {
         texts_.push_back(text);
         return texts_.size() - 1;
@@ -270,8 +327,7 @@ class Out {
     // A Name's index in the table of texts, given at its first use.
     std::uint32_t index_of(model::Name n) {
         const std::uint32_t id = n.id();
-        if (id >= index_of_name_.size())
-            index_of_name_.resize(std::max<std::size_t>(id + 1, 2 * index_of_name_.size()));
+        if (id >= index_of_name_.size()) index_of_name_.grow(id + 1);
         std::uint32_t& index = index_of_name_[id];
         if (index == 0) {
             index = static_cast<std::uint32_t>(add({})) + 1;  // its text read by finish()
@@ -280,12 +336,22 @@ class Out {
         return index - 1;
     }
 
-    std::string out_ = std::string(body_start, '\0');  // the file: its first used_ bytes
+    // The file from its byte base_: its first used_ bytes. Unless it is streamed, base_ is 0.
+    std::string out_ = std::string(body_start, '\0');
     std::size_t used_ = body_start;
+    std::size_t base_ = 0;
+    // A streamed file's other buffer: it held the bytes before base_, sent to the flusher; those
+    // up to spare_sent_ (in all bytes sent) were still to be written when out_ took over.
+    std::string spare_;
+    std::size_t spare_sent_ = 0;
+    std::size_t sent_ = 0;   // bytes sent to the flusher
+    std::size_t holes_ = 0;  // not yet filled: no byte from the first may go to the flusher
+    std::size_t buffer_bytes_ = 0;
     // By index: the texts of copies_, and of Names once finish() has read them.
     std::vector<std::string_view> texts_;
     std::vector<std::pair<std::uint32_t, model::Name>> names_unread_;  // texts_ index, Name
-    std::vector<std::uint32_t> index_of_name_;  // by Name id: its text's index + 1, or 0
+    // By Name id: its text's index + 1, or 0. As large as the ids at the start.
+    ZeroedTable index_of_name_{model::Name::count()};
     // The texts that are no Name's, each once.
     boost::unordered_flat_map<std::string_view, std::size_t> index_;
     std::deque<std::string> copies_;
@@ -294,7 +360,7 @@ class Out {
     std::vector<model::TemplateRef> templates_;                           // by index
     boost::unordered_flat_map<std::uint32_t, std::size_t> index_of_template_;
     FileFlusher* flusher_ = nullptr;
-    std::size_t flushed_ = body_start;  // bytes before it went to flusher_ (or were not to go)
+    std::size_t flushed_ = body_start;  // out_'s bytes before it went to flusher_ (or were not to)
 };
 
 // The parts of a state file Out finished, appended to its file on a thread of their own, which
@@ -311,7 +377,7 @@ class FileFlusher {
     FileFlusher& operator=(const FileFlusher&) = delete;
     ~FileFlusher() { (void)finish(); }
 
-    // Appends `n` bytes at `data`, which stay there until drain() or finish() returns.
+    // Appends `n` bytes at `data`, which stay there until written().
     void push(const char* data, std::size_t n) {
         {
             const std::lock_guard lock(mutex_);
@@ -319,10 +385,15 @@ class FileFlusher {
         }
         wake_.notify_one();
     }
-    // Waits until every part pushed is written (their bytes may then move).
-    void drain() {
+    // Waits until the first `bytes` bytes pushed are written (theirs may then move).
+    void written(std::size_t bytes) {
         std::unique_lock lock(mutex_);
-        done_.wait(lock, [this] { return parts_.empty() && !writing_; });
+        done_.wait(lock, [&] { return written_ >= bytes; });
+    }
+    // Bytes written: all pushed, once finish() returned.
+    [[nodiscard]] std::size_t bytes() {
+        const std::lock_guard lock(mutex_);
+        return written_;
     }
     // Waits for every part, ends the thread, and returns the CRC-32 of all the parts' bytes.
     std::uint32_t finish() {
@@ -343,7 +414,6 @@ class FileFlusher {
             if (parts_.empty()) return;
             const std::string_view part = parts_.front();
             parts_.pop_front();
-            writing_ = true;
             lock.unlock();
             crc_ = util::crc32(part, crc_);
             file_.write(part);
@@ -353,8 +423,8 @@ class FileFlusher {
                 unsent_ = 0;
             }
             lock.lock();
-            writing_ = false;
-            if (parts_.empty()) done_.notify_all();
+            written_ += part.size();
+            done_.notify_all();
         }
     }
 
@@ -363,7 +433,7 @@ class FileFlusher {
     std::condition_variable wake_;  // a part, or the end
     std::condition_variable done_;  // no part left
     std::deque<std::string_view> parts_;
-    bool writing_ = false;
+    std::size_t written_ = 0;  // bytes
     bool stopping_ = false;
     std::uint32_t crc_ = 0;
     std::size_t unsent_ = 0;  // bytes written since the last were sent to the disk
@@ -373,22 +443,40 @@ class FileFlusher {
 void Out::flush() {
     if (flusher_ == nullptr || used_ == flushed_) return;
     flusher_->push(out_.data() + flushed_, used_ - flushed_);
+    sent_ += used_ - flushed_;
     flushed_ = used_;
 }
 
-void Out::drain() {
-    if (flusher_ != nullptr) flusher_->drain();
-}
-
 void Out::grow(std::size_t n) {
+    // A streamed file turns to its other buffer once half of this one is sent: its bytes are
+    // touched, and faulted in, once (a buffer of the whole file spent a third of a persisted
+    // snapshot's encoding zeroing and faulting in pages). What no hole holds back goes first.
+    if (holes_ == 0) flush();
+    if (flusher_ != nullptr && out_.size() >= buffer_bytes_ && 2 * flushed_ >= out_.size() &&
+        used_ - flushed_ + n <= buffer_bytes_) {
+        turn(n);
+        return;
+    }
     std::size_t size = std::max({2 * out_.size(), used_ + n, std::size_t{4096}});
     // Within the room reserved, no further than it: doubling past it would copy the buffer.
     if (used_ + n <= out_.capacity()) {
         size = std::min(size, out_.capacity());
-    } else {
-        drain();  // the parts the flusher writes are in out_, which moves
+    } else if (flusher_ != nullptr) {
+        flusher_->written(sent_);  // the parts the flusher writes are in out_, which moves
     }
     out_.resize(size);
+}
+
+void Out::turn(std::size_t n) {
+    flusher_->written(spare_sent_);
+    const std::size_t unsent = used_ - flushed_;
+    if (spare_.size() < unsent + n) spare_.resize(std::max(out_.size(), unsent + n));
+    std::memcpy(spare_.data(), out_.data() + flushed_, unsent);
+    base_ += flushed_;
+    used_ = unsent;
+    flushed_ = 0;
+    out_.swap(spare_);
+    spare_sent_ = sent_;
 }
 
 // Writes packed bytes as they are, but for each Name id (a party, a contract id, a record label, a
@@ -553,24 +641,23 @@ class Chunks {
     std::size_t hole_ = no_hole;  // where the open chunk's size goes
 };
 
-// The creation sequence of each contract the writer met, by its address (the store's contracts
-// are shared: a node, a move, an import and a snapshot's row name the same one).
+// The creation sequence of each contract the writer met (the store's contracts are shared: a
+// node, a move, an import and a snapshot's row name the same one), found by the store's index of
+// contract ids: a table of them by address, made for each file, took a tenth of its time.
 class Sequences {
   public:
-    void reserve(std::size_t n) {
-        by_address_.reserve(n);
-        in_order_.reserve(n);
-    }
+    explicit Sequences(const store::LedgerStore& store) : store_(store) {}
+    void reserve(std::size_t n) { in_order_.reserve(n); }
     // The contract of the next sequence, `sequence`.
     void add(const model::Contract* c, std::uint64_t sequence) {
         if (sequence != in_order_.size()) throw std::logic_error("contracts out of sequence");
-        by_address_.emplace(c, static_cast<std::uint32_t>(sequence));
         in_order_.push_back(c);
     }
     [[nodiscard]] std::uint32_t of(const model::ContractPtr& c) const {
-        const auto it = by_address_.find(c.get());
-        if (it == by_address_.end()) throw std::logic_error("a contract the store does not hold");
-        return it->second;
+        const std::optional<std::uint32_t> sequence = store_.sequence_of_locked(c->contract_id);
+        if (!sequence || *sequence >= in_order_.size() || in_order_[*sequence] != c.get())
+            throw std::logic_error("a contract the store does not hold");
+        return *sequence;
     }
     // The same, of the contract a create node created: the history meets those in creation
     // order, so nearly each is the one after the last found here (no lookup by address).
@@ -582,26 +669,42 @@ class Sequences {
     }
 
   private:
-    boost::unordered_flat_map<const model::Contract*, std::uint32_t> by_address_;
+    const store::LedgerStore& store_;
     std::vector<const model::Contract*> in_order_;  // by sequence
     std::uint32_t next_ = 0;                        // the sequence of_created expects next
 };
 
-// Every contract ever created, in creation order, as it stands; returns their sequences.
-Sequences write_contracts(Out& out, const store::LedgerStore& store) {
-    Sequences sequences;
+// The labels of a state file: (label, contract id), each contract's together, in the order they
+// were set (SeedContext::restore_labels).
+using Labels = std::vector<std::pair<model::Name, model::Name>>;
+
+// Writes every contract ever created, in creation order, as it stands; returns their sequences.
+// Lists their labels into `labels`: each active contract's in the order the contracts were
+// created, or if a label names another contract, all by contract id (SeedContext::labels). Either
+// order is the same for a network loaded from the file, and the first reads no contract id's text
+// and sorts nothing: a network that labels each of its contracts (a generated one) took a fifth of
+// its save's time to sort them by contract id.
+Sequences write_contracts(Out& out, const store::LedgerStore& store, const SeedContext& context,
+                          Labels& labels) {
+    Sequences sequences(store);
     std::size_t count = 0;
     store.visit_created(0, [&count](std::uint64_t, const store::ContractState&) {
         ++count;
         return true;
     });
     sequences.reserve(count);
+    labels.reserve(context.labelled_contracts());
+    std::size_t labelled = 0;
     Chunks chunks(out, count);
     store.visit_created(0, [&](std::uint64_t sequence, const store::ContractState& state) {
         if (sequence >= count) return false;  // none is created under the readers' lock
         chunks.item();
         const model::Contract& k = *state.contract;
         sequences.add(&k, sequence);
+        if (state.archived_at == 0 && context.each_label_of(k.contract_id, [&](model::Name label) {
+                labels.emplace_back(label, k.contract_id);
+            }))
+            ++labelled;
         out.name(k.contract_id);
         out.template_ref(k.template_ref);
         out.set(k.signatories);
@@ -615,6 +718,8 @@ Sequences write_contracts(Out& out, const store::LedgerStore& store) {
         return true;
     });
     chunks.finish();
+    // (A contract id created twice counts twice.)
+    if (labelled != context.labelled_contracts()) labels = context.labels();
     return sequences;
 }
 
@@ -1800,12 +1905,13 @@ In checked_reader(std::string_view bytes, Checksum when) {
     return std::move(*in);
 }
 
-// Writes the header of `file`, whose payload's CRC-32 is `crc`.
-void seal_with(std::string& file, std::uint32_t crc) {
-    std::memcpy(file.data(), state_file_magic.data(), state_file_magic.size());
-    put_le(file, 16, state_file_format, 4);
-    put_le(file, 20, crc, 4);
-    put_le(file, 24, file.size() - header_size, 8);
+// Writes the header at the start of `head`, of a file of `size` bytes whose payload's CRC-32 is
+// `crc`.
+void seal_with(std::string& head, std::uint32_t crc, std::size_t size) {
+    std::memcpy(head.data(), state_file_magic.data(), state_file_magic.size());
+    put_le(head, 16, state_file_format, 4);
+    put_le(head, 20, crc, 4);
+    put_le(head, 24, size - header_size, 8);
 }
 
 // As large as the last state file this process wrote, or 400 bytes an update, whichever is
@@ -1821,13 +1927,10 @@ Out state_out(const store::LedgerStore& store) {
 
 // Writes the state file of `store` and `context` into `out`; the file is out's finish() then.
 void encode_state(Out& out, const store::LedgerStore& store, const SeedContext& context) {
-    // The labels, in contract id order, are sorted on another thread while the history is
-    // written: a fifth of the time of a network whose every contract is labelled (a generated
-    // one's). Both only read, under the caller's lock.
-    auto labels_sorted = std::async(std::launch::async, [&context] { return context.labels(); });
     write_network(out, store.network());
     out.time(store.genesis_time());
-    Sequences sequences = write_contracts(out, store);
+    Labels labels;
+    Sequences sequences = write_contracts(out, store, context, labels);
     // The fork's base: its first contracts.
     out.varint(store.fork_base().size());
     out.integer(store.fork_base_migration_id());
@@ -1862,7 +1965,6 @@ void encode_state(Out& out, const store::LedgerStore& store, const SeedContext& 
     out.text(context.external_party_amulet_rules);
     out.text_map(context.wallet_installs);
     out.text_map(context.directory().aliases());
-    const auto labels = labels_sorted.get();
     out.varint(labels.size());
     for (const auto& [label, contract] : labels) {
         out.name(label);
@@ -1873,7 +1975,7 @@ void encode_state(Out& out, const store::LedgerStore& store, const SeedContext& 
 }  // namespace
 
 void seal_state_file(std::string& file) {
-    seal_with(file, util::crc32(std::string_view(file).substr(header_size)));
+    seal_with(file, util::crc32(std::string_view(file).substr(header_size)), file.size());
 }
 
 std::string write_state(const store::LedgerStore& store, const SeedContext& context) {
@@ -1886,29 +1988,33 @@ std::string write_state(const store::LedgerStore& store, const SeedContext& cont
 }
 
 std::string write_state_file(const store::LedgerStore& store, const SeedContext& context,
-                             util::AtomicFile& file) {
+                             util::AtomicFile& file, std::size_t buffer_bytes) {
     // The header and the body's size, written last; the body follows them.
     file.write(std::string(Out::body_start, '\0'));
-    std::string bytes;
+    std::string head;
     std::uint32_t crc_after_size = 0;
+    std::size_t after_size = 0;
     {
-        Out out = state_out(store);
+        Out out(buffer_bytes);
         FileFlusher flusher(file);  // after out, whose bytes it writes: it goes first
-        out.stream_to(flusher);
+        out.stream_to(flusher, buffer_bytes);
         encode_state(out, store, context);
-        bytes = std::move(out).finish();  // the same buffer, which the flusher may still write
+        head = std::move(out).finish();
         crc_after_size = flusher.finish();
+        after_size = flusher.bytes();
     }
     // The payload's CRC: its body's size, then the rest the flusher summed.
     const std::uint32_t size_crc =
-        util::crc32(std::string_view(bytes).substr(header_size, Out::body_start - header_size));
-    seal_with(bytes, static_cast<std::uint32_t>(
-                         crc32_combine64(size_crc, crc_after_size,
-                                         static_cast<z_off64_t>(bytes.size() - Out::body_start))));
-    file.write_at(0, std::string_view(bytes).substr(0, Out::body_start));
-    last_state_size.store(bytes.size(), std::memory_order_relaxed);
-    bytes.resize(header_size);
-    return bytes;
+        util::crc32(std::string_view(head).substr(header_size, Out::body_start - header_size));
+    const std::size_t size = Out::body_start + after_size;
+    seal_with(head,
+              static_cast<std::uint32_t>(
+                  crc32_combine64(size_crc, crc_after_size, static_cast<z_off64_t>(after_size))),
+              size);
+    file.write_at(0, head);
+    last_state_size.store(size, std::memory_order_relaxed);
+    head.resize(header_size);
+    return head;
 }
 
 WrittenStateFile commit_state_file(util::AtomicFile& file, std::string header) {

@@ -19,12 +19,14 @@ namespace cantonlite::seed {
 [[nodiscard]] std::string write_state(const store::LedgerStore& store, const SeedContext& context);
 
 // The same file written into `file` (open, not yet committed): each part is written and sent to
-// the disk on a second thread, with the checksum, while the rest is encoded, so that the file is
-// on disk soon after it is encoded. Returns its header. The caller commits the file once it has
-// let go of the network's lock (commit_state_file): the sync need not hold off the writers.
-// REQUIRES: as write_state's.
+// the disk on a second thread, with the checksum, while the rest is encoded in two buffers of
+// about `buffer_bytes` in turn, so that the file is on disk soon after it is encoded. Returns its
+// header. The caller commits the file once it has let go of the network's lock
+// (commit_state_file): the sync need not hold off the writers. REQUIRES: as write_state's.
+inline constexpr std::size_t state_file_buffer_bytes = std::size_t{2} << 20;  // 2 history chunks
 [[nodiscard]] std::string write_state_file(const store::LedgerStore& store,
-                                           const SeedContext& context, util::AtomicFile& file);
+                                           const SeedContext& context, util::AtomicFile& file,
+                                           std::size_t buffer_bytes = state_file_buffer_bytes);
 // Commits `file`, whose header write_state_file returned: the header, or why it was not written.
 [[nodiscard]] WrittenStateFile commit_state_file(util::AtomicFile& file, std::string header);
 

@@ -33,6 +33,8 @@ class Name {
     // computed ahead (on another thread).
     static void intern_all(std::span<const std::string_view> texts, Name* out,
                            std::span<const std::uint32_t> hashes = {});
+    // How many Names there are: each id() is below it (as long as no other is interned).
+    [[nodiscard]] static std::uint32_t count();
     // What the table of Names hashes `text` by.
     [[nodiscard]] static std::uint32_t hash_of(std::string_view text);
     // Makes room for `more` new Names at once (a seed load knows roughly how many it brings).

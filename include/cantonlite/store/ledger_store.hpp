@@ -474,6 +474,11 @@ class LedgerStore {
     [[nodiscard]] const model::ContractPtr& created_locked(std::uint64_t sequence) const {
         return contracts_[sequence].contract;
     }
+    // The creation sequence of the contract with this id; nullopt when there is none. REQUIRES:
+    // as created_locked's, or that no writer runs (a state file's encoding).
+    [[nodiscard]] std::optional<std::uint32_t> sequence_of_locked(Name contract_id) const {
+        return sequence_of_.find(contract_id);
+    }
 
   private:
     model::Network network_;         // grows by add_party and add_user; guarded by mutex_

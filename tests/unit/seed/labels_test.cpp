@@ -13,6 +13,7 @@
 #include "cantonlite/model/json_fields.hpp"
 #include "seed/seed_context.hpp"
 #include "seed/seed_test_network.hpp"
+#include "seed/state_codec.hpp"
 
 namespace cantonlite::seed::labels_test {
 namespace {
@@ -135,6 +136,32 @@ TEST_F(SeedLabels, AContextRestoredFromItsListHasTheSameLabelsInTheSameOrder) {
     listed = ctx.labels();
     listed.emplace_back(model::Name("z"), listed.front().second);
     EXPECT_THROW(apart.restore_labels(listed), std::invalid_argument);
+}
+
+// A state file keeps every label, each contract's in the order they were set, and a loaded one
+// saves the same bytes: labels moved between contracts out of their creation and id orders, and a
+// label naming a contract the store does not hold (set_label does not check).
+TEST_F(SeedLabels, AStateFileKeepsEachContractsLabelsInOrder) {
+    ctx.set_label("x", b1);
+    ctx.set_label("a1", a2);  // moved from a1
+    ctx.set_label("y", a1);
+    ctx.set_label("z", b1);
+    const std::string saved = write_state(*seed.store, ctx);
+    const auto labels = ctx.labels();
+    ctx.set_label("elsewhere", "00not-a-contract-of-this-store");
+    const std::string with_elsewhere = write_state(*seed.store, ctx);
+
+    for (const auto& [bytes, expected] :
+         {std::pair{saved, labels}, {with_elsewhere, ctx.labels()}}) {
+        const LoadedSeed loaded = read_state(bytes);
+        EXPECT_EQ(loaded.context->labels(), expected);
+        EXPECT_EQ(write_state(*loaded.store, *loaded.context), bytes);
+    }
+    const LoadedSeed loaded = read_state(saved);
+    for (const std::string label : {"a1", "a2", "b1", "x", "y", "z"})
+        EXPECT_EQ(loaded.context->resolve_contract(label, "/contract"), resolve(label)) << label;
+    EXPECT_EQ(read_state(with_elsewhere).context->resolve_contract("elsewhere", "/contract"),
+              "00not-a-contract-of-this-store");
 }
 
 TEST(SeedLabelsOfConsumedContracts, AreForgotten) {

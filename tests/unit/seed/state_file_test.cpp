@@ -18,6 +18,7 @@
 #include "cantonlite/seed/state_file.hpp"
 #include "cantonlite/splice/splice_views.hpp"
 #include "cantonlite/util/whole_file.hpp"
+#include "seed/seed_context.hpp"
 #include "seed/state_codec.hpp"
 #include "temp_dir.hpp"
 
@@ -616,6 +617,37 @@ TEST(StateFile, AFileWrittenWhileItIsEncodedIsTheOneWrittenInMemory) {
     EXPECT_EQ(written.header, in_memory.substr(0, state_file_header_size));
     EXPECT_FALSE(std::filesystem::exists(dir.path / "n.state.partial"));
     EXPECT_EQ(summary(*LiveNetwork::load_state_file(path)), summary(*network));
+}
+
+// The same through buffers far smaller than the file, which turn many times: in the history's
+// chunks, in what follows them and in the table of texts.
+TEST(StateFile, AFileStreamedThroughSmallBuffersIsTheOneWrittenInMemory) {
+    json steps = json::array();
+    for (int i = 0; i < 3000; ++i) {
+        const std::string n = std::to_string(i);
+        steps.push_back(
+            {{"step", "add_party"}, {"alias", "p" + n}});  // one set of stakeholders each
+        steps.push_back({{"step", "mint"},
+                         {"owner", "p" + n},
+                         {"amount", std::to_string(1 + i % 7) + ".5"},
+                         {"as", "label-" + n + std::string(i % 50, 'x')}});
+    }
+    const LoadedSeed seed = load_seed_with_context(
+        json{{"network",
+              json::parse(util::read_file(CANTONLITE_SOURCE_DIR "/config/default-network.json")
+                              .value())["network"]},
+             {"steps", steps}},
+        "streamed.json", ".");
+    const std::string in_memory = write_state(*seed.store, *seed.context);
+    const TempDir dir("state-small-buffers");
+
+    for (const std::size_t buffer_bytes : {std::size_t{4096}, std::size_t{20000}}) {
+        const std::filesystem::path path = dir.path / ("n" + std::to_string(buffer_bytes));
+        util::AtomicFile file(path);
+        std::string header = write_state_file(*seed.store, *seed.context, file, buffer_bytes);
+        ASSERT_EQ(commit_state_file(file, std::move(header)).error, std::nullopt);
+        EXPECT_TRUE(util::read_file(path).value() == in_memory) << buffer_bytes << " bytes";
+    }
 }
 
 // One that cannot be written says which file and why, and leaves nothing behind.
