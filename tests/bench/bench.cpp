@@ -1238,7 +1238,8 @@ struct SweepPoint {
     double state_load = 0;  // spawn to first answer, s: the median of the loads
     long state_resident_kib = 0;
     // A persisted snapshot ({"name", "persist": true}, s) and the reverts to it by name: in the
-    // daemon that took it (in memory) and in one started from the state file (its file loaded).
+    // daemon that took it (in memory) and in those started from the state file (its file loaded).
+    // Like the loads, medians of sweep_loads each, but for the revert here.
     double persist = 0;
     double revert_here = 0;
     double revert_later = 0;
@@ -1401,27 +1402,33 @@ SweepPoint sweep_point(const Options& o, int amulets, long& unexpected) {
         std::ofstream(state.path(), std::ios::binary) << r->body;
         p.state_bytes = fs::file_size(state.path());
     }
-    // A persisted snapshot, a write, and the revert to it by name.
+    // Persisted snapshots ("sweep", then "sweep-2" and on), a write, and the revert to the first
+    // by name.
     {
         cantonlite::testing::HttpConnection c(daemon.port());
-        p.persist =
-            timed_admin(c, "/snapshots", R"({"name": "sweep", "persist": true})", unexpected);
+        std::vector<double> persists;
+        for (int i = 1; i <= std::max(o.sweep_loads, 1); ++i) {
+            const std::string name = i == 1 ? "sweep" : "sweep-" + std::to_string(i);
+            persists.push_back(timed_admin(
+                c, "/snapshots", json{{"name", name}, {"persist", true}}.dump(), unexpected));
+        }
+        p.persist = median(persists);
         timed_admin(c, "/steps", R"({"step": "advance_time", "by_seconds": 1})", unexpected);
         p.revert_here = timed_admin(c, "/snapshots/sweep/revert", "", unexpected);
     }
     std::vector<double> state_loads;
+    std::vector<double> reverts_later;
     for (int i = 0; i < o.sweep_loads; ++i) {
         const Daemon loaded(o.bin, seed.path().string(),
                             serve_flags(o, {"--load-state", state.path().string(), "--state-dir",
                                             state_dir.path().string()}));
         state_loads.push_back(loaded.startup_seconds());
         p.state_resident_kib = loaded.resident_kib();
-        if (i == 0) {
-            cantonlite::testing::HttpConnection c(loaded.port());
-            p.revert_later = timed_admin(c, "/snapshots/sweep/revert", "", unexpected);
-        }
+        cantonlite::testing::HttpConnection c(loaded.port());
+        reverts_later.push_back(timed_admin(c, "/snapshots/sweep/revert", "", unexpected));
     }
     p.state_load = median(state_loads);
+    p.revert_later = median(reverts_later);
     std::error_code ignored;
     fs::remove_all(state_dir.path(), ignored);
     return p;
