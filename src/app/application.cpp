@@ -1,6 +1,5 @@
 #include "cantonlite/app/application.hpp"
 
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -8,7 +7,6 @@
 #include <malloc.h>
 #endif
 
-#include <array>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -56,12 +54,8 @@
 #include "cantonlite/net/server.hpp"
 #include "cantonlite/seed/live_network.hpp"
 #include "cantonlite/seed/seed_loader.hpp"
+#include "cantonlite/util/huge_pages.hpp"  // mallctl
 #include "cantonlite/util/whole_file.hpp"
-
-// jemalloc's control interface, when the executable is linked with it (CANTONLITE_JEMALLOC): a
-// weak reference, null under glibc's malloc (the sanitizer trees, the test executables).
-extern "C" int mallctl(const char* name, void* oldp, std::size_t* oldlenp, void* newp,
-                       std::size_t newlen) __attribute__((weak));
 
 namespace cantonlite::app {
 namespace {
@@ -169,70 +163,6 @@ class MappedLoadGuard {
     struct sigaction before_ {};
 };
 
-// jemalloc's hooks for an arena's memory (jemalloc.h's extent_hooks_t, 5.x: nine functions, the
-// first of which maps new memory).
-struct ExtentHooks {
-    using Alloc = void*(ExtentHooks*, void*, std::size_t, std::size_t, bool*, bool*, unsigned);
-    Alloc* alloc;
-    std::array<void*, 8> others;
-};
-
-// While a large state file loads at start-up, jemalloc maps its arenas' new memory in
-// transparent huge pages (madvise): on this VM first touching 4 KiB pages was a third of a load
-// (100 000 amulets: 233 against 159 ms; 300 000: 624 against 425 ms). It costs memory: each
-// arena's first 2 MiB, and what a huge page holds beyond what is used (100 000 amulets: 97 MB
-// resident against 78, still below the seed load's 104). Not for a small file, whose network
-// those 2 MiB an arena would double, nor for a seed's load (the bytes per amulet of issue 12),
-// nor after the load.
-class HugePagesWhileLoading {
-  public:
-    static constexpr std::uintmax_t from_file_bytes = std::uintmax_t{16} << 20;
-
-    explicit HugePagesWhileLoading(const std::filesystem::path& state) {
-        std::error_code error;
-        const std::uintmax_t file_bytes = std::filesystem::file_size(state, error);
-        unsigned arenas = 0;
-        std::size_t size = sizeof(arenas);
-        if (error || file_bytes < from_file_bytes || mallctl == nullptr ||
-            mallctl("arenas.narenas", &arenas, &size, nullptr, 0) != 0)
-            return;
-        ExtentHooks* defaults = nullptr;
-        size = sizeof(defaults);
-        if (mallctl("arena.0.extent_hooks", &defaults, &size, nullptr, 0) != 0 ||
-            defaults == nullptr)
-            return;
-        original_ = defaults;
-        hooks_ = *defaults;
-        hooks_.alloc = [](ExtentHooks* /*hooks*/, void* at, std::size_t bytes, std::size_t align,
-                          bool* zero, bool* commit, unsigned arena) -> void* {
-            void* memory = original_->alloc(original_, at, bytes, align, zero, commit, arena);
-            if (memory != nullptr) (void)::madvise(memory, bytes, MADV_HUGEPAGE);
-            return memory;
-        };
-        ExtentHooks* ours = &hooks_;
-        for (unsigned i = 0; i < arenas; ++i) {
-            // (Setting them creates an arena not made yet, with them: the load's threads take
-            // new ones.)
-            const std::string name = "arena." + std::to_string(i) + ".extent_hooks";
-            if (mallctl(name.c_str(), nullptr, nullptr, &ours, sizeof(ours)) == 0)
-                hooked_.push_back(i);
-        }
-    }
-    ~HugePagesWhileLoading() {
-        for (const unsigned i : hooked_) {
-            const std::string name = "arena." + std::to_string(i) + ".extent_hooks";
-            (void)mallctl(name.c_str(), nullptr, nullptr, &original_, sizeof(original_));
-        }
-    }
-    HugePagesWhileLoading(const HugePagesWhileLoading&) = delete;
-    HugePagesWhileLoading& operator=(const HugePagesWhileLoading&) = delete;
-
-  private:
-    static inline ExtentHooks* original_ = nullptr;
-    static inline ExtentHooks hooks_{};
-    std::vector<unsigned> hooked_;
-};
-
 // Resolves the config and loads the seed or the state file, as serve, describe and token all do.
 // Prints the one line of a ConfigError or SeedError and returns nullopt (exit 2) when that fails.
 std::optional<Loaded> load_network(const CommandLine& cli, int& failed_exit) {
@@ -274,7 +204,7 @@ std::optional<Loaded> load_network(const CommandLine& cli, int& failed_exit) {
         std::unique_ptr<seed::LiveNetwork> network;
         if (state) {
             const MappedLoadGuard guard;
-            const HugePagesWhileLoading huge_pages(*state);
+            const util::HugePagesWhileLoading huge_pages(util::file_bytes(*state));
             network = seed::LiveNetwork::load_state_file(*state, progress.as_load_progress());
         } else {
             network = load_seed(config.seed, progress);

@@ -9,6 +9,7 @@
 #include "cantonlite/seed/seed_loader.hpp"
 #include "cantonlite/seed/state_file.hpp"
 #include "cantonlite/splice/splice_views.hpp"
+#include "cantonlite/util/huge_pages.hpp"
 #include "cantonlite/util/whole_file.hpp"
 #include "seed_context.hpp"
 #include "state_codec.hpp"
@@ -711,6 +712,7 @@ Written LiveNetwork::load_state_bytes(std::string_view bytes, const std::string&
     // the old network is freed on another thread.
     LoadedSeed loaded;
     try {
+        const util::HugePagesWhileLoading huge_pages(bytes.size());
         loaded = read_state(bytes);
     } catch (const StateError& e) {
         throw WriteError(400, source + ": " + e.what());

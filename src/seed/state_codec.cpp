@@ -17,7 +17,6 @@
 #include <array>
 #include <atomic>
 #include <condition_variable>
-#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <exception>
@@ -26,7 +25,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <new>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -43,6 +41,7 @@
 #include "cantonlite/splice/payloads.hpp"
 #include "cantonlite/splice/splice_views.hpp"
 #include "cantonlite/util/crc32.hpp"
+#include "cantonlite/util/huge_pages.hpp"
 #include "cantonlite/util/prefault.hpp"
 #include "cantonlite/util/whole_file.hpp"
 
@@ -93,42 +92,6 @@ std::uint64_t zigzag(std::int64_t n) {
 
 // ---- writing ----
 
-// Numbers that start at 0, from calloc: a large table's pages come zeroed from the kernel as they
-// are first touched, with no pass over it to zero it (a vector's), nor copies as it grows (a
-// table by Name id is a few MiB, and only some of it is used).
-class ZeroedTable {
-  public:
-    explicit ZeroedTable(std::size_t size) : size_(size), numbers_(allocate(size)) {}
-
-    [[nodiscard]] std::size_t size() const { return size_; }
-    std::uint32_t& operator[](std::size_t i) { return numbers_[i]; }
-    // Holds at least `size` numbers: the new ones 0.
-    void grow(std::size_t size) {
-        size = std::max(size, 2 * size_);
-        Numbers more = allocate(size);
-        std::memcpy(more.get(), numbers_.get(), size_ * sizeof(std::uint32_t));
-        numbers_ = std::move(more);
-        size_ = size;
-    }
-
-  private:
-    struct Free {
-        void operator()(std::uint32_t* p) const { std::free(p); }
-    };
-    using Numbers = std::unique_ptr<std::uint32_t[], Free>;
-    static Numbers allocate(std::size_t size) {
-        Numbers numbers(static_cast<std::uint32_t*>(
-            std::calloc(std::max<std::size_t>(size, 1), sizeof(std::uint32_t))));
-        if (!numbers) throw std::bad_alloc();
-        return numbers;
-    }
-    std::size_t size_;
-    Numbers numbers_;
-};
-
-// The file, its texts kept apart: each distinct text once, in a table after the body, which names
-// it by its index (a party's id, a template's name, a record's labels are written thousands of
-// times).
 class FileFlusher;
 
 class Out {
@@ -327,7 +290,13 @@ class Out {
     // A Name's index in the table of texts, given at its first use.
     std::uint32_t index_of(model::Name n) {
         const std::uint32_t id = n.id();
-        if (id >= index_of_name_.size()) index_of_name_.grow(id + 1);
+        if (id >= names_) {  // interned since the file began
+            const std::size_t names = std::max<std::size_t>(id + 1, 2 * names_);
+            util::ZeroedArray<std::uint32_t> more(names);
+            std::memcpy(more.data(), index_of_name_.data(), names_ * sizeof(std::uint32_t));
+            index_of_name_ = std::move(more);
+            names_ = names;
+        }
         std::uint32_t& index = index_of_name_[id];
         if (index == 0) {
             index = static_cast<std::uint32_t>(add({})) + 1;  // its text read by finish()
@@ -350,8 +319,10 @@ class Out {
     // By index: the texts of copies_, and of Names once finish() has read them.
     std::vector<std::string_view> texts_;
     std::vector<std::pair<std::uint32_t, model::Name>> names_unread_;  // texts_ index, Name
-    // By Name id: its text's index + 1, or 0. As large as the ids at the start.
-    ZeroedTable index_of_name_{model::Name::count()};
+    // By Name id: its text's index + 1, or 0; as many as there were Names at the start (zeroed
+    // by the kernel: no pass zeroes it, nor copies it as it grows).
+    std::size_t names_ = model::Name::count();
+    util::ZeroedArray<std::uint32_t> index_of_name_{names_};
     // The texts that are no Name's, each once.
     boost::unordered_flat_map<std::string_view, std::size_t> index_;
     std::deque<std::string> copies_;
