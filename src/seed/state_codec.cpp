@@ -92,6 +92,9 @@ std::uint64_t zigzag(std::int64_t n) {
 
 // ---- writing ----
 
+// The file, its texts kept apart: each distinct text once, in a table after the body, which names
+// it by its index (a party's id, a template's name, a record's labels are written thousands of
+// times).
 class FileFlusher;
 
 class Out {
@@ -1885,10 +1888,10 @@ void seal_with(std::string& head, std::uint32_t crc, std::size_t size) {
     put_le(head, 24, size - header_size, 8);
 }
 
-// As large as the last state file this process wrote, or 400 bytes an update, whichever is
-// larger: a generated network's file takes 350 (mostly mints), and the room is only reserved, so
-// what goes unused is never touched. A file that outgrows its room is copied once, which a
-// streamed file (write_state_file) must also wait for its flusher to allow.
+// The room of a file kept in memory (write_state): as large as the last state file this process
+// wrote, or 400 bytes an update, whichever is larger: a generated network's file takes 350
+// (mostly mints), and the room is only reserved, so what goes unused is never touched. A file
+// that outgrows its room is copied once.
 std::atomic<std::size_t> last_state_size{0};
 
 Out state_out(const store::LedgerStore& store) {
