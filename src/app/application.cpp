@@ -12,15 +12,12 @@
 #include <csignal>
 #include <cstddef>
 #include <cstdlib>
-#include <filesystem>
 #include <initializer_list>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
-#include <string>
 #include <system_error>
 #include <thread>
-#include <vector>
 
 #include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
@@ -204,7 +201,6 @@ std::optional<Loaded> load_network(const CommandLine& cli, int& failed_exit) {
         std::unique_ptr<seed::LiveNetwork> network;
         if (state) {
             const MappedLoadGuard guard;
-            const util::HugePagesWhileLoading huge_pages(util::file_bytes(*state));
             network = seed::LiveNetwork::load_state_file(*state, progress.as_load_progress());
         } else {
             network = load_seed(config.seed, progress);

@@ -114,6 +114,7 @@ std::unique_ptr<LiveNetwork> LiveNetwork::load_state(std::string_view bytes,
                                                      const LoadProgress& progress,
                                                      std::shared_ptr<const void> lender) {
     try {
+        const util::HugePagesWhileLoading huge_pages(bytes.size());
         return adopt(read_state(bytes, progress, Checksum::alongside, std::move(lender)));
     } catch (const StateError& e) {
         throw SeedError(source + ": " + e.what());

@@ -7,12 +7,10 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <new>
 #include <string>
-#include <system_error>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -81,13 +79,6 @@ class ZeroedArray {
     std::size_t mapped_ = 0;
     T* data_ = nullptr;
 };
-
-// A file's size in bytes; 0 when it has none.
-inline std::uintmax_t file_bytes(const std::filesystem::path& path) {
-    std::error_code error;
-    const std::uintmax_t bytes = std::filesystem::file_size(path, error);
-    return error ? 0 : bytes;
-}
 
 // While a large state file loads, jemalloc maps its arenas' new memory in transparent huge pages
 // (madvise): on this VM first touching 4 KiB pages was a third of a load (100 000 amulets: 233
